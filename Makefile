@@ -1,0 +1,111 @@
+# rocectl — one multi-call binary. Targets:
+#   all (default)  build build/rocectl
+#   deps           install the Debian packages needed to build and test
+#   check          deps, build, unit tests, CLI tests, lab tests, and the unit
+#                  and CLI tests again on an ASan+UBSan build
+#   demo           deps, build, then rocectl's main job in the Soft-RoCE lab
+#   unit cli asan  the parts of check; lab-check lab-shell: see tests/lab
+#   install        PREFIX=/usr/local DESTDIR=
+VERSION := 0.1.0
+BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
+
+# Debian 12 packages: build, unit and CLI tests (the lab adds its own).
+DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
+	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
+	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
+	util-linux iproute2
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-unused-parameter
+ifneq ($(CI),)
+WARN += -Werror
+endif
+ifneq ($(SAN),)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -Iinclude -Icmd \
+	-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
+LIBS = $(PKG_LIBS) -lm -lpthread
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+CMD_SRC := $(sort $(wildcard cmd/*.c))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all deps check unit cli asan demo install clean check-deps
+all: $(BUILD)/rocectl
+
+$(BUILD)/%.o: %.c | check-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/librocectl.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/rocectl: $(CMD_OBJ) $(BUILD)/librocectl.a
+	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/librocectl.a $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librocectl.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librocectl.a $(LIBS) -lcmocka
+
+check-deps:
+	@pkg-config --exists $(PKGS) || { echo "rocectl: build libraries missing; run 'make deps'" >&2; exit 1; }
+
+# Idempotent: installs only what is missing; as non-root it prints the command.
+deps:
+	@missing=$$(for p in $(DEB_BUILD); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then echo "deps: all build and test packages present"; exit 0; fi; \
+	cmd="apt-get install -y --no-install-recommends $$(echo $$missing)"; \
+	if [ "$$(id -u)" != 0 ]; then echo "deps: missing packages; run as root: $$cmd" >&2; exit 1; fi; \
+	echo "deps: installing $$missing"; \
+	{ [ -n "$$(find /var/lib/apt/lists -name '*Packages*' 2>/dev/null | head -1)" ] || apt-get update -qq; } && \
+	DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null || \
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null; }
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "unit: $$t"; $$t; done
+
+cli: $(BUILD)/rocectl
+	ROCECTL=$(abspath $(BUILD)/rocectl) bats tests/cli
+
+# The same unit and CLI tests on an ASan+UBSan build, in its own directory.
+asan:
+	$(MAKE) BUILD=$(BUILD)/asan SAN=1 unit cli
+
+check: deps
+	$(MAKE) all
+	$(MAKE) unit
+	$(MAKE) cli
+	$(MAKE) lab-check
+	$(MAKE) asan
+
+demo: deps lab-deps all lab-fetch
+	tests/lab/lab run -- tests/lab/demo.sh
+
+install: all
+	install -D -m 0755 $(BUILD)/rocectl $(DESTDIR)$(PREFIX)/sbin/rocectl
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 0644 man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	-install -m 0644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/ 2>/dev/null
+	install -D -m 0644 completions/rocectl \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocectl
+
+clean:
+	rm -rf $(BUILD)/cmd $(BUILD)/lib $(BUILD)/tests $(BUILD)/asan \
+		$(BUILD)/rocectl $(BUILD)/librocectl.a
+
+-include tests/lab/lab.mk
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

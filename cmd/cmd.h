@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Command tables of the rocectl binary.
+ *
+ * Adding a command:
+ *  1. cmd/<group>.c: a static do_<group>_<verb>() and its options table, and a
+ *     const struct rctl_cmd exported as cmd_<group> (declared below);
+ *  2. an entry in the top-level table in cmd/main.c;
+ *  3. man/rocectl-<group>.8 whose SYNOPSIS carries the usage line of --help and
+ *     whose OPTIONS name every option (tests/cli/sync.bats checks both);
+ *  4. bats tests: usage errors, exit codes, -j output.
+ */
+#ifndef ROCECTL_CMD_H
+#define ROCECTL_CMD_H
+
+#include <stdbool.h>
+
+#include "rocectl/err.h"
+#include "rocectl/opt.h"
+
+enum rctl_cmd_flags {
+	CMD_HIDDEN = 1 << 0,	/* not in help, completion or man sync */
+	CMD_CHECK = 1 << 1,	/* exit status is the check verdict */
+	CMD_ROOT = 1 << 2,	/* needs root (dispatcher refuses otherwise) */
+};
+
+struct rctl_ctx {
+	bool json;
+	bool pretty;
+	bool verbose;
+	bool quiet;
+	const char *path;		/* "check pfc", for messages */
+	const struct rctl_cmd *cmd;	/* the command being run */
+};
+
+struct rctl_cmd {
+	const char *name;			/* exact match only */
+	const char *summary;			/* one line */
+	const char *args;			/* positional synopsis */
+	int min_args, max_args;			/* max_args -1 = unbounded */
+	enum rctl_arg_kind arg_kind;		/* completion of positionals */
+	const struct rctl_opt *opts;
+	const struct rctl_cmd *const *sub;	/* NULL-terminated, or NULL */
+	int (*fn)(struct rctl_ctx *ctx, int argc, char **argv);
+	unsigned int flags;
+};
+
+/* Report an error: stderr "rocectl: <msg>", and "error" in the JSON document. */
+int cmd_error(struct rctl_ctx *ctx, int status, const struct rctl_err *e);
+int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* "rocectl: warning: <msg>" on stderr unless -q. */
+void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Command groups, one file each. */
+extern const struct rctl_cmd cmd_devices;
+
+#endif

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rocectl: global options, the command tree, help, version, the metadata dump
+ * and completion helper, and the mapping of results to exit statuses.
+ * help, version, __metadata and __complete never touch netlink or verbs.
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "cmd.h"
+#include "rocectl/out.h"
+
+#ifndef ROCECTL_VERSION
+#define ROCECTL_VERSION "0.1.0"
+#endif
+
+static struct {
+	bool json, pretty, verbose, quiet, version, help;
+} g;
+
+static const struct rctl_opt global_opts[] = {
+	{ .name = "json", .short_name = 'j', .type = OPT_FLAG, .dst = &g.json,
+	  .help = "print one JSON document" },
+	{ .name = "pretty", .short_name = 'p', .type = OPT_FLAG, .dst = &g.pretty,
+	  .help = "print indented JSON (implies --json)" },
+	{ .name = "verbose", .short_name = 'v', .type = OPT_FLAG, .dst = &g.verbose,
+	  .help = "show more detail" },
+	{ .name = "quiet", .short_name = 'q', .type = OPT_FLAG, .dst = &g.quiet,
+	  .help = "print no warnings or progress" },
+	{ .name = "version", .short_name = 'V', .type = OPT_FLAG, .dst = &g.version,
+	  .help = "print the version and exit" },
+	{ .name = "help", .short_name = 'h', .type = OPT_FLAG, .dst = &g.help,
+	  .help = "print this help and exit" },
+	{ 0 }
+};
+
+static int do_help(struct rctl_ctx *ctx, int argc, char **argv);
+static int do_metadata(struct rctl_ctx *ctx, int argc, char **argv);
+static int do_complete(struct rctl_ctx *ctx, int argc, char **argv);
+
+static const struct rctl_cmd cmd_help = {
+	.name = "help", .summary = "show help for a command",
+	.args = "[COMMAND...]", .max_args = -1, .fn = do_help,
+};
+
+static const struct rctl_cmd cmd_metadata = {
+	.name = "__metadata", .summary = "dump the command tree as JSON",
+	.fn = do_metadata, .flags = CMD_HIDDEN,
+};
+
+static const struct rctl_cmd cmd_complete = {
+	.name = "__complete", .summary = "complete a command line (bash)",
+	.args = "WORD...", .max_args = -1, .fn = do_complete, .flags = CMD_HIDDEN,
+};
+
+static const struct rctl_cmd *const top_cmds[] = {
+	&cmd_devices,
+	&cmd_help,
+	&cmd_metadata,
+	&cmd_complete,
+	NULL
+};
+
+static const struct rctl_cmd root = {
+	.name = "rocectl",
+	.summary = "check, tune and prove RoCE hosts",
+	.sub = top_cmds,
+};
+
+/* ---- errors ---------------------------------------------------------- */
+
+static void verr(struct rctl_ctx *ctx, const char *prefix, int errnum,
+		 const char *fmt, va_list ap)
+{
+	char msg[600];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "rocectl: %s%s\n", prefix, msg);
+	if (ctx && ctx->json && !*prefix)
+		out_error(errnum, msg);
+}
+
+int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(ctx, "", 0, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+static int errf_num(struct rctl_ctx *ctx, int status, int errnum,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int errf_num(struct rctl_ctx *ctx, int status, int errnum,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(ctx, "", errnum, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+int cmd_error(struct rctl_ctx *ctx, int status, const struct rctl_err *e)
+{
+	return errf_num(ctx, status, e->errnum, "%s",
+			e->msg[0] ? e->msg : "unknown error");
+}
+
+void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx && ctx->quiet)
+		return;
+	va_start(ap, fmt);
+	verr(ctx, "warning: ", 0, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- the tree -------------------------------------------------------- */
+
+static const struct rctl_cmd *cmd_find(const struct rctl_cmd *parent,
+				       const char *name)
+{
+	const struct rctl_cmd *const *c;
+
+	for (c = parent->sub; c && *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	return NULL;
+}
+
+/* "rocectl check pfc [OPTIONS] [ARGS]" */
+static void usage_line(char *buf, size_t len, const char *path,
+		       const struct rctl_cmd *c)
+{
+	snprintf(buf, len, "rocectl%s%s%s [OPTIONS]%s%s", *path ? " " : "",
+		 path, c->sub ? " COMMAND" : "", c->args ? " " : "",
+		 c->args ? c->args : "");
+}
+
+static void print_help(FILE *f, const char *path, const struct rctl_cmd *c)
+{
+	const struct rctl_cmd *const *s;
+	char usage[256];
+
+	usage_line(usage, sizeof(usage), path, c);
+	fprintf(f, "usage: %s\n\n%s%s.\n", usage,
+		c == &root ? "rocectl: " : "", c->summary);
+	if (c->sub) {
+		fprintf(f, "\nCommands:\n");
+		for (s = c->sub; *s; s++)
+			if (!((*s)->flags & CMD_HIDDEN))
+				fprintf(f, "  %-12s %s\n", (*s)->name, (*s)->summary);
+	}
+	if (c->opts && c->opts[0].name) {
+		fprintf(f, "\nOptions:\n");
+		rctl_opt_help(f, c->opts);
+	}
+	fprintf(f, "\nGlobal options:\n");
+	rctl_opt_help(f, global_opts);
+	fprintf(f, "\nExit status: 0 ok, 1 check warning, 2 check failure, "
+		   "3 could not evaluate or error, 64 usage error.\n");
+	if (c == &root)
+		fprintf(f, "See 'rocectl help COMMAND' and rocectl(8).\n");
+}
+
+/* Walk argv words to a command; *path gets the words joined by spaces. */
+static const struct rctl_cmd *walk(char **words, int n, int *used,
+				   char *path, size_t len, const char **bad)
+{
+	const struct rctl_cmd *c = &root, *next;
+	int i;
+
+	path[0] = '\0';
+	*bad = NULL;
+	for (i = 0; i < n && c->sub && words[i][0] != '-'; i++) {
+		next = cmd_find(c, words[i]);
+		if (!next) {
+			*bad = words[i];
+			break;
+		}
+		c = next;
+		if (path[0])
+			strncat(path, " ", len - strlen(path) - 1);
+		strncat(path, c->name, len - strlen(path) - 1);
+	}
+	*used = i;
+	return c;
+}
+
+static int do_help(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	const struct rctl_cmd *c;
+	const char *bad;
+	char path[128];
+	int used;
+
+	c = walk(argv, argc, &used, path, sizeof(path), &bad);
+	if (bad || used < argc)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "unknown command '%s' (see 'rocectl help')",
+				  bad ? bad : argv[used]);
+	print_help(stdout, path, c);
+	return RCTL_EXIT_OK;
+}
+
+/* ---- metadata dump --------------------------------------------------- */
+
+static cJSON *meta_opts(const struct rctl_opt *opts)
+{
+	cJSON *arr = cJSON_CreateArray(), *o, *ch;
+	int i, k;
+	char s[2] = "";
+
+	for (i = 0; opts && opts[i].name; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "long", opts[i].name);
+		s[0] = opts[i].short_name;
+		if (s[0])
+			cJSON_AddStringToObject(o, "short", s);
+		else
+			cJSON_AddNullToObject(o, "short");
+		if (opts[i].arg)
+			cJSON_AddStringToObject(o, "arg", opts[i].arg);
+		else
+			cJSON_AddNullToObject(o, "arg");
+		cJSON_AddStringToObject(o, "help", opts[i].help);
+		if (opts[i].choices) {
+			ch = cJSON_AddArrayToObject(o, "choices");
+			for (k = 0; opts[i].choices[k]; k++)
+				cJSON_AddItemToArray(ch, cJSON_CreateString(opts[i].choices[k]));
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+static cJSON *meta_cmd(const struct rctl_cmd *c, const char *parent)
+{
+	cJSON *o = cJSON_CreateObject(), *subs;
+	const struct rctl_cmd *const *s;
+	char path[128], usage[256];
+
+	snprintf(path, sizeof(path), "%s%s%s", parent, *parent ? " " : "", c->name);
+	usage_line(usage, sizeof(usage), path, c);
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "path", path);
+	cJSON_AddStringToObject(o, "summary", c->summary);
+	cJSON_AddStringToObject(o, "usage", usage);
+	cJSON_AddBoolToObject(o, "check", c->flags & CMD_CHECK);
+	cJSON_AddItemToObject(o, "options", meta_opts(c->opts));
+	subs = cJSON_AddArrayToObject(o, "commands");
+	for (s = c->sub; s && *s; s++)
+		if (!((*s)->flags & CMD_HIDDEN))
+			cJSON_AddItemToArray(subs, meta_cmd(*s, path));
+	return o;
+}
+
+/* Always JSON: it is what completion and the sync tests read. */
+static int do_metadata(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	const struct rctl_cmd *const *s;
+	cJSON *doc, *cmds;
+	char *txt;
+
+	(void)argc;
+	(void)argv;
+	doc = cJSON_CreateObject();
+	cJSON_AddNumberToObject(doc, "schema_version", RCTL_SCHEMA_VERSION);
+	cJSON_AddStringToObject(doc, "program", "rocectl");
+	cJSON_AddStringToObject(doc, "version", ROCECTL_VERSION);
+	cJSON_AddItemToObject(doc, "global_options", meta_opts(global_opts));
+	cmds = cJSON_AddArrayToObject(doc, "commands");
+	for (s = root.sub; *s; s++)
+		if (!((*s)->flags & CMD_HIDDEN))
+			cJSON_AddItemToArray(cmds, meta_cmd(*s, ""));
+	txt = ctx->pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
+	if (txt)
+		puts(txt);
+	cJSON_free(txt);
+	cJSON_Delete(doc);
+	return RCTL_EXIT_OK;
+}
+
+/* ---- completion helper ----------------------------------------------- */
+
+static void comp_word(const char *cur, const char *w)
+{
+	if (!strncmp(w, cur, strlen(cur)))
+		puts(w);
+}
+
+static void comp_dir(const char *cur, const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			comp_word(cur, de->d_name);
+	closedir(d);
+}
+
+static void comp_kind(const char *cur, enum rctl_arg_kind kind)
+{
+	switch (kind) {
+	case ARG_DEV:
+		comp_dir(cur, "/sys/class/infiniband");
+		comp_dir(cur, "/sys/class/net");
+		break;
+	case ARG_NETDEV:
+		comp_dir(cur, "/sys/class/net");
+		break;
+	case ARG_FILE:
+		puts("@file");	/* the bash side completes file names */
+		break;
+	default:
+		break;
+	}
+}
+
+static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
+{
+	const struct rctl_opt *tabs[2] = { c->opts, global_opts };
+	int t, i;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; tabs[t] && tabs[t][i].name; i++)
+			if ((w[0] == '-' && w[1] == '-' && !strcmp(w + 2, tabs[t][i].name)) ||
+			    (w[0] == '-' && w[1] && !w[2] && w[1] == tabs[t][i].short_name))
+				return &tabs[t][i];
+	return NULL;
+}
+
+static void comp_options(const char *cur, const struct rctl_cmd *c)
+{
+	const struct rctl_opt *tabs[2] = { c->sub ? NULL : c->opts, global_opts };
+	char buf[80];
+	int t, i;
+
+	for (t = 0; t < 2; t++)
+		for (i = 0; tabs[t] && tabs[t][i].name; i++) {
+			snprintf(buf, sizeof(buf), "--%s", tabs[t][i].name);
+			comp_word(cur, buf);
+		}
+}
+
+static void comp_value(const char *cur, const struct rctl_opt *o)
+{
+	int i;
+
+	for (i = 0; o->choices && o->choices[i]; i++)
+		comp_word(cur, o->choices[i]);
+	comp_kind(cur, o->kind);
+}
+
+/* Words are those after "rocectl"; the last one is being completed. */
+static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	const struct rctl_cmd *c = &root, *next;
+	const struct rctl_opt *o, *pending = NULL;
+	const char *cur = argc ? argv[argc - 1] : "";
+	int i;
+
+	(void)ctx;
+	for (i = 0; i < argc - 1; i++) {
+		if (pending) {
+			pending = NULL;
+			continue;
+		}
+		o = comp_opt(c, argv[i]);
+		if (o) {
+			pending = o->type == OPT_FLAG ? NULL : o;
+			continue;
+		}
+		next = c->sub && argv[i][0] != '-' ? cmd_find(c, argv[i]) : NULL;
+		if (next && !(next->flags & CMD_HIDDEN))
+			c = next;
+	}
+	if (pending)
+		comp_value(cur, pending);
+	else if (cur[0] == '-')
+		comp_options(cur, c);
+	else if (c->sub)
+		for (i = 0; c->sub[i]; i++) {
+			if (!(c->sub[i]->flags & CMD_HIDDEN))
+				comp_word(cur, c->sub[i]->name);
+		}
+	else
+		comp_kind(cur, c->arg_kind);
+	return RCTL_EXIT_OK;
+}
+
+/* ---- dispatch -------------------------------------------------------- */
+
+static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
+		    char *path, int argc, char **argv)
+{
+	struct rctl_err e = { 0 };
+	int pos, n;
+
+	argv[0] = path;
+	if (rctl_opt_parse(c->opts, global_opts, argc, argv, 0, &pos, &e))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: %s (see 'rocectl %s --help')",
+				  path, e.msg, path);
+	ctx->json = g.json || g.pretty;
+	ctx->pretty = g.pretty;
+	ctx->verbose = g.verbose;
+	ctx->quiet = g.quiet;
+	out_init(NULL, ctx->json, ctx->pretty);
+	if (g.help) {
+		print_help(stdout, path, c);
+		return RCTL_EXIT_OK;
+	}
+	if (g.version) {
+		out_str(OUT_ANY, "version", "rocectl %s\n", ROCECTL_VERSION);
+		return RCTL_EXIT_OK;
+	}
+	n = argc - pos;
+	if (n < c->min_args || (c->max_args >= 0 && n > c->max_args))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: %s (see 'rocectl %s --help')",
+				  path, n < c->min_args ? "missing argument" :
+				  "too many arguments", path);
+	if ((c->flags & CMD_ROOT) && geteuid() != 0)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
+				  "'rocectl %s' needs root", path);
+	return c->fn(ctx, n, argv + pos);
+}
+
+static int run(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	struct rctl_err e = { 0 };
+	const struct rctl_cmd *c;
+	const char *bad;
+	static char path[128];
+	int pos, used;
+
+	if (rctl_opt_parse(NULL, global_opts, argc, argv, RCTL_OPT_STOP, &pos, &e))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s (see 'rocectl --help')", e.msg);
+	ctx->json = g.json || g.pretty;
+	ctx->pretty = g.pretty;
+	out_init(NULL, ctx->json, ctx->pretty);
+	if (g.version) {
+		out_str(OUT_ANY, "version", "rocectl %s\n", ROCECTL_VERSION);
+		return RCTL_EXIT_OK;
+	}
+	c = walk(argv + pos, argc - pos, &used, path, sizeof(path), &bad);
+	if (bad)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "unknown command '%s' (see 'rocectl help')", bad);
+	if (c == &root || (c->sub && !c->fn)) {
+		if (g.help || (pos + used < argc && !strcmp(argv[pos + used], "--help"))) {
+			print_help(stdout, path, c);
+			return RCTL_EXIT_OK;
+		}
+		print_help(stderr, path, c);
+		return RCTL_EXIT_USAGE;
+	}
+	ctx->cmd = c;
+	ctx->path = path;
+	return run_leaf(ctx, c, path, argc - pos - used + 1, argv + pos + used - 1);
+}
+
+int main(int argc, char **argv)
+{
+	struct rctl_ctx ctx = { 0 };
+	int status, ret;
+
+	status = run(&ctx, argc, argv);
+	ret = out_finish();
+	if (ret < 0) {
+		fprintf(stderr, "rocectl: cannot write output: %s\n", strerror(-ret));
+		return RCTL_EXIT_UNKNOWN;
+	}
+	return status;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Collectors fill the host model from the live host. They only read. What a
+ * collector cannot read becomes an entry in host->unread (errno + reason),
+ * not an error; an error is returned only when nothing useful can be done.
+ */
+#ifndef ROCECTL_COLLECT_H
+#define ROCECTL_COLLECT_H
+
+#include "rocectl/err.h"
+#include "rocectl/model.h"
+#include "rocectl/nl.h"
+
+enum rctl_collect_what {
+	RCTL_COLLECT_INVENTORY = 1 << 0,	/* devices, ports, GIDs, netdevs */
+	RCTL_COLLECT_COUNTERS = 1 << 1,		/* hw counters, ethtool stats */
+};
+
+int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e);
+
+/* The parts, in the order rctl_collect() runs them. */
+int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e);
+int rctl_verbs_collect(struct rctl_host *h, struct rctl_err *e);
+int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e);
+
+/* sysfs root, overridable for tests through ROCECTL_SYSFS ("/sys"). */
+const char *rctl_sysfs(void);
+/* Read a small sysfs/configfs file, newline stripped; -errno on failure. */
+int rctl_read_file(const char *path, char *buf, size_t len);
+
+#endif

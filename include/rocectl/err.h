@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Errors carried out of lib/: lib/ never prints and never exits, it returns
+ * -errno and leaves a one-line message (what failed first, subject quoted)
+ * in a struct rctl_err for cmd/ to show.
+ */
+#ifndef ROCECTL_ERR_H
+#define ROCECTL_ERR_H
+
+#include <errno.h>
+
+struct rctl_err {
+	int errnum;		/* positive errno, 0 when no error */
+	char msg[512];		/* "cannot read PFC of 'eth2': Operation not supported" */
+};
+
+/* Exit statuses shared by every command (documented in every man page). */
+enum rctl_exit {
+	RCTL_EXIT_OK = 0,
+	RCTL_EXIT_WARN = 1,	/* a check found a warning */
+	RCTL_EXIT_FAIL = 2,	/* a check found a failure */
+	RCTL_EXIT_UNKNOWN = 3,	/* could not evaluate, or runtime error */
+	RCTL_EXIT_USAGE = 64,	/* EX_USAGE: bad option or unknown command */
+};
+
+/*
+ * Record an error and return -errnum. The message gets ": <strerror>" appended
+ * when errnum is non-zero, so callers write only what failed and its subject.
+ */
+int rctl_err_set(struct rctl_err *e, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Same, without the strerror suffix (for messages that explain themselves). */
+int rctl_err_msg(struct rctl_err *e, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+void rctl_err_clear(struct rctl_err *e);
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* libmnl sockets with a receive timeout and errno/extack capture. */
+#ifndef ROCECTL_NL_H
+#define ROCECTL_NL_H
+
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+
+#include "rocectl/err.h"
+
+#define RCTL_NL_TIMEOUT_MS 5000
+
+struct rctl_nl {
+	struct mnl_socket *sk;
+	unsigned int portid;
+	uint32_t seq;
+	char buf[32768];
+	char ext_ack[256];	/* kernel's extended ack message, if any */
+};
+
+int rctl_nl_open(struct rctl_nl *nl, int bus, struct rctl_err *e);
+void rctl_nl_close(struct rctl_nl *nl);
+
+/* Start a request in nl->buf with a fresh sequence number. */
+struct nlmsghdr *rctl_nl_msg(struct rctl_nl *nl, uint16_t type, uint16_t flags);
+
+/*
+ * Send "req" and run "cb" on every reply until the dump ends or the ack
+ * arrives. Returns 0 or -errno (the kernel's, or -ETIMEDOUT).
+ */
+int rctl_nl_talk(struct rctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
+		 void *data);
+
+#endif

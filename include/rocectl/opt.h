@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Option tables: each option is declared once, with its help, and the same
+ * table drives getopt_long parsing, range checks, --help, the metadata dump
+ * (man page and completion sync) and completion of option values.
+ */
+#ifndef ROCECTL_OPT_H
+#define ROCECTL_OPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rocectl/err.h"
+
+enum rctl_opt_type {
+	OPT_FLAG,	/* bool *dst */
+	OPT_STR,	/* const char **dst */
+	OPT_INT,	/* int *dst, checked against [min, max] when max > min */
+	OPT_SECS,	/* double *dst, seconds, > 0, and <= max when max > 0 */
+	OPT_SIZE,	/* uint64_t *dst, bytes, K/M/G suffix (1024-based) */
+	OPT_CHOICE,	/* const char **dst, one of choices[] */
+};
+
+/* What a value (of an option or a positional argument) names, for completion. */
+enum rctl_arg_kind {
+	ARG_NONE,
+	ARG_DEV,	/* RDMA device, DEV/PORT or netdev */
+	ARG_NETDEV,
+	ARG_FILE,
+	ARG_HOST,
+};
+
+struct rctl_opt {
+	const char *name;		/* long name, kebab-case, no dashes */
+	char short_name;		/* 0 when none */
+	enum rctl_opt_type type;
+	const char *arg;		/* value name in help: "SECS" */
+	const char *help;
+	void *dst;
+	long long min, max;
+	const char *const *choices;	/* OPT_CHOICE, NULL terminated */
+	enum rctl_arg_kind kind;
+	bool *given;			/* set when the option was on the line */
+};
+
+/* Number of entries of a table terminated by an entry with name NULL. */
+int rctl_opt_count(const struct rctl_opt *opts);
+
+enum { RCTL_OPT_STOP = 1 << 0 };	/* stop at the first positional argument */
+
+/*
+ * Parse argv[1..] against "opts" and "globals" (either may be NULL). Options
+ * and positional arguments may be mixed unless RCTL_OPT_STOP; on return the
+ * positional arguments are argv[*first_pos .. argc). Returns 0, or -EINVAL
+ * with a message.
+ */
+int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
+		   int argc, char **argv, unsigned int flags, int *first_pos,
+		   struct rctl_err *e);
+
+/* "  -j, --json               print JSON" lines for --help. */
+void rctl_opt_help(FILE *f, const struct rctl_opt *opts);
+
+/* Parse helpers shared with positional arguments. */
+int rctl_parse_int(const char *s, long long min, long long max, int *v);
+int rctl_parse_size(const char *s, uint64_t *v);
+int rctl_parse_secs(const char *s, double *v);
+
+#endif

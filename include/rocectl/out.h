@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one output path of rocectl. Every field is written by one call that
+ * serves both the text and the JSON rendering (the iproute2 json_print model):
+ *
+ *	out_u64(OUT_ANY, "active_mtu", "  active_mtu %" PRIu64, mtu);
+ *
+ * In JSON mode the value lands in the current object (or array) under "key";
+ * in text mode "fmt" is printed, or, inside a table row, the value fills the
+ * column whose key matches. JSON is built in memory (cJSON) and written once
+ * by out_finish(), so a run prints exactly one document. 64-bit integers are
+ * written as raw JSON numbers, never through a double.
+ */
+#ifndef ROCECTL_OUT_H
+#define ROCECTL_OUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RCTL_SCHEMA_VERSION 1
+
+enum {
+	OUT_TEXT = 1 << 0,	/* text rendering only */
+	OUT_JSON = 1 << 1,	/* JSON rendering only */
+	OUT_ANY = OUT_TEXT | OUT_JSON,
+};
+
+/* Table columns (text mode); JSON ignores them. */
+enum { OUT_COL_RIGHT = 1 << 0 };
+
+struct out_col {
+	const char *key;	/* field key that fills this column */
+	const char *title;	/* header, upper case by convention */
+	unsigned int flags;
+};
+
+/* Start a run: text to "f" (stdout when NULL), or one JSON document. */
+int out_init(FILE *f, bool json, bool pretty);
+bool out_json(void);
+
+/* Write the document, flush, and report a failed write as -errno. */
+int out_finish(void);
+
+/* JSON lines (watch mode): write the current document and start a new one. */
+int out_flush_doc(void);
+
+/* Drop everything and free (used by tests and after a failed write). */
+void out_reset(void);
+
+/* Containers. In text mode these are no-ops. */
+void out_obj_begin(const char *key);
+void out_obj_end(void);
+void out_arr_begin(const char *key);
+void out_arr_end(void);
+
+/* Fields. A NULL string is JSON null and prints as "-" in text. */
+void out_str(int where, const char *key, const char *fmt, const char *v);
+void out_u64(int where, const char *key, const char *fmt, uint64_t v);
+void out_s64(int where, const char *key, const char *fmt, int64_t v);
+void out_dbl(int where, const char *key, const char *fmt, double v);
+void out_bool(int where, const char *key, const char *fmt, bool v);
+void out_null(int where, const char *key, const char *fmt);
+
+/* Free text in text mode only (headings, blank lines). */
+void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Aligned tables for people. out_table_begin() opens a JSON array "key";
+ * each row is a JSON object. In text mode rows are buffered and printed with
+ * column widths fitted to their content by out_table_end().
+ */
+void out_table_begin(const char *key, const struct out_col *cols, int ncols);
+void out_row_begin(void);
+void out_row_end(void);
+void out_table_end(void);
+/* Left margin of the next text table, in spaces. */
+void out_table_indent(int n);
+
+/* Attach {"message": msg, "errno": n} as "error" to the JSON document. */
+void out_error(int errnum, const char *msg);
+
+/* Format a u64 the way JSON receives it (exact decimal). */
+const char *out_u64_str(uint64_t v, char *buf, size_t len);
+
+#endif

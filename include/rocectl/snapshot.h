@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Host snapshots: the host model as JSON and back, driven by one table of
+ * fields per struct (lib/snapshot.c), so adding a model field is one line.
+ * Reading rejects anything that is not exactly the schema: another
+ * schema_version, wrong types, truncated text. u64 values are exact both ways.
+ */
+#ifndef ROCECTL_SNAPSHOT_H
+#define ROCECTL_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "rocectl/err.h"
+#include "rocectl/model.h"
+
+#define RCTL_SNAPSHOT_VERSION 1
+
+enum rctl_ftype {
+	FT_STR,		/* char[size] */
+	FT_U32,
+	FT_U64,
+	FT_S32,
+	FT_S64,
+	FT_BOOL,
+	FT_DBL,
+	FT_ARR,		/* pointer at off, uint32_t count at count_off, of sub */
+	FT_OBJ,		/* embedded struct of sub */
+	FT_U8V,		/* uint8_t[size] as an array of numbers */
+	FT_BOOLV,	/* bool[size] as an array of booleans */
+	FT_U64V,	/* uint64_t[size / 8] as an array of numbers */
+};
+
+struct rctl_schema;
+
+struct rctl_field {
+	const char *key;
+	enum rctl_ftype type;
+	size_t off;
+	size_t size;
+	const struct rctl_schema *sub;
+	size_t count_off;
+};
+
+struct rctl_schema {
+	const char *name;
+	size_t size;
+	const struct rctl_field *fields;	/* terminated by key NULL */
+};
+
+extern const struct rctl_schema rctl_host_schema;
+
+/* Generic conversion for any schema (also used by other JSON files). */
+cJSON *rctl_schema_to_json(const struct rctl_schema *s, const void *p);
+int rctl_schema_from_json(const struct rctl_schema *s, const cJSON *j, void *p,
+			  const char *where, struct rctl_err *e);
+void rctl_schema_free(const struct rctl_schema *s, void *p);
+
+/* The whole snapshot document, with schema_version and kind "host". */
+char *rctl_snapshot_text(const struct rctl_host *h, bool pretty);
+int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
+			struct rctl_err *e);
+int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e);
+
+/* Parse JSON text keeping integers longer than a double holds exact (as strings). */
+cJSON *rctl_json_parse_exact(const char *text);
+
+#endif

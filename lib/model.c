@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Host model helpers: allocation, lookups, the RoCE MTU rule (model.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl/model.h"
+
+void *rctl_arr_push(void *arr_p, uint32_t *n, size_t elem)
+{
+	void **arr = arr_p;
+	char *p = realloc(*arr, elem * (*n + 1));
+
+	if (!p)
+		return NULL;
+	*arr = p;
+	memset(p + elem * *n, 0, elem);
+	return p + elem * (*n)++;
+}
+
+struct rctl_netdev *rctl_host_netdev(const struct rctl_host *h, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->n_netdevs; i++)
+		if (!strcmp(h->netdevs[i].name, name))
+			return &h->netdevs[i];
+	return NULL;
+}
+
+struct rctl_device *rctl_host_dev(const struct rctl_host *h, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->n_devs; i++)
+		if (!strcmp(h->devs[i].name, name))
+			return &h->devs[i];
+	return NULL;
+}
+
+void rctl_host_unread(struct rctl_host *h, int errnum, const char *reason,
+		      const char *fmt, ...)
+{
+	struct rctl_unread *u;
+	va_list ap;
+
+	u = rctl_arr_push(&h->unread, &h->n_unread, sizeof(*u));
+	if (!u)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(u->what, sizeof(u->what), fmt, ap);
+	va_end(ap);
+	u->errnum = errnum < 0 ? -errnum : errnum;
+	snprintf(u->reason, sizeof(u->reason), "%s", reason);
+}
+
+/*
+ * iboe_get_mtu(): a RoCE packet carries GRH 40 + UDP 8 + BTH 12 + XRC 4 +
+ * AtomicETH 28 + ICRC 4 = 96 bytes on top of the payload, and the payload
+ * MTU is the largest IB MTU that fits (include/rdma/ib_addr.h).
+ */
+uint32_t rctl_roce_mtu_for(uint32_t netdev_mtu)
+{
+	static const uint32_t ib_mtus[] = { 4096, 2048, 1024, 512, 256 };
+	uint32_t i;
+
+	for (i = 0; i < sizeof(ib_mtus) / sizeof(ib_mtus[0]); i++)
+		if (netdev_mtu >= ib_mtus[i] + 96)
+			return ib_mtus[i];
+	return 0;
+}

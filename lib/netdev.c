@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libnl-route-3: links and addresses of the netdevs under RDMA ports. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <netlink/netlink.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/link.h>
+
+#include "rocectl/collect.h"
+
+static void netdev_addrs(struct nl_cache *addrs, struct rctl_netdev *nd)
+{
+	struct nl_object *obj;
+
+	for (obj = nl_cache_get_first(addrs); obj; obj = nl_cache_get_next(obj)) {
+		struct rtnl_addr *a = (struct rtnl_addr *)obj;
+		struct nl_addr *local = rtnl_addr_get_local(a);
+		struct rctl_addr *ra;
+		char buf[RCTL_ADDR_LEN + 8];
+		size_t n;
+
+		if ((uint32_t)rtnl_addr_get_ifindex(a) != nd->ifindex || !local)
+			continue;
+		ra = rctl_arr_push(&nd->addrs, &nd->n_addrs, sizeof(*ra));
+		if (!ra)
+			return;
+		nl_addr2str(local, buf, sizeof(buf));
+		n = strcspn(buf, "/");
+		if (n >= sizeof(ra->ip))
+			continue;
+		memcpy(ra->ip, buf, n);
+		ra->prefix = rtnl_addr_get_prefixlen(a);
+		snprintf(ra->family, sizeof(ra->family), "%s",
+			 rtnl_addr_get_family(a) == AF_INET ? "inet" : "inet6");
+	}
+}
+
+static void netdev_fill(struct nl_cache *links, struct nl_cache *addrs,
+			struct rctl_netdev *nd)
+{
+	struct rtnl_link *l = rtnl_link_get_by_name(links, nd->name);
+	char buf[sizeof(nd->operstate)];
+
+	if (!l)
+		return;
+	nd->ifindex = rtnl_link_get_ifindex(l);
+	nd->mtu = rtnl_link_get_mtu(l);
+	rtnl_link_operstate2str(rtnl_link_get_operstate(l), buf, sizeof(buf));
+	snprintf(nd->operstate, sizeof(nd->operstate), "%s", buf);
+	if (rtnl_link_get_type(l))
+		snprintf(nd->kind, sizeof(nd->kind), "%s", rtnl_link_get_type(l));
+	rtnl_link_put(l);
+	netdev_addrs(addrs, nd);
+}
+
+static void netdev_want(struct rctl_host *h, const char *name)
+{
+	struct rctl_netdev *nd;
+
+	if (!name[0] || rctl_host_netdev(h, name))
+		return;
+	nd = rctl_arr_push(&h->netdevs, &h->n_netdevs, sizeof(*nd));
+	if (nd)
+		snprintf(nd->name, sizeof(nd->name), "%s", name);
+}
+
+int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e)
+{
+	struct nl_cache *links = NULL, *addrs = NULL;
+	struct nl_sock *sk;
+	uint32_t i, j, k;
+	int ret;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++) {
+			struct rctl_port *p = &h->devs[i].ports[j];
+
+			netdev_want(h, p->netdev);
+			for (k = 0; k < p->n_gids; k++)
+				netdev_want(h, p->gids[k].netdev);
+		}
+	if (!h->n_netdevs)
+		return 0;
+	sk = nl_socket_alloc();
+	if (!sk)
+		return rctl_err_set(e, ENOMEM, "cannot allocate a route netlink socket");
+	ret = nl_connect(sk, NETLINK_ROUTE);
+	if (!ret)
+		ret = rtnl_link_alloc_cache(sk, AF_UNSPEC, &links);
+	if (!ret)
+		ret = rtnl_addr_alloc_cache(sk, &addrs);
+	if (ret) {
+		rctl_host_unread(h, EIO, nl_geterror(ret), "netdev links and addresses");
+	} else {
+		for (i = 0; i < h->n_netdevs; i++)
+			netdev_fill(links, addrs, &h->netdevs[i]);
+	}
+	nl_cache_free(addrs);
+	nl_cache_free(links);
+	nl_socket_free(sk);
+	return 0;
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Netlink plumbing on libmnl shared by the RDMA, dcbnl and ethtool collectors. */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <linux/netlink.h>
+
+#include "rocectl/nl.h"
+
+int rctl_nl_open(struct rctl_nl *nl, int bus, struct rctl_err *e)
+{
+	struct timeval tv = {
+		.tv_sec = RCTL_NL_TIMEOUT_MS / 1000,
+		.tv_usec = (RCTL_NL_TIMEOUT_MS % 1000) * 1000,
+	};
+	int one = 1;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sk = mnl_socket_open(bus);
+	if (!nl->sk)
+		return rctl_err_set(e, errno, "cannot open netlink socket (bus %d)", bus);
+	/* Every wait has a timeout: a kernel that never answers is an error. */
+	setsockopt(mnl_socket_get_fd(nl->sk), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	mnl_socket_setsockopt(nl->sk, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl->sk, NETLINK_CAP_ACK, &one, sizeof(one));
+	if (mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int err = errno;
+
+		mnl_socket_close(nl->sk);
+		nl->sk = NULL;
+		return rctl_err_set(e, err, "cannot bind netlink socket (bus %d)", bus);
+	}
+	nl->portid = mnl_socket_get_portid(nl->sk);
+	nl->seq = 1;
+	return 0;
+}
+
+void rctl_nl_close(struct rctl_nl *nl)
+{
+	if (nl->sk)
+		mnl_socket_close(nl->sk);
+	nl->sk = NULL;
+}
+
+struct nlmsghdr *rctl_nl_msg(struct rctl_nl *nl, uint16_t type, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	return nlh;
+}
+
+struct nl_talk {
+	struct rctl_nl *nl;
+	mnl_cb_t cb;
+	void *data;
+};
+
+static int nl_data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_talk *t = data;
+
+	return t->cb ? t->cb(nlh, t->data) : MNL_CB_OK;
+}
+
+/* Keep the kernel's extack text: it often says more than the errno. */
+static int nl_error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	struct rctl_nl *nl = ((struct nl_talk *)data)->nl;
+	const struct nlattr *a;
+	unsigned int off = sizeof(*err);
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err)))
+		return MNL_CB_ERROR;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += mnl_nlmsg_get_payload_len(&err->msg);
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+		mnl_attr_for_each(a, nlh, off)
+			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
+				snprintf(nl->ext_ack, sizeof(nl->ext_ack), "%s",
+					 mnl_attr_get_str(a));
+	errno = err->error < 0 ? -err->error : err->error;
+	return err->error ? MNL_CB_ERROR : MNL_CB_STOP;
+}
+
+int rctl_nl_talk(struct rctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
+		 void *data)
+{
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = nl_error_cb };
+	struct nl_talk t = { .nl = nl, .cb = cb, .data = data };
+	uint32_t seq = req->nlmsg_seq;
+	char buf[MNL_SOCKET_BUFFER_SIZE * 2];
+	ssize_t n;
+	int ret;
+
+	nl->ext_ack[0] = '\0';
+	if (mnl_socket_sendto(nl->sk, req, req->nlmsg_len) < 0)
+		return -errno;
+	do {
+		n = mnl_socket_recvfrom(nl->sk, buf, sizeof(buf));
+		if (n < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
+		errno = 0;
+		ret = mnl_cb_run2(buf, n, seq, nl->portid, nl_data_cb, &t, ctl,
+				  NLMSG_MIN_TYPE);
+		if (ret == MNL_CB_ERROR)
+			return -(errno ? errno : EIO);
+	} while (ret > MNL_CB_STOP);
+	return 0;
+}

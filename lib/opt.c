@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Option tables → getopt_long, value checks and generated help (opt.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl/opt.h"
+
+#define OPT_MAX 96
+
+int rctl_opt_count(const struct rctl_opt *opts)
+{
+	int n = 0;
+
+	while (opts && opts[n].name)
+		n++;
+	return n;
+}
+
+int rctl_parse_int(const char *s, long long min, long long max, int *v)
+{
+	long long x;
+	char *end;
+
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	x = strtoll(s, &end, 0);
+	if (errno || *end || x < INT_MIN || x > INT_MAX)
+		return -EINVAL;
+	if (max > min && (x < min || x > max))
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
+/* "4096", "4k", "1M": a positive byte count; 1024-based, like fio and dd. */
+int rctl_parse_size(const char *s, uint64_t *v)
+{
+	unsigned long long x;
+	unsigned int shift = 0;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (tolower((unsigned char)*end)) {
+	case 'k': shift = 10; end++; break;
+	case 'm': shift = 20; end++; break;
+	case 'g': shift = 30; end++; break;
+	}
+	if (*end == 'i' || *end == 'I')
+		end++;
+	if ((*end == 'b' || *end == 'B') && shift)
+		end++;
+	if (*end || (shift && x > (ULLONG_MAX >> shift)))
+		return -EINVAL;
+	*v = x << shift;
+	return 0;
+}
+
+int rctl_parse_secs(const char *s, double *v)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(x))
+		return -EINVAL;
+	if (x <= 0)
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
+static const struct rctl_opt *opt_find(const struct rctl_opt *opts,
+				       const struct rctl_opt *globals, int idx)
+{
+	int n = rctl_opt_count(opts);
+
+	return idx < n ? &opts[idx] : &globals[idx - n];
+}
+
+static int opt_bad(struct rctl_err *e, const struct rctl_opt *o,
+		   const char *val, const char *why)
+{
+	return rctl_err_msg(e, EINVAL, "invalid value '%s' for '--%s': %s",
+			    val, o->name, why);
+}
+
+static int opt_choice(const struct rctl_opt *o, const char *val,
+		      struct rctl_err *e)
+{
+	char list[256] = "";
+	int i;
+
+	for (i = 0; o->choices[i]; i++) {
+		if (!strcmp(o->choices[i], val)) {
+			*(const char **)o->dst = o->choices[i];
+			return 0;
+		}
+		if (i)
+			strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+		strncat(list, o->choices[i], sizeof(list) - strlen(list) - 1);
+	}
+	return rctl_err_msg(e, EINVAL, "invalid value '%s' for '--%s': expected one of %s",
+			    val, o->name, list);
+}
+
+static int opt_store(const struct rctl_opt *o, const char *val,
+		     struct rctl_err *e)
+{
+	char why[96];
+	int ret;
+
+	switch (o->type) {
+	case OPT_FLAG:
+		*(bool *)o->dst = true;
+		break;
+	case OPT_STR:
+		*(const char **)o->dst = val;
+		break;
+	case OPT_CHOICE:
+		return opt_choice(o, val, e);
+	case OPT_INT:
+		ret = rctl_parse_int(val, o->min, o->max, o->dst);
+		if (ret == -ERANGE) {
+			snprintf(why, sizeof(why), "expected %lld to %lld",
+				 o->min, o->max);
+			return opt_bad(e, o, val, why);
+		}
+		if (ret)
+			return opt_bad(e, o, val, "not an integer");
+		break;
+	case OPT_SECS:
+		ret = rctl_parse_secs(val, o->dst);
+		if (ret == -ERANGE)
+			return opt_bad(e, o, val, "must be greater than 0");
+		if (ret)
+			return opt_bad(e, o, val, "not a number of seconds");
+		if (o->max > 0 && *(double *)o->dst > o->max) {
+			snprintf(why, sizeof(why), "at most %lld", o->max);
+			return opt_bad(e, o, val, why);
+		}
+		break;
+	case OPT_SIZE:
+		if (rctl_parse_size(val, o->dst))
+			return opt_bad(e, o, val, "not a size (e.g. 4096, 4k, 1M)");
+		if (*(uint64_t *)o->dst < (uint64_t)o->min ||
+		    (o->max > 0 && *(uint64_t *)o->dst > (uint64_t)o->max)) {
+			snprintf(why, sizeof(why), "expected %lld to %lld bytes",
+				 o->min, o->max);
+			return opt_bad(e, o, val, why);
+		}
+		break;
+	}
+	if (o->given)
+		*o->given = true;
+	return 0;
+}
+
+/* Build the getopt_long tables; -1 when too many options. */
+static int opt_build(const struct rctl_opt *opts, const struct rctl_opt *globals,
+		     bool stop, struct option *lo, char *so, size_t solen)
+{
+	int n = rctl_opt_count(opts), g = rctl_opt_count(globals), i, k = 0;
+
+	if (n + g >= OPT_MAX)
+		return -1;
+	if (stop)
+		so[k++] = '+';
+	so[k++] = ':';
+	for (i = 0; i < n + g; i++) {
+		const struct rctl_opt *o = opt_find(opts, globals, i);
+
+		lo[i] = (struct option){
+			.name = o->name,
+			.has_arg = o->type == OPT_FLAG ? no_argument : required_argument,
+			.val = 256 + i,
+		};
+		if (o->short_name && (size_t)k + 3 < solen) {
+			so[k++] = o->short_name;
+			if (o->type != OPT_FLAG)
+				so[k++] = ':';
+		}
+	}
+	lo[n + g] = (struct option){ 0 };
+	so[k] = '\0';
+	return n + g;
+}
+
+static int opt_by_short(const struct rctl_opt *opts,
+			const struct rctl_opt *globals, int c)
+{
+	int i, n = rctl_opt_count(opts) + rctl_opt_count(globals);
+
+	for (i = 0; i < n; i++)
+		if (opt_find(opts, globals, i)->short_name == c)
+			return i;
+	return -1;
+}
+
+static int opt_unknown(struct rctl_err *e, char **argv, int c)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c && c != '?')
+		return rctl_err_msg(e, EINVAL, "unknown option '-%c'", c);
+	return rctl_err_msg(e, EINVAL, "unknown option '%s'", arg);
+}
+
+int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
+		   int argc, char **argv, unsigned int flags, int *first_pos,
+		   struct rctl_err *e)
+{
+	struct option lo[OPT_MAX];
+	char so[2 * OPT_MAX + 2];
+	int n, c, idx, ret;
+
+	n = opt_build(opts, globals, flags & RCTL_OPT_STOP, lo, so, sizeof(so));
+	if (n < 0)
+		return rctl_err_msg(e, E2BIG, "too many options");
+	opterr = 0;
+	optind = 0;	/* full re-initialisation of GNU getopt */
+	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		if (c == '?')
+			return opt_unknown(e, argv, optopt);
+		if (c == ':') {
+			idx = optopt >= 256 ? optopt - 256 : opt_by_short(opts, globals, optopt);
+			if (idx < 0)
+				return rctl_err_msg(e, EINVAL, "option requires a value");
+			return rctl_err_msg(e, EINVAL, "missing value for '--%s'",
+					    opt_find(opts, globals, idx)->name);
+		}
+		idx = c >= 256 ? c - 256 : opt_by_short(opts, globals, c);
+		if (idx < 0 || idx >= n)
+			return rctl_err_msg(e, EINVAL, "unknown option '-%c'", c);
+		ret = opt_store(opt_find(opts, globals, idx), optarg, e);
+		if (ret)
+			return ret;
+	}
+	*first_pos = optind;
+	return 0;
+}
+
+static void opt_help_one(FILE *f, const struct rctl_opt *o)
+{
+	char lhs[64];
+	int k;
+
+	if (o->short_name)
+		k = snprintf(lhs, sizeof(lhs), "-%c, --%s", o->short_name, o->name);
+	else
+		k = snprintf(lhs, sizeof(lhs), "    --%s", o->name);
+	if (o->arg && k > 0 && (size_t)k < sizeof(lhs))
+		snprintf(lhs + k, sizeof(lhs) - k, " %s", o->arg);
+	if (strlen(lhs) > 26)
+		fprintf(f, "  %s\n  %-26s %s\n", lhs, "", o->help);
+	else
+		fprintf(f, "  %-26s %s\n", lhs, o->help);
+}
+
+void rctl_opt_help(FILE *f, const struct rctl_opt *opts)
+{
+	int i;
+
+	for (i = 0; opts && opts[i].name; i++)
+		opt_help_one(f, &opts[i]);
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The one output path: text and JSON from the same field calls (out.h).
+ * JSON is a cJSON tree written once at the end; text goes to the stream as
+ * it comes, except tables, which are buffered to fit their columns.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "rocectl/out.h"
+
+/* Field formats are chosen by the caller next to the key, by design. */
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+#define OUT_MAX_DEPTH 32
+
+struct out_table {
+	const struct out_col *cols;
+	int ncols;
+	char **cells;		/* nrows * ncols, NULL = empty */
+	int nrows;
+	int cap;
+	bool active;
+	bool in_row;
+	int indent;
+};
+
+static struct {
+	FILE *f;
+	bool json;
+	bool pretty;
+	cJSON *root;
+	cJSON *stack[OUT_MAX_DEPTH];
+	int depth;
+	struct out_table tab;
+} o;
+
+static FILE *out_stream(void)
+{
+	return o.f ? o.f : stdout;
+}
+
+static void out_new_doc(void)
+{
+	char buf[16];
+
+	o.root = cJSON_CreateObject();
+	snprintf(buf, sizeof(buf), "%d", RCTL_SCHEMA_VERSION);
+	cJSON_AddItemToObject(o.root, "schema_version", cJSON_CreateRaw(buf));
+	o.stack[0] = o.root;
+	o.depth = 1;
+}
+
+int out_init(FILE *f, bool json, bool pretty)
+{
+	out_reset();
+	o.f = f;
+	o.json = json || pretty;
+	o.pretty = pretty;
+	if (o.json)
+		out_new_doc();
+	return 0;
+}
+
+bool out_json(void)
+{
+	return o.json;
+}
+
+static void table_free(void)
+{
+	int i;
+
+	for (i = 0; i < o.tab.nrows * o.tab.ncols; i++)
+		free(o.tab.cells[i]);
+	free(o.tab.cells);
+	memset(&o.tab, 0, sizeof(o.tab));
+}
+
+void out_reset(void)
+{
+	table_free();
+	cJSON_Delete(o.root);
+	o.root = NULL;
+	o.depth = 0;
+}
+
+static int out_write_doc(void)
+{
+	FILE *f = out_stream();
+	char *s;
+
+	if (!o.root)
+		return 0;
+	s = o.pretty ? cJSON_Print(o.root) : cJSON_PrintUnformatted(o.root);
+	if (!s)
+		return -ENOMEM;
+	fputs(s, f);
+	fputc('\n', f);
+	cJSON_free(s);
+	return 0;
+}
+
+static int out_flush_stream(void)
+{
+	FILE *f = out_stream();
+
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f)) {
+		int err = errno ? errno : EIO;
+
+		clearerr(f);
+		return -err;
+	}
+	return 0;
+}
+
+int out_finish(void)
+{
+	int ret = 0;
+
+	if (o.tab.active)
+		out_table_end();
+	if (o.json)
+		ret = out_write_doc();
+	out_reset();
+	if (ret)
+		return ret;
+	return out_flush_stream();
+}
+
+int out_flush_doc(void)
+{
+	int ret;
+
+	if (!o.json)
+		return out_flush_stream();
+	ret = out_write_doc();
+	cJSON_Delete(o.root);
+	out_new_doc();
+	return ret ? ret : out_flush_stream();
+}
+
+static cJSON *out_top(void)
+{
+	return o.depth ? o.stack[o.depth - 1] : NULL;
+}
+
+static void json_add(const char *key, cJSON *item)
+{
+	cJSON *top = out_top();
+
+	if (!top || !item) {
+		cJSON_Delete(item);
+		return;
+	}
+	if (cJSON_IsArray(top))
+		cJSON_AddItemToArray(top, item);
+	else
+		cJSON_AddItemToObject(top, key, item);
+}
+
+static void json_push(const char *key, cJSON *item)
+{
+	if (o.depth >= OUT_MAX_DEPTH) {
+		cJSON_Delete(item);
+		return;
+	}
+	json_add(key, item);
+	o.stack[o.depth++] = item;
+}
+
+void out_obj_begin(const char *key)
+{
+	if (o.json)
+		json_push(key, cJSON_CreateObject());
+}
+
+void out_obj_end(void)
+{
+	if (o.json && o.depth > 1)
+		o.depth--;
+}
+
+void out_arr_begin(const char *key)
+{
+	if (o.json)
+		json_push(key, cJSON_CreateArray());
+}
+
+void out_arr_end(void)
+{
+	out_obj_end();
+}
+
+static int table_col(const char *key)
+{
+	int i;
+
+	for (i = 0; i < o.tab.ncols; i++)
+		if (!strcmp(o.tab.cols[i].key, key))
+			return i;
+	return -1;
+}
+
+/* Text rendering of one field: a table cell, or printed with its format. */
+static void text_put(const char *key, const char *fmt, const char *s)
+{
+	int col;
+
+	if (o.tab.active && o.tab.in_row) {
+		col = table_col(key);
+		if (col < 0)
+			return;
+		free(o.tab.cells[(o.tab.nrows - 1) * o.tab.ncols + col]);
+		o.tab.cells[(o.tab.nrows - 1) * o.tab.ncols + col] = strdup(s);
+		return;
+	}
+	if (fmt)
+		fprintf(out_stream(), fmt, s);
+}
+
+static bool text_mode(int where)
+{
+	return !o.json && (where & OUT_TEXT);
+}
+
+static bool json_mode(int where)
+{
+	return o.json && (where & OUT_JSON);
+}
+
+void out_str(int where, const char *key, const char *fmt, const char *v)
+{
+	if (json_mode(where))
+		json_add(key, v ? cJSON_CreateString(v) : cJSON_CreateNull());
+	if (text_mode(where))
+		text_put(key, fmt, v ? v : "-");
+}
+
+const char *out_u64_str(uint64_t v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+/* Integers: formatted once with the caller's format for text, exactly for JSON. */
+void out_u64(int where, const char *key, const char *fmt, uint64_t v)
+{
+	char buf[32];
+
+	if (json_mode(where))
+		json_add(key, cJSON_CreateRaw(out_u64_str(v, buf, sizeof(buf))));
+	if (text_mode(where)) {
+		char txt[64];
+
+		snprintf(txt, sizeof(txt), "%" PRIu64, v);
+		if (!(o.tab.active && o.tab.in_row) && fmt)
+			fprintf(out_stream(), fmt, v);
+		else
+			text_put(key, NULL, txt);
+	}
+}
+
+void out_s64(int where, const char *key, const char *fmt, int64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	if (json_mode(where))
+		json_add(key, cJSON_CreateRaw(buf));
+	if (text_mode(where)) {
+		if (!(o.tab.active && o.tab.in_row) && fmt)
+			fprintf(out_stream(), fmt, v);
+		else
+			text_put(key, NULL, buf);
+	}
+}
+
+void out_dbl(int where, const char *key, const char *fmt, double v)
+{
+	char buf[64];
+
+	if (json_mode(where))
+		json_add(key, cJSON_CreateNumber(v));
+	if (text_mode(where)) {
+		snprintf(buf, sizeof(buf), fmt ? fmt : "%g", v);
+		if (!(o.tab.active && o.tab.in_row))
+			fputs(buf, out_stream());
+		else
+			text_put(key, NULL, buf);
+	}
+}
+
+void out_bool(int where, const char *key, const char *fmt, bool v)
+{
+	if (json_mode(where))
+		json_add(key, cJSON_CreateBool(v));
+	if (text_mode(where))
+		text_put(key, fmt, v ? "yes" : "no");
+}
+
+void out_null(int where, const char *key, const char *fmt)
+{
+	if (json_mode(where))
+		json_add(key, cJSON_CreateNull());
+	if (text_mode(where))
+		text_put(key, fmt, "-");
+}
+
+void out_text(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o.json)
+		return;
+	va_start(ap, fmt);
+	vfprintf(out_stream(), fmt, ap);
+	va_end(ap);
+}
+
+static int next_indent;
+
+void out_table_indent(int n)
+{
+	next_indent = n;
+}
+
+void out_table_begin(const char *key, const struct out_col *cols, int ncols)
+{
+	out_arr_begin(key);
+	if (o.json)
+		return;
+	table_free();
+	o.tab.indent = next_indent;
+	next_indent = 0;
+	o.tab.cols = cols;
+	o.tab.ncols = ncols;
+	o.tab.active = true;
+}
+
+void out_row_begin(void)
+{
+	out_obj_begin(NULL);
+	if (o.json || !o.tab.active)
+		return;
+	if (o.tab.nrows == o.tab.cap) {
+		int cap = o.tab.cap ? o.tab.cap * 2 : 16;
+		char **c = realloc(o.tab.cells, sizeof(*c) * cap * o.tab.ncols);
+
+		if (!c)
+			return;
+		o.tab.cells = c;
+		o.tab.cap = cap;
+	}
+	memset(&o.tab.cells[o.tab.nrows * o.tab.ncols], 0,
+	       sizeof(char *) * o.tab.ncols);
+	o.tab.nrows++;
+	o.tab.in_row = true;
+}
+
+void out_row_end(void)
+{
+	out_obj_end();
+	o.tab.in_row = false;
+}
+
+static void table_print_row(const int *w, char *const *cells, bool header)
+{
+	FILE *f = out_stream();
+	int i, last = o.tab.ncols - 1;
+
+	fprintf(f, "%*s", o.tab.indent, "");
+	for (i = 0; i < o.tab.ncols; i++) {
+		const char *s = header ? o.tab.cols[i].title :
+				(cells[i] ? cells[i] : "");
+		bool right = !header && (o.tab.cols[i].flags & OUT_COL_RIGHT);
+
+		if (right)
+			fprintf(f, "%*s", w[i], s);
+		else if (i == last)
+			fputs(s, f);
+		else
+			fprintf(f, "%-*s", w[i], s);
+		fputs(i == last ? "\n" : "  ", f);
+	}
+}
+
+void out_table_end(void)
+{
+	int *w, r, c;
+
+	out_arr_end();
+	if (o.json || !o.tab.active)
+		return;
+	w = calloc(o.tab.ncols, sizeof(*w));
+	if (!w)
+		goto out;
+	for (c = 0; c < o.tab.ncols; c++) {
+		w[c] = strlen(o.tab.cols[c].title);
+		for (r = 0; r < o.tab.nrows; r++) {
+			char *s = o.tab.cells[r * o.tab.ncols + c];
+
+			if (s && (int)strlen(s) > w[c])
+				w[c] = strlen(s);
+		}
+	}
+	table_print_row(w, NULL, true);
+	for (r = 0; r < o.tab.nrows; r++)
+		table_print_row(w, &o.tab.cells[r * o.tab.ncols], false);
+	free(w);
+out:
+	table_free();
+}
+
+void out_error(int errnum, const char *msg)
+{
+	cJSON *e;
+
+	if (!o.json || !o.root || cJSON_GetObjectItemCaseSensitive(o.root, "error"))
+		return;
+	e = cJSON_CreateObject();
+	cJSON_AddStringToObject(e, "message", msg);
+	cJSON_AddNumberToObject(e, "errno", errnum);
+	cJSON_AddItemToObject(o.root, "error", e);
+}

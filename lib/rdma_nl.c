@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* RDMA netlink (nldev): devices and ports (anchor: iproute2 rdma/dev.c, link.c). */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rdma/rdma_netlink.h>
+
+#include "rocectl/collect.h"
+
+static const char *const port_states[] = {
+	[1] = "DOWN", [2] = "INIT", [3] = "ARMED", [4] = "ACTIVE", [5] = "ACTIVE_DEFER",
+};
+
+static const char *const phys_states[] = {
+	[1] = "SLEEP", [2] = "POLLING", [3] = "DISABLED",
+	[4] = "PORT_CONFIGURATION_TRAINING", [5] = "LINK_UP",
+	[6] = "LINK_ERROR_RECOVERY", [7] = "PHY_TEST",
+};
+
+static const char *const node_types[] = {
+	[1] = "ca", [2] = "switch", [3] = "router", [4] = "rnic",
+	[5] = "usnic", [6] = "usnic_udp", [7] = "unspecified",
+};
+
+#define NAME_OF(tab, i) ((i) < sizeof(tab) / sizeof(tab[0]) && tab[i] ? tab[i] : "UNKNOWN")
+
+static int attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(a);
+
+	/* Attributes newer than our headers are ignored, not errors. */
+	if (mnl_attr_type_valid(a, RDMA_NLDEV_ATTR_MAX - 1) > 0)
+		tb[type] = a;
+	return MNL_CB_OK;
+}
+
+/* The u64 GUID in host order printed as iproute2 rdma does. */
+static void guid_str(char *buf, size_t len, uint64_t guid)
+{
+	snprintf(buf, len, "%04x:%04x:%04x:%04x", (unsigned int)(guid >> 48) & 0xffff,
+		 (unsigned int)(guid >> 32) & 0xffff, (unsigned int)(guid >> 16) & 0xffff,
+		 (unsigned int)guid & 0xffff);
+}
+
+static int dev_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	struct rctl_host *h = data;
+	struct rctl_device *d;
+
+	mnl_attr_parse(nlh, 0, attr_cb, tb);
+	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_DEV_NAME])
+		return MNL_CB_OK;
+	d = rctl_arr_push(&h->devs, &h->n_devs, sizeof(*d));
+	if (!d)
+		return MNL_CB_ERROR;
+	d->index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+	snprintf(d->name, sizeof(d->name), "%s", mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]));
+	if (tb[RDMA_NLDEV_ATTR_FW_VERSION])
+		snprintf(d->fw, sizeof(d->fw), "%s", mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_FW_VERSION]));
+	if (tb[RDMA_NLDEV_ATTR_NODE_GUID])
+		guid_str(d->node_guid, sizeof(d->node_guid),
+			 mnl_attr_get_u64(tb[RDMA_NLDEV_ATTR_NODE_GUID]));
+	if (tb[RDMA_NLDEV_ATTR_SYS_IMAGE_GUID])
+		guid_str(d->sys_image_guid, sizeof(d->sys_image_guid),
+			 mnl_attr_get_u64(tb[RDMA_NLDEV_ATTR_SYS_IMAGE_GUID]));
+	if (tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE])
+		snprintf(d->node_type, sizeof(d->node_type), "%s",
+			 NAME_OF(node_types, mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE])));
+	return MNL_CB_OK;
+}
+
+static int port_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	struct rctl_device *d = data;
+	struct rctl_port *p;
+
+	mnl_attr_parse(nlh, 0, attr_cb, tb);
+	if (!tb[RDMA_NLDEV_ATTR_PORT_INDEX])
+		return MNL_CB_OK;
+	p = rctl_arr_push(&d->ports, &d->n_ports, sizeof(*p));
+	if (!p)
+		return MNL_CB_ERROR;
+	p->port = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (tb[RDMA_NLDEV_ATTR_PORT_STATE])
+		snprintf(p->state, sizeof(p->state), "%s",
+			 NAME_OF(port_states, mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_PORT_STATE])));
+	if (tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE])
+		snprintf(p->phys_state, sizeof(p->phys_state), "%s",
+			 NAME_OF(phys_states, mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE])));
+	if (tb[RDMA_NLDEV_ATTR_NDEV_NAME])
+		snprintf(p->netdev, sizeof(p->netdev), "%s",
+			 mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_NDEV_NAME]));
+	if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX])
+		p->netdev_ifindex = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
+	return MNL_CB_OK;
+}
+
+/*
+ * The driver is not in nldev: take the bound kernel driver of the parent
+ * device (mlx5_core → mlx5, bnxt_en → bnxt_re, ice → irdma); software
+ * devices (rxe, siw) have none, and are named after the device prefix.
+ */
+static void dev_driver(struct rctl_device *d)
+{
+	static const struct { const char *kmod, *name; } map[] = {
+		{ "mlx5_core", "mlx5" }, { "mlx4_core", "mlx4" },
+		{ "bnxt_en", "bnxt_re" }, { "ice", "irdma" }, { "i40e", "irdma" },
+	};
+	char path[PATH_MAX], link[PATH_MAX];
+	ssize_t n;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/driver",
+		 rctl_sysfs(), d->name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		snprintf(d->driver, sizeof(d->driver), "%s", basename(link));
+		for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+			if (!strcmp(d->driver, map[i].kmod))
+				snprintf(d->driver, sizeof(d->driver), "%s", map[i].name);
+		return;
+	}
+	snprintf(d->driver, sizeof(d->driver), "%.*s",
+		 (int)strcspn(d->name, "0123456789_"), d->name);
+}
+
+int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e)
+{
+	struct nlmsghdr *nlh;
+	uint32_t i;
+	int ret;
+
+	nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET),
+			  NLM_F_DUMP);
+	ret = rctl_nl_talk(nl, nlh, dev_cb, h);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot list RDMA devices");
+	for (i = 0; i < h->n_devs; i++) {
+		struct rctl_device *d = &h->devs[i];
+
+		dev_driver(d);
+		nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_PORT_GET),
+				  NLM_F_DUMP);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
+		ret = rctl_nl_talk(nl, nlh, port_cb, d);
+		if (ret)
+			rctl_host_unread(h, ret, strerror(-ret), "ports of '%s'", d->name);
+	}
+	return 0;
+}
