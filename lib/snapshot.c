@@ -32,6 +32,8 @@ static const struct rctl_schema gid_schema = { "gid", sizeof(struct rctl_gid), g
 static const struct rctl_field counter_fields[] = {
 	F(struct rctl_counter, "name", FT_STR, name),
 	F(struct rctl_counter, "value", FT_U64, value),
+	F(struct rctl_counter, "delta", FT_U64, delta),
+	F(struct rctl_counter, "has_delta", FT_BOOL, has_delta),
 	{ 0 }
 };
 static const struct rctl_schema counter_schema = {
@@ -53,6 +55,8 @@ static const struct rctl_field port_fields[] = {
 	FA(struct rctl_port, "hw_counters", hw, n_hw, counter_schema),
 	F(struct rctl_port, "hw_counters_errno", FT_S32, hw_err),
 	F(struct rctl_port, "hw_counters_lifespan_ms", FT_U32, hw_lifespan_ms),
+	FA(struct rctl_port, "pma_counters", pma, n_pma, counter_schema),
+	F(struct rctl_port, "pma_counters_errno", FT_S32, pma_err),
 	{ 0 }
 };
 static const struct rctl_schema port_schema = { "port", sizeof(struct rctl_port), port_fields };
@@ -88,6 +92,8 @@ static const struct rctl_field netdev_fields[] = {
 	F(struct rctl_netdev, "kind", FT_STR, kind),
 	F(struct rctl_netdev, "driver", FT_STR, driver),
 	FA(struct rctl_netdev, "addrs", addrs, n_addrs, addr_schema),
+	FA(struct rctl_netdev, "stats", stats, n_stats, counter_schema),
+	F(struct rctl_netdev, "stats_errno", FT_S32, stats_err),
 	{ 0 }
 };
 static const struct rctl_schema netdev_schema = {
@@ -108,6 +114,7 @@ static const struct rctl_field host_fields[] = {
 	F(struct rctl_host, "hostname", FT_STR, hostname),
 	F(struct rctl_host, "kernel", FT_STR, kernel),
 	F(struct rctl_host, "time", FT_S64, time),
+	F(struct rctl_host, "sample_interval_s", FT_DBL, sample_interval_s),
 	FA(struct rctl_host, "devices", devs, n_devs, dev_schema),
 	FA(struct rctl_host, "netdevs", netdevs, n_netdevs, netdev_schema),
 	FA(struct rctl_host, "unreadable", unread, n_unread, unread_schema),

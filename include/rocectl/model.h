@@ -29,6 +29,8 @@ struct rctl_gid {
 struct rctl_counter {
 	char name[RCTL_NAME_LEN];
 	uint64_t value;
+	uint64_t delta;			/* since the previous sample, wrap-corrected */
+	bool has_delta;			/* false: one sample only, or counter reset */
 };
 
 struct rctl_port {
@@ -48,6 +50,9 @@ struct rctl_port {
 	uint32_t n_hw;
 	int hw_err;			/* errno when counters were unreadable */
 	uint32_t hw_lifespan_ms;	/* hw_counters/lifespan, 0 unknown */
+	struct rctl_counter *pma;	/* sysfs counters/ (IB PMA), if any */
+	uint32_t n_pma;
+	int pma_err;			/* errno: ENOENT none, EOPNOTSUPP "N/A (no PMA)" */
 };
 
 struct rctl_device {
@@ -79,6 +84,9 @@ struct rctl_netdev {
 	char driver[32];		/* ethtool driver name when known */
 	struct rctl_addr *addrs;
 	uint32_t n_addrs;
+	struct rctl_counter *stats;	/* ethtool -S (driver statistics) */
+	uint32_t n_stats;
+	int stats_err;			/* errno when the stats were unreadable */
 };
 
 /* Something that could not be read, and why. */
@@ -92,6 +100,7 @@ struct rctl_host {
 	char hostname[RCTL_NAME_LEN];
 	char kernel[RCTL_NAME_LEN];
 	int64_t time;			/* seconds since the epoch */
+	double sample_interval_s;	/* measured time between counter samples, 0 none */
 	struct rctl_device *devs;
 	uint32_t n_devs;
 	struct rctl_netdev *netdevs;

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Counters of RDMA ports and of the netdevs under them: hw_counters over RDMA
+ * netlink (STAT_GET), the IB PMA counters/ in sysfs, ethtool driver statistics
+ * (SIOCETHTOOL), and the arithmetic of two samples (32-bit wrap, rates).
+ *
+ * A counter the driver does not export is data, not an error: the arrays are
+ * simply shorter, and *_err says why a whole set could not be read.
+ */
+#ifndef ROCECTL_COUNTERS_H
+#define ROCECTL_COUNTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rocectl/err.h"
+#include "rocectl/model.h"
+#include "rocectl/nl.h"
+
+/*
+ * Fill hw (RDMA netlink), hw_lifespan_ms and pma of every port, and stats of
+ * every netdev of an inventoried host. Replaces earlier values. Returns 0, or
+ * -errno when RDMA netlink cannot be opened at all.
+ */
+int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e);
+
+/*
+ * Take a second sample "interval_s" seconds after the one in "h" and store, in
+ * every counter present in both, the wrap-corrected delta (has_delta); values
+ * become the second sample's; h->sample_interval_s the measured interval.
+ * Refuses (-EINVAL, with the reason) an interval shorter than the longest
+ * hw_counters lifespan, as the kernel would answer from its cache.
+ */
+int rctl_sample_deltas(struct rctl_host *h, double interval_s, struct rctl_err *e);
+
+/* The parts rctl_collect_counters() runs. */
+int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
+		       struct rctl_port *p);
+int rctl_ethtool_stats(struct rctl_netdev *nd);
+
+/* Longest hw_counters lifespan of the host, in ms (0 when none is known). */
+uint32_t rctl_counters_lifespan_ms(const struct rctl_host *h);
+
+/*
+ * cur - prev for a counter "bits" wide (32 or 64). A 32-bit counter that went
+ * backwards wrapped once; a 64-bit one was reset: returns false.
+ */
+bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
+			uint64_t *delta);
+
+/* Per-second rate of a delta over "secs" (0 when secs is not positive). */
+double rctl_counter_rate(uint64_t delta, double secs);
+
+/* Find a counter by name in an array; NULL when absent. */
+struct rctl_counter *rctl_counter_find(struct rctl_counter *c, uint32_t n,
+				       const char *name);
+
+#endif
