@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Each fault knob of knobs.sh has its effect and its undo, and lab_reset brings
+# the whole baseline back.
+
+setup() {
+	load lab
+}
+
+teardown() {
+	lab_reset
+}
+
+@test "knob_drop_roce: rping fails within its timeout; knob_restore_roce: it passes" {
+	local start dropped
+	knob_drop_roce
+	run nft list table inet "$LAB_NFT_TABLE"
+	assert_success
+	assert_output --partial 'udp dport 4791'
+	start=$SECONDS
+	run lab_rping 1 64 8
+	assert_failure
+	[ $((SECONDS - start)) -lt 30 ] || fail "rping took $((SECONDS - start))s to fail"
+	# It failed because RoCE packets were dropped, not for another reason.
+	dropped=$(nft list table inet "$LAB_NFT_TABLE" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
+	[ "${dropped:-0}" -gt 0 ] || fail "the drop rule matched no packet"
+	knob_restore_roce
+	run nft list table inet "$LAB_NFT_TABLE"
+	assert_failure
+	run lab_rping 3 64 20
+	assert_success
+}
+
+@test "knob_drop_roce IF only drops what arrives on IF" {
+	knob_drop_roce "$LAB_B_IF"
+	run nft list table inet "$LAB_NFT_TABLE"
+	assert_output --regexp "iifname \"$LAB_B_IF\" udp dport 4791"
+	run lab_rping 1 64 8
+	assert_failure
+	knob_restore_roce
+}
+
+@test "knob_mtu: 9000 gives active_mtu 4096, 1500 gives 1024" {
+	knob_mtu "$LAB_A_IF" 9000
+	run lab_active_mtu "$LAB_A_DEV"
+	assert_output 4096
+	knob_mtu "$LAB_A_IF" 1500
+	run lab_active_mtu "$LAB_A_DEV"
+	assert_output 1024
+}
+
+@test "knob_nvmet_port_remove: discover fails; knob_nvmet_port_add: it works again" {
+	knob_nvmet_port_remove
+	run lab_nvmet_port_enabled
+	assert_failure
+	run timeout 30 nvme discover -t rdma -a "$LAB_B_IP" -s "$LAB_PORT"
+	assert_failure
+	knob_nvmet_port_add
+	run timeout 30 nvme discover -t rdma -a "$LAB_B_IP" -s "$LAB_PORT"
+	assert_success
+	assert_output --regexp "subnqn:[[:space:]]+$LAB_NQN"
+}
+
+@test "knob_netem: loss and delay show in tc; knob_netem_clear removes them" {
+	knob_netem "$LAB_A_IF" loss 5%
+	run tc qdisc show dev "$LAB_A_IF"
+	assert_output --regexp 'qdisc netem .*loss 5%'
+	knob_netem "$LAB_B_IF" delay 10ms
+	run tc qdisc show dev "$LAB_B_IF"
+	assert_output --regexp 'qdisc netem .*delay 10ms'
+	knob_netem_clear "$LAB_A_IF"
+	knob_netem_clear "$LAB_B_IF"
+	run tc qdisc show
+	refute_output --partial netem
+	# Clearing twice is harmless.
+	knob_netem_clear "$LAB_A_IF"
+}
+
+@test "knob_link: down takes the rxe port DOWN, up brings it ACTIVE and traffic back" {
+	knob_link "$LAB_A_IF" down
+	assert_equal "$(lab_port_state "$LAB_A_DEV")" DOWN
+	run timeout 20 ibv_devinfo -d "$LAB_A_DEV"
+	assert_output --regexp 'state:[[:space:]]+PORT_DOWN'
+	knob_link "$LAB_A_IF" up
+	assert_equal "$(lab_port_state "$LAB_A_DEV")" ACTIVE
+	lab_ping_crosses
+	run lab_rping 3 64 20
+	assert_success
+}
+
+@test "knob_roce_mode / knob_roce_tos write rdma_cm configfs and read back" {
+	local d=$LAB_RDMA_CM/$LAB_A_DEV/ports/1
+	knob_roce_mode "$LAB_A_DEV" 2
+	assert_equal "$(cat "$d/default_roce_mode")" "RoCE v2"
+	knob_roce_tos "$LAB_A_DEV" 106
+	assert_equal "$(cat "$d/default_roce_tos")" 106
+	# rxe implements RoCE v2 only: the kernel refuses v1 and keeps v2.
+	run knob_roce_mode "$LAB_A_DEV" 1
+	assert_failure
+	assert_equal "$(cat "$d/default_roce_mode")" "RoCE v2"
+	knob_roce_cm_reset "$LAB_A_DEV"
+	[ ! -e "$LAB_RDMA_CM/$LAB_A_DEV" ] || fail "the knob's configfs directory was left behind"
+}
+
+@test "knob_roce_cm_reset keeps a configfs directory it did not create" {
+	local d=$LAB_RDMA_CM/$LAB_B_DEV
+	mkdir "$d"
+	knob_roce_tos "$LAB_B_DEV" 32
+	knob_roce_cm_reset "$LAB_B_DEV"
+	[ -d "$d" ] || fail "removed a directory the knobs did not create"
+	assert_equal "$(cat "$d/ports/1/default_roce_tos")" 0
+	rmdir "$d"
+}
+
+@test "lab_reset restores the baseline after every knob at once" {
+	knob_drop_roce
+	knob_mtu "$LAB_B_IF" 9000
+	knob_netem "$LAB_A_IF" loss 1%
+	knob_nvmet_port_remove
+	knob_roce_tos "$LAB_A_DEV" 64
+	knob_link "$LAB_B_IF" down
+	lab_reset
+	lab_ready
+	run nft list table inet "$LAB_NFT_TABLE"
+	assert_failure
+	run tc qdisc show
+	refute_output --partial netem
+	assert_equal "$(lab_active_mtu "$LAB_B_DEV")" 1024
+	[ ! -e "$LAB_RDMA_CM/$LAB_A_DEV" ] || fail "rdma_cm configfs directory left behind"
+	run lab_rping 3 64 20
+	assert_success
+}

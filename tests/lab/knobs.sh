@@ -1,0 +1,373 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# knobs.sh - fault knobs and helpers for tests running inside the rocectl lab.
+#
+# Source it from a lab test (bats or bash) running in the guest:
+#	source "$LAB_DIR/knobs.sh"
+# It only defines functions and default variables; it changes nothing by itself.
+# Functions return nonzero (with a message on stderr) when they cannot do their job.
+# Every wait is bounded by LAB_WAIT seconds (default 20).
+#
+# Topology (the baseline that guest-setup.sh builds and lab_reset restores):
+#	host A: rxe0 on veth0, 10.0.0.1/24 (initiator side)	LAB_A_DEV LAB_A_IF LAB_A_IP
+#	host B: rxe1 on veth1, 10.0.0.2/24 (target side)	LAB_B_DEV LAB_B_IF LAB_B_IP
+#	nvmet-rdma target on B:4420, subsystem LAB_NQN, any host, nsid 1 = /dev/nullb0
+#	MTU 1500 (rxe active_mtu 1024), no qdisc, no nftables table, rdma_cm defaults
+#	"RoCE v2" / TOS 0.
+#
+# Fault knobs (each has its undo):
+#	knob_drop_roce [IF]		drop incoming UDP dport 4791 (all of RoCE v2), or only
+#					what arrives on IF; an nftables table "rocectl_lab"
+#	knob_restore_roce		delete that table
+#	knob_mtu IF MTU			set the MTU of one side (rxe follows: 1500 -> 1024,
+#					9000 -> 4096)
+#	knob_netem IF ARGS...		netem qdisc on IF, e.g. knob_netem veth0 loss 5%
+#					or knob_netem veth1 delay 10ms
+#	knob_netem_clear IF		remove the root qdisc of IF (no-op if none)
+#	knob_link IF down|up		set IF down/up and wait until its rxe port is DOWN /
+#					ACTIVE again; "up" restores the policy routes too
+#	knob_nvmet_port_remove		unlink the subsystem from nvmet port 1 and remove
+#					the port (the target stops listening)
+#	knob_nvmet_port_add		(re)create port 1 on B:4420 and link the subsystem
+#	knob_roce_mode DEV 1|2		rdma_cm default_roce_mode of DEV port 1 via configfs
+#					(rxe has no RoCE v1: "1" fails with EINVAL there)
+#	knob_roce_tos DEV TOS		rdma_cm default_roce_tos of DEV port 1 via configfs
+#	knob_roce_cm_reset DEV		back to "RoCE v2" / TOS 0; removes the configfs
+#					directory only if a knob created it
+#	lab_reset			restore the whole baseline (all of the above, plus
+#					disconnect kernel NVMe-oF controllers of LAB_NQN);
+#					call it from teardown so later tests start clean
+#
+# Helpers:
+#	lab_wait SECS CMD...		run CMD every 0.2 s until it succeeds; 1 on timeout
+#	lab_gid_index DEV [IP]		print the index of DEV's RoCE v2 IPv4 GID (of IP if
+#					given), looked up in sysfs, never assumed
+#	lab_dev_of IF			print the rxe device on netdev IF
+#	lab_port_state DEV		print DEV port 1 state: ACTIVE, DOWN, ...
+#	lab_active_mtu DEV		print DEV port 1 active_mtu in bytes
+#	lab_hw_counter DEV NAME		print an rxe hw_counter, e.g. sent_pkts
+#	lab_if_stat IF NAME		print a netdev statistic, e.g. tx_packets
+#	lab_cm_listening IP PORT	true if an rdma_cm listener is bound to IP:PORT
+#	lab_rping [COUNT [SIZE [SECS]]]	rping server on B, client on A (same -S SIZE, default
+#					5 pings of 64 bytes), each under a SECS timeout
+#					(default 20); prints the client's "ping data" lines;
+#					fails if either side fails
+#	lab_stop PID			kill and reap a background helper (status ignored)
+#	lab_ping_crosses		ping B from A and check that the veth counters moved
+#	lab_nvme_dev			print the kernel block device of LAB_NQN (/dev/nvmeXnY)
+#	lab_nvmet_port_enabled		true if the target listens on B:4420
+#	lab_ready			the setup's readiness check: both ports ACTIVE with
+#					their IPv4 GID, ping crosses the veth, target listening
+
+: "${LAB_A_IP:=10.0.0.1}" "${LAB_B_IP:=10.0.0.2}"
+: "${LAB_A_DEV:=rxe0}" "${LAB_B_DEV:=rxe1}"
+: "${LAB_A_IF:=veth0}" "${LAB_B_IF:=veth1}"
+: "${LAB_NQN:=nqn.2014-08.org.rocectl:lab}" "${LAB_PORT:=4420}"
+: "${LAB_WAIT:=20}"
+
+LAB_NVMET=/sys/kernel/config/nvmet
+LAB_RDMA_CM=/sys/kernel/config/rdma_cm
+LAB_NFT_TABLE=rocectl_lab
+# Knob state lives here (tmpfs in the guest, gone at power-off).
+LAB_STATE=/run/lab
+
+lab_err() {
+	echo "lab: $*" >&2
+}
+
+lab_wait() {
+	local secs=$1 end
+	shift
+	end=$((SECONDS + secs))
+	until "$@"; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			lab_err "timed out after ${secs}s waiting for: $*"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
+lab_port_state() {
+	local s
+	read -r _ s <"/sys/class/infiniband/$1/ports/1/state" || return 1
+	echo "$s"
+}
+
+lab_port_is() {
+	[ "$(lab_port_state "$1")" = "$2" ]
+}
+
+lab_active_mtu() {
+	timeout 10 ibv_devinfo -d "$1" -i 1 -v | awk '$1 == "active_mtu:" { print $2 }'
+}
+
+lab_hw_counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+
+lab_if_stat() {
+	cat "/sys/class/net/$1/statistics/$2"
+}
+
+lab_dev_of() {
+	timeout 10 rdma link show | awk -v ifc="$1" '
+		{ for (i = 1; i < NF; i++) if ($i == "netdev" && $(i + 1) == ifc) { split($2, d, "/"); print d[1]; exit } }'
+}
+
+# The sysfs form of an IPv4-mapped GID ends in the address as two hex groups.
+lab_ip_gid_suffix() {
+	local IFS=.
+	# shellcheck disable=SC2086
+	set -- $1
+	printf '%02x%02x:%02x%02x' "$1" "$2" "$3" "$4"
+}
+
+lab_gid_index() {
+	local dev=$1 ip=${2:-} port=/sys/class/infiniband/$1/ports/1 i n gid type
+	local want=0000:0000:0000:0000:0000:ffff:
+	local -a all
+	[ -z "$ip" ] || want=$want$(lab_ip_gid_suffix "$ip")
+	[ -d "$port/gids" ] || { lab_err "no such RDMA device: $dev"; return 1; }
+	all=("$port"/gids/*)
+	n=${#all[@]}
+	# In index order: the first matching entry is the one a tool would pick.
+	for ((i = 0; i < n; i++)); do
+		read -r gid <"$port/gids/$i" || continue
+		[[ $gid == "$want"* ]] || continue
+		# Unused entries fail to read with EINVAL; the type tells v1 from v2.
+		read -r type <"$port/gid_attrs/types/$i" 2>/dev/null || continue
+		[ "$type" = "RoCE v2" ] || continue
+		echo "$i"
+		return 0
+	done
+	lab_err "$dev has no RoCE v2 IPv4 GID${ip:+ for $ip}"
+	return 1
+}
+
+# lab_stop PID: end a background helper we started and reap it, whatever its state.
+lab_stop() {
+	kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	return 0
+}
+
+lab_cm_listening() {
+	timeout 10 rdma res show cm_id 2>/dev/null |
+		grep -q "state LISTEN .* src-addr $1:$2 "
+}
+
+# Policy routing so that A<->B traffic leaves through one veth and arrives on the
+# other instead of being short-cut over lo (both addresses are local). Idempotent.
+lab_routes() {
+	ip route replace "$LAB_B_IP/32" dev "$LAB_A_IF" src "$LAB_A_IP" table 100 &&
+	ip route replace "$LAB_A_IP/32" dev "$LAB_B_IF" src "$LAB_B_IP" table 101 || return 1
+	ip rule show pref 100 | grep -q . ||
+		ip rule add pref 100 iif lo to "$LAB_B_IP" lookup 100 || return 1
+	ip rule show pref 101 | grep -q . ||
+		ip rule add pref 101 iif lo to "$LAB_A_IP" lookup 101 || return 1
+	ip rule show pref 200 | grep -q . || ip rule add pref 200 lookup local || return 1
+	# Only now that local has moved to pref 200 may the pref 0 rule go.
+	if ip rule show pref 0 | grep -q .; then
+		ip rule del pref 0 || return 1
+	fi
+}
+
+lab_ping_crosses() {
+	local a0 b0 a1 b1
+	a0=$(lab_if_stat "$LAB_A_IF" tx_packets) b0=$(lab_if_stat "$LAB_B_IF" tx_packets)
+	timeout 15 ping -q -c 3 -i 0.2 -W 2 -I "$LAB_A_IP" "$LAB_B_IP" >/dev/null ||
+		{ lab_err "ping $LAB_A_IP -> $LAB_B_IP failed"; return 1; }
+	a1=$(lab_if_stat "$LAB_A_IF" tx_packets) b1=$(lab_if_stat "$LAB_B_IF" tx_packets)
+	# Requests leave A's veth, replies leave B's: both must have sent at least 3.
+	if [ $((a1 - a0)) -lt 3 ] || [ $((b1 - b0)) -lt 3 ]; then
+		lab_err "ping did not cross the veth ($LAB_A_IF tx +$((a1 - a0)), $LAB_B_IF tx +$((b1 - b0)))"
+		return 1
+	fi
+}
+
+lab_rping() {
+	local count=${1:-5} size=${2:-64} secs=${3:-20} port=7174 spid rc=0 src=0
+	timeout "$secs" rping -s -a "$LAB_B_IP" -p "$port" -C "$count" -S "$size" >/dev/null 2>&1 &
+	spid=$!
+	if ! lab_wait 10 lab_cm_listening "$LAB_B_IP" "$port"; then
+		lab_stop "$spid"
+		return 1
+	fi
+	timeout "$secs" rping -c -v -a "$LAB_B_IP" -I "$LAB_A_IP" -p "$port" -C "$count" -S "$size" ||
+		rc=$?
+	if [ "$rc" -ne 0 ]; then
+		# A failed client leaves the server waiting for a connection.
+		lab_stop "$spid"
+		return "$rc"
+	fi
+	wait "$spid" || src=$?
+	return "$src"
+}
+
+knob_drop_roce() {
+	local match=""
+	[ -z "${1:-}" ] || match="iifname \"$1\""
+	knob_restore_roce || return 1
+	# Dropped on arrival, after crossing the wire, like a lossy switch ACL would.
+	nft -f - <<-EOF
+	table inet $LAB_NFT_TABLE {
+		chain input {
+			type filter hook input priority filter; policy accept;
+			$match udp dport 4791 counter drop
+		}
+	}
+	EOF
+}
+
+knob_restore_roce() {
+	if nft list table inet "$LAB_NFT_TABLE" >/dev/null 2>&1; then
+		nft delete table inet "$LAB_NFT_TABLE"
+	fi
+}
+
+knob_mtu() {
+	ip link set dev "$1" mtu "$2"
+}
+
+knob_netem() {
+	local ifc=$1
+	shift
+	tc qdisc replace dev "$ifc" root netem "$@"
+}
+
+knob_netem_clear() {
+	# A veth without a configured qdisc shows "noqueue": nothing to delete then.
+	if tc qdisc show dev "$1" root | grep -qv '^qdisc noqueue'; then
+		tc qdisc del dev "$1" root
+	fi
+}
+
+knob_link() {
+	local ifc=$1 how=$2 dev want
+	case $how in
+	up) want=ACTIVE ;;
+	down) want=DOWN ;;
+	*) lab_err "knob_link: $how: want up or down"; return 1 ;;
+	esac
+	dev=$(lab_dev_of "$ifc")
+	[ -n "$dev" ] || { lab_err "no rxe device on $ifc"; return 1; }
+	ip link set dev "$ifc" "$how" || return 1
+	lab_wait "$LAB_WAIT" lab_port_is "$dev" "$want" || return 1
+	[ "$how" = up ] || return 0
+	# A link that went down took its routes (the policy ones too) with it.
+	lab_routes && lab_wait "$LAB_WAIT" lab_gid_index "$dev" >/dev/null 2>&1
+}
+
+lab_nvmet_port_enabled() {
+	[ -L "$LAB_NVMET/ports/1/subsystems/$LAB_NQN" ] &&
+		lab_cm_listening "$LAB_B_IP" "$LAB_PORT"
+}
+
+knob_nvmet_port_remove() {
+	local p=$LAB_NVMET/ports/1
+	[ -d "$p" ] || return 0
+	if [ -L "$p/subsystems/$LAB_NQN" ]; then
+		rm "$p/subsystems/$LAB_NQN" || return 1
+	fi
+	rmdir "$p"
+}
+
+knob_nvmet_port_add() {
+	local p=$LAB_NVMET/ports/1
+	if [ ! -d "$p" ]; then
+		mkdir "$p" &&
+		echo rdma >"$p/addr_trtype" &&
+		echo ipv4 >"$p/addr_adrfam" &&
+		echo "$LAB_B_IP" >"$p/addr_traddr" &&
+		echo "$LAB_PORT" >"$p/addr_trsvcid" || return 1
+	fi
+	if [ ! -L "$p/subsystems/$LAB_NQN" ]; then
+		ln -s "$LAB_NVMET/subsystems/$LAB_NQN" "$p/subsystems/$LAB_NQN" || return 1
+	fi
+	lab_wait "$LAB_WAIT" lab_cm_listening "$LAB_B_IP" "$LAB_PORT"
+}
+
+# The per-device rdma_cm directory; created on demand, remembered so that only
+# a directory we made is removed again.
+lab_cm_dir() {
+	local d=$LAB_RDMA_CM/$1
+	if [ ! -d "$d" ]; then
+		mkdir -p "$LAB_STATE" && mkdir "$d" && : >"$LAB_STATE/cm-created-$1" || return 1
+	fi
+	echo "$d/ports/1"
+}
+
+knob_roce_mode() {
+	local d mode
+	case $2 in
+	1) mode="IB/RoCE v1" ;;
+	2) mode="RoCE v2" ;;
+	*) lab_err "knob_roce_mode: $2: want 1 or 2"; return 1 ;;
+	esac
+	d=$(lab_cm_dir "$1") && echo "$mode" >"$d/default_roce_mode"
+}
+
+knob_roce_tos() {
+	local d
+	d=$(lab_cm_dir "$1") && echo "$2" >"$d/default_roce_tos"
+}
+
+knob_roce_cm_reset() {
+	local d=$LAB_RDMA_CM/$1
+	[ -d "$d" ] || return 0
+	# The values outlive the directory: write the defaults back before removing it.
+	echo "RoCE v2" >"$d/ports/1/default_roce_mode" &&
+	echo 0 >"$d/ports/1/default_roce_tos" || return 1
+	if [ -e "$LAB_STATE/cm-created-$1" ]; then
+		rmdir "$d" && rm -f "$LAB_STATE/cm-created-$1"
+	fi
+}
+
+# The readiness check of the baseline; names what is missing.
+lab_ready() {
+	local d
+	for d in "$LAB_A_DEV:$LAB_A_IP" "$LAB_B_DEV:$LAB_B_IP"; do
+		lab_wait "$LAB_WAIT" lab_port_is "${d%%:*}" ACTIVE ||
+			{ lab_err "${d%%:*} port 1 is $(lab_port_state "${d%%:*}"), not ACTIVE"; return 1; }
+		lab_gid_index "${d%%:*}" "${d#*:}" >/dev/null || return 1
+	done
+	lab_ping_crosses || return 1
+	lab_nvmet_port_enabled ||
+		{ lab_err "nvmet port 1 is not listening on $LAB_B_IP:$LAB_PORT"; return 1; }
+}
+
+lab_nvme_dev() {
+	local s n
+	for s in /sys/class/nvme-subsystem/*; do
+		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$LAB_NQN" ] || continue
+		for n in "$s"/nvme*n*; do
+			[ -e "$n" ] || continue
+			echo "/dev/${n##*/}"
+			return 0
+		done
+	done
+	return 1
+}
+
+lab_reset() {
+	local rc=0 ifc dev
+	if lab_nvme_dev >/dev/null; then
+		timeout 30 nvme disconnect -n "$LAB_NQN" >/dev/null || rc=1
+	fi
+	knob_restore_roce || rc=1
+	for ifc in "$LAB_A_IF" "$LAB_B_IF"; do
+		knob_netem_clear "$ifc" || rc=1
+		knob_mtu "$ifc" 1500 || rc=1
+		ip link set dev "$ifc" up || rc=1
+	done
+	for dev in "$LAB_A_DEV" "$LAB_B_DEV"; do
+		knob_roce_cm_reset "$dev" || rc=1
+		lab_wait "$LAB_WAIT" lab_port_is "$dev" ACTIVE || rc=1
+	done
+	lab_routes || rc=1
+	knob_nvmet_port_add || rc=1
+	[ "$rc" -eq 0 ] || lab_err "lab_reset could not restore the whole baseline"
+	return "$rc"
+}

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# lab.bash - common start of every lab bats file: `load lab` from tests/lab/NN-*.bats.
+# Refuses to run outside the lab (the knobs would change this machine's network),
+# loads bats-support, bats-assert and the knobs.
+
+if [ "${LAB:-}" != 1 ] || [ -z "${LAB_DIR:-}" ]; then
+	echo "lab tests run only inside the lab: make lab-check (or tests/lab/lab run bats tests/lab/)" >&2
+	return 1
+fi
+bats_load_library bats-support
+bats_load_library bats-assert
+# shellcheck source=tests/lab/knobs.sh
+source "$LAB_DIR/knobs.sh"
+
+# counters_snapshot NAME: remember the A->B wire counters under NAME.
+counters_snapshot() {
+	local -n snap=$1
+	snap=(
+		"$(lab_hw_counter "$LAB_A_DEV" sent_pkts)" "$(lab_hw_counter "$LAB_B_DEV" rcvd_pkts)"
+		"$(lab_if_stat "$LAB_A_IF" tx_packets)" "$(lab_if_stat "$LAB_B_IF" rx_packets)"
+	)
+}
+
+# assert_crossed NAME MIN: at least MIN packets went from rxe A out of veth A into
+# veth B and rxe B since the snapshot NAME (and not over lo).
+assert_crossed() {
+	local -n before=$1
+	local min=$2 i now
+	local names=("$LAB_A_DEV sent_pkts" "$LAB_B_DEV rcvd_pkts" "$LAB_A_IF tx_packets" "$LAB_B_IF rx_packets")
+	counters_snapshot now
+	for i in 0 1 2 3; do
+		if [ $((now[i] - before[i])) -lt "$min" ]; then
+			fail "${names[i]} grew by $((now[i] - before[i])), want >= $min"
+		fi
+	done
+}
