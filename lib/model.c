@@ -70,3 +70,25 @@ uint32_t rctl_roce_mtu_for(uint32_t netdev_mtu)
 			return ib_mtus[i];
 	return 0;
 }
+
+bool rctl_cc_get(const struct rctl_cc *cc, const char *name, uint64_t *v)
+{
+	uint32_t i;
+
+	if (!cc->st.ok)
+		return false;
+	for (i = 0; i < cc->n_params; i++)
+		if (!strcmp(cc->params[i].name, name)) {
+			*v = cc->params[i].value;
+			return true;
+		}
+	return false;
+}
+
+void rctl_part_fail(struct rctl_part *p, int errnum, const char *reason)
+{
+	p->ok = false;
+	p->err = errnum < 0 ? -errnum : errnum;
+	snprintf(p->reason, sizeof(p->reason), "%s",
+		 reason ? reason : strerror(p->err));
+}

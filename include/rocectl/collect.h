@@ -14,6 +14,7 @@
 enum rctl_collect_what {
 	RCTL_COLLECT_INVENTORY = 1 << 0,	/* devices, ports, GIDs, netdevs */
 	RCTL_COLLECT_COUNTERS = 1 << 1,		/* hw counters, ethtool stats */
+	RCTL_COLLECT_QOS = 1 << 2,		/* DCB, pause, cc, rdma_cm, OFED qos, lldpad */
 };
 
 int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e);
@@ -22,6 +23,20 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e);
 int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e);
 int rctl_verbs_collect(struct rctl_host *h, struct rctl_err *e);
 int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e);
+
+/*
+ * The QoS parts (RCTL_COLLECT_QOS), on an inventoried host. Each fills the
+ * st (ok/err/reason) of its parts; they fail only when out of memory.
+ */
+int rctl_dcb_collect(struct rctl_host *h, struct rctl_err *e);	/* dcbnl */
+int rctl_pause_collect(struct rctl_host *h, struct rctl_err *e);	/* ethtool */
+int rctl_cc_collect(struct rctl_host *h, struct rctl_err *e);	/* DCQCN/ECN */
+int rctl_cmcfg_collect(struct rctl_host *h, struct rctl_err *e);	/* rdma_cm */
+int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e);	/* OFED qos, lldpad */
+
+/* debugfs and configfs roots, overridable through ROCECTL_DEBUGFS/_CONFIGFS. */
+const char *rctl_debugfs(void);
+const char *rctl_configfs(void);
 
 /* sysfs root, overridable for tests through ROCECTL_SYSFS ("/sys"). */
 const char *rctl_sysfs(void);

@@ -18,6 +18,18 @@
 #define RCTL_ADDR_LEN 48
 #define RCTL_REASON_LEN 160
 
+/*
+ * The state of one part of the model that a collector tried to read. When
+ * "ok" is false the part's values mean nothing: "err" (positive errno; 0 when
+ * the part was not collected at all) and "reason" say why, so "unknown:
+ * debugfs not mounted" is data, never "disabled".
+ */
+struct rctl_part {
+	bool ok;
+	int err;
+	char reason[RCTL_REASON_LEN];
+};
+
 struct rctl_gid {
 	uint32_t index;
 	char gid[RCTL_ADDR_LEN];	/* canonical IPv6 text: "::ffff:10.0.0.1" */
@@ -31,6 +43,13 @@ struct rctl_counter {
 	uint64_t value;
 	uint64_t delta;			/* since the previous sample, wrap-corrected */
 	bool has_delta;			/* false: one sample only, or counter reset */
+};
+
+/* rdma_cm configfs defaults of one port (cma_configfs.c). */
+struct rctl_cm_cfg {
+	struct rctl_part st;
+	char roce_mode[16];		/* "RoCE v2", "IB/RoCE v1" */
+	uint32_t roce_tos;		/* default_roce_tos, 0..255 */
 };
 
 struct rctl_port {
@@ -53,6 +72,7 @@ struct rctl_port {
 	struct rctl_counter *pma;	/* sysfs counters/ (IB PMA), if any */
 	uint32_t n_pma;
 	int pma_err;			/* errno: ENOENT none, EOPNOTSUPP "N/A (no PMA)" */
+	struct rctl_cm_cfg cm;		/* rdma_cm configfs defaults */
 };
 
 struct rctl_device {
@@ -63,6 +83,7 @@ struct rctl_device {
 	char node_guid[24];		/* "5054:00ff:fe12:3456" */
 	char sys_image_guid[24];
 	char fw[64];
+	char driver_version[64];	/* /sys/module/<drv>/version, else "" */
 	struct rctl_port *ports;
 	uint32_t n_ports;
 };
@@ -71,6 +92,128 @@ struct rctl_addr {
 	char ip[RCTL_ADDR_LEN];
 	uint32_t prefix;
 	char family[8];			/* "inet", "inet6" */
+};
+
+/* dcbnl IEEE PFC (struct ieee_pfc). */
+struct rctl_pfc {
+	struct rctl_part st;
+	uint32_t pfc_cap;		/* how many prios may have PFC at once */
+	bool pfc_en[8];			/* per priority */
+	uint32_t mbc;
+	uint32_t delay;			/* mlx5: cable length in metres */
+	uint64_t requests[8];		/* PFC frames sent, per priority */
+	uint64_t indications[8];	/* PFC frames received, per priority */
+};
+
+#define RCTL_TSA_STRICT 0
+#define RCTL_TSA_CB_SHAPER 1
+#define RCTL_TSA_ETS 2
+#define RCTL_TSA_VENDOR 255
+
+/* dcbnl IEEE ETS (struct ieee_ets). */
+struct rctl_ets {
+	struct rctl_part st;
+	bool willing;
+	uint32_t ets_cap;
+	bool cbs;
+	uint8_t prio_tc[8];		/* priority -> traffic class */
+	uint8_t tc_tsa[8];		/* RCTL_TSA_* per traffic class */
+	uint8_t tc_tx_bw[8];		/* percent per traffic class */
+};
+
+/* APP selectors (dcbnl.h); PCP is the non-standard DCB_APP_SEL_PCP of dcb(8). */
+#define RCTL_APP_SEL_ETHERTYPE 1
+#define RCTL_APP_SEL_STREAM 2
+#define RCTL_APP_SEL_DGRAM 3
+#define RCTL_APP_SEL_ANY 4
+#define RCTL_APP_SEL_DSCP 5
+#define RCTL_APP_SEL_PCP 255
+
+struct rctl_app {
+	uint32_t selector;		/* RCTL_APP_SEL_* */
+	uint32_t protocol;		/* DSCP, PCP, UDP/TCP port, ethertype */
+	uint32_t priority;
+};
+
+/* The APP table in kernel order; duplicates kept (DSCP 26 -> 3 and 26 -> 5). */
+struct rctl_app_table {
+	struct rctl_part st;
+	struct rctl_app *apps;
+	uint32_t n_apps;
+};
+
+/* dcbnl DCB_ATTR_DCB_BUFFER (struct dcbnl_buffer). */
+struct rctl_dcb_buffer {
+	struct rctl_part st;
+	uint8_t prio2buffer[8];
+	uint64_t buffer_size[8];	/* bytes */
+	uint64_t total_size;		/* bytes */
+};
+
+#define RCTL_DCBX_HOST 0x01
+#define RCTL_DCBX_LLD_MANAGED 0x02
+#define RCTL_DCBX_VER_CEE 0x04
+#define RCTL_DCBX_VER_IEEE 0x08
+#define RCTL_DCBX_STATIC 0x10
+
+/* DCB_CMD_GDCBX: DCB_CAP_DCBX_* bits (RCTL_DCBX_*). */
+struct rctl_dcbx {
+	struct rctl_part st;
+	uint32_t mode;
+};
+
+/* dcbnl IEEE maxrate: per traffic class, as the driver reports it, 0 = none. */
+struct rctl_maxrate {
+	struct rctl_part st;
+	uint64_t tc_maxrate[8];
+};
+
+/* 802.3x global pause (ETHTOOL_GPAUSEPARAM). */
+struct rctl_pause {
+	struct rctl_part st;
+	bool autoneg;
+	bool rx;
+	bool tx;
+};
+
+/* One congestion-control parameter under its normalized name. */
+struct rctl_cc_param {
+	char name[RCTL_NAME_LEN];	/* normalized: the upstream debugfs name */
+	char src[RCTL_NAME_LEN];	/* the file it came from, relative to path */
+	uint64_t value;
+};
+
+/*
+ * Congestion control (DCQCN/ECN) of the device under a netdev, from whichever
+ * home it has: "mlx5-debugfs" (/sys/kernel/debug/mlx5/<pci>/cc_params),
+ * "mlx5-sysfs" (MLNX_OFED /sys/class/net/<if>/ecn/roce_{rp,np}),
+ * "bnxt_re-configfs", "irdma-configfs". Parameters carry the upstream mlx5
+ * names (rp_*, np_*: np_cnp_dscp, np_cnp_prio ...) whatever their source;
+ * vendor-only knobs keep their own names (bnxt ecn_enable, cc_mode,
+ * roce_prio, roce_dscp; irdma roce_dcqcn_enable ...).
+ */
+struct rctl_cc {
+	struct rctl_part st;
+	char source[24];
+	char path[160];
+	bool enable_known;		/* per-priority enables were read */
+	bool rp_enable[8];		/* reaction point (sender), per priority */
+	bool np_enable[8];		/* notification point (receiver), per priority */
+	struct rctl_cc_param *params;
+	uint32_t n_params;
+};
+
+/* MLNX_OFED /sys/class/net/<if>/{qos,settings}; absent on upstream mlx5. */
+struct rctl_ofed_qos {
+	struct rctl_part st;
+	char trust[8];			/* "pcp", "dscp"; "" when the file is absent */
+	bool has_dscp2prio;
+	uint8_t dscp2prio[64];
+	bool has_prio2buffer;
+	uint8_t prio2buffer[8];
+	bool has_buffer_size;
+	uint64_t buffer_size[8];	/* bytes */
+	char pfc_stall_prevention[16];	/* settings/: "default", "auto", "" absent */
 };
 
 struct rctl_netdev {
@@ -87,6 +230,17 @@ struct rctl_netdev {
 	struct rctl_counter *stats;	/* ethtool -S (driver statistics) */
 	uint32_t n_stats;
 	int stats_err;			/* errno when the stats were unreadable */
+	char pci[16];			/* PCI address of the device, "" if none */
+	char driver_version[64];	/* ETHTOOL_GDRVINFO */
+	struct rctl_pfc pfc;
+	struct rctl_ets ets;
+	struct rctl_app_table app;
+	struct rctl_dcb_buffer buffer;
+	struct rctl_dcbx dcbx;
+	struct rctl_maxrate maxrate;
+	struct rctl_pause pause;
+	struct rctl_cc cc;
+	struct rctl_ofed_qos qos;
 };
 
 /* Something that could not be read, and why. */
@@ -107,6 +261,9 @@ struct rctl_host {
 	uint32_t n_netdevs;
 	struct rctl_unread *unread;
 	uint32_t n_unread;
+	struct rctl_part procs;		/* the /proc scan for lldpad */
+	bool lldpad_running;		/* lldpad may override host DCB settings */
+	uint32_t lldpad_pid;
 };
 
 void rctl_host_free(struct rctl_host *h);
@@ -121,6 +278,12 @@ void *rctl_arr_push(void *arr_p, uint32_t *n, size_t elem);
 /* Note something that could not be read (ignored when out of memory). */
 void rctl_host_unread(struct rctl_host *h, int errnum, const char *reason,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Normalized congestion-control parameter by name; false when not read. */
+bool rctl_cc_get(const struct rctl_cc *cc, const char *name, uint64_t *v);
+
+/* Mark a part unreadable: ok false, errno and reason (strerror when NULL). */
+void rctl_part_fail(struct rctl_part *p, int errnum, const char *reason);
 
 /* Whether the netdev MTU is what limits active_mtu (RoCE needs MTU - 96). */
 uint32_t rctl_roce_mtu_for(uint32_t netdev_mtu);
