@@ -4,6 +4,7 @@
  * and completion helper, and the mapping of results to exit statuses.
  * help, version, __metadata and __complete never touch netlink or verbs.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,7 +70,7 @@ static const struct rctl_cmd *const top_cmds[] = {
 
 static const struct rctl_cmd root = {
 	.name = "rocectl",
-	.summary = "check, tune and prove RoCE hosts",
+	.summary = "rocectl checks, tunes and proves RoCE hosts",
 	.sub = top_cmds,
 };
 
@@ -154,8 +155,8 @@ static void print_help(FILE *f, const char *path, const struct rctl_cmd *c)
 	char usage[256];
 
 	usage_line(usage, sizeof(usage), path, c);
-	fprintf(f, "usage: %s\n\n%s%s.\n", usage,
-		c == &root ? "rocectl: " : "", c->summary);
+	fprintf(f, "usage: %s\n\n%c%s.\n", usage, toupper((unsigned char)c->summary[0]),
+		c->summary + 1);
 	if (c->sub) {
 		fprintf(f, "\nCommands:\n");
 		for (s = c->sub; *s; s++)
@@ -275,6 +276,7 @@ static int do_metadata(struct rctl_ctx *ctx, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	out_init(NULL, false, false);	/* this document is the whole output */
 	doc = cJSON_CreateObject();
 	cJSON_AddNumberToObject(doc, "schema_version", RCTL_SCHEMA_VERSION);
 	cJSON_AddStringToObject(doc, "program", "rocectl");

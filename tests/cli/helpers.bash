@@ -1,0 +1,25 @@
+# Shared set-up for the CLI tests: no RDMA needed, the binary under test is $ROCECTL.
+bats_require_minimum_version 1.5.0
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+ROCECTL=${ROCECTL:-$ROOT/build/rocectl}
+DATA=$BATS_TEST_DIRNAME/data
+FIXTURES=$ROOT/tests/fixtures/hosts
+
+rocectl() { "$ROCECTL" "$@"; }
+
+# Plain text of a man page, as a reader sees it.
+man_text() { groff -man -Tascii -P-cbou "$1" 2>/dev/null; }
+
+# One section of a rendered man page (between its heading and the next heading).
+man_section() {
+	man_text "$1" | awk -v s="$2" '/^[A-Z][A-Z ]+$/ { on = ($0 == s); next } on'
+}
+
+# The man page that documents a command path ("check pfc" → rocectl-check.8).
+man_page_for() {
+	local top=${1%% *}
+	if [ -f "$ROOT/man/rocectl-$top.8" ]; then echo "$ROOT/man/rocectl-$top.8"; else echo "$ROOT/man/rocectl.8"; fi
+}

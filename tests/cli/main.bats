@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# The command framework: dispatch, usage errors, help, version, JSON documents.
+load helpers
+
+@test "no command prints usage on stderr and exits 64" {
+	run --separate-stderr rocectl
+	assert_failure 64
+	assert_output ""
+	[[ $stderr == *"usage: rocectl"* ]]
+}
+
+@test "unknown command exits 64 with a one-line error" {
+	run --separate-stderr rocectl frobnicate
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: unknown command 'frobnicate' (see 'rocectl help')"
+}
+
+@test "commands match exactly, never by prefix" {
+	run -64 rocectl dev
+	run -64 rocectl device
+	run -64 rocectl DEVICES
+}
+
+@test "unknown option exits 64, before and after the command" {
+	run --separate-stderr rocectl --bogus devices
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: unknown option '--bogus' (see 'rocectl --help')"
+	run --separate-stderr rocectl devices --bogus
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: devices: unknown option '--bogus' (see 'rocectl devices --help')"
+}
+
+@test "too many arguments exits 64" {
+	run -64 rocectl devices a b
+}
+
+@test "a usage error in JSON mode is also a JSON error object" {
+	run --separate-stderr rocectl -j devices a b
+	assert_failure 64
+	echo "$output" | jq -e '.schema_version == 1 and (.error.message | test("too many arguments"))'
+}
+
+@test "help, --help and -h work and print to stdout" {
+	run -0 rocectl help
+	assert_line --index 0 "usage: rocectl COMMAND [OPTIONS]"
+	run -0 rocectl --help
+	assert_line --partial "devices"
+	run -0 rocectl help devices
+	assert_line --index 0 "usage: rocectl devices [OPTIONS] [DEV[/PORT] | NETDEV]"
+	run -0 rocectl devices -h
+	assert_line --index 0 "usage: rocectl devices [OPTIONS] [DEV[/PORT] | NETDEV]"
+	run -64 rocectl help nosuch
+}
+
+@test "hidden commands are not in help" {
+	run -0 rocectl help
+	refute_output --partial "__metadata"
+	refute_output --partial "__complete"
+}
+
+@test "version in text and JSON, before or after the command" {
+	run -0 rocectl --version
+	assert_output --regexp '^rocectl [0-9]+\.[0-9]+\.[0-9]+$'
+	run -0 rocectl -V -j
+	echo "$output" | jq -e '.schema_version == 1 and (.version | test("^[0-9]"))'
+	run -0 rocectl devices -V
+	assert_output --regexp '^rocectl [0-9]'
+}
+
+@test "help, version and the metadata dump never open a socket or RDMA device" {
+	for args in "help" "help devices" "--help" "devices --help" "-V" "__metadata"; do
+		strace -f -qq -e trace=socket,openat -o "$BATS_TEST_TMPDIR/trace" "$ROCECTL" $args >/dev/null
+		run grep -E 'socket\(|infiniband|uverbs' "$BATS_TEST_TMPDIR/trace"
+		assert_failure
+	done
+}
+
+@test "without RDMA on this host, devices says so and exits 3" {
+	[ -d /sys/class/infiniband ] && skip "this host has RDMA devices"
+	run --separate-stderr rocectl devices
+	assert_failure 3
+	[[ $stderr == "rocectl: "* ]]
+	run --separate-stderr rocectl devices -j
+	assert_failure 3
+	echo "$output" | jq -e '.devices == [] and (.error.message | length > 0)'
+}
+
+@test "-p implies -j and indents" {
+	run -0 rocectl -p devices --input "$DATA/rxe-lab.json"
+	echo "$output" | jq -e '.devices | length == 2'
+	assert_line --index 1 --regexp '^[[:space:]]+"schema_version"'
+}
+
+@test "a failed write to stdout exits 3 with a message" {
+	run --separate-stderr bash -c "'$ROCECTL' devices -j --input '$DATA/rxe-lab.json' > /dev/full"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: cannot write output: No space left on device"
+	run --separate-stderr bash -c "'$ROCECTL' devices --input '$DATA/rxe-lab.json' > /dev/full"
+	assert_failure 3
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Option tables: parsing, range checks, mixed positionals, help text. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rocectl/opt.h"
+
+static struct {
+	bool all, json;
+	int qd;
+	double secs;
+	uint64_t size;
+	const char *group, *target;
+	bool qd_given;
+} v;
+
+static const char *const groups[] = { "loss", "pfc", NULL };
+
+static const struct rctl_opt opts[] = {
+	{ .name = "all", .short_name = 'a', .type = OPT_FLAG, .dst = &v.all, .help = "show all" },
+	{ .name = "qd", .type = OPT_INT, .arg = "N", .dst = &v.qd, .min = 1, .max = 1024,
+	  .help = "queue depth", .given = &v.qd_given },
+	{ .name = "interval", .type = OPT_SECS, .arg = "SECS", .dst = &v.secs, .max = 3600,
+	  .help = "sampling interval" },
+	{ .name = "bs", .type = OPT_SIZE, .arg = "SIZE", .dst = &v.size, .min = 1, .help = "block size" },
+	{ .name = "group", .type = OPT_CHOICE, .arg = "G", .dst = &v.group, .choices = groups,
+	  .help = "counter group" },
+	{ .name = "target", .short_name = 't', .type = OPT_STR, .arg = "ADDR", .dst = &v.target,
+	  .help = "target address" },
+	{ 0 }
+};
+
+static const struct rctl_opt globals[] = {
+	{ .name = "json", .short_name = 'j', .type = OPT_FLAG, .dst = &v.json, .help = "json" },
+	{ 0 }
+};
+
+/* Parse a NULL-terminated list of words; argv[0] is the command. */
+static int parse(struct rctl_err *e, int *pos, char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	memset(&v, 0, sizeof(v));
+	rctl_err_clear(e);
+	return rctl_opt_parse(opts, globals, argc, argv, 0, pos, e);
+}
+
+static void test_good(void **state)
+{
+	char *argv[] = { "x", "rxe0", "--qd", "16", "-a", "--interval=0.5", "--bs", "4k",
+			 "--group", "pfc", "-j", "-t", "10.0.0.2", "extra", NULL };
+	struct rctl_err e;
+	int pos;
+
+	assert_int_equal(parse(&e, &pos, argv), 0);
+	assert_true(v.all && v.json && v.qd_given);
+	assert_int_equal(v.qd, 16);
+	assert_true(v.secs == 0.5);
+	assert_int_equal(v.size, 4096);
+	assert_string_equal(v.group, "pfc");
+	assert_string_equal(v.target, "10.0.0.2");
+	/* positionals are permuted to the end, in order */
+	assert_int_equal(pos, 12);
+	assert_string_equal(argv[pos], "rxe0");
+	assert_string_equal(argv[pos + 1], "extra");
+}
+
+static void expect_err(char **argv, const char *msg)
+{
+	struct rctl_err e;
+	int pos;
+
+	assert_int_equal(parse(&e, &pos, argv), -EINVAL);
+	assert_string_equal(e.msg, msg);
+}
+
+static void test_bad(void **state)
+{
+	char *a1[] = { "x", "--bogus", NULL };
+	char *a2[] = { "x", "--qd", "0", NULL };
+	char *a3[] = { "x", "--qd", "abc", NULL };
+	char *a4[] = { "x", "--interval", "0", NULL };
+	char *a5[] = { "x", "--interval", "-1", NULL };
+	char *a6[] = { "x", "--group", "nope", NULL };
+	char *a7[] = { "x", "--qd", NULL };
+	char *a8[] = { "x", "-z", NULL };
+	char *a9[] = { "x", "--bs", "4q", NULL };
+
+	expect_err(a1, "unknown option '--bogus'");
+	expect_err(a2, "invalid value '0' for '--qd': expected 1 to 1024");
+	expect_err(a3, "invalid value 'abc' for '--qd': not an integer");
+	expect_err(a4, "invalid value '0' for '--interval': must be greater than 0");
+	expect_err(a5, "invalid value '-1' for '--interval': must be greater than 0");
+	expect_err(a6, "invalid value 'nope' for '--group': expected one of loss, pfc");
+	expect_err(a7, "missing value for '--qd'");
+	expect_err(a8, "unknown option '-z'");
+	expect_err(a9, "invalid value '4q' for '--bs': not a size (e.g. 4096, 4k, 1M)");
+}
+
+static void test_stop_at_command(void **state)
+{
+	char *argv[] = { "rocectl", "-j", "devices", "--all", NULL };
+	struct rctl_err e;
+	int pos;
+
+	memset(&v, 0, sizeof(v));
+	assert_int_equal(rctl_opt_parse(NULL, globals, 4, argv, RCTL_OPT_STOP, &pos, &e), 0);
+	assert_true(v.json);
+	assert_int_equal(pos, 2);
+}
+
+static void test_sizes(void **state)
+{
+	uint64_t s;
+
+	assert_int_equal(rctl_parse_size("1M", &s), 0);
+	assert_int_equal(s, 1 << 20);
+	assert_int_equal(rctl_parse_size("2KiB", &s), 0);
+	assert_int_equal(s, 2048);
+	assert_int_not_equal(rctl_parse_size("-1", &s), 0);
+	assert_int_not_equal(rctl_parse_size("", &s), 0);
+	assert_int_not_equal(rctl_parse_size("99999999999999999999", &s), 0);
+}
+
+static void test_help(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	rctl_opt_help(f, globals);
+	fclose(f);
+	assert_string_equal(buf, "  -j, --json                 json\n");
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_stop_at_command),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_help),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The output layer: u64 exactness, escaping, text and JSON from the same calls. */
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rocectl/out.h"
+
+static char *buf;
+static size_t len;
+static FILE *f;
+
+static void start(bool json)
+{
+	f = open_memstream(&buf, &len);
+	out_init(f, json, false);
+}
+
+static char *finish(void)
+{
+	assert_int_equal(out_finish(), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The same field calls, rendered in either mode. */
+static void emit(void)
+{
+	static const struct out_col cols[] = {
+		{ .key = "name", .title = "NAME" },
+		{ .key = "value", .title = "VALUE", .flags = OUT_COL_RIGHT },
+	};
+
+	out_str(OUT_ANY, "dev", "dev %s\n", "rxe0");
+	out_u64(OUT_ANY, "big", "big %" PRIu64 "\n", UINT64_MAX);
+	out_bool(OUT_ANY, "ok", "ok %s\n", true);
+	out_u64(OUT_JSON, "json_only", NULL, 7);
+	out_table_begin("counters", cols, 2);
+	out_row_begin();
+	out_str(OUT_ANY, "name", NULL, "sent_pkts");
+	out_u64(OUT_ANY, "value", NULL, 12345);
+	out_row_end();
+	out_row_begin();
+	out_str(OUT_ANY, "name", NULL, "rcvd_seq_err");
+	out_u64(OUT_ANY, "value", NULL, 3);
+	out_row_end();
+	out_table_end();
+}
+
+static void test_text(void **state)
+{
+	const char *want = "dev rxe0\nbig 18446744073709551615\nok yes\n"
+			   "NAME          VALUE\n"
+			   "sent_pkts     12345\n"
+			   "rcvd_seq_err      3\n";
+
+	start(false);
+	emit();
+	assert_string_equal(finish(), want);
+	free(buf);
+}
+
+static void test_json(void **state)
+{
+	const char *want = "{\"schema_version\":1,\"dev\":\"rxe0\","
+			   "\"big\":18446744073709551615,\"ok\":true,\"json_only\":7,"
+			   "\"counters\":[{\"name\":\"sent_pkts\",\"value\":12345},"
+			   "{\"name\":\"rcvd_seq_err\",\"value\":3}]}\n";
+
+	start(true);
+	emit();
+	assert_string_equal(finish(), want);
+	free(buf);
+}
+
+/* 2^53 + 1 is the first integer a double cannot hold. */
+static void test_u64_above_2_53(void **state)
+{
+	start(true);
+	out_u64(OUT_ANY, "v", NULL, 9007199254740993ULL);
+	assert_non_null(strstr(finish(), "\"v\":9007199254740993}"));
+	free(buf);
+}
+
+static void test_escaping(void **state)
+{
+	start(true);
+	out_str(OUT_ANY, "s", NULL, "a\"b\\c\n\x01");
+	assert_non_null(strstr(finish(), "\"s\":\"a\\\"b\\\\c\\n\\u0001\""));
+	free(buf);
+}
+
+static void test_null_and_error(void **state)
+{
+	start(true);
+	out_str(OUT_ANY, "missing", "%s", NULL);
+	out_error(19, "no RDMA device 'x'");
+	out_error(5, "second error is dropped");
+	assert_string_equal(finish(), "{\"schema_version\":1,\"missing\":null,"
+			    "\"error\":{\"message\":\"no RDMA device 'x'\",\"errno\":19}}\n");
+	free(buf);
+	start(false);
+	out_str(OUT_ANY, "missing", "m %s\n", NULL);
+	assert_string_equal(finish(), "m -\n");
+	free(buf);
+}
+
+static void test_nesting(void **state)
+{
+	start(true);
+	out_arr_begin("devices");
+	out_obj_begin(NULL);
+	out_str(OUT_ANY, "name", NULL, "mlx5_0");
+	out_arr_begin("ports");
+	out_obj_begin(NULL);
+	out_u64(OUT_ANY, "port", NULL, 1);
+	out_obj_end();
+	out_arr_end();
+	out_obj_end();
+	out_arr_end();
+	assert_string_equal(finish(), "{\"schema_version\":1,\"devices\":[{\"name\":\"mlx5_0\","
+			    "\"ports\":[{\"port\":1}]}]}\n");
+	free(buf);
+}
+
+/* JSON lines: each flushed document is complete and carries schema_version. */
+static void test_json_lines(void **state)
+{
+	start(true);
+	out_u64(OUT_ANY, "sample", NULL, 1);
+	assert_int_equal(out_flush_doc(), 0);
+	out_u64(OUT_ANY, "sample", NULL, 2);
+	assert_string_equal(finish(), "{\"schema_version\":1,\"sample\":1}\n"
+			    "{\"schema_version\":1,\"sample\":2}\n");
+	free(buf);
+}
+
+static void test_write_error(void **state)
+{
+	FILE *full = fopen("/dev/full", "w");
+
+	if (!full)
+		fail_msg("cannot open /dev/full");
+	out_init(full, true, false);
+	out_str(OUT_ANY, "x", NULL, "y");
+	assert_true(out_finish() < 0);
+	fclose(full);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_u64_above_2_53),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_null_and_error),
+		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_json_lines),
+		cmocka_unit_test(test_write_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
