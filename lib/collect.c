@@ -11,6 +11,7 @@
 #include <linux/netlink.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/counters.h"
 
 const char *rctl_sysfs(void)
 {
@@ -71,5 +72,8 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e)
 		rctl_verbs_collect(h, e);
 		rctl_netdev_collect(h, e);
 	}
+	/* Counters read what the inventory found: ports, and their netdevs. */
+	if ((what & RCTL_COLLECT_COUNTERS) && rctl_collect_counters(h, e))
+		rctl_host_unread(h, e->errnum, e->msg, "counters");
 	return 0;
 }

@@ -33,6 +33,13 @@ int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e);
  */
 int rctl_sample_deltas(struct rctl_host *h, double interval_s, struct rctl_err *e);
 
+/*
+ * The second sample itself, now, for callers that did the waiting (watch
+ * mode): "elapsed_s" is the time since the previous sample. On error the
+ * previous sample is kept.
+ */
+int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_err *e);
+
 /* The parts rctl_collect_counters() runs. */
 int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
 		       struct rctl_port *p);

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Port counters: hw_counters over RDMA netlink STAT_GET (anchor: iproute2
+ * rdma/stat.c), hw_counters/lifespan and the PMA counters/ from sysfs, the
+ * ethtool stats of the netdevs, and the second sample that turns two reads
+ * into wrap-corrected deltas.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
+
+#include "rocectl/catalog.h"
+#include "rocectl/collect.h"
+#include "rocectl/counters.h"
+
+static int attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+
+	/* Attributes newer than our headers are ignored, not errors. */
+	if (mnl_attr_type_valid(a, RDMA_NLDEV_ATTR_MAX - 1) > 0)
+		tb[mnl_attr_get_type(a)] = a;
+	return MNL_CB_OK;
+}
+
+static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlattr *name, *val;
+	struct rctl_counter *c;
+
+	mnl_attr_parse_nested(nest, attr_cb, tb);
+	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
+	val = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE];
+	if (!name || !val)
+		return MNL_CB_OK;
+	c = rctl_arr_push(&p->hw, &p->n_hw, sizeof(*c));
+	if (!c)
+		return MNL_CB_ERROR;
+	snprintf(c->name, sizeof(c->name), "%s", mnl_attr_get_str(name));
+	c->value = mnl_attr_get_u64(val);
+	return MNL_CB_OK;
+}
+
+static int stat_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlattr *a;
+
+	mnl_attr_parse(nlh, 0, attr_cb, tb);
+	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		if (hwc_entry(a, data) != MNL_CB_OK)
+			return MNL_CB_ERROR;
+	return MNL_CB_OK;
+}
+
+static void port_path(char *buf, size_t len, const struct rctl_device *d,
+		      const struct rctl_port *p, const char *rest)
+{
+	snprintf(buf, len, "%s/class/infiniband/%s/ports/%u/%s", rctl_sysfs(),
+		 d->name, p->port, rest);
+}
+
+static void port_lifespan(const struct rctl_device *d, struct rctl_port *p)
+{
+	char path[PATH_MAX], buf[32];
+
+	port_path(path, sizeof(path), d, p, "hw_counters/lifespan");
+	if (!rctl_read_file(path, buf, sizeof(buf)))
+		p->hw_lifespan_ms = strtoul(buf, NULL, 10);
+}
+
+static int cmp_counter(const void *a, const void *b)
+{
+	return strcmp(((const struct rctl_counter *)a)->name,
+		      ((const struct rctl_counter *)b)->name);
+}
+
+/* One PMA file; "N/A (no PMA)" means the driver has no PMA at all. */
+static int pma_read(const char *dir, const char *name, struct rctl_port *p)
+{
+	char path[PATH_MAX], buf[64], *end;
+	struct rctl_counter *c;
+	unsigned long long v;
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	ret = rctl_read_file(path, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (!strncmp(buf, "N/A", 3))
+		return -EOPNOTSUPP;
+	errno = 0;
+	v = strtoull(buf, &end, 10);
+	if (errno || end == buf || *end)
+		return -EINVAL;
+	c = rctl_arr_push(&p->pma, &p->n_pma, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->value = v;
+	return 0;
+}
+
+static void port_pma(const struct rctl_device *d, struct rctl_port *p)
+{
+	char dir[PATH_MAX];
+	struct dirent *de;
+	DIR *dh;
+	int ret = 0;
+
+	port_path(dir, sizeof(dir), d, p, "counters");
+	dh = opendir(dir);
+	if (!dh) {
+		p->pma_err = errno;
+		return;
+	}
+	while (!ret && (de = readdir(dh)))
+		if (de->d_name[0] != '.' && strlen(de->d_name) < RCTL_NAME_LEN)
+			ret = pma_read(dir, de->d_name, p);
+	closedir(dh);
+	if (ret == -EOPNOTSUPP) {
+		free(p->pma);
+		p->pma = NULL;
+		p->n_pma = 0;
+	}
+	p->pma_err = -ret;
+	if (p->n_pma)
+		qsort(p->pma, p->n_pma, sizeof(*p->pma), cmp_counter);
+}
+
+static void counters_drop(struct rctl_counter **c, uint32_t *n)
+{
+	free(*c);
+	*c = NULL;
+	*n = 0;
+}
+
+int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
+		       struct rctl_port *p)
+{
+	struct nlmsghdr *nlh;
+	int ret;
+
+	counters_drop(&p->hw, &p->n_hw);
+	counters_drop(&p->pma, &p->n_pma);
+	p->pma_err = 0;
+	nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET),
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, p->port);
+	ret = rctl_nl_talk(nl, nlh, stat_cb, p);
+	/* A driver without hw stats answers EOPNOTSUPP: data, kept in hw_err. */
+	p->hw_err = ret < 0 ? -ret : 0;
+	if (ret)
+		counters_drop(&p->hw, &p->n_hw);
+	port_lifespan(d, p);
+	port_pma(d, p);
+	return ret;
+}
+
+int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e)
+{
+	struct rctl_nl nl;
+	uint32_t i, j;
+	int ret;
+
+	ret = rctl_nl_open(&nl, NETLINK_RDMA, e);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot open RDMA netlink (is ib_core loaded?)");
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++)
+			rctl_port_counters(&nl, &h->devs[i], &h->devs[i].ports[j]);
+	rctl_nl_close(&nl);
+	for (i = 0; i < h->n_netdevs; i++)
+		rctl_ethtool_stats(&h->netdevs[i]);
+	return 0;
+}
+
+/* ---- two samples ------------------------------------------------------ */
+
+bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
+			uint64_t *delta)
+{
+	if (cur >= prev) {
+		*delta = cur - prev;
+		return true;
+	}
+	/* Backwards: one wrap of a 32-bit counter, or a reset of anything else. */
+	if (bits == 32 && prev <= UINT32_MAX && cur <= UINT32_MAX) {
+		*delta = (uint64_t)UINT32_MAX + 1 - prev + cur;
+		return true;
+	}
+	*delta = 0;
+	return false;
+}
+
+double rctl_counter_rate(uint64_t delta, double secs)
+{
+	return secs > 0 ? (double)delta / secs : 0;
+}
+
+struct rctl_counter *rctl_counter_find(struct rctl_counter *c, uint32_t n,
+				       const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(c[i].name, name))
+			return &c[i];
+	return NULL;
+}
+
+uint32_t rctl_counters_lifespan_ms(const struct rctl_host *h)
+{
+	uint32_t i, j, ms = 0;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++)
+			if (h->devs[i].ports[j].hw_lifespan_ms > ms)
+				ms = h->devs[i].ports[j].hw_lifespan_ms;
+	return ms;
+}
+
+/* Every counter set of the host, in a fixed order, with what keys its catalogue. */
+struct cset {
+	struct rctl_counter **c;
+	uint32_t *n;
+	const char *driver;
+	enum rctl_csrc src;
+};
+
+static uint32_t host_sets(struct rctl_host *h, struct cset *s, uint32_t max)
+{
+	uint32_t i, j, n = 0;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++) {
+			struct rctl_port *p = &h->devs[i].ports[j];
+
+			if (n + 2 > max)
+				return n;
+			s[n++] = (struct cset){ &p->hw, &p->n_hw, h->devs[i].driver, RCTL_SRC_HW };
+			s[n++] = (struct cset){ &p->pma, &p->n_pma, "*", RCTL_SRC_PMA };
+		}
+	for (i = 0; i < h->n_netdevs && n < max; i++)
+		s[n++] = (struct cset){ &h->netdevs[i].stats, &h->netdevs[i].n_stats,
+					h->netdevs[i].driver, RCTL_SRC_ETHTOOL };
+	return n;
+}
+
+static void set_deltas(const struct cset *s, struct rctl_counter *prev, uint32_t n_prev)
+{
+	uint32_t i;
+
+	for (i = 0; i < *s->n; i++) {
+		struct rctl_counter *c = &(*s->c)[i];
+		struct rctl_counter *o = rctl_counter_find(prev, n_prev, c->name);
+		const struct rctl_centry *ce = rctl_catalog_lookup(s->driver, s->src, c->name);
+
+		c->has_delta = o && rctl_counter_delta(o->value, c->value, ce->bits, &c->delta);
+	}
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Sleep the whole interval; a signal that does not kill us does not cut it short. */
+static void sleep_secs(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s };
+
+	ts.tv_nsec = (long)((s - ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_err *e)
+{
+	enum { MAX_SETS = 1024 };
+	struct cset *sets;
+	struct { struct rctl_counter *c; uint32_t n; } *prev;
+	uint32_t i, n;
+	int ret;
+
+	sets = calloc(MAX_SETS, sizeof(*sets));
+	prev = calloc(MAX_SETS, sizeof(*prev));
+	if (!sets || !prev) {
+		free(sets);
+		free(prev);
+		return rctl_err_set(e, ENOMEM, "cannot sample counters");
+	}
+	n = host_sets(h, sets, MAX_SETS);
+	for (i = 0; i < n; i++) {
+		prev[i].c = *sets[i].c;
+		prev[i].n = *sets[i].n;
+		*sets[i].c = NULL;
+		*sets[i].n = 0;
+	}
+	ret = rctl_collect_counters(h, e);
+	for (i = 0; i < n; i++) {
+		if (ret) {	/* keep the first sample rather than nothing */
+			free(*sets[i].c);
+			*sets[i].c = prev[i].c;
+			*sets[i].n = prev[i].n;
+			continue;
+		}
+		set_deltas(&sets[i], prev[i].c, prev[i].n);
+		free(prev[i].c);
+	}
+	free(sets);
+	free(prev);
+	h->sample_interval_s = ret ? 0 : elapsed_s;
+	return ret;
+}
+
+int rctl_sample_deltas(struct rctl_host *h, double interval_s, struct rctl_err *e)
+{
+	uint32_t ms = rctl_counters_lifespan_ms(h);
+	double t0;
+
+	if (!(interval_s > 0) || interval_s * 1000 < ms)
+		return rctl_err_msg(e, EINVAL,
+				    "interval %gs is shorter than the hw_counters lifespan "
+				    "(%" PRIu32 " ms): the kernel would answer from its cache",
+				    interval_s, ms);
+	t0 = mono_now();
+	sleep_secs(interval_s);
+	return rctl_counters_resample(h, mono_now() - t0, e);
+}
