@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rocectl tune: the changes that bring a host to the intent (a plan), their
+ * application in a safe order with rollback, and their undo from a state file.
+ *
+ * A plan is an ordered list of changes. Each change is plain data: what it
+ * changes (current -> wanted, as the usual tool shows it), the interface it
+ * writes, the equivalent command of the usual tool, its warning, and the
+ * machine values needed both to write it and to undo it. The same data,
+ * saved before the first write, is the state file that "revert" reads.
+ *
+ * The plan is ordered so that the lossless class is ready before traffic is
+ * steered into it, and traffic is steered before new connections mark it:
+ *
+ *	1. global pause off      (LFC and PFC cannot coexist on several NICs)
+ *	2. ETS prio -> TC
+ *	3. PFC enable set        (flaps an mlx5 link: once, early)
+ *	4. ECN/DCQCN enables, CNP DSCP/priority (sysfs, debugfs, configfs)
+ *	5. DSCP -> priority APP entries to add, then those to delete (so the
+ *	   table never passes through "no DSCP entry", which turns mlx5 back to
+ *	   PCP trust)
+ *	6. rdma_cm default_roce_mode, then default_roce_tos
+ *
+ * Rollback and revert undo in the reverse order.
+ */
+#ifndef ROCECTL_TUNE_H
+#define ROCECTL_TUNE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rocectl/err.h"
+#include "rocectl/intent.h"
+#include "rocectl/model.h"
+
+#define RCTL_TUNE_PATH_LEN 256
+#define RCTL_TUNE_STATE_DIR "/var/lib/rocectl"
+/* Test aid: make step N (1-based, in plan order) of apply/revert fail with EIO. */
+#define RCTL_TUNE_FAIL_ENV "ROCECTL_TUNE_FAIL_STEP"
+
+/* What a change writes ("op" in the state file). */
+#define RCTL_TUNE_OPS(X)						\
+	X(PAUSE, "pause")	/* ETHTOOL_SPAUSEPARAM: val = autoneg|rx|tx bits */ \
+	X(ETS, "ets")		/* dcbnl IEEE_SET ETS: prio_tc */	\
+	X(PFC, "pfc")		/* dcbnl IEEE_SET PFC: val = pfc_en */	\
+	X(APP_ADD, "app-add")	/* dcbnl IEEE_SET APP_TABLE, one entry */ \
+	X(APP_DEL, "app-del")	/* dcbnl IEEE_DEL APP_TABLE, one entry */ \
+	X(WRITE, "write")	/* text file: sysfs, debugfs, configfs */
+
+enum rctl_tune_op {
+#define X(id, s) RCTL_TUNE_##id,
+	RCTL_TUNE_OPS(X)
+#undef X
+	RCTL_TUNE_N_OPS
+};
+
+/* Global pause bits of a PAUSE change. */
+enum { RCTL_PAUSE_AUTONEG = 1, RCTL_PAUSE_RX = 2, RCTL_PAUSE_TX = 4 };
+
+/* Step status, kept in the state file. */
+#define RCTL_TUNE_PENDING "pending"
+#define RCTL_TUNE_APPLIED "applied"
+#define RCTL_TUNE_SKIPPED "skipped"
+#define RCTL_TUNE_FAILED "failed"
+#define RCTL_TUNE_UNDONE "rolled-back"
+#define RCTL_TUNE_UNDO_FAILED "rollback-failed"
+#define RCTL_TUNE_REVERTED "reverted"
+
+struct rctl_tune_change {
+	/* For people (plan output) */
+	char area[16];			/* check area: pause ets pfc ecn cnp dscp mode tos */
+	char target[RCTL_NAME_LEN];	/* netdev, or DEV/PORT */
+	char setting[48];		/* "prio-pfc", "dscp-prio 26", "default_roce_tos" */
+	char from[80];			/* current value as the usual tool prints it */
+	char to[80];			/* wanted value */
+	char via[RCTL_TUNE_PATH_LEN];	/* interface written */
+	char command[256];		/* equivalent command of the usual tool */
+	char warning[160];		/* "changing PFC flaps the link of an mlx5 port" */
+	char skip[160];			/* non-empty: apply skips it, and why */
+	bool needs_force;		/* lldpad or firmware DCBX owns DCB */
+
+	/* For the write and its undo */
+	char op[16];			/* RCTL_TUNE_OPS names */
+	char ifname[RCTL_IFNAME_LEN];	/* netdev of pause, ets, pfc, app-* */
+	char driver[32];		/* for "not supported by <driver>" */
+	uint32_t old_val, new_val;	/* pfc_en, or pause bits */
+	uint32_t pfc_cap, pfc_mbc, pfc_delay;	/* written back unchanged */
+	uint8_t old_prio_tc[8], new_prio_tc[8];
+	uint8_t tc_tsa[8], tc_tx_bw[8];	/* written back unchanged */
+	uint32_t ets_willing;
+	uint32_t app_selector, app_protocol, app_prio;
+	char path[RCTL_TUNE_PATH_LEN];	/* WRITE: the file */
+	char mkdir[RCTL_TUNE_PATH_LEN];	/* WRITE: directory to create if missing
+					 * and remove again afterwards (rdma_cm) */
+	char old_text[64], new_text[64];	/* WRITE: file contents */
+
+	/* Outcome (apply, revert) */
+	char status[16];		/* RCTL_TUNE_PENDING, ... */
+	char result[512];		/* error or skip message */
+};
+
+struct rctl_tune_plan {
+	struct rctl_tune_change *ch;
+	uint32_t n_ch;
+};
+
+void rctl_tune_plan_free(struct rctl_tune_plan *p);
+enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
+
+/*
+ * The changes that bring host "h" to intent "in", in the safe order above.
+ * Settings the host cannot report (read answered EOPNOTSUPP) or the driver
+ * has no knob for become changes with "skip" set; changes to DCB owned by
+ * lldpad or the firmware carry needs_force. An empty plan: nothing to do.
+ */
+int rctl_tune_plan(const struct rctl_host *h, const struct rctl_intent *in,
+		   struct rctl_tune_plan *p, struct rctl_err *e);
+
+/* Number of changes apply would write (not skipped). */
+uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p);
+
+/*
+ * Apply a plan: write the state file (dir "state_dir", created 0700) with
+ * every previous value, then each change in order. A change answered
+ * EOPNOTSUPP is skipped ("not supported by <driver>"); any other failure
+ * undoes every change already written, in reverse order. Each change's
+ * status/result says what happened; the state file is rewritten with them.
+ * Returns 0 when all were applied or skipped, else -errno with "e" naming
+ * the failed step (and whether the rollback restored everything).
+ */
+int rctl_tune_apply(struct rctl_tune_plan *p, const char *state_dir,
+		    char *state_path, size_t len, struct rctl_err *e);
+
+/*
+ * Revert: load the state file "path" into "p" and write its previous values
+ * back, in reverse order (only changes that were applied). The state file is
+ * marked "reverted". Same status/result reporting as apply; a failing step
+ * does not stop the others.
+ */
+int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
+		     struct rctl_err *e);
+
+/* The newest state file of "dir" that was applied and not reverted. */
+int rctl_tune_newest_state(const char *dir, char *path, size_t len,
+			   struct rctl_err *e);
+
+/* State file document <-> plan (also used by the unit tests). */
+char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status);
+int rctl_tune_state_parse(const char *text, const char *name,
+			  struct rctl_tune_plan *p, char *status, size_t len,
+			  struct rctl_err *e);
+
+/* The write primitives, one per op; "undo" writes the old value back. */
+int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e);
+
+#endif
