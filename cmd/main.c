@@ -62,6 +62,7 @@ static const struct rctl_cmd cmd_complete = {
 
 static const struct rctl_cmd *const top_cmds[] = {
 	&cmd_devices,
+	&cmd_counters,
 	&cmd_help,
 	&cmd_metadata,
 	&cmd_complete,

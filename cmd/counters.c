@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rocectl counters: every counter of an RDMA port and of its netdev, grouped
+ * by the problem it points at, with its meaning, and how fast it moves.
+ * What rdma statistic show, ethtool -S and a vendor's counter guide did
+ * together; -o prometheus hands the same to node_exporter's textfile collector.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "rocectl/catalog.h"
+#include "rocectl/collect.h"
+#include "rocectl/counters.h"
+#include "rocectl/out.h"
+#include "rocectl/prom.h"
+#include "rocectl/snapshot.h"
+
+static const char *const outputs[] = { "text", "prometheus", NULL };
+
+static struct {
+	const char *input, *group, *output;
+	bool all, nonzero;
+	double interval, watch;
+} o;
+
+static const struct rctl_opt counters_opts[] = {
+	{ .name = "group", .short_name = 'g', .type = OPT_CHOICE, .arg = "GROUP",
+	  .dst = &o.group, .choices = rctl_cgroup_names,
+	  .help = "show only the counters of GROUP" },
+	{ .name = "all", .short_name = 'a', .type = OPT_FLAG, .dst = &o.all,
+	  .help = "show every counter, also zero traffic counters" },
+	{ .name = "nonzero", .short_name = 'n', .type = OPT_FLAG, .dst = &o.nonzero,
+	  .help = "show only counters that are not zero (or moved, with rates)" },
+	{ .name = "interval", .short_name = 'I', .type = OPT_SECS, .arg = "SECS",
+	  .dst = &o.interval, .max = 3600,
+	  .help = "sample twice SECS apart and show per-second rates" },
+	{ .name = "watch", .short_name = 'w', .type = OPT_SECS, .arg = "SECS",
+	  .dst = &o.watch, .max = 3600,
+	  .help = "sample every SECS until q or Ctrl-C (with -j: one JSON document per sample)" },
+	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT",
+	  .dst = &o.output, .choices = outputs,
+	  .help = "text (default) or prometheus (node_exporter textfile format)" },
+	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
+	  .dst = &o.input, .kind = ARG_FILE,
+	  .help = "read a snapshot written by 'rocectl collect' instead of this host" },
+	{ 0 }
+};
+
+/* One counter with what the catalogue says about it. */
+struct crow {
+	const struct rctl_counter *c;
+	const struct rctl_centry *ce;
+	const char *src;		/* "hw", "pma", "ethtool" */
+};
+
+/* Problems first: the order groups are shown in. */
+static const enum rctl_cgroup group_order[] = {
+	RCTL_CG_LOSS, RCTL_CG_CONGESTION, RCTL_CG_PFC, RCTL_CG_BUFFER, RCTL_CG_LINK,
+	RCTL_CG_PCIE, RCTL_CG_APPLICATION, RCTL_CG_TRAFFIC, RCTL_CG_OTHER,
+};
+
+static bool moved(const struct rctl_counter *c)
+{
+	return c->has_delta ? c->delta > 0 : c->value > 0;
+}
+
+/* Growth of a counter whose growth is bad: the mark people look for. */
+static bool problem(const struct crow *r)
+{
+	return r->ce->bad && moved(r->c);
+}
+
+/* Text hides zero counters that are not error counters; JSON and Prometheus do not. */
+static bool row_shown(const struct crow *r, bool text)
+{
+	if (o.group && rctl_cgroup_parse(o.group) != (int)r->ce->group)
+		return false;
+	if (o.nonzero)
+		return moved(r->c);
+	if (o.all || !text)
+		return true;
+	return moved(r->c) || r->ce->bad;
+}
+
+static const struct out_col cols_plain[] = {
+	{ .key = "mark", .title = "" },
+	{ .key = "group", .title = "GROUP" },
+	{ .key = "source", .title = "SOURCE" },
+	{ .key = "name", .title = "COUNTER" },
+	{ .key = "value", .title = "VALUE", .flags = OUT_COL_RIGHT },
+	{ .key = "meaning", .title = "MEANING" },
+};
+
+static const struct out_col cols_rate[] = {
+	{ .key = "mark", .title = "" },
+	{ .key = "group", .title = "GROUP" },
+	{ .key = "source", .title = "SOURCE" },
+	{ .key = "name", .title = "COUNTER" },
+	{ .key = "value", .title = "VALUE", .flags = OUT_COL_RIGHT },
+	{ .key = "rate_per_s", .title = "RATE/S", .flags = OUT_COL_RIGHT },
+	{ .key = "meaning", .title = "MEANING" },
+};
+
+static void print_row(const struct crow *r, double secs)
+{
+	const struct rctl_counter *c = r->c;
+
+	out_row_begin();
+	/* "!" growth of an error counter; "*" changed since the last sample. */
+	out_str(OUT_TEXT, "mark", NULL, problem(r) ? "!" : c->has_delta && c->delta ? "*" : "");
+	out_str(OUT_ANY, "group", NULL, rctl_cgroup_name(r->ce->group));
+	out_str(OUT_ANY, "source", NULL, r->src);
+	out_str(OUT_ANY, "name", NULL, c->name);
+	out_u64(OUT_ANY, "value", NULL, c->value);
+	if (c->has_delta) {
+		out_u64(OUT_JSON, "delta", NULL, c->delta);
+		out_dbl(OUT_ANY, "rate_per_s", "%.1f", rctl_counter_rate(c->delta, secs));
+	} else if (secs > 0) {
+		out_null(OUT_JSON, "delta", NULL);
+		out_null(OUT_ANY, "rate_per_s", NULL);
+	}
+	out_bool(OUT_JSON, "bad_if_growing", NULL, r->ce->bad);
+	out_bool(OUT_JSON, "problem", NULL, problem(r));
+	out_str(OUT_ANY, "meaning", NULL, r->ce->meaning);
+	out_row_end();
+}
+
+static void rows_add(struct crow *rows, uint32_t *n, const struct rctl_counter *c,
+		     uint32_t nc, const char *driver, enum rctl_csrc src, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < nc; i++)
+		rows[(*n)++] = (struct crow){ &c[i], rctl_catalog_lookup(driver, src, c[i].name), name };
+}
+
+/* Every counter of a port and its netdev, grouped in group_order. */
+static struct crow *port_rows(const struct rctl_host *h, const struct rctl_device *d,
+			      const struct rctl_port *p, uint32_t *n)
+{
+	const struct rctl_netdev *nd = rctl_host_netdev(h, p->netdev);
+	uint32_t all = p->n_hw + p->n_pma + (nd ? nd->n_stats : 0), k = 0, i, g;
+	struct crow *tmp = calloc(all + 1, sizeof(*tmp)), *rows = calloc(all + 1, sizeof(*rows));
+
+	*n = 0;
+	if (!tmp || !rows) {
+		free(tmp);
+		free(rows);
+		return NULL;
+	}
+	rows_add(tmp, &k, p->hw, p->n_hw, d->driver, RCTL_SRC_HW, "hw");
+	rows_add(tmp, &k, p->pma, p->n_pma, d->driver, RCTL_SRC_PMA, "pma");
+	if (nd)
+		rows_add(tmp, &k, nd->stats, nd->n_stats, nd->driver, RCTL_SRC_ETHTOOL, "ethtool");
+	for (g = 0; g < sizeof(group_order) / sizeof(group_order[0]); g++)
+		for (i = 0; i < k; i++)
+			if (tmp[i].ce->group == group_order[g])
+				rows[(*n)++] = tmp[i];
+	free(tmp);
+	return rows;
+}
+
+/* Why a set is missing, said as data: "not exported by this driver" is no error. */
+static const char *why_missing(int err)
+{
+	switch (err) {
+	case 0: return NULL;
+	case ENOENT: return "not exported by this driver";
+	case EOPNOTSUPP: return "N/A (no PMA)";
+	default: return strerror(err);
+	}
+}
+
+/* JSON says why a set is missing as data; null when it is there. */
+static void print_port_json_head(const struct rctl_device *d, const struct rctl_port *p,
+				 const struct rctl_netdev *nd)
+{
+	out_str(OUT_JSON, "device", NULL, d->name);
+	out_u64(OUT_JSON, "port", NULL, p->port);
+	out_str(OUT_JSON, "driver", NULL, d->driver);
+	out_str(OUT_JSON, "state", NULL, p->state[0] ? p->state : NULL);
+	out_str(OUT_JSON, "netdev", NULL, p->netdev[0] ? p->netdev : NULL);
+	out_str(OUT_JSON, "netdev_driver", NULL, nd && nd->driver[0] ? nd->driver : NULL);
+	out_u64(OUT_JSON, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
+	out_str(OUT_JSON, "hw_counters_missing", NULL, why_missing(p->hw_err));
+	out_str(OUT_JSON, "pma_counters_missing", NULL, why_missing(p->pma_err));
+	out_str(OUT_JSON, "ethtool_stats_missing", NULL,
+		nd ? why_missing(nd->stats_err) : "no netdev");
+}
+
+/* The text rendering prints only what it has: a missing set is one line. */
+static void print_missing_text(const struct rctl_port *p, const struct rctl_netdev *nd)
+{
+	if (p->hw_err)
+		out_text("  hw_counters: %s\n", why_missing(p->hw_err));
+	if (p->pma_err && p->pma_err != ENOENT)
+		out_text("  counters/ (PMA): %s\n", why_missing(p->pma_err));
+	if (nd && nd->stats_err)
+		out_text("  ethtool -S %s: %s\n", nd->name, why_missing(nd->stats_err));
+}
+
+static void print_port(const struct rctl_host *h, const struct rctl_device *d,
+		       const struct rctl_port *p)
+{
+	const struct rctl_netdev *nd = rctl_host_netdev(h, p->netdev);
+	double secs = h->sample_interval_s;
+	uint32_t n, i, hidden = 0;
+	struct crow *rows = port_rows(h, d, p, &n);
+
+	out_obj_begin(NULL);
+	if (out_json()) {
+		print_port_json_head(d, p, nd);
+	} else {
+		out_text("%s/%u  driver %s  %s  netdev %s", d->name, p->port, d->driver,
+			 p->state[0] ? p->state : "-", p->netdev[0] ? p->netdev : "-");
+		if (p->hw_lifespan_ms)
+			out_text("  (hw_counters cached %u ms)", p->hw_lifespan_ms);
+		out_text("\n");
+		print_missing_text(p, nd);
+	}
+	out_table_indent(2);
+	out_table_begin("counters", secs > 0 ? cols_rate : cols_plain, secs > 0 ? 7 : 6);
+	for (i = 0; rows && i < n; i++) {
+		if (row_shown(&rows[i], !out_json()))
+			print_row(&rows[i], secs);
+		else
+			hidden++;
+	}
+	out_table_end();
+	if (hidden && !o.nonzero && !o.group)
+		out_text("  (%u zero counters hidden; --all shows them)\n", hidden);
+	out_text("\n");
+	out_obj_end();
+	free(rows);
+}
+
+/* DEV, DEV/PORT or the netdev under a port; NULL matches everything. */
+static bool port_match(const char *f, const struct rctl_device *d,
+		       const struct rctl_port *p)
+{
+	size_t n = strlen(d->name);
+	char *end;
+
+	if (!f || !strcmp(f, d->name) || !strcmp(f, p->netdev))
+		return true;
+	return !strncmp(f, d->name, n) && f[n] == '/' && f[n + 1] &&
+	       strtoul(f + n + 1, &end, 10) == p->port && !*end;
+}
+
+static uint32_t print_ports(const struct rctl_host *h, const char *filter)
+{
+	uint32_t i, j, shown = 0;
+
+	out_dbl(OUT_JSON, "interval_s", NULL, h->sample_interval_s);
+	out_arr_begin("ports");
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++)
+			if (port_match(filter, &h->devs[i], &h->devs[i].ports[j])) {
+				print_port(h, &h->devs[i], &h->devs[i].ports[j]);
+				shown++;
+			}
+	out_arr_end();
+	return shown;
+}
+
+/* ---- Prometheus ------------------------------------------------------ */
+
+static void prom_port_info(struct rctl_prom *pr, const struct rctl_host *h, const char *filter)
+{
+	char port[16], mtu[16];
+	uint32_t i, j;
+
+	rctl_prom_family(pr, "rocectl_port_info", "gauge",
+			 "RDMA port: 1, with its state, driver and netdev as labels");
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++) {
+			const struct rctl_device *d = &h->devs[i];
+			const struct rctl_port *p = &d->ports[j];
+			struct rctl_prom_label l[] = {
+				{ "device", d->name }, { "port", port }, { "driver", d->driver },
+				{ "netdev", p->netdev }, { "state", p->state },
+				{ "active_mtu", mtu },
+			};
+
+			if (!port_match(filter, d, p))
+				continue;
+			snprintf(port, sizeof(port), "%u", p->port);
+			snprintf(mtu, sizeof(mtu), "%u", p->active_mtu);
+			rctl_prom_u64(pr, l, 6, 1);
+		}
+}
+
+/* One family per source; "name" is the label that carries the counter name. */
+static void prom_counters(struct rctl_prom *pr, const struct rctl_host *h,
+			  const char *filter, enum rctl_csrc src)
+{
+	static const char *const fam[] = {
+		[RCTL_SRC_HW] = "rocectl_hw_counter", [RCTL_SRC_PMA] = "rocectl_pma_counter",
+	};
+	char port[16];
+	uint32_t i, j, k;
+
+	rctl_prom_family(pr, fam[src], "counter", src == RCTL_SRC_HW ?
+			 "RDMA port hw_counters (rdma statistic show)" :
+			 "RDMA port IB PMA counters (sysfs counters/)");
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++) {
+			const struct rctl_device *d = &h->devs[i];
+			const struct rctl_port *p = &d->ports[j];
+			const struct rctl_counter *c = src == RCTL_SRC_HW ? p->hw : p->pma;
+			uint32_t n = src == RCTL_SRC_HW ? p->n_hw : p->n_pma;
+
+			if (!port_match(filter, d, p))
+				continue;
+			snprintf(port, sizeof(port), "%u", p->port);
+			for (k = 0; k < n; k++) {
+				struct crow r = { &c[k], rctl_catalog_lookup(d->driver, src, c[k].name), "" };
+				struct rctl_prom_label l[] = {
+					{ "device", d->name }, { "port", port },
+					{ "counter", c[k].name },
+					{ "group", rctl_cgroup_name(r.ce->group) },
+				};
+
+				if (row_shown(&r, false))
+					rctl_prom_u64(pr, l, 4, c[k].value);
+			}
+		}
+}
+
+/* ethtool stats are not all counters (peer_ifindex, stall percentages): untyped. */
+static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const char *filter)
+{
+	uint32_t i, j, k, x;
+	bool want;
+
+	rctl_prom_family(pr, "rocectl_ethtool_stat", "untyped",
+			 "ethtool -S statistics of the netdev under an RDMA port");
+	for (x = 0; x < h->n_netdevs; x++) {
+		const struct rctl_netdev *nd = &h->netdevs[x];
+
+		want = false;
+		for (i = 0; i < h->n_devs; i++)
+			for (j = 0; j < h->devs[i].n_ports; j++)
+				want |= !strcmp(h->devs[i].ports[j].netdev, nd->name) &&
+					port_match(filter, &h->devs[i], &h->devs[i].ports[j]);
+		for (k = 0; want && k < nd->n_stats; k++) {
+			struct crow r = { &nd->stats[k],
+					  rctl_catalog_lookup(nd->driver, RCTL_SRC_ETHTOOL,
+							      nd->stats[k].name), "" };
+			struct rctl_prom_label l[] = {
+				{ "netdev", nd->name }, { "stat", nd->stats[k].name },
+				{ "group", rctl_cgroup_name(r.ce->group) },
+			};
+
+			if (row_shown(&r, false))
+				rctl_prom_u64(pr, l, 3, nd->stats[k].value);
+		}
+	}
+}
+
+static int print_prom(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter)
+{
+	struct rctl_prom pr = { 0 };
+	struct rctl_err e = { 0 };
+	int ret;
+
+	prom_port_info(&pr, h, filter);
+	prom_counters(&pr, h, filter, RCTL_SRC_HW);
+	prom_counters(&pr, h, filter, RCTL_SRC_PMA);
+	prom_ethtool(&pr, h, filter);
+	ret = rctl_prom_status(&pr, &e);
+	if (!ret && pr.buf)
+		out_text("%s", pr.buf);
+	rctl_prom_free(&pr);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;
+}
+
+/* ---- watch ----------------------------------------------------------- */
+
+static volatile sig_atomic_t stop_watch;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_watch = 1;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Wait until "until" (monotonic); false when q was pressed or a signal came. */
+static bool watch_wait(double until, bool keys)
+{
+	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+	double left;
+	char c;
+
+	while (!stop_watch && (left = until - mono_now()) > 0) {
+		if (poll(keys ? &pfd : NULL, keys ? 1 : 0, (int)(left * 1000) + 1) <= 0)
+			continue;
+		if (read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
+			return false;
+	}
+	return !stop_watch;
+}
+
+static void watch_frame(const struct rctl_host *h, const char *filter, bool tty)
+{
+	time_t now = time(NULL);
+	char ts[32];
+
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
+	if (tty)
+		out_text("\033[H\033[J");	/* home, clear: redraw in place */
+	out_text("rocectl counters every %gs  %s  (! error counter growing, * changed; q quits)\n\n",
+		 o.watch, ts);
+	out_s64(OUT_JSON, "time", NULL, now);
+	print_ports(h, filter);
+}
+
+static int watch(struct rctl_ctx *ctx, struct rctl_host *h, const char *filter)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, ign = { .sa_handler = SIG_IGN };
+	bool tty = !ctx->json && isatty(STDOUT_FILENO), keys = isatty(STDIN_FILENO);
+	struct termios saved, raw;
+	struct rctl_err e = { 0 };
+	double last = mono_now(), now;
+	int ret = 0;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGPIPE, &ign, NULL);
+	if (keys && !tcgetattr(STDIN_FILENO, &saved)) {
+		raw = saved;
+		raw.c_lflag &= ~(ICANON | ECHO);
+		raw.c_cc[VMIN] = 0;
+		raw.c_cc[VTIME] = 0;
+		tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	} else {
+		keys = false;
+	}
+	for (;;) {
+		watch_frame(h, filter, tty);
+		if (out_flush_doc() || !watch_wait(last + o.watch, keys))
+			break;
+		now = mono_now();
+		ret = rctl_counters_resample(h, now - last, &e);
+		last = now;
+		if (ret)
+			break;
+	}
+	if (keys)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	out_reset();	/* every sample is out; no empty document at exit */
+	return RCTL_EXIT_OK;
+}
+
+/* ---- the command ----------------------------------------------------- */
+
+static int usage(struct rctl_ctx *ctx, const char *why)
+{
+	return cmd_errorf(ctx, RCTL_EXIT_USAGE, "counters: %s (see 'rocectl counters --help')", why);
+}
+
+static int check_options(struct rctl_ctx *ctx, bool prom)
+{
+	if (prom && ctx->json)
+		return usage(ctx, "'-o prometheus' and '--json' exclude each other");
+	if (o.interval > 0 && o.watch > 0)
+		return usage(ctx, "'--interval' and '--watch' exclude each other");
+	if (o.input && (o.interval > 0 || o.watch > 0))
+		return usage(ctx, "a snapshot ('--input') cannot be sampled again");
+	if (prom && o.watch > 0)
+		return usage(ctx, "'-o prometheus' writes one sample; use '--interval' or none");
+	if (o.all && o.nonzero)
+		return usage(ctx, "'--all' and '--nonzero' exclude each other");
+	return 0;
+}
+
+static uint32_t count_matches(const struct rctl_host *h, const char *filter)
+{
+	uint32_t i, j, n = 0;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++)
+			n += port_match(filter, &h->devs[i], &h->devs[i].ports[j]);
+	return n;
+}
+
+static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
+{
+	struct rctl_err e = { 0 };
+	int ret;
+
+	if (o.input)
+		ret = rctl_snapshot_load(o.input, h, &e);
+	else
+		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS, &e);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
+}
+
+/* A sampling interval the kernel's counter cache would make meaningless. */
+static int check_lifespan(struct rctl_ctx *ctx, const struct rctl_host *h)
+{
+	double secs = o.interval > 0 ? o.interval : o.watch;
+	uint32_t ms = rctl_counters_lifespan_ms(h);
+
+	if (secs > 0 && secs * 1000 < ms)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "counters: interval %gs is shorter than the hw_counters lifespan "
+				  "(%u ms): the kernel would answer from its cache", secs, ms);
+	return 0;
+}
+
+static int do_counters(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	const char *filter = argc ? argv[0] : NULL;
+	bool prom = o.output && !strcmp(o.output, "prometheus");
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	int ret;
+
+	ret = check_options(ctx, prom);
+	if (ret)
+		return ret;
+	ret = load_host(ctx, &h);
+	if (ret)
+		return ret;
+	if (!count_matches(&h, filter))
+		ret = filter ? cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA port '%s'", filter) :
+			       cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA device found");
+	if (!ret)
+		ret = check_lifespan(ctx, &h);
+	if (!ret && o.interval > 0 && rctl_sample_deltas(&h, o.interval, &e))
+		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	if (!ret && o.watch > 0)
+		ret = watch(ctx, &h, filter);
+	else if (!ret && prom)
+		ret = print_prom(ctx, &h, filter);
+	else if (!ret)
+		print_ports(&h, filter);
+	rctl_host_free(&h);
+	return ret;
+}
+
+const struct rctl_cmd cmd_counters = {
+	.name = "counters",
+	.summary = "show RDMA port and netdev counters: grouped, explained, with rates",
+	.args = "[DEV[/PORT] | NETDEV]",
+	.max_args = 1,
+	.arg_kind = ARG_DEV,
+	.opts = counters_opts,
+	.fn = do_counters,
+};
