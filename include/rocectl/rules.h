@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Rules: one table (lib/rules.c) of checks that judge a host model against an
+ * intent, one file per area (lib/rules_<area>.c). A rule reads only the model
+ * and emits findings: a stable id ("pfc.prio_disabled"), the target (port or
+ * netdev), a status, "expected X, got Y", the values read and the exact
+ * command that fixes it. Data that could not be read gives "unknown" with the
+ * reason, never "fail".
+ */
+#ifndef ROCECTL_RULES_H
+#define ROCECTL_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rocectl/intent.h"
+#include "rocectl/model.h"
+
+/* Ordered by severity for aggregation (see rctl_report_exit()). */
+enum rctl_status {
+	RCTL_PASS,
+	RCTL_WARN,
+	RCTL_UNKNOWN,
+	RCTL_FAIL,
+	RCTL_STATUS_N,
+};
+
+enum rctl_area {
+	RCTL_AREA_PFC,
+	RCTL_AREA_ECN,
+	RCTL_AREA_DCQCN,
+	RCTL_AREA_DSCP,
+	RCTL_AREA_CNP,
+	RCTL_AREA_MTU,
+	RCTL_AREA_GID,
+	RCTL_AREA_MODE,
+	RCTL_AREA_COUNTERS,
+	RCTL_AREA_N,
+};
+
+#define RCTL_FIELD_LEN 160
+
+struct rctl_finding {
+	const char *id;			/* rule id, static */
+	enum rctl_area area;
+	enum rctl_status status;
+	char target[RCTL_NAME_LEN * 2];	/* "mlx5_0/1 (eth2)" or "eth2" */
+	char message[RCTL_FIELD_LEN * 2];
+	char expected[RCTL_FIELD_LEN];
+	char observed[RCTL_FIELD_LEN];
+	char evidence[RCTL_FIELD_LEN * 2];	/* values read, where from */
+	char fix[RCTL_FIELD_LEN * 2];		/* exact command, "" when none */
+};
+
+struct rctl_report {
+	struct rctl_finding *f;
+	uint32_t n;
+	uint32_t count[RCTL_STATUS_N];
+	uint32_t area_count[RCTL_AREA_N][RCTL_STATUS_N];
+	bool oom;			/* a finding was lost to allocation */
+};
+
+/* A port the rules look at: RDMA port, its netdev (NULL when none). */
+struct rctl_target {
+	const struct rctl_device *dev;
+	const struct rctl_port *port;
+	const struct rctl_netdev *nd;
+	char name[RCTL_NAME_LEN * 2];
+};
+
+/* What a rule function gets. */
+struct rctl_judge {
+	const struct rctl_host *h;
+	const struct rctl_intent *in;
+	const char *filter;		/* --dev: DEV, DEV/PORT or netdev; NULL all */
+	struct rctl_report *r;
+	const struct rctl_rule *rule;	/* the rule running */
+};
+
+struct rctl_rule {
+	const char *id;
+	enum rctl_area area;
+	const char *ref;		/* "M1" of roce-host-facts.md */
+	const char *meaning;		/* one line, for the man page and --list */
+	void (*fn)(struct rctl_judge *j);
+	bool needs_deltas;		/* judges counter deltas (doctor, collect -s) */
+};
+
+extern const struct rctl_rule rctl_rules[];
+extern const unsigned int rctl_n_rules;
+
+const char *rctl_status_name(enum rctl_status s);
+const char *rctl_area_name(enum rctl_area a);
+/* Area by name; -1 when none. */
+int rctl_area_parse(const char *name);
+/* NULL-terminated area names, then "all", for choices. */
+extern const char *const rctl_area_names[];
+
+/* Run the rules of "areas" (bit mask of 1 << area) into "r". */
+void rctl_judge_host(const struct rctl_host *h, const struct rctl_intent *in,
+		     unsigned int areas, const char *filter, struct rctl_report *r);
+void rctl_report_free(struct rctl_report *r);
+
+/* Any fail -> 2, else any unknown -> 3, else any warn -> 1, else 0. */
+int rctl_report_exit(const struct rctl_report *r);
+
+/* Emit a finding for the running rule. "target" may be NULL (host-wide). */
+void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
+	       const char *expected, const char *observed, const char *evidence,
+	       const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+
+/* Iterate over the RoCE (Ethernet) ports that match the filter. */
+bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
+		      uint32_t *di, uint32_t *pi);
+
+/*
+ * RoCE loss rate = (sequence errors + out-of-sequence + retransmissions) ÷
+ * packets, from counter deltas. Returns false when no packets moved.
+ */
+bool rctl_loss_rate(uint64_t lost, uint64_t packets, double *rate);
+
+/* Helpers for the rule files (lib/rules.c). */
+
+/*
+ * Whether part "p" of target "t" was read. When not and "report" is set, emit
+ * "unknown" with the reason ("cannot read PFC of 'eth2': ..."); only one rule
+ * per part reports, the others stay silent.
+ */
+bool rctl_part_ok(struct rctl_judge *j, const struct rctl_target *t,
+		  const struct rctl_part *p, const char *what, bool report);
+/* Priorities set in en[8] as "0,3", or "none". */
+const char *rctl_prio_list(const bool en[8], char *buf, size_t len);
+/* Whether the host's counters carry deltas of two samples. */
+bool rctl_host_has_deltas(const struct rctl_host *h);
+/* Delta of a named counter, 0 when absent or without delta. */
+uint64_t rctl_delta_of(const struct rctl_counter *c, uint32_t n, const char *name);
+/* Sum of the deltas of every counter matching "pat" ('#' = digits). */
+uint64_t rctl_delta_match(const struct rctl_counter *c, uint32_t n, const char *pat);
+
+/*
+ * ECN/DCQCN on priority "prio" of a netdev, notification point ("np") or
+ * reaction point: 1 on, 0 off, -1 not knowable from the host (upstream mlx5
+ * keeps the per-priority enable in firmware NVCONFIG), -2 unreadable.
+ */
+int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np);
+/* The command that turns it on, into buf ("" when there is none). */
+void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
+		  size_t len);
+
+/* Rule functions, one file per area. */
+#define RULE_FN(name) void name(struct rctl_judge *j)
+RULE_FN(rule_pfc_prio_disabled);
+RULE_FN(rule_pfc_extra_prio);
+RULE_FN(rule_pfc_cnp_prio);
+RULE_FN(rule_pfc_without_ecn);
+RULE_FN(rule_pfc_global_pause);
+RULE_FN(rule_pfc_buffer);
+RULE_FN(rule_pfc_ets);
+RULE_FN(rule_pfc_dcbx_owner);
+RULE_FN(rule_pfc_lldpad);
+RULE_FN(rule_ecn_np_disabled);
+RULE_FN(rule_ecn_rp_disabled);
+RULE_FN(rule_ecn_without_pfc);
+RULE_FN(rule_dcqcn_params);
+RULE_FN(rule_dscp_trust_pcp);
+RULE_FN(rule_dscp_missing);
+RULE_FN(rule_dscp_ambiguous);
+RULE_FN(rule_cnp_data_prio);
+RULE_FN(rule_cnp_mismatch);
+RULE_FN(rule_mtu_active);
+RULE_FN(rule_mtu_oversize);
+RULE_FN(rule_gid_no_v2);
+RULE_FN(rule_gid_index);
+RULE_FN(rule_mode_roce_version);
+RULE_FN(rule_mode_tos);
+RULE_FN(rule_mode_roce_disabled);
+RULE_FN(rule_counters_unreadable);
+RULE_FN(rule_counters_pause_storm);
+RULE_FN(rule_counters_rx_discards);
+RULE_FN(rule_counters_no_wqe);
+RULE_FN(rule_counters_loss_budget);
+RULE_FN(rule_counters_optional_cc);
+
+#endif

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * DSCP and CNP rules (M3, M4, M5): trust, the DSCP -> priority map of the APP
+ * table (duplicates kept, as the kernel does), and where CNPs are sent.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rocectl/rules.h"
+
+#define FOR_TARGETS(j, t)                                                     \
+	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
+		if (t.nd)
+
+/*
+ * Priorities "dscp" maps to, from the APP table (or the MLNX_OFED dscp2prio
+ * file when the table has no DSCP entry). Returns how many distinct ones;
+ * *trust_dscp tells whether the port classifies by DSCP at all.
+ */
+static int dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
+		      bool *trust_dscp)
+{
+	const struct rctl_app_table *a = &nd->app;
+	uint32_t i;
+	int n = 0;
+
+	memset(prios, 0, 8);
+	*trust_dscp = false;
+	for (i = 0; i < a->n_apps; i++) {
+		if (a->apps[i].selector != RCTL_APP_SEL_DSCP)
+			continue;
+		*trust_dscp = true;
+		if (a->apps[i].protocol == (uint32_t)dscp && a->apps[i].priority < 8)
+			prios[a->apps[i].priority] = true;
+	}
+	if (!*trust_dscp && nd->qos.st.ok && !strcmp(nd->qos.trust, "dscp") &&
+	    nd->qos.has_dscp2prio) {
+		*trust_dscp = true;
+		prios[nd->qos.dscp2prio[dscp] & 7] = true;
+	}
+	if (nd->qos.st.ok && !strcmp(nd->qos.trust, "pcp"))
+		*trust_dscp = false;
+	for (i = 0; i < 8; i++)
+		n += prios[i];
+	return n;
+}
+
+/* Whether RoCE leaves this port untagged: a RoCE v2 GID on a non-VLAN netdev. */
+static bool untagged(const struct rctl_host *h, const struct rctl_port *p)
+{
+	const struct rctl_netdev *nd;
+	uint32_t i;
+
+	for (i = 0; i < p->n_gids; i++) {
+		if (strcmp(p->gids[i].type, "RoCE v2"))
+			continue;
+		nd = rctl_host_netdev(h, p->gids[i].netdev);
+		if (!nd || strcmp(nd->kind, "vlan"))
+			return true;
+	}
+	return !p->n_gids;
+}
+
+void rule_dscp_trust_pcp(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char fix[120];
+	bool prios[8], trust;
+
+	FOR_TARGETS(j, t) {
+		if (!rctl_part_ok(j, &t, &t.nd->app.st, "the DCB APP table", true))
+			continue;
+		dscp_prios(t.nd, j->in->dscp, prios, &trust);
+		if (trust) {
+			rctl_emit(j, RCTL_PASS, t.name, "trust dscp", "trust dscp", NULL, NULL,
+				  "the port classifies by DSCP");
+		} else if (!untagged(j->h, t.port)) {
+			rctl_emit(j, RCTL_PASS, t.name, "trust dscp, or pcp on a VLAN",
+				  "trust pcp, RoCE on a VLAN", NULL, NULL,
+				  "PCP trust with RoCE on a VLAN: the VLAN tag carries the priority");
+		} else {
+			snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d",
+				 t.nd->name, j->in->dscp, j->in->prio);
+			rctl_emit(j, RCTL_FAIL, t.name, "trust dscp", "trust pcp (no DSCP entries)",
+				  "no DSCP selector in the APP table", fix,
+				  "the port trusts PCP but RoCE is untagged L3: all RoCE lands on prio 0");
+		}
+	}
+}
+
+void rule_dscp_missing(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[48], got[64], fix[120], list[24];
+	bool prios[8], trust;
+	int d = j->in->dscp, p = j->in->prio, n;
+
+	FOR_TARGETS(j, t) {
+		if (!t.nd->app.st.ok)
+			continue;
+		n = dscp_prios(t.nd, d, prios, &trust);
+		if (!trust)		/* dscp.trust_pcp says it */
+			continue;
+		snprintf(exp, sizeof(exp), "DSCP %d -> prio %d", d, p);
+		snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
+			 rctl_prio_list(prios, list, sizeof(list)));
+		if (prios[p]) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
+				  "DSCP %d maps to RoCE prio %d", d, p);
+			continue;
+		}
+		snprintf(fix, sizeof(fix), "dcb app %s dev %s dscp-prio %d:%d",
+			 n ? "replace" : "add", t.nd->name, d, p);
+		rctl_emit(j, RCTL_FAIL, t.name, exp, got, NULL, fix,
+			  n ? "DSCP %d maps to another priority than RoCE prio %d: RoCE runs lossy"
+			    : "DSCP %d is not in the DSCP map: RoCE lands on the default priority, not %d",
+			  d, p);
+	}
+}
+
+void rule_dscp_ambiguous(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char got[64], fix[160], list[24];
+	bool prios[8], trust;
+	int d = j->in->dscp, n, i, k;
+	size_t off;
+
+	FOR_TARGETS(j, t) {
+		if (!t.nd->app.st.ok)
+			continue;
+		n = dscp_prios(t.nd, d, prios, &trust);
+		if (!trust || !n)
+			continue;
+		snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
+			 rctl_prio_list(prios, list, sizeof(list)));
+		if (n == 1) {
+			rctl_emit(j, RCTL_PASS, t.name, "one priority", got, NULL, NULL,
+				  "DSCP %d maps to one priority", d);
+			continue;
+		}
+		/* Keep the intended priority if present, else the first one. */
+		for (k = 0; k < 7 && !prios[k]; k++)
+			;
+		if (prios[j->in->prio])
+			k = j->in->prio;
+		off = snprintf(fix, sizeof(fix), "dcb app del dev %s dscp-prio", t.nd->name);
+		for (i = 0; i < 8; i++) {
+			if (!prios[i] || i == k)
+				continue;
+			off += snprintf(fix + off, sizeof(fix) - off, " %d:%d", d, i);
+		}
+		rctl_emit(j, RCTL_FAIL, t.name, "one priority", got, NULL, fix,
+			  "DSCP %d is mapped to %d priorities: which one applies depends on the driver",
+			  d, n);
+	}
+}
+
+/* "echo V > <home>/<file>" for a congestion-control parameter. */
+static void cc_fix(const struct rctl_cc *cc, const char *name, unsigned int v,
+		   char *buf, size_t len)
+{
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < cc->n_params; i++)
+		if (!strcmp(cc->params[i].name, name))
+			snprintf(buf, len, "echo %u > %s/%s", v, cc->path,
+				 cc->params[i].src[0] ? cc->params[i].src : name);
+}
+
+/* Where CNPs land: their priority from the map, else np_cnp_prio. */
+static int cnp_lands(const struct rctl_netdev *nd, uint64_t cdscp, bool hp,
+		     uint64_t cprio)
+{
+	bool prios[8], trust;
+	int i;
+
+	if (dscp_prios(nd, cdscp & 63, prios, &trust) && trust)
+		for (i = 0; i < 8; i++)
+			if (prios[i])
+				return i;
+	return hp ? (int)(cprio & 7) : -1;
+}
+
+void rule_cnp_data_prio(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char got[64], fix[200];
+	uint64_t cd, cp = 0;
+	bool hp, pfc;
+	int lands;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_cc *cc = &t.nd->cc;
+
+		if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd))
+			continue;
+		hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
+		lands = cnp_lands(t.nd, cd, hp, cp);
+		pfc = lands >= 0 && t.nd->pfc.st.ok && t.nd->pfc.pfc_en[lands];
+		snprintf(got, sizeof(got), "CNP DSCP %llu -> prio %d",
+			 (unsigned long long)cd, lands);
+		if (cd != (uint64_t)j->in->dscp && lands != j->in->prio && !pfc) {
+			rctl_emit(j, RCTL_PASS, t.name, "CNPs apart from data", got, NULL, NULL,
+				  "CNPs travel apart from RoCE data");
+			continue;
+		}
+		cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
+		rctl_emit(j, RCTL_FAIL, t.name, "CNPs apart from data", got, cc->source, fix,
+			  "CNPs share %s: they queue behind the congestion they report",
+			  lands == j->in->prio || cd == (uint64_t)j->in->dscp ?
+			  "the RoCE data priority" : "a PFC priority");
+	}
+}
+
+void rule_cnp_mismatch(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[48], got[48], fix[200];
+	uint64_t cd, cp = 0;
+	bool hp;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_cc *cc = &t.nd->cc;
+
+		if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd) ||
+		    cd == (uint64_t)j->in->dscp)	/* cnp.data_prio */
+			continue;
+		hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
+		snprintf(exp, sizeof(exp), "CNP DSCP %d prio %d", j->in->cnp_dscp, j->in->cnp_prio);
+		snprintf(got, sizeof(got), "CNP DSCP %llu prio %lld", (unsigned long long)cd,
+			 hp ? (long long)cp : -1LL);
+		if (cd != (uint64_t)j->in->cnp_dscp)
+			cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
+		else if (hp && cp != (uint64_t)j->in->cnp_prio)
+			cc_fix(cc, "np_cnp_prio", j->in->cnp_prio, fix, sizeof(fix));
+		else {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, cc->source, NULL,
+				  "CNP DSCP and priority are as intended");
+			continue;
+		}
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, cc->source, fix,
+			  "CNP marking differs from the intent (and likely from the switches)");
+	}
+}

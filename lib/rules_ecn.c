@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ECN/DCQCN rules (M6 and its PFC pair, M28): per-priority enables of the
+ * notification and reaction points from whichever home the driver has, and
+ * whether the congestion-control parameters could be read at all.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rocectl/rules.h"
+
+#define FOR_TARGETS(j, t)                                                     \
+	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
+		if (t.nd)
+
+int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
+{
+	const struct rctl_cc *cc = &nd->cc;
+	uint64_t v;
+
+	if (!cc->st.ok)
+		return -2;
+	if (cc->enable_known)
+		return np ? cc->np_enable[prio] : cc->rp_enable[prio];
+	if (rctl_cc_get(cc, "ecn_enable", &v))		/* bnxt_re: both sides */
+		return v != 0;
+	if (rctl_cc_get(cc, "roce_dcqcn_enable", &v))	/* irdma */
+		return v != 0;
+	return -1;
+}
+
+void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
+		  size_t len)
+{
+	const struct rctl_cc *cc = &nd->cc;
+	uint64_t v;
+
+	buf[0] = '\0';
+	if (cc->enable_known)
+		snprintf(buf, len, "echo 1 > /sys/class/net/%s/ecn/roce_%s/enable/%d",
+			 nd->name, np ? "np" : "rp", prio);
+	else if (rctl_cc_get(cc, "ecn_enable", &v))
+		snprintf(buf, len, "echo 1 > %s/ecn_enable && echo 1 > %s/apply",
+			 cc->path, cc->path);
+	else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v))
+		snprintf(buf, len, "echo 1 > %s/roce_dcqcn_enable", cc->path);
+}
+
+/* Upstream mlx5: the enable is firmware's; only counters can hint it is off. */
+static void ecn_by_counters(struct rctl_judge *j, const struct rctl_target *t,
+			    bool np, const char *exp)
+{
+	const struct rctl_port *p = t->port;
+	uint64_t marked = rctl_delta_of(p->hw, p->n_hw, "np_ecn_marked_roce_packets");
+	uint64_t sent = rctl_delta_of(p->hw, p->n_hw, "np_cnp_sent");
+	uint64_t rx_cnp = rctl_delta_of(p->hw, p->n_hw, "cc_rx_cnp_pkts");
+	uint64_t handled = rctl_delta_of(p->hw, p->n_hw, "rp_cnp_handled");
+	uint64_t ignored = rctl_delta_of(p->hw, p->n_hw, "rp_cnp_ignored");
+	char got[96], fix[96];
+
+	snprintf(fix, sizeof(fix), "mlxconfig -d %s set ROCE_CC_PRIO_MASK_P%u=255",
+		 t->nd->pci[0] ? t->nd->pci : t->dev->name, p->port);
+	if (np && marked && !sent) {
+		snprintf(got, sizeof(got), "+%llu CE-marked, +0 CNPs sent",
+			 (unsigned long long)marked);
+		rctl_emit(j, RCTL_WARN, t->name, exp, got, "hw_counters deltas", fix,
+			  "CE-marked RoCE packets arrived but no CNP was sent: NP looks disabled");
+	} else if (!np && (ignored || (rx_cnp && !handled))) {
+		snprintf(got, sizeof(got), "+%llu CNPs received, +%llu handled, +%llu ignored",
+			 (unsigned long long)rx_cnp, (unsigned long long)handled,
+			 (unsigned long long)ignored);
+		rctl_emit(j, RCTL_WARN, t->name, exp, got, "hw_counters deltas", fix,
+			  "CNPs arrived but the RP did not react: RP looks disabled");
+	} else {
+		rctl_emit(j, RCTL_PASS, t->name, exp, "firmware setting (NVCONFIG)",
+			  t->nd->cc.source, NULL,
+			  "per-priority ECN enable lives in firmware; counters show no sign of it being off");
+	}
+}
+
+static void ecn_side(struct rctl_judge *j, bool np)
+{
+	const char *side = np ? "notification point" : "reaction point";
+	struct rctl_target t;
+	char exp[48], fix[200];
+	int p = j->in->prio, on;
+
+	FOR_TARGETS(j, t) {
+		if (!j->in->ecn)
+			continue;
+		on = rctl_ecn_on(t.nd, p, np);
+		snprintf(exp, sizeof(exp), "ECN %s on prio %d", np ? "np" : "rp", p);
+		if (on == -2)		/* dcqcn.params reports it */
+			continue;
+		if (on == -1) {
+			ecn_by_counters(j, &t, np, exp);
+			continue;
+		}
+		if (on) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, "on", t.nd->cc.source, NULL,
+				  "ECN %s is on for prio %d", side, p);
+			continue;
+		}
+		rctl_ecn_fix(t.nd, p, np, fix, sizeof(fix));
+		rctl_emit(j, RCTL_FAIL, t.name, exp, "off", t.nd->cc.source, fix,
+			  "ECN %s is off for RoCE prio %d: %s", side, p,
+			  np ? "no CNPs are sent, senders never slow down"
+			     : "CNPs are ignored, this host never slows down");
+	}
+}
+
+void rule_ecn_np_disabled(struct rctl_judge *j)
+{
+	ecn_side(j, true);
+}
+
+void rule_ecn_rp_disabled(struct rctl_judge *j)
+{
+	ecn_side(j, false);
+}
+
+/* The other half of the pair: in a lossless design ECN alone is not enough. */
+void rule_ecn_without_pfc(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[48], fix[160];
+	int p = j->in->prio;
+
+	FOR_TARGETS(j, t) {
+		if (!j->in->pfc || !t.nd->pfc.st.ok || t.nd->pfc.pfc_en[p] ||
+		    rctl_ecn_on(t.nd, p, true) != 1)
+			continue;
+		snprintf(exp, sizeof(exp), "ECN and PFC on prio %d", p);
+		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc %d:on", t.nd->name, p);
+		rctl_emit(j, RCTL_WARN, t.name, exp, "ECN on, PFC off", NULL, fix,
+			  "ECN without PFC on prio %d in the %s profile: throughput collapses on the first drop",
+			  p, j->in->profile);
+	}
+}
+
+void rule_dcqcn_params(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char ev[200], cd[24] = "unknown", cp[24] = "unknown";
+	uint64_t v;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_cc *cc = &t.nd->cc;
+
+		if (!rctl_part_ok(j, &t, &cc->st, "congestion control (DCQCN)", true))
+			continue;
+		if (rctl_cc_get(cc, "np_cnp_dscp", &v))
+			snprintf(cd, sizeof(cd), "%llu", (unsigned long long)v);
+		if (rctl_cc_get(cc, "np_cnp_prio", &v))
+			snprintf(cp, sizeof(cp), "%llu", (unsigned long long)v);
+		snprintf(ev, sizeof(ev), "%s %s: %u parameters%s", cc->source, cc->path,
+			 cc->n_params, cc->enable_known ? ", per-priority enables" : "");
+		rctl_emit(j, RCTL_PASS, t.name, "readable", "readable", ev, NULL,
+			  "DCQCN parameters read from %s (cnp_dscp %s, cnp_prio %s)",
+			  cc->source, cd, cp);
+	}
+}

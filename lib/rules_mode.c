@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * RoCE mode rules (M9, M10, M30): rdma_cm defaults from configfs, and whether
+ * RoCE is there at all: devices, ports with netdevs, NICs without RDMA.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "rocectl/rules.h"
+
+#define FOR_TARGETS(j, t) \
+	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);)
+
+#define CM_DIR "/sys/kernel/config/rdma_cm"
+
+void rule_mode_roce_version(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	const char *want = j->in->roce_version == 1 ? "IB/RoCE v1" : "RoCE v2";
+	char fix[320];
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_cm_cfg *cm = &t.port->cm;
+
+		if (!rctl_part_ok(j, &t, &cm->st, "rdma_cm defaults", true))
+			continue;
+		if (!strcmp(cm->roce_mode, want)) {
+			rctl_emit(j, RCTL_PASS, t.name, want, cm->roce_mode, NULL, NULL,
+				  "rdma_cm uses %s by default", want);
+			continue;
+		}
+		snprintf(fix, sizeof(fix),
+			 "mkdir -p %s/%s && echo '%s' > %s/%s/ports/%u/default_roce_mode",
+			 CM_DIR, t.dev->name, want, CM_DIR, t.dev->name, t.port->port);
+		rctl_emit(j, RCTL_FAIL, t.name, want, cm->roce_mode, "configfs default_roce_mode",
+			  fix, "rdma_cm connections (NVMe-oF, rping, perftest -R) use %s, not %s",
+			  cm->roce_mode, want);
+	}
+}
+
+void rule_mode_tos(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[48], got[48], fix[320];
+	int want = j->in->tos;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_cm_cfg *cm = &t.port->cm;
+
+		if (!cm->st.ok)		/* mode.roce_version reports it */
+			continue;
+		snprintf(exp, sizeof(exp), "tos %d (DSCP %d)", want, want >> 2);
+		snprintf(got, sizeof(got), "tos %u (DSCP %u)", cm->roce_tos, cm->roce_tos >> 2);
+		if (cm->roce_tos == (uint32_t)want) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
+				  "rdma_cm default ToS is %d", want);
+			continue;
+		}
+		snprintf(fix, sizeof(fix),
+			 "mkdir -p %s/%s && echo %d > %s/%s/ports/%u/default_roce_tos",
+			 CM_DIR, t.dev->name, want, CM_DIR, t.dev->name, t.port->port);
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, "configfs default_roce_tos", fix,
+			  cm->roce_tos ? "rdma_cm traffic is marked DSCP %u, not %d"
+				       : "rdma_cm traffic is marked DSCP %u: it runs in the lossy default class, not DSCP %d",
+			  cm->roce_tos >> 2, want >> 2);
+	}
+}
+
+/* Ethernet drivers of RoCE-capable NICs (their RDMA half: mlx5_ib, bnxt_re, irdma). */
+static bool roce_nic(const char *drv)
+{
+	return !strcmp(drv, "mlx5_core") || !strcmp(drv, "bnxt_en") ||
+	       !strcmp(drv, "ice") || !strcmp(drv, "i40e");
+}
+
+static bool has_rdma(const struct rctl_host *h, const char *netdev)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (k = 0; k < h->devs[i].n_ports; k++)
+			if (!strcmp(h->devs[i].ports[k].netdev, netdev))
+				return true;
+	return false;
+}
+
+void rule_mode_roce_disabled(struct rctl_judge *j)
+{
+	const struct rctl_host *h = j->h;
+	struct rctl_target t;
+	uint32_t i;
+
+	if (!h->n_devs)
+		rctl_emit(j, RCTL_FAIL, NULL, "an RDMA device", "none", NULL,
+			  NULL,
+			  "no RDMA device: RoCE is not enabled on this host");
+	FOR_TARGETS(j, t) {
+		if (!t.port->netdev[0])
+			rctl_emit(j, RCTL_FAIL, t.name, "a netdev", "none", NULL, NULL,
+				  "%s has no netdev: it cannot carry RoCE", t.name);
+		else if (strcmp(t.port->state, "ACTIVE"))
+			rctl_emit(j, RCTL_FAIL, t.name, "ACTIVE", t.port->state, t.port->phys_state,
+				  NULL, "%s is %s (%s)", t.name, t.port->state, t.port->phys_state);
+		else
+			rctl_emit(j, RCTL_PASS, t.name, "ACTIVE", "ACTIVE", NULL, NULL,
+				  "%s is ACTIVE", t.name);
+	}
+	for (i = 0; !j->filter && i < h->n_netdevs; i++)
+		if (roce_nic(h->netdevs[i].driver) && !has_rdma(h, h->netdevs[i].name))
+			rctl_emit(j, RCTL_WARN, h->netdevs[i].name, "an RDMA device", "none",
+				  h->netdevs[i].driver, NULL,
+				  "'%s' (%s) has no RDMA device: its RDMA driver is not loaded or RoCE is off",
+				  h->netdevs[i].name, h->netdevs[i].driver);
+}

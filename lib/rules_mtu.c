@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* MTU rules (M8): active_mtu against the intent, oversize frames arriving. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rocectl/rules.h"
+
+#define FOR_TARGETS(j, t) \
+	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);)
+
+void rule_mtu_active(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[48], got[80], fix[96];
+	uint32_t want = j->in->mtu;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_port *p = t.port;
+
+		snprintf(exp, sizeof(exp), "active_mtu %u", want);
+		snprintf(got, sizeof(got), "active_mtu %u, netdev mtu %u, port max_mtu %u",
+			 p->active_mtu, t.nd ? t.nd->mtu : 0, p->max_mtu);
+		if (!p->active_mtu) {
+			rctl_emit(j, RCTL_UNKNOWN, t.name, exp, "unknown", NULL, NULL,
+				  "active_mtu of %s is unknown (verbs could not query the port)",
+				  t.name);
+		} else if (p->active_mtu >= want) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
+				  "active_mtu %u", p->active_mtu);
+		} else if (p->max_mtu && p->max_mtu < want) {
+			rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, NULL,
+				  "the port cannot reach RoCE MTU %u (max_mtu %u)", want, p->max_mtu);
+		} else {
+			fix[0] = '\0';
+			if (t.nd)
+				snprintf(fix, sizeof(fix), "ip link set dev %s mtu %u",
+					 t.nd->name, want + 96);
+			rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
+				  "active_mtu %u is below the intended %u: the netdev MTU must be at least %u",
+				  p->active_mtu, want, want + 96);
+		}
+	}
+}
+
+void rule_mtu_oversize(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char got[64];
+	uint64_t n;
+
+	if (!rctl_host_has_deltas(j->h))
+		return;
+	FOR_TARGETS(j, t) {
+		if (!t.nd || t.nd->stats_err)
+			continue;
+		n = rctl_delta_of(t.nd->stats, t.nd->n_stats, "rx_oversize_pkts_phy") +
+		    rctl_delta_of(t.nd->stats, t.nd->n_stats, "rx_out_of_range_len_phy");
+		snprintf(got, sizeof(got), "+%llu oversize frames", (unsigned long long)n);
+		if (!n)
+			continue;
+		rctl_emit(j, RCTL_WARN, t.name, "+0 oversize frames", got,
+			  "ethtool -S rx_oversize_pkts_phy, rx_out_of_range_len_phy", NULL,
+			  "frames larger than the MTU of '%s' arrive: a peer's MTU is larger",
+			  t.nd->name);
+	}
+}

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * PFC rules (M1, M2, M6 pair, M14, M15, M20, M21): dcbnl IEEE PFC, ETS,
+ * buffer and DCBX of the netdev under each RoCE port, global pause, lldpad.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rocectl/rules.h"
+
+#define FOR_TARGETS(j, t)                                                     \
+	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
+		if (t.nd)
+
+/* A part the driver does not implement at all: the check does not apply. */
+static bool unsupported(const struct rctl_part *p)
+{
+	return !p->ok && p->err == EOPNOTSUPP;
+}
+
+void rule_pfc_prio_disabled(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[64], got[64], ev[96], fix[160];
+	int p = j->in->prio;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_pfc *pfc = &t.nd->pfc;
+
+		if (!rctl_part_ok(j, &t, &pfc->st, "PFC", true) || !j->in->pfc)
+			continue;
+		snprintf(exp, sizeof(exp), "PFC on prio %d", p);
+		snprintf(got, sizeof(got), "PFC on prio %s",
+			 rctl_prio_list(pfc->pfc_en, ev, sizeof(ev)));
+		snprintf(ev, sizeof(ev), "dcbnl ieee_pfc of '%s': pfc_cap %u", t.nd->name,
+			 pfc->pfc_cap);
+		if (pfc->pfc_en[p]) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, ev, NULL,
+				  "PFC is on for RoCE prio %d", p);
+			continue;
+		}
+		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc %d:on", t.nd->name, p);
+		rctl_emit(j, RCTL_FAIL, t.name, exp, got, ev, fix,
+			  "PFC is off for RoCE prio %d: drops on congestion instead of pause", p);
+	}
+}
+
+/* Every priority with PFC on that should not have it, as "0:off 5:off". */
+static int extra_prios(const struct rctl_judge *j, const bool en[8], char *off,
+		       size_t len)
+{
+	size_t o = 0;
+	int i, n = 0;
+
+	off[0] = '\0';
+	for (i = 0; i < 8; i++) {
+		if (!en[i] || (j->in->pfc && i == j->in->prio) || i == j->in->cnp_prio)
+			continue;
+		o += snprintf(off + o, len - o, " %d:off", i);
+		n++;
+	}
+	return n;
+}
+
+void rule_pfc_extra_prio(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[64], got[64], off[64], fix[160];
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_pfc *pfc = &t.nd->pfc;
+
+		if (!rctl_part_ok(j, &t, &pfc->st, "PFC", false))
+			continue;
+		if (j->in->pfc)
+			snprintf(exp, sizeof(exp), "PFC on prio %d only", j->in->prio);
+		else
+			snprintf(exp, sizeof(exp), "no PFC (%s)", j->in->profile);
+		snprintf(got, sizeof(got), "PFC on prio %s",
+			 rctl_prio_list(pfc->pfc_en, off, sizeof(off)));
+		if (!extra_prios(j, pfc->pfc_en, off, sizeof(off))) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
+				  "no PFC on other priorities");
+			continue;
+		}
+		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc%s", t.nd->name, off);
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
+			  "PFC is on for priorities that do not carry RoCE: pauses spread to other traffic");
+	}
+}
+
+void rule_pfc_cnp_prio(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[64], got[64], fix[160];
+	int c = j->in->cnp_prio;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_pfc *pfc = &t.nd->pfc;
+
+		if (!rctl_part_ok(j, &t, &pfc->st, "PFC", false) ||
+		    (j->in->pfc && c == j->in->prio))
+			continue;
+		snprintf(exp, sizeof(exp), "PFC off on CNP prio %d", c);
+		snprintf(got, sizeof(got), "PFC %s on prio %d", pfc->pfc_en[c] ? "on" : "off", c);
+		if (!pfc->pfc_en[c]) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
+				  "CNP prio %d has no PFC", c);
+			continue;
+		}
+		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc %d:off", t.nd->name, c);
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
+			  "PFC is on for the CNP prio %d: CNPs belong in a strict-priority queue, not a paused one", c);
+	}
+}
+
+/* PFC and ECN are a pair: PFC alone turns congestion into pause storms. */
+void rule_pfc_without_ecn(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[64], got[64], fix[200];
+	int p = j->in->prio, np, rp;
+
+	FOR_TARGETS(j, t) {
+		if (!t.nd->pfc.st.ok || !t.nd->pfc.pfc_en[p])
+			continue;
+		np = rctl_ecn_on(t.nd, p, true);
+		rp = rctl_ecn_on(t.nd, p, false);
+		if (np < 0 || rp < 0)	/* reported by dcqcn.params / ecn.* */
+			continue;
+		snprintf(exp, sizeof(exp), "PFC and ECN on prio %d", p);
+		snprintf(got, sizeof(got), "PFC on, ECN np %s rp %s", np ? "on" : "off",
+			 rp ? "on" : "off");
+		if (np && rp) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
+				  "PFC and ECN/DCQCN are both on for prio %d", p);
+			continue;
+		}
+		rctl_ecn_fix(t.nd, p, !np, fix, sizeof(fix));
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
+			  "PFC without ECN/DCQCN on prio %d: congestion becomes pause storms and head-of-line blocking", p);
+	}
+}
+
+void rule_pfc_global_pause(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char got[80], fix[160], pr[32];
+	bool any_pfc;
+	int i;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_pause *pa = &t.nd->pause;
+
+		if (!rctl_part_ok(j, &t, &pa->st, "pause parameters", true))
+			continue;
+		any_pfc = false;
+		for (i = 0; t.nd->pfc.st.ok && i < 8; i++)
+			any_pfc |= t.nd->pfc.pfc_en[i];
+		snprintf(got, sizeof(got), "pause rx %s tx %s, PFC on prio %s",
+			 pa->rx ? "on" : "off", pa->tx ? "on" : "off",
+			 t.nd->pfc.st.ok ? rctl_prio_list(t.nd->pfc.pfc_en, pr, sizeof(pr)) : "unknown");
+		snprintf(fix, sizeof(fix), "ethtool -A %s autoneg off rx off tx off", t.nd->name);
+		if (!pa->rx && !pa->tx)
+			rctl_emit(j, RCTL_PASS, t.name, "global pause off", got, NULL, NULL,
+				  "global pause is off");
+		else if (any_pfc)
+			rctl_emit(j, RCTL_FAIL, t.name, "global pause off", got, NULL, fix,
+				  "global 802.3x pause is on together with PFC: they exclude each other");
+		else
+			rctl_emit(j, RCTL_WARN, t.name, "global pause off", got, NULL, fix,
+				  "global 802.3x pause is on instead of PFC: every class pauses (head-of-line blocking)");
+	}
+}
+
+void rule_pfc_buffer(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char got[80], ev[120], fix[120];
+	int p = j->in->prio, b, k;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_dcb_buffer *bu = &t.nd->buffer;
+
+		if (!j->in->pfc || unsupported(&bu->st) ||
+		    !rctl_part_ok(j, &t, &bu->st, "DCB buffer", true))
+			continue;
+		b = bu->prio2buffer[p] & 7;
+		snprintf(got, sizeof(got), "prio %d -> buffer %d of %llu bytes", p, b,
+			 (unsigned long long)bu->buffer_size[b]);
+		snprintf(ev, sizeof(ev), "dcbnl buffer of '%s': total %llu bytes", t.nd->name,
+			 (unsigned long long)bu->total_size);
+		if (bu->buffer_size[b]) {
+			rctl_emit(j, RCTL_PASS, t.name, "a buffer of non-zero size", got, ev,
+				  NULL, "prio %d has a receive buffer", p);
+			continue;
+		}
+		for (k = 7; k > 0 && !bu->buffer_size[k]; k--)
+			;
+		fix[0] = '\0';
+		if (bu->buffer_size[k])
+			snprintf(fix, sizeof(fix), "dcb buffer set dev %s prio-buffer %d:%d",
+				 t.nd->name, p, k);
+		rctl_emit(j, RCTL_WARN, t.name, "a buffer of non-zero size", got, ev, fix,
+			  "RoCE prio %d maps to an empty receive buffer: no headroom for PFC", p);
+	}
+}
+
+void rule_pfc_ets(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char got[96], fix[160];
+	int p = j->in->prio, tc;
+	uint64_t rate;
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_ets *e = &t.nd->ets;
+
+		if (unsupported(&e->st) || !rctl_part_ok(j, &t, &e->st, "ETS", true))
+			continue;
+		tc = e->prio_tc[p] & 7;
+		rate = t.nd->maxrate.st.ok ? t.nd->maxrate.tc_maxrate[tc] : 0;
+		snprintf(got, sizeof(got), "prio %d -> tc %d, tsa %u, bw %u%%, maxrate %llu",
+			 p, tc, e->tc_tsa[tc], e->tc_tx_bw[tc], (unsigned long long)rate);
+		if (e->tc_tsa[tc] == RCTL_TSA_ETS && !e->tc_tx_bw[tc]) {
+			snprintf(fix, sizeof(fix), "dcb ets set dev %s tc-bw %d:50", t.nd->name, tc);
+			rctl_emit(j, RCTL_WARN, t.name, "ETS share > 0 or strict", got, NULL, fix,
+				  "tc %d of RoCE prio %d has an ETS share of 0%%", tc, p);
+		} else if (rate) {
+			snprintf(fix, sizeof(fix), "dcb maxrate set dev %s tc-maxrate %d:0", t.nd->name, tc);
+			rctl_emit(j, RCTL_WARN, t.name, "no rate limit", got, NULL, fix,
+				  "tc %d of RoCE prio %d is rate limited", tc, p);
+		} else {
+			rctl_emit(j, RCTL_PASS, t.name, "ETS share > 0 or strict", got, NULL, NULL,
+				  "tc %d of RoCE prio %d has bandwidth", tc, p);
+		}
+	}
+}
+
+void rule_pfc_dcbx_owner(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char got[48], fix[80];
+
+	FOR_TARGETS(j, t) {
+		const struct rctl_dcbx *d = &t.nd->dcbx;
+
+		if (unsupported(&d->st) || !rctl_part_ok(j, &t, &d->st, "DCBX mode", true))
+			continue;
+		snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
+			 d->mode & RCTL_DCBX_LLD_MANAGED ? "firmware/LLDP agent" : "host");
+		snprintf(fix, sizeof(fix), "dcb dcbx set dev %s host ieee", t.nd->name);
+		if (d->mode & RCTL_DCBX_LLD_MANAGED)
+			rctl_emit(j, RCTL_WARN, t.name, "host-managed DCB", got, NULL, fix,
+				  "DCB of '%s' is managed by an LLDP agent: host settings may be overwritten",
+				  t.nd->name);
+		else
+			rctl_emit(j, RCTL_PASS, t.name, "host-managed DCB", got, NULL, NULL,
+				  "DCB is managed by the host");
+	}
+}
+
+void rule_pfc_lldpad(struct rctl_judge *j)
+{
+	const struct rctl_host *h = j->h;
+	char got[48];
+
+	if (!h->procs.ok) {
+		if (h->procs.err)
+			rctl_emit(j, RCTL_UNKNOWN, NULL, NULL, "unknown", h->procs.reason, NULL,
+				  "cannot tell whether lldpad runs: %s", h->procs.reason);
+		return;
+	}
+	if (!h->lldpad_running) {
+		rctl_emit(j, RCTL_PASS, NULL, "lldpad not running", "not running", NULL, NULL,
+			  "lldpad does not run");
+		return;
+	}
+	snprintf(got, sizeof(got), "lldpad running, pid %u", h->lldpad_pid);
+	rctl_emit(j, RCTL_WARN, NULL, "lldpad not running", got, NULL,
+		  "systemctl disable --now lldpad",
+		  "lldpad runs and may override the host's DCB settings (as mlnx_qos warns)");
+}
