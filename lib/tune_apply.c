@@ -224,6 +224,8 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 	ret = write_text(c->path, text);
 	if (ret)
 		rctl_err_set(e, ret, "cannot write '%s' to '%s'", text, c->path);
+	else if (c->commit[0] && (ret = write_text(c->commit, "1")))
+		rctl_err_set(e, ret, "cannot write '1' to '%s'", c->commit);
 	if (made && rmdir(c->mkdir) && !ret)
 		ret = rctl_err_set(e, errno, "cannot remove '%s'", c->mkdir);
 	return ret;
@@ -284,6 +286,7 @@ static const struct rctl_field change_fields[] = {
 	F("app_prio", FT_U32, app_prio),
 	F("path", FT_STR, path),
 	F("mkdir", FT_STR, mkdir),
+	F("commit", FT_STR, commit),
 	F("old_text", FT_STR, old_text),
 	F("new_text", FT_STR, new_text),
 	F("status", FT_STR, status),

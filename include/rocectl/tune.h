@@ -68,13 +68,13 @@ enum { RCTL_PAUSE_AUTONEG = 1, RCTL_PAUSE_RX = 2, RCTL_PAUSE_TX = 4 };
 
 struct rctl_tune_change {
 	/* For people (plan output) */
-	char area[16];			/* check area: pause ets pfc ecn cnp dscp mode tos */
+	char area[16];			/* check area: pfc ecn cnp dscp mode */
 	char target[RCTL_NAME_LEN];	/* netdev, or DEV/PORT */
 	char setting[48];		/* "prio-pfc", "dscp-prio 26", "default_roce_tos" */
 	char from[80];			/* current value as the usual tool prints it */
 	char to[80];			/* wanted value */
 	char via[RCTL_TUNE_PATH_LEN];	/* interface written */
-	char command[256];		/* equivalent command of the usual tool */
+	char command[640];		/* equivalent command of the usual tool */
 	char warning[160];		/* "changing PFC flaps the link of an mlx5 port" */
 	char skip[160];			/* non-empty: apply skips it, and why */
 	bool needs_force;		/* lldpad or firmware DCBX owns DCB */
@@ -92,6 +92,8 @@ struct rctl_tune_change {
 	char path[RCTL_TUNE_PATH_LEN];	/* WRITE: the file */
 	char mkdir[RCTL_TUNE_PATH_LEN];	/* WRITE: directory to create if missing
 					 * and remove again afterwards (rdma_cm) */
+	char commit[RCTL_TUNE_PATH_LEN];	/* WRITE: file to write "1" to after
+						 * the value (bnxt_re cc/apply) */
 	char old_text[64], new_text[64];	/* WRITE: file contents */
 
 	/* Outcome (apply, revert) */

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rocectl tune plan|apply|revert: show the changes that bring the host to the
+ * intent, apply them (state file first, safe order, rollback on failure,
+ * then a re-read and the checks of the touched areas), and put the saved
+ * values back. Only apply and revert write; plan reads like check does.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "rocectl/collect.h"
+#include "rocectl/out.h"
+#include "rocectl/rules.h"
+#include "rocectl/snapshot.h"
+#include "rocectl/tune.h"
+
+static struct {
+	struct rctl_intent_args ia;
+	const char *input;
+	const char *state_dir;
+	bool yes, force;
+} o = { .state_dir = RCTL_TUNE_STATE_DIR };
+
+#define STATE_DIR_OPT							\
+	{ .name = "state-dir", .type = OPT_STR, .arg = "DIR",		\
+	  .dst = &o.state_dir, .kind = ARG_FILE,			\
+	  .help = "where state files live (default " RCTL_TUNE_STATE_DIR ")" }
+
+static const struct rctl_opt plan_opts[] = {
+	RCTL_INTENT_OPTS(o.ia),
+	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
+	  .dst = &o.input, .kind = ARG_FILE,
+	  .help = "plan for a snapshot written by 'rocectl collect' instead of this host" },
+	{ 0 }
+};
+
+static const struct rctl_opt apply_opts[] = {
+	RCTL_INTENT_OPTS(o.ia),
+	{ .name = "yes", .short_name = 'y', .type = OPT_FLAG, .dst = &o.yes,
+	  .help = "apply without asking (needed when stdin is not a terminal)" },
+	{ .name = "force", .type = OPT_FLAG, .dst = &o.force,
+	  .help = "write DCB even when lldpad or the firmware DCBX agent manages it" },
+	STATE_DIR_OPT,
+	{ 0 }
+};
+
+static const struct rctl_opt revert_opts[] = {
+	STATE_DIR_OPT,
+	{ 0 }
+};
+
+static const struct out_col plan_cols[] = {
+	{ .key = "step", .title = "STEP", .flags = OUT_COL_RIGHT },
+	{ .key = "area", .title = "AREA" },
+	{ .key = "target", .title = "TARGET" },
+	{ .key = "setting", .title = "SETTING" },
+	{ .key = "from", .title = "CURRENT" },
+	{ .key = "to", .title = "WANTED" },
+	{ .key = "status", .title = "STATUS" },
+};
+
+static const char *nz(const char *s)
+{
+	return s[0] ? s : NULL;
+}
+
+/* One table of changes; "status" shows what apply/revert did, if anything. */
+static void print_changes(const struct rctl_tune_plan *p, bool status)
+{
+	uint32_t i, step = 0;
+
+	out_table_begin("changes", plan_cols, status ? 7 : 6);
+	for (i = 0; i < p->n_ch; i++) {
+		const struct rctl_tune_change *c = &p->ch[i];
+
+		out_row_begin();
+		if (c->skip[0])
+			out_null(OUT_ANY, "step", NULL);
+		else
+			out_u64(OUT_ANY, "step", NULL, ++step);
+		out_str(OUT_ANY, "area", NULL, c->area);
+		out_str(OUT_ANY, "target", NULL, c->target);
+		out_str(OUT_ANY, "setting", NULL, c->setting);
+		out_str(OUT_ANY, "from", NULL, c->from);
+		out_str(OUT_ANY, "to", NULL, c->to);
+		if (status)
+			out_str(OUT_ANY, "status", NULL, nz(c->status));
+		out_str(OUT_JSON, "via", NULL, nz(c->via));
+		out_str(OUT_JSON, "command", NULL, nz(c->command));
+		out_str(OUT_JSON, "warning", NULL, nz(c->warning));
+		out_str(OUT_JSON, "skip", NULL, nz(c->skip));
+		out_bool(OUT_JSON, "needs_force", NULL, c->needs_force);
+		if (status)
+			out_str(OUT_JSON, "result", NULL, nz(c->result));
+		out_row_end();
+	}
+	out_table_end();
+}
+
+/* Text only: how each step writes, the usual tool's command, warnings. */
+static void print_details(const struct rctl_tune_plan *p, bool results)
+{
+	uint32_t i, step = 0;
+
+	for (i = 0; i < p->n_ch; i++) {
+		const struct rctl_tune_change *c = &p->ch[i];
+
+		if (c->skip[0]) {
+			out_text("skipped: %s %s %s: %s\n", c->area, c->target, c->setting,
+				 c->skip);
+			continue;
+		}
+		out_text("step %u: %s %s via %s\n", ++step, c->target, c->setting, c->via);
+		out_text("        like: %s\n", c->command);
+		if (c->warning[0])
+			out_text("        warning: %s%s\n", c->warning,
+				 c->needs_force ? " (needs --force)" : "");
+		if (results && c->result[0])
+			out_text("        %s: %s\n", c->status, c->result);
+	}
+}
+
+static int load_intent(struct rctl_ctx *ctx, struct rctl_intent *in)
+{
+	struct rctl_err e = { 0 };
+
+	if (rctl_intent_resolve(in, &o.ia, &e))
+		return cmd_error(ctx, e.errnum == EINVAL ? RCTL_EXIT_USAGE : RCTL_EXIT_UNKNOWN, &e);
+	out_str(OUT_JSON, "profile", NULL, in->profile);
+	return 0;
+}
+
+static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, const char *input)
+{
+	struct rctl_err e = { 0 };
+	int ret;
+
+	if (input)
+		ret = rctl_snapshot_load(input, h, &e);
+	else
+		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS, &e);
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	return 0;
+}
+
+static int make_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
+		     const char *input, struct rctl_tune_plan *p)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	int ret;
+
+	ret = load_host(ctx, &h, input);
+	if (ret)
+		return ret;
+	ret = rctl_tune_plan(&h, in, p, &e);
+	rctl_host_free(&h);
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	return 0;
+}
+
+static void print_summary(const struct rctl_tune_plan *p, const struct rctl_intent *in)
+{
+	uint32_t n = rctl_tune_plan_active(p);
+
+	out_u64(OUT_JSON, "to_apply", NULL, n);
+	out_u64(OUT_JSON, "skipped", NULL, p->n_ch - n);
+	if (n)
+		out_text("%u change%s to reach the intent (profile %s)", n,
+			 n == 1 ? "" : "s", in->profile);
+	else
+		out_text("nothing to change: the host is at the intent (profile %s)",
+			 in->profile);
+	if (p->n_ch - n)
+		out_text(", %u skipped", p->n_ch - n);
+	out_text("\n");
+}
+
+static int do_tune_plan(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	struct rctl_tune_plan p;
+	struct rctl_intent in;
+	int ret;
+
+	ret = load_intent(ctx, &in);
+	if (!ret)
+		ret = make_plan(ctx, &in, o.input, &p);
+	if (ret)
+		return ret;
+	print_summary(&p, &in);
+	if (p.n_ch) {
+		print_changes(&p, false);
+		print_details(&p, false);
+	}
+	rctl_tune_plan_free(&p);
+	return RCTL_EXIT_OK;
+}
+
+/* ---- apply ------------------------------------------------------------ */
+
+static int confirm(struct rctl_ctx *ctx, uint32_t n)
+{
+	char line[16];
+
+	if (o.yes)
+		return 0;
+	if (!isatty(STDIN_FILENO))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "not applying %u change%s: stdin is not a terminal and --yes was not given",
+				  n, n == 1 ? "" : "s");
+	fprintf(stderr, "apply %u change%s? [y/N] ", n, n == 1 ? "" : "s");
+	if (!fgets(line, sizeof(line), stdin) || (line[0] != 'y' && line[0] != 'Y'))
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "not applied");
+	return 0;
+}
+
+static int refuse_owned(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n_ch && !o.force; i++)
+		if (p->ch[i].needs_force && !p->ch[i].skip[0])
+			return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
+					  "not applying: %s (use --force to write anyway)",
+					  p->ch[i].warning);
+	return 0;
+}
+
+/* Bit mask of the check areas the plan touches. */
+static unsigned int touched_areas(const struct rctl_tune_plan *p)
+{
+	unsigned int m = 0;
+	uint32_t i;
+	int a;
+
+	for (i = 0; i < p->n_ch; i++) {
+		a = rctl_area_parse(p->ch[i].area);
+		if (a >= 0 && !strcmp(p->ch[i].status, RCTL_TUNE_APPLIED))
+			m |= 1u << a;
+	}
+	return m;
+}
+
+static void print_findings(const struct rctl_report *r)
+{
+	uint32_t i;
+
+	out_arr_begin("check");
+	for (i = 0; i < r->n; i++) {
+		const struct rctl_finding *f = &r->f[i];
+
+		out_obj_begin(NULL);
+		out_str(OUT_ANY, "status", "  %-7s", rctl_status_name(f->status));
+		out_str(OUT_ANY, "id", " %s", f->id);
+		out_str(OUT_ANY, "target", " %s", nz(f->target));
+		out_str(OUT_ANY, "message", ": %s\n", f->message);
+		out_obj_end();
+	}
+	out_arr_end();
+}
+
+/*
+ * Re-read the host: the checks of the areas written, and a new plan, which
+ * must hold nothing more to apply (drivers may accept a write and ignore it).
+ */
+static int verify(struct rctl_ctx *ctx, const struct rctl_intent *in,
+		  const struct rctl_tune_plan *done)
+{
+	struct rctl_report r = { 0 };
+	struct rctl_tune_plan again;
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	uint32_t left;
+	int ret;
+
+	ret = load_host(ctx, &h, NULL);
+	if (ret)
+		return ret;
+	out_text("checks of the areas changed, on the host as read again:\n");
+	rctl_judge_host(&h, in, touched_areas(done), NULL, &r);
+	print_findings(&r);
+	rctl_report_free(&r);
+	ret = rctl_tune_plan(&h, in, &again, &e);
+	rctl_host_free(&h);
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	left = rctl_tune_plan_active(&again);
+	rctl_tune_plan_free(&again);
+	out_u64(OUT_JSON, "left_to_apply", NULL, left);
+	if (left)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
+				  "%u change%s did not take effect: the driver accepted the write but the host reads back otherwise",
+				  left, left == 1 ? "" : "s");
+	return RCTL_EXIT_OK;
+}
+
+static void warn_skipped(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n_ch; i++)
+		if (!strcmp(p->ch[i].status, RCTL_TUNE_SKIPPED))
+			cmd_warn(ctx, "skipped %s of '%s': %s", p->ch[i].setting,
+				 p->ch[i].target, p->ch[i].result);
+}
+
+static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	char state[4096] = "";
+	struct rctl_err e = { 0 };
+	struct rctl_tune_plan p;
+	struct rctl_intent in;
+	uint32_t n;
+	int ret;
+
+	ret = load_intent(ctx, &in);
+	if (!ret)
+		ret = make_plan(ctx, &in, NULL, &p);
+	if (ret)
+		return ret;
+	n = rctl_tune_plan_active(&p);
+	print_summary(&p, &in);
+	if (!n) {
+		print_changes(&p, false);
+		print_details(&p, false);
+		rctl_tune_plan_free(&p);
+		return RCTL_EXIT_OK;
+	}
+	print_changes(&p, false);
+	print_details(&p, false);
+	ret = refuse_owned(ctx, &p);
+	if (!ret)
+		ret = confirm(ctx, n);
+	if (ret) {
+		rctl_tune_plan_free(&p);
+		return ret;
+	}
+	ret = rctl_tune_apply(&p, o.state_dir, state, sizeof(state), &e);
+	out_str(OUT_ANY, "state_file", "state file: %s\n", nz(state));
+	out_obj_begin("result");
+	print_changes(&p, true);
+	out_obj_end();
+	warn_skipped(ctx, &p);
+	if (ret)
+		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	else
+		ret = verify(ctx, &in, &p);
+	rctl_tune_plan_free(&p);
+	return ret;
+}
+
+/* ---- revert ----------------------------------------------------------- */
+
+static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	char path[4096];
+	struct rctl_err e = { 0 };
+	struct rctl_tune_plan p;
+	int ret;
+
+	if (argc)
+		snprintf(path, sizeof(path), "%s", argv[0]);
+	else if (rctl_tune_newest_state(o.state_dir, path, sizeof(path), &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	out_str(OUT_ANY, "state_file", "reverting %s\n", path);
+	ret = rctl_tune_revert(path, &p, &e);
+	if (p.n_ch)
+		print_changes(&p, true);
+	warn_skipped(ctx, &p);
+	rctl_tune_plan_free(&p);
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	return RCTL_EXIT_OK;
+}
+
+static const struct rctl_cmd tune_plan = {
+	.name = "plan",
+	.summary = "show the changes that bring the host to the intent",
+	.opts = plan_opts,
+	.fn = do_tune_plan,
+};
+
+static const struct rctl_cmd tune_apply = {
+	.name = "apply",
+	.summary = "apply the plan, saving the previous values first; roll back on failure",
+	.opts = apply_opts,
+	.fn = do_tune_apply,
+	.flags = CMD_ROOT,
+};
+
+static const struct rctl_cmd tune_revert = {
+	.name = "revert",
+	.summary = "put back the values saved by an apply (default: the newest)",
+	.args = "[STATE_FILE]",
+	.max_args = 1,
+	.arg_kind = ARG_FILE,
+	.opts = revert_opts,
+	.fn = do_tune_revert,
+	.flags = CMD_ROOT,
+};
+
+static const struct rctl_cmd *const tune_sub[] = {
+	&tune_plan, &tune_apply, &tune_revert, NULL
+};
+
+const struct rctl_cmd cmd_tune = {
+	.name = "tune",
+	.summary = "plan, apply and revert the host's RoCE settings",
+	.sub = tune_sub,
+};

@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rocectl tune plan: from the host model and the intent, the ordered changes
+ * that bring the host to the intent (see tune.h for the order and why). Only
+ * settings the model read are changed; a part the driver answered
+ * EOPNOTSUPP becomes a skipped change "not supported by <driver>".
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rocectl/collect.h"
+#include "rocectl/tune.h"
+
+struct planner {
+	const struct rctl_host *h;
+	const struct rctl_intent *in;
+	struct rctl_tune_plan *p;
+	bool oom;
+};
+
+/* A RoCE port and the netdev under it. */
+struct tgt {
+	const struct rctl_device *dev;
+	const struct rctl_port *port;
+	const struct rctl_netdev *nd;
+};
+
+#define S(dst, ...) snprintf(dst, sizeof(dst), __VA_ARGS__)
+
+static struct rctl_tune_change *add(struct planner *pl, enum rctl_tune_op op,
+				    const char *area, const char *target,
+				    const char *setting)
+{
+	static const char *const ops[] = {
+#define X(id, s) [RCTL_TUNE_##id] = s,
+		RCTL_TUNE_OPS(X)
+#undef X
+	};
+	struct rctl_tune_change *c;
+
+	c = rctl_arr_push(&pl->p->ch, &pl->p->n_ch, sizeof(*c));
+	if (!c) {
+		pl->oom = true;
+		return NULL;
+	}
+	S(c->op, "%s", ops[op]);
+	S(c->area, "%s", area);
+	S(c->target, "%s", target);
+	S(c->setting, "%s", setting);
+	return c;
+}
+
+static const char *nd_driver(const struct tgt *t)
+{
+	if (t->nd->driver[0])
+		return t->nd->driver;
+	return t->nd->kind[0] ? t->nd->kind : t->dev->driver;
+}
+
+static bool is_mlx5(const struct tgt *t)
+{
+	return !strncmp(t->dev->driver, "mlx5", 4) ||
+	       !strncmp(t->nd->driver, "mlx5", 4);
+}
+
+/*
+ * A part that was not read: a skipped change that says why, so the plan
+ * shows what tune cannot reach. Parts never collected (err 0) say nothing.
+ */
+static bool part_usable(struct planner *pl, const struct tgt *t,
+			const struct rctl_part *st, enum rctl_tune_op op,
+			const char *area, const char *setting, const char *to)
+{
+	struct rctl_tune_change *c;
+
+	if (st->ok)
+		return true;
+	if (!st->err)
+		return false;
+	c = add(pl, op, area, t->nd->name, setting);
+	if (!c)
+		return false;
+	S(c->from, "unknown");
+	S(c->to, "%s", to);
+	S(c->ifname, "%s", t->nd->name);
+	S(c->driver, "%s", nd_driver(t));
+	if (st->err == EOPNOTSUPP)
+		S(c->skip, "not supported by %s", c->driver);
+	else
+		S(c->skip, "current value unknown: %.120s", st->reason[0] ? st->reason : strerror(st->err));
+	return false;
+}
+
+/* lldpad or a firmware DCBX agent would undo (or fight) host DCB writes. */
+static void dcb_owner(struct planner *pl, const struct tgt *t,
+		      struct rctl_tune_change *c)
+{
+	size_t o = strlen(c->warning), len = sizeof(c->warning);
+	const char *sep = o ? "; " : "";
+
+	if (pl->h->lldpad_running)
+		snprintf(c->warning + o, len - o, "%slldpad (pid %u) manages DCB and may override it",
+			 sep, pl->h->lldpad_pid);
+	else if (t->nd->dcbx.st.ok && (t->nd->dcbx.mode & RCTL_DCBX_LLD_MANAGED))
+		snprintf(c->warning + o, len - o, "%sDCB is managed by the firmware/LLDP agent (DCBX LLD_MANAGED)",
+			 sep);
+	else
+		return;
+	c->needs_force = true;
+}
+
+static const char *prio_bits(uint32_t bits, char *buf, size_t len)
+{
+	size_t o = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 8; i++)
+		if (bits & (1u << i))
+			o += snprintf(buf + o, len - o, "%s%d", o ? "," : "", i);
+	return o ? buf : "none";
+}
+
+/* ---- 1. global pause -------------------------------------------------- */
+
+static void plan_pause(struct planner *pl, const struct tgt *t)
+{
+	const struct rctl_pause *pa = &t->nd->pause;
+	struct rctl_tune_change *c;
+
+	if (!part_usable(pl, t, &pa->st, RCTL_TUNE_PAUSE, "pfc", "global pause",
+			 "autoneg off rx off tx off") || (!pa->rx && !pa->tx))
+		return;
+	c = add(pl, RCTL_TUNE_PAUSE, "pfc", t->nd->name, "global pause");
+	if (!c)
+		return;
+	S(c->ifname, "%s", t->nd->name);
+	S(c->driver, "%s", nd_driver(t));
+	c->old_val = (pa->autoneg ? RCTL_PAUSE_AUTONEG : 0) |
+		     (pa->rx ? RCTL_PAUSE_RX : 0) | (pa->tx ? RCTL_PAUSE_TX : 0);
+	c->new_val = 0;
+	S(c->from, "autoneg %s rx %s tx %s", pa->autoneg ? "on" : "off",
+	  pa->rx ? "on" : "off", pa->tx ? "on" : "off");
+	S(c->to, "autoneg off rx off tx off");
+	S(c->via, "ethtool ioctl ETHTOOL_SPAUSEPARAM");
+	S(c->command, "ethtool -A %s autoneg off rx off tx off", t->nd->name);
+}
+
+/* ---- 2. ETS prio -> TC ------------------------------------------------ */
+
+static bool tc_has_bw(const struct rctl_ets *e, int tc)
+{
+	return e->tc_tsa[tc] != RCTL_TSA_ETS || e->tc_tx_bw[tc];
+}
+
+/*
+ * The RoCE prio needs a TC of its own with bandwidth (strict, or an ETS
+ * share), not shared with the CNP prio. Pick the lowest TC with bandwidth
+ * that no other priority uses; -1 when there is none.
+ */
+static int ets_pick_tc(const struct rctl_ets *e, int prio)
+{
+	int ntc = e->ets_cap >= 1 && e->ets_cap <= 8 ? (int)e->ets_cap : 8;
+	int tc, q;
+
+	for (tc = 0; tc < ntc; tc++) {
+		if (!tc_has_bw(e, tc))
+			continue;
+		for (q = 0; q < 8; q++)
+			if (q != prio && (e->prio_tc[q] & 7) == tc)
+				break;
+		if (q == 8)
+			return tc;
+	}
+	return -1;
+}
+
+static void plan_ets(struct planner *pl, const struct tgt *t)
+{
+	const struct rctl_ets *e = &t->nd->ets;
+	int p = pl->in->prio, cp = pl->in->cnp_prio, tc, ntc;
+	struct rctl_tune_change *c;
+
+	if (!e->st.ok)		/* PFC reports an unreadable DCB already */
+		return;
+	tc = e->prio_tc[p] & 7;
+	if (tc_has_bw(e, tc) && (cp == p || (e->prio_tc[cp] & 7) != tc))
+		return;
+	c = add(pl, RCTL_TUNE_ETS, "pfc", t->nd->name, "prio-tc");
+	if (!c)
+		return;
+	ntc = ets_pick_tc(e, p);
+	S(c->ifname, "%s", t->nd->name);
+	S(c->driver, "%s", nd_driver(t));
+	memcpy(c->old_prio_tc, e->prio_tc, 8);
+	memcpy(c->new_prio_tc, e->prio_tc, 8);
+	memcpy(c->tc_tsa, e->tc_tsa, 8);
+	memcpy(c->tc_tx_bw, e->tc_tx_bw, 8);
+	c->ets_willing = e->willing;
+	S(c->from, "%d:%d", p, tc);
+	S(c->via, "dcbnl RTM_SETDCB IEEE_SET ETS");
+	dcb_owner(pl, t, c);
+	if (ntc < 0) {
+		S(c->to, "a traffic class of its own with bandwidth");
+		S(c->skip, "no free traffic class with bandwidth on '%s'", t->nd->name);
+		return;
+	}
+	c->new_prio_tc[p] = ntc;
+	S(c->to, "%d:%d", p, ntc);
+	S(c->command, "dcb ets set dev %s prio-tc %d:%d", t->nd->name, p, ntc);
+}
+
+/* ---- 3. PFC ----------------------------------------------------------- */
+
+static void plan_pfc(struct planner *pl, const struct tgt *t)
+{
+	const struct rctl_pfc *pf = &t->nd->pfc;
+	uint32_t cur = 0, want = pl->in->pfc ? 1u << pl->in->prio : 0;
+	struct rctl_tune_change *c;
+	char a[32], b[32];
+	size_t o = 0;
+	int i;
+
+	S(b, "%s", prio_bits(want, a, sizeof(a)));
+	if (!part_usable(pl, t, &pf->st, RCTL_TUNE_PFC, "pfc", "prio-pfc", b))
+		return;
+	for (i = 0; i < 8; i++)
+		cur |= pf->pfc_en[i] ? 1u << i : 0;
+	if (cur == want)
+		return;
+	c = add(pl, RCTL_TUNE_PFC, "pfc", t->nd->name, "prio-pfc");
+	if (!c)
+		return;
+	S(c->ifname, "%s", t->nd->name);
+	S(c->driver, "%s", nd_driver(t));
+	c->old_val = cur;
+	c->new_val = want;
+	c->pfc_cap = pf->pfc_cap;
+	c->pfc_mbc = pf->mbc;
+	c->pfc_delay = pf->delay;
+	S(c->from, "%s", prio_bits(cur, a, sizeof(a)));
+	S(c->to, "%s", prio_bits(want, a, sizeof(a)));
+	S(c->via, "dcbnl RTM_SETDCB IEEE_SET PFC");
+	o = snprintf(c->command, sizeof(c->command), "dcb pfc set dev %s prio-pfc", t->nd->name);
+	for (i = 0; i < 8; i++)
+		if ((cur ^ want) & (1u << i))
+			o += snprintf(c->command + o, sizeof(c->command) - o, " %d:%s", i,
+				      want & (1u << i) ? "on" : "off");
+	if (is_mlx5(t))
+		S(c->warning, "changing PFC flaps the link of '%s' (mlx5 toggles the port)",
+		  t->nd->name);
+	dcb_owner(pl, t, c);
+}
+
+/* ---- 4. ECN/DCQCN enables, CNP DSCP/priority -------------------------- */
+
+/* configfs drivers (bnxt_re, irdma) need their device directory to exist. */
+static void cc_mkdir(const struct rctl_cc *cc, const char *drv, char *buf, size_t len)
+{
+	char key[24];
+	const char *s, *end;
+
+	buf[0] = '\0';
+	S(key, "/%s/", drv);
+	s = strstr(cc->path, key);
+	if (!s)
+		return;
+	end = strchr(s + strlen(key), '/');
+	if (end && (size_t)(end - cc->path) < len)
+		snprintf(buf, len, "%.*s", (int)(end - cc->path), cc->path);
+}
+
+static void add_file(struct planner *pl, const struct tgt *t, const char *area,
+		     const char *setting, const char *path, const char *old,
+		     const char *want)
+{
+	const struct rctl_cc *cc = &t->nd->cc;
+	bool bnxt = !strcmp(cc->source, "bnxt_re-configfs");
+	struct rctl_tune_change *c = add(pl, RCTL_TUNE_WRITE, area, t->nd->name, setting);
+	size_t o;
+
+	if (!c)
+		return;
+	S(c->driver, "%s", t->dev->driver);
+	S(c->path, "%s", path);
+	S(c->via, "%s", path);
+	S(c->old_text, "%s", old);
+	S(c->new_text, "%s", want);
+	S(c->from, "%s", old);
+	S(c->to, "%s", want);
+	if (bnxt)
+		cc_mkdir(cc, "bnxt_re", c->mkdir, sizeof(c->mkdir));
+	else if (!strcmp(cc->source, "irdma-configfs"))
+		cc_mkdir(cc, "irdma", c->mkdir, sizeof(c->mkdir));
+	if (bnxt && strcmp(setting, "apply"))
+		S(c->commit, "%s/apply", cc->path);
+	o = snprintf(c->command, sizeof(c->command), "echo %s > %s", want, path);
+	if (c->commit[0] && o < sizeof(c->command))
+		snprintf(c->command + o, sizeof(c->command) - o, " && echo 1 > %s", c->commit);
+}
+
+static void plan_ecn_enables(struct planner *pl, const struct tgt *t)
+{
+	const struct rctl_cc *cc = &t->nd->cc;
+	static const char *const side[] = { "np", "rp" };
+	char path[RCTL_TUNE_PATH_LEN], set[48];
+	int p = pl->in->prio, s;
+	uint64_t v;
+
+	if (!pl->in->ecn)
+		return;
+	if (cc->enable_known) {		/* MLNX_OFED sysfs: per priority */
+		for (s = 0; s < 2; s++) {
+			bool on = s ? cc->rp_enable[p] : cc->np_enable[p];
+
+			if (on)
+				continue;
+			S(path, "%s/class/net/%s/ecn/roce_%s/enable/%d", rctl_sysfs(),
+			  t->nd->name, side[s], p);
+			S(set, "roce_%s enable prio %d", side[s], p);
+			add_file(pl, t, "ecn", set, path, "0", "1");
+		}
+	} else if (rctl_cc_get(cc, "ecn_enable", &v) && !v) {
+		S(path, "%s/ecn_enable", cc->path);
+		add_file(pl, t, "ecn", "ecn_enable", path, "0", "1");
+	} else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v) && !v) {
+		S(path, "%s/roce_dcqcn_enable", cc->path);
+		add_file(pl, t, "ecn", "roce_dcqcn_enable", path, "0", "1");
+	}
+}
+
+/* A normalized parameter that differs from "want", written where it was read. */
+static void plan_cc_param(struct planner *pl, const struct tgt *t,
+			  const char *area, const char *name, uint64_t want)
+{
+	const struct rctl_cc *cc = &t->nd->cc;
+	char path[RCTL_TUNE_PATH_LEN], old[24], val[24];
+	uint32_t i;
+
+	for (i = 0; i < cc->n_params; i++) {
+		const struct rctl_cc_param *pa = &cc->params[i];
+
+		if (strcmp(pa->name, name) || pa->value == want)
+			continue;
+		S(path, "%s/%s", cc->path, pa->src[0] ? pa->src : pa->name);
+		S(old, "%llu", (unsigned long long)pa->value);
+		S(val, "%llu", (unsigned long long)want);
+		add_file(pl, t, area, name, path, old, val);
+		return;
+	}
+}
+
+static void plan_cc(struct planner *pl, const struct tgt *t)
+{
+	const struct rctl_cc *cc = &t->nd->cc;
+
+	if (!part_usable(pl, t, &cc->st, RCTL_TUNE_WRITE, "ecn", "congestion control",
+			 pl->in->ecn ? "ECN on" : "as is"))
+		return;
+	plan_ecn_enables(pl, t);
+	plan_cc_param(pl, t, "ecn", "roce_prio", pl->in->prio);	/* bnxt_re */
+	plan_cc_param(pl, t, "ecn", "roce_dscp", pl->in->dscp);
+	plan_cc_param(pl, t, "cnp", "np_cnp_dscp", pl->in->cnp_dscp);
+	plan_cc_param(pl, t, "cnp", "np_cnp_prio", pl->in->cnp_prio);
+}
+
+/* ---- 5. DSCP -> priority APP entries ---------------------------------- */
+
+static void app_change(struct planner *pl, const struct tgt *t, bool add_it,
+		       uint32_t dscp, uint32_t prio, const char *from)
+{
+	struct rctl_tune_change *c;
+	char set[32];
+
+	S(set, "dscp-prio %u", dscp);
+	c = add(pl, add_it ? RCTL_TUNE_APP_ADD : RCTL_TUNE_APP_DEL, "dscp",
+		t->nd->name, set);
+	if (!c)
+		return;
+	S(c->ifname, "%s", t->nd->name);
+	S(c->driver, "%s", nd_driver(t));
+	c->app_selector = RCTL_APP_SEL_DSCP;
+	c->app_protocol = dscp;
+	c->app_prio = prio;
+	S(c->from, "%s", from);
+	if (add_it)
+		S(c->to, "%u:%u", dscp, prio);
+	else
+		S(c->to, "none");
+	S(c->via, "dcbnl RTM_SETDCB IEEE_%s APP", add_it ? "SET" : "DEL");
+	S(c->command, "dcb app %s dev %s dscp-prio %u:%u", add_it ? "add" : "del",
+	  t->nd->name, dscp, prio);
+	dcb_owner(pl, t, c);
+}
+
+/* The entries of "dscp" as "26:0 26:5", or "none". */
+static void app_list(const struct rctl_app_table *a, uint32_t dscp, char *buf, size_t len)
+{
+	size_t o = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < a->n_apps; i++)
+		if (a->apps[i].selector == RCTL_APP_SEL_DSCP && a->apps[i].protocol == dscp)
+			o += snprintf(buf + o, len - o, "%s%u:%u", o ? " " : "", dscp,
+				      a->apps[i].priority);
+	if (!o)
+		snprintf(buf, len, "none");
+}
+
+/* One DSCP: add dscp:prio if missing, then delete its other priorities. */
+static void plan_dscp(struct planner *pl, const struct tgt *t, bool adds,
+		      uint32_t dscp, uint32_t prio)
+{
+	const struct rctl_app_table *a = &t->nd->app;
+	bool have = false;
+	char from[80];
+	uint32_t i;
+
+	app_list(a, dscp, from, sizeof(from));
+	for (i = 0; i < a->n_apps; i++)
+		have |= a->apps[i].selector == RCTL_APP_SEL_DSCP &&
+			a->apps[i].protocol == dscp && a->apps[i].priority == prio;
+	if (adds) {
+		if (!have)
+			app_change(pl, t, true, dscp, prio, from);
+		return;
+	}
+	for (i = 0; i < a->n_apps; i++)
+		if (a->apps[i].selector == RCTL_APP_SEL_DSCP &&
+		    a->apps[i].protocol == dscp && a->apps[i].priority != prio) {
+			S(from, "%u:%u", dscp, a->apps[i].priority);
+			app_change(pl, t, false, dscp, a->apps[i].priority, from);
+		}
+}
+
+/* MLNX_OFED exposes trust as a file; inbox mlx5 derives it from the APP table. */
+static void plan_trust(struct planner *pl, const struct tgt *t)
+{
+	const struct rctl_ofed_qos *q = &t->nd->qos;
+	char path[RCTL_TUNE_PATH_LEN];
+	struct rctl_tune_change *c;
+
+	if (!q->st.ok || !q->trust[0] || !strcmp(q->trust, "dscp"))
+		return;
+	S(path, "%s/class/net/%s/qos/trust", rctl_sysfs(), t->nd->name);
+	c = add(pl, RCTL_TUNE_WRITE, "dscp", t->nd->name, "trust");
+	if (!c)
+		return;
+	S(c->driver, "%s", t->dev->driver);
+	S(c->path, "%s", path);
+	S(c->via, "%s", path);
+	S(c->old_text, "%s", q->trust);
+	S(c->new_text, "dscp");
+	S(c->from, "%s", q->trust);
+	S(c->to, "dscp");
+	S(c->command, "mlnx_qos -i %s --trust dscp", t->nd->name);
+	dcb_owner(pl, t, c);
+}
+
+static void plan_app(struct planner *pl, const struct tgt *t)
+{
+	const struct rctl_intent *in = pl->in;
+	char to[32];
+	int pass;
+
+	S(to, "%d:%d %d:%d", in->dscp, in->prio, in->cnp_dscp, in->cnp_prio);
+	if (!part_usable(pl, t, &t->nd->app.st, RCTL_TUNE_APP_ADD, "dscp", "dscp-prio", to))
+		return;
+	plan_trust(pl, t);
+	for (pass = 1; pass >= 0; pass--) {	/* adds first, then deletes */
+		plan_dscp(pl, t, pass, in->dscp, in->prio);
+		if (in->cnp_dscp != in->dscp)
+			plan_dscp(pl, t, pass, in->cnp_dscp, in->cnp_prio);
+	}
+}
+
+/* ---- 6. rdma_cm defaults ---------------------------------------------- */
+
+static void cm_change(struct planner *pl, const struct tgt *t, const char *file,
+		      const char *old, const char *want)
+{
+	char target[RCTL_NAME_LEN + 16];
+	struct rctl_tune_change *c;
+
+	S(target, "%s/%u", t->dev->name, t->port->port);
+	c = add(pl, RCTL_TUNE_WRITE, "mode", target, file);
+	if (!c)
+		return;
+	S(c->driver, "%s", t->dev->driver);
+	S(c->mkdir, "%s/rdma_cm/%s", rctl_configfs(), t->dev->name);
+	S(c->path, "%.200s/ports/%u/%s", c->mkdir, t->port->port, file);
+	S(c->via, "%s", c->path);
+	S(c->old_text, "%s", old);
+	S(c->new_text, "%s", want);
+	S(c->from, "%s", old);
+	S(c->to, "%s", want);
+	S(c->command, "echo '%s' > %s", want, c->path);
+}
+
+static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)
+{
+	const struct rctl_cm_cfg *cm = &t->port->cm;
+	const char *mode = pl->in->roce_version == 1 ? "IB/RoCE v1" : "RoCE v2";
+	char old[16], want[16];
+
+	if (!cm->st.ok) {
+		if (!tos && cm->st.err) {
+			struct tgt u = *t;
+			struct rctl_netdev nd = *t->nd;
+
+			/* Reported against the port, not the netdev. */
+			snprintf(nd.name, sizeof(nd.name), "%.24s/%u", t->dev->name, t->port->port);
+			u.nd = &nd;
+			part_usable(pl, &u, &cm->st, RCTL_TUNE_WRITE, "mode",
+				    "rdma_cm defaults", mode);
+		}
+		return;
+	}
+	if (!tos && strcmp(cm->roce_mode, mode))
+		cm_change(pl, t, "default_roce_mode", cm->roce_mode, mode);
+	if (tos && cm->roce_tos != (uint32_t)pl->in->tos) {
+		S(old, "%u", cm->roce_tos);
+		S(want, "%d", pl->in->tos);
+		cm_change(pl, t, "default_roce_tos", old, want);
+	}
+}
+
+/* ---- the plan --------------------------------------------------------- */
+
+typedef void (*phase_fn)(struct planner *pl, const struct tgt *t);
+
+static void plan_mode(struct planner *pl, const struct tgt *t)
+{
+	plan_cm(pl, t, false);
+}
+
+static void plan_tos(struct planner *pl, const struct tgt *t)
+{
+	plan_cm(pl, t, true);
+}
+
+/* The safe order of tune.h; netdev phases run once per netdev. */
+static const struct {
+	phase_fn fn;
+	bool per_port;
+} phases[] = {
+	{ plan_pause, false },
+	{ plan_ets, false },
+	{ plan_pfc, false },
+	{ plan_cc, false },
+	{ plan_app, false },
+	{ plan_mode, true },
+	{ plan_tos, true },
+};
+
+/* Whether a port before (i, j) has the same netdev: netdev phases run once. */
+static bool seen_before(const struct rctl_host *h, uint32_t i, uint32_t j)
+{
+	const char *nd = h->devs[i].ports[j].netdev;
+	uint32_t m, n;
+
+	for (m = 0; m <= i; m++)
+		for (n = 0; n < h->devs[m].n_ports && (m < i || n < j); n++)
+			if (!strcmp(h->devs[m].ports[n].netdev, nd))
+				return true;
+	return false;
+}
+
+static void run_phase(struct planner *pl, unsigned int k)
+{
+	const struct rctl_host *h = pl->h;
+	struct rctl_netdev none = { 0 };
+	uint32_t i, j;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++) {
+			struct tgt t = { &h->devs[i], &h->devs[i].ports[j], NULL };
+
+			if (strcmp(t.port->link_layer, "Ethernet"))
+				continue;
+			t.nd = rctl_host_netdev(h, t.port->netdev);
+			if (!phases[k].per_port && (!t.nd || seen_before(h, i, j)))
+				continue;
+			if (!t.nd)
+				t.nd = &none;
+			phases[k].fn(pl, &t);
+		}
+}
+
+int rctl_tune_plan(const struct rctl_host *h, const struct rctl_intent *in,
+		   struct rctl_tune_plan *p, struct rctl_err *e)
+{
+	struct planner pl = { .h = h, .in = in, .p = p };
+	unsigned int k;
+
+	memset(p, 0, sizeof(*p));
+	for (k = 0; k < sizeof(phases) / sizeof(phases[0]); k++)
+		run_phase(&pl, k);
+	if (pl.oom) {
+		rctl_tune_plan_free(p);
+		return rctl_err_set(e, ENOMEM, "cannot build the tune plan");
+	}
+	return 0;
+}
