@@ -54,6 +54,11 @@ struct nlmsghdr *rctl_nl_msg(struct rctl_nl *nl, uint16_t type, uint16_t flags)
 	return nlh;
 }
 
+static int nl_done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_STOP;
+}
+
 struct nl_talk {
 	struct rctl_nl *nl;
 	mnl_cb_t cb;
@@ -91,7 +96,11 @@ static int nl_error_cb(const struct nlmsghdr *nlh, void *data)
 int rctl_nl_talk(struct rctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 		 void *data)
 {
-	mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = nl_error_cb };
+	/* A control array replaces libmnl's defaults, so DONE is ours too. */
+	mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = nl_error_cb,
+		[NLMSG_DONE] = nl_done_cb,
+	};
 	struct nl_talk t = { .nl = nl, .cb = cb, .data = data };
 	uint32_t seq = req->nlmsg_seq;
 	char buf[MNL_SOCKET_BUFFER_SIZE * 2];
