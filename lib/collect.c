@@ -75,5 +75,7 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e)
 	/* Counters read what the inventory found: ports, and their netdevs. */
 	if ((what & RCTL_COLLECT_COUNTERS) && rctl_collect_counters(h, e))
 		rctl_host_unread(h, e->errnum, e->msg, "counters");
+	if ((what & RCTL_COLLECT_QOS) && rctl_collect_qos(h, e))
+		return -e->errnum;
 	return 0;
 }

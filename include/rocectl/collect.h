@@ -28,6 +28,7 @@ int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e);
  * The QoS parts (RCTL_COLLECT_QOS), on an inventoried host. Each fills the
  * st (ok/err/reason) of its parts; they fail only when out of memory.
  */
+int rctl_collect_qos(struct rctl_host *h, struct rctl_err *e);	/* all below */
 int rctl_dcb_collect(struct rctl_host *h, struct rctl_err *e);	/* dcbnl */
 int rctl_pause_collect(struct rctl_host *h, struct rctl_err *e);	/* ethtool */
 int rctl_cc_collect(struct rctl_host *h, struct rctl_err *e);	/* DCQCN/ECN */

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Congestion control (DCQCN/ECN) parameters, from whichever home the driver
+ * gives them (roce-host-facts.md §2.2, §1.8, §1.9):
+ *
+ *   MLNX_OFED   /sys/class/net/<if>/ecn/roce_{rp,np}/{<file>,params/<file>,enable/<p>}
+ *   mlx5        /sys/kernel/debug/mlx5/<pci>/cc_params/<file>  (root, debugfs)
+ *   bnxt_re     <configfs>/bnxt_re/<dev>/ports/1/cc/<file>
+ *   irdma       <configfs>/irdma/<dev>/<file>
+ *
+ * and joined under the upstream mlx5 names. Reading a cc_params file makes
+ * mlx5 query the firmware; nothing here writes a value. The configfs homes
+ * need their <dev> directory made first: made, read, and removed again.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "rocectl/collect.h"
+
+#define DEBUGFS_MAGIC 0x64626720
+
+struct cc_name {
+	const char *file;	/* in the source's spelling */
+	const char *name;	/* normalized (upstream mlx5 debugfs) */
+};
+
+/* MLNX_OFED ecn/ files and their upstream names (facts §2.2 name map). */
+static const struct cc_name ofed_names[] = {
+	{ "roce_rp/clamp_tgt_rate", "rp_clamp_tgt_rate" },
+	{ "roce_rp/clamp_tgt_rate_after_time_inc", "rp_clamp_tgt_rate_ati" },
+	{ "roce_rp/rpg_time_reset", "rp_time_reset" },
+	{ "roce_rp/rpg_byte_reset", "rp_byte_reset" },
+	{ "roce_rp/rpg_threshold", "rp_threshold" },
+	{ "roce_rp/rpg_max_rate", "rp_max_rate" },
+	{ "roce_rp/rpg_ai_rate", "rp_ai_rate" },
+	{ "roce_rp/rpg_hai_rate", "rp_hai_rate" },
+	{ "roce_rp/rpg_gd", "rp_gd" },
+	{ "roce_rp/rpg_min_dec_fac", "rp_min_dec_fac" },
+	{ "roce_rp/rpg_min_rate", "rp_min_rate" },
+	{ "roce_rp/rate_to_set_on_first_cnp", "rp_rate_to_set_on_first_cnp" },
+	{ "roce_rp/dce_tcp_g", "rp_dce_tcp_g" },
+	{ "roce_rp/dce_tcp_rtt", "rp_dce_tcp_rtt" },
+	{ "roce_rp/rate_reduce_monitor_period", "rp_rate_reduce_monitor_period" },
+	{ "roce_rp/initial_alpha_value", "rp_initial_alpha_value" },
+	{ "roce_np/min_time_between_cnps", "np_min_time_between_cnps" },
+	{ "roce_np/cnp_dscp", "np_cnp_dscp" },
+	{ "roce_np/cnp_802p_prio", "np_cnp_prio" },
+	{ NULL, NULL }
+};
+
+/* Upstream debugfs cc_params/ (drivers/infiniband/hw/mlx5/cong.c). */
+static const char *const debugfs_names[] = {
+	"rp_clamp_tgt_rate", "rp_clamp_tgt_rate_ati", "rp_time_reset",
+	"rp_byte_reset", "rp_threshold", "rp_ai_rate", "rp_max_rate",
+	"rp_hai_rate", "rp_min_dec_fac", "rp_min_rate",
+	"rp_rate_to_set_on_first_cnp", "rp_dce_tcp_g", "rp_dce_tcp_rtt",
+	"rp_rate_reduce_monitor_period", "rp_initial_alpha_value", "rp_gd",
+	"np_min_time_between_cnps", "np_cnp_dscp", "np_cnp_prio_mode",
+	"np_cnp_prio", "rtt_resp_dscp_valid", "rtt_resp_dscp", NULL
+};
+
+/* bnxt_re configfs cc/ (bnxt_setupcc.sh); CNP knobs map to upstream names. */
+static const struct cc_name bnxt_names[] = {
+	{ "ecn_enable", "ecn_enable" }, { "ecn_marking", "ecn_marking" },
+	{ "cc_mode", "cc_mode" }, { "roce_prio", "roce_prio" },
+	{ "roce_dscp", "roce_dscp" }, { "cnp_prio", "np_cnp_prio" },
+	{ "cnp_dscp", "np_cnp_dscp" }, { NULL, NULL }
+};
+
+static const struct cc_name irdma_names[] = {
+	{ "roce_dcqcn_enable", "roce_dcqcn_enable" },
+	{ "roce_dctcp_enable", "roce_dctcp_enable" },
+	{ "roce_timely_enable", "roce_timely_enable" },
+	{ NULL, NULL }
+};
+
+const char *rctl_debugfs(void)
+{
+	const char *s = getenv("ROCECTL_DEBUGFS");
+
+	return s && *s ? s : "/sys/kernel/debug";
+}
+
+/* A number file: decimal or 0x-hex (bnxt prints hex), trailing space ok. */
+static int read_u64(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+	int ret = rctl_read_file(path, buf, sizeof(buf));
+
+	if (ret)
+		return ret;
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return errno || end == buf || *end ? -EINVAL : 0;
+}
+
+/* Add one parameter: 0, -ENOENT when the file is absent, or another -errno. */
+static int cc_add(struct rctl_cc *cc, const char *dir, const char *file,
+		  const char *name)
+{
+	struct rctl_cc_param *p;
+	char path[512];
+	uint64_t v;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	ret = read_u64(path, &v);
+	if (ret)
+		return ret;
+	p = rctl_arr_push(&cc->params, &cc->n_params, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	snprintf(p->src, sizeof(p->src), "%s", file);
+	p->value = v;
+	return 0;
+}
+
+static const char *access_reason(int err)
+{
+	switch (-err) {
+	case EACCES: return "needs root";
+	case EPERM: return "not permitted (not root, or kernel lockdown)";
+	default: return NULL;
+	}
+}
+
+static void cc_done(struct rctl_host *h, struct rctl_netdev *nd, int ret)
+{
+	struct rctl_cc *cc = &nd->cc;
+
+	if (!ret && !cc->n_params && !cc->enable_known)
+		ret = -ENOENT;
+	if (!ret) {
+		cc->st.ok = true;
+		return;
+	}
+	rctl_part_fail(&cc->st, ret, access_reason(ret));
+	rctl_host_unread(h, ret, cc->st.reason, "congestion control of '%s' (%s)",
+			 nd->name, cc->path);
+}
+
+/* ---- MLNX_OFED sysfs ------------------------------------------------- */
+
+/* enable/<p> of roce_rp or roce_np; true when all eight were read. */
+static int ofed_enables(const char *ecn, const char *side, bool en[8])
+{
+	char path[512];
+	uint64_t v;
+	int p, ret;
+
+	for (p = 0; p < 8; p++) {
+		snprintf(path, sizeof(path), "%s/%s/enable/%d", ecn, side, p);
+		ret = read_u64(path, &v);
+		if (ret)
+			return ret;
+		en[p] = v != 0;
+	}
+	return 0;
+}
+
+static int ofed_params(struct rctl_cc *cc, const char *ecn)
+{
+	const struct cc_name *n;
+	char file[128];
+	int ret;
+
+	for (n = ofed_names; n->file; n++) {
+		ret = cc_add(cc, ecn, n->file, n->name);
+		if (ret == -ENOENT) {
+			/* Newer OFED docs: under roce_xx/params/. */
+			snprintf(file, sizeof(file), "%.7s/params/%s", n->file, n->file + 8);
+			ret = cc_add(cc, ecn, file, n->name);
+		}
+		if (ret && ret != -ENOENT)
+			return ret;
+	}
+	return 0;
+}
+
+static int cc_ofed(struct rctl_netdev *nd, const char *ecn)
+{
+	struct rctl_cc *cc = &nd->cc;
+	int ret;
+
+	snprintf(cc->source, sizeof(cc->source), "mlx5-sysfs");
+	snprintf(cc->path, sizeof(cc->path), "%.*s", (int)sizeof(cc->path) - 1, ecn);
+	ret = ofed_enables(ecn, "roce_rp", cc->rp_enable);
+	if (!ret)
+		ret = ofed_enables(ecn, "roce_np", cc->np_enable);
+	cc->enable_known = !ret;
+	if (ret && ret != -ENOENT)
+		return ret;
+	return ofed_params(cc, ecn);
+}
+
+/* ---- upstream mlx5 debugfs ------------------------------------------- */
+
+static const char *debugfs_absent(const char *dir)
+{
+	struct statfs sf;
+	char mlx5[PATH_MAX];
+
+	if (statfs(rctl_debugfs(), &sf) || sf.f_type != DEBUGFS_MAGIC)
+		return "debugfs not mounted at /sys/kernel/debug";
+	snprintf(mlx5, sizeof(mlx5), "%s/mlx5", rctl_debugfs());
+	if (access(mlx5, X_OK))
+		return errno == EACCES ? "needs root (debugfs)" : "no mlx5 in debugfs";
+	(void)dir;
+	return "no cc_params (VF, or congestion control not allowed by firmware)";
+}
+
+static int cc_debugfs(struct rctl_host *h, struct rctl_netdev *nd)
+{
+	struct rctl_cc *cc = &nd->cc;
+	struct stat st;
+	int i, ret;
+
+	snprintf(cc->source, sizeof(cc->source), "mlx5-debugfs");
+	snprintf(cc->path, sizeof(cc->path), "%s/mlx5/%s/cc_params", rctl_debugfs(), nd->pci);
+	if (stat(cc->path, &st)) {
+		int err = errno;
+
+		rctl_part_fail(&cc->st, err, err == EACCES ? "needs root (debugfs)" :
+			       debugfs_absent(cc->path));
+		rctl_host_unread(h, err, cc->st.reason, "congestion control of '%s'",
+				 nd->name);
+		return 1;
+	}
+	for (i = 0; debugfs_names[i]; i++) {
+		ret = cc_add(cc, cc->path, debugfs_names[i], debugfs_names[i]);
+		if (ret && ret != -ENOENT)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- configfs homes: bnxt_re, irdma ---------------------------------- */
+
+static int cc_configfs(struct rctl_cc *cc, const char *top, const char *dev,
+		       const char *sub, const struct cc_name *names)
+{
+	char base[384];
+	bool made = false;
+	int ret = 0;
+
+	snprintf(base, sizeof(base), "%s/%s", top, dev);
+	snprintf(cc->path, sizeof(cc->path), "%.100s%.50s", base, sub);
+	if (mkdir(base, 0755) == 0)
+		made = true;
+	else if (errno != EEXIST)
+		return -errno;
+	for (; names->file && (!ret || ret == -ENOENT); names++)
+		ret = cc_add(cc, cc->path, names->file, names->name);
+	if (ret == -ENOENT)
+		ret = 0;
+	if (made && rmdir(base))
+		return -errno;
+	return ret;
+}
+
+static const struct rctl_device *dev_of_netdev(const struct rctl_host *h,
+					       const char *ifname, uint32_t *port)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++)
+			if (!strcmp(h->devs[i].ports[j].netdev, ifname)) {
+				*port = h->devs[i].ports[j].port;
+				return &h->devs[i];
+			}
+	return NULL;
+}
+
+static bool cc_param(const struct rctl_cc *cc, const char *name, uint64_t *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < cc->n_params; i++)
+		if (!strcmp(cc->params[i].name, name)) {
+			*v = cc->params[i].value;
+			return true;
+		}
+	return false;
+}
+
+/* bnxt: ecn_enable applies to roce_prio; derive the per-priority enables. */
+static void bnxt_enables(struct rctl_cc *cc)
+{
+	uint64_t en, prio;
+
+	if (!cc_param(cc, "ecn_enable", &en) || !cc_param(cc, "roce_prio", &prio) ||
+	    prio > 7)
+		return;
+	cc->enable_known = true;
+	cc->rp_enable[prio] = en != 0;
+	cc->np_enable[prio] = en != 0;
+}
+
+static int cc_vendor(struct rctl_host *h, struct rctl_netdev *nd,
+		     const struct rctl_device *d, uint32_t port)
+{
+	struct rctl_cc *cc = &nd->cc;
+	char top[320], sub[64];
+	int ret;
+
+	if (!strcmp(d->driver, "bnxt_re")) {
+		snprintf(cc->source, sizeof(cc->source), "bnxt_re-configfs");
+		snprintf(top, sizeof(top), "%s/bnxt_re", rctl_configfs());
+		snprintf(sub, sizeof(sub), "/ports/%u/cc", port);
+		ret = access(top, F_OK) ? -ENOENT : cc_configfs(cc, top, d->name, sub, bnxt_names);
+		bnxt_enables(cc);
+	} else {
+		snprintf(cc->source, sizeof(cc->source), "irdma-configfs");
+		snprintf(top, sizeof(top), "%s/irdma", rctl_configfs());
+		ret = access(top, F_OK) ? -ENOENT : cc_configfs(cc, top, d->name, "", irdma_names);
+	}
+	if (ret == -ENOENT && !cc->n_params) {
+		snprintf(cc->path, sizeof(cc->path), "%.*s", (int)sizeof(cc->path) - 1, top);
+		rctl_part_fail(&cc->st, ENOENT, "no congestion-control configfs for the driver");
+		return 1;
+	}
+	(void)h;
+	return ret;
+}
+
+static int cc_one(struct rctl_host *h, struct rctl_netdev *nd)
+{
+	const struct rctl_device *d;
+	char ecn[PATH_MAX];
+	uint32_t port = 1;
+	int ret;
+
+	snprintf(ecn, sizeof(ecn), "%s/class/net/%s/ecn", rctl_sysfs(), nd->name);
+	d = dev_of_netdev(h, nd->name, &port);
+	if (!access(ecn, F_OK))
+		ret = cc_ofed(nd, ecn);
+	else if (d && !strcmp(d->driver, "mlx5") && nd->pci[0])
+		ret = cc_debugfs(h, nd);
+	else if (d && (!strcmp(d->driver, "bnxt_re") || !strcmp(d->driver, "irdma")))
+		ret = cc_vendor(h, nd, d, port);
+	else {
+		rctl_part_fail(&nd->cc.st, EOPNOTSUPP, d ?
+			       "no congestion-control interface for the driver" :
+			       "no RDMA device on the netdev");
+		return 0;
+	}
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret <= 0)
+		cc_done(h, nd, ret);
+	return 0;
+}
+
+int rctl_cc_collect(struct rctl_host *h, struct rctl_err *e)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->n_netdevs; i++)
+		if (cc_one(h, &h->netdevs[i]))
+			return rctl_err_set(e, ENOMEM, "cannot read congestion control of '%s'",
+					    h->netdevs[i].name);
+	return 0;
+}

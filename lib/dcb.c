@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dcbnl over libmnl: one RTM_GETDCB / DCB_CMD_IEEE_GET per netdev gives PFC,
+ * ETS, maxrate, the DCB buffer, the APP table and the DCBX mode (kernel
+ * net/dcb/dcbnl.c, dcbnl_ieee_fill()). GET only: nothing here writes.
+ * The kernel puts an attribute in the reply only when the driver has the
+ * op and it succeeded, so a missing one is "not reported by the driver".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sys/socket.h>
+
+#include <linux/dcbnl.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#include "rocectl/collect.h"
+
+/* Newer uapi: APP entries with the non-standard PCP selector (255). */
+#define RCTL_DCB_ATTR_DCB_APP 2
+
+static const char not_reported[] = "not reported by the driver";
+
+struct dcb_reply {
+	struct rctl_netdev *nd;
+	bool seen[DCB_ATTR_IEEE_MAX + 1];
+	bool dcbx;
+	int err;	/* ENOMEM while filling */
+};
+
+static void dcb_pfc(struct rctl_pfc *p, const struct nlattr *a)
+{
+	const struct ieee_pfc *v = mnl_attr_get_payload(a);
+	int i;
+
+	p->pfc_cap = v->pfc_cap;
+	p->mbc = v->mbc;
+	p->delay = v->delay;
+	for (i = 0; i < 8; i++) {
+		p->pfc_en[i] = v->pfc_en & (1u << i);
+		p->requests[i] = v->requests[i];
+		p->indications[i] = v->indications[i];
+	}
+	p->st.ok = true;
+}
+
+static void dcb_ets(struct rctl_ets *p, const struct nlattr *a)
+{
+	const struct ieee_ets *v = mnl_attr_get_payload(a);
+
+	p->willing = v->willing;
+	p->ets_cap = v->ets_cap;
+	p->cbs = v->cbs;
+	memcpy(p->prio_tc, v->prio_tc, 8);
+	memcpy(p->tc_tsa, v->tc_tsa, 8);
+	memcpy(p->tc_tx_bw, v->tc_tx_bw, 8);
+	p->st.ok = true;
+}
+
+static void dcb_buffer(struct rctl_dcb_buffer *p, const struct nlattr *a)
+{
+	const struct dcbnl_buffer *v = mnl_attr_get_payload(a);
+	int i;
+
+	memcpy(p->prio2buffer, v->prio2buffer, 8);
+	for (i = 0; i < 8; i++)
+		p->buffer_size[i] = v->buffer_size[i];
+	p->total_size = v->total_size;
+	p->st.ok = true;
+}
+
+static void dcb_maxrate(struct rctl_maxrate *p, const struct nlattr *a)
+{
+	const struct ieee_maxrate *v = mnl_attr_get_payload(a);
+
+	memcpy(p->tc_maxrate, v->tc_maxrate, sizeof(p->tc_maxrate));
+	p->st.ok = true;
+}
+
+/* APP entries in kernel order; duplicates are kept on purpose. */
+static int dcb_apps(struct rctl_app_table *t, const struct nlattr *nest)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest) {
+		const struct dcb_app *v = mnl_attr_get_payload(a);
+		struct rctl_app *app;
+		int type = mnl_attr_get_type(a);
+
+		if ((type != DCB_ATTR_IEEE_APP && type != RCTL_DCB_ATTR_DCB_APP) ||
+		    mnl_attr_get_payload_len(a) < sizeof(*v))
+			continue;
+		app = rctl_arr_push(&t->apps, &t->n_apps, sizeof(*app));
+		if (!app)
+			return -ENOMEM;
+		app->selector = v->selector;
+		app->protocol = v->protocol;
+		app->priority = v->priority;
+	}
+	t->st.ok = true;
+	return 0;
+}
+
+static size_t ieee_min_len(int type)
+{
+	switch (type) {
+	case DCB_ATTR_IEEE_PFC: return sizeof(struct ieee_pfc);
+	case DCB_ATTR_IEEE_ETS: return sizeof(struct ieee_ets);
+	case DCB_ATTR_IEEE_MAXRATE: return sizeof(struct ieee_maxrate);
+	case DCB_ATTR_DCB_BUFFER: return sizeof(struct dcbnl_buffer);
+	default: return 0;
+	}
+}
+
+static int dcb_ieee(struct dcb_reply *r, const struct nlattr *nest)
+{
+	struct rctl_netdev *nd = r->nd;
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest) {
+		int type = mnl_attr_get_type(a);
+
+		if (type > DCB_ATTR_IEEE_MAX ||
+		    mnl_attr_get_payload_len(a) < ieee_min_len(type))
+			continue;
+		r->seen[type] = true;
+		switch (type) {
+		case DCB_ATTR_IEEE_PFC: dcb_pfc(&nd->pfc, a); break;
+		case DCB_ATTR_IEEE_ETS: dcb_ets(&nd->ets, a); break;
+		case DCB_ATTR_IEEE_MAXRATE: dcb_maxrate(&nd->maxrate, a); break;
+		case DCB_ATTR_DCB_BUFFER: dcb_buffer(&nd->buffer, a); break;
+		case DCB_ATTR_IEEE_APP_TABLE:
+			if (dcb_apps(&nd->app, a))
+				return -ENOMEM;
+			break;
+		default: break;
+		}
+	}
+	return 0;
+}
+
+static int dcb_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dcb_reply *r = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct dcbmsg)) {
+		switch (mnl_attr_get_type(a)) {
+		case DCB_ATTR_IEEE:
+			if (dcb_ieee(r, a)) {
+				r->err = ENOMEM;
+				return MNL_CB_ERROR;
+			}
+			break;
+		case DCB_ATTR_DCBX:
+			r->nd->dcbx.mode = mnl_attr_get_u8(a);
+			r->nd->dcbx.st.ok = true;
+			r->dcbx = true;
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+static void dcb_fail_all(struct rctl_netdev *nd, int err, const char *reason)
+{
+	struct rctl_part *parts[] = {
+		&nd->pfc.st, &nd->ets.st, &nd->app.st, &nd->buffer.st,
+		&nd->dcbx.st, &nd->maxrate.st,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		rctl_part_fail(parts[i], err, reason);
+}
+
+/* Parts the reply left out: the driver lacks the op (or it failed). */
+static void dcb_mark_missing(struct rctl_netdev *nd, const struct dcb_reply *r)
+{
+	if (!r->seen[DCB_ATTR_IEEE_PFC])
+		rctl_part_fail(&nd->pfc.st, EOPNOTSUPP, not_reported);
+	if (!r->seen[DCB_ATTR_IEEE_ETS])
+		rctl_part_fail(&nd->ets.st, EOPNOTSUPP, not_reported);
+	if (!r->seen[DCB_ATTR_IEEE_MAXRATE])
+		rctl_part_fail(&nd->maxrate.st, EOPNOTSUPP, not_reported);
+	if (!r->seen[DCB_ATTR_DCB_BUFFER])
+		rctl_part_fail(&nd->buffer.st, EOPNOTSUPP, not_reported);
+	if (!r->seen[DCB_ATTR_IEEE_APP_TABLE])
+		rctl_part_fail(&nd->app.st, EOPNOTSUPP, not_reported);
+	if (!r->dcbx)
+		rctl_part_fail(&nd->dcbx.st, EOPNOTSUPP, not_reported);
+}
+
+static const char *dcb_reason(int err)
+{
+	switch (err) {
+	case EOPNOTSUPP: return "DCB not supported by the driver";
+	case ENODEV: return "no such netdev";
+	case ETIMEDOUT: return "no answer from the kernel";
+	default: return NULL;
+	}
+}
+
+static int dcb_one(struct rctl_nl *nl, struct rctl_host *h, struct rctl_netdev *nd)
+{
+	struct dcb_reply r = { .nd = nd };
+	struct nlmsghdr *nlh;
+	struct dcbmsg *dm;
+	int ret;
+
+	nlh = rctl_nl_msg(nl, RTM_GETDCB, NLM_F_ACK);
+	dm = mnl_nlmsg_put_extra_header(nlh, sizeof(*dm));
+	dm->dcb_family = AF_UNSPEC;
+	dm->cmd = DCB_CMD_IEEE_GET;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, nd->name);
+	ret = rctl_nl_talk(nl, nlh, dcb_cb, &r);
+	if (r.err == ENOMEM)
+		return -ENOMEM;
+	if (ret) {
+		dcb_fail_all(nd, -ret, dcb_reason(-ret));
+		rctl_host_unread(h, ret, nd->pfc.st.reason, "dcb of '%s'", nd->name);
+		return 0;
+	}
+	dcb_mark_missing(nd, &r);
+	return 0;
+}
+
+int rctl_dcb_collect(struct rctl_host *h, struct rctl_err *e)
+{
+	struct rctl_nl nl;
+	uint32_t i;
+	int ret;
+
+	if (rctl_nl_open(&nl, NETLINK_ROUTE, e)) {
+		for (i = 0; i < h->n_netdevs; i++)
+			dcb_fail_all(&h->netdevs[i], e->errnum, NULL);
+		rctl_host_unread(h, e->errnum, e->msg, "dcb (route netlink)");
+		rctl_err_clear(e);
+		return 0;
+	}
+	for (i = 0; i < h->n_netdevs; i++) {
+		ret = dcb_one(&nl, h, &h->netdevs[i]);
+		if (ret) {
+			rctl_nl_close(&nl);
+			return rctl_err_set(e, -ret, "cannot read DCB of '%s'",
+					    h->netdevs[i].name);
+		}
+	}
+	rctl_nl_close(&nl);
+	return 0;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * MLNX_OFED's extra netdev sysfs (/sys/class/net/<if>/qos/{trust,dscp2prio,
+ * prio2buffer,buffer_size}, settings/pfc_stall_prevention), whether lldpad
+ * runs (it can override host DCB settings, as mlnx_qos warns), and the
+ * driver versions of the RDMA devices. Upstream mlx5 has no qos/ directory:
+ * that is "not present", recorded as ENOENT with its reason.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rocectl/collect.h"
+
+#define QOS_TEXT 4096
+
+/* "dscp", "Priority trust state: dscp": the last word. */
+static void qos_trust(struct rctl_ofed_qos *q, const char *txt)
+{
+	const char *w = strrchr(txt, ' ');
+
+	w = w ? w + 1 : txt;
+	if (!strcmp(w, "dscp") || !strcmp(w, "pcp"))
+		snprintf(q->trust, sizeof(q->trust), "%.4s", w);
+}
+
+/* Lines "prio:3 dscp:31,30,29,28,27,26,25,24," (the mlnx_qos shape). */
+static bool qos_dscp2prio(struct rctl_ofed_qos *q, const char *txt)
+{
+	const char *s = txt;
+	bool any = false;
+	unsigned int prio, dscp;
+	int n;
+
+	while ((s = strstr(s, "prio:"))) {
+		if (sscanf(s, "prio:%u dscp:%n", &prio, &n) != 1 || prio > 7 || !n) {
+			s += 5;
+			continue;
+		}
+		s += n;
+		while (sscanf(s, "%u%n", &dscp, &n) == 1 && dscp < 64) {
+			q->dscp2prio[dscp] = prio;
+			any = true;
+			s += n;
+			if (*s == ',')
+				s++;
+		}
+	}
+	return any;
+}
+
+/* Rows of two or more numbers after a header: "3\t\t1" or "0 130944 ...". */
+static bool qos_rows(const char *txt, uint8_t *u8, uint64_t *u64)
+{
+	unsigned long long idx, val;
+	const char *line = txt, *p;
+	bool any = false;
+
+	while (line && *line) {
+		p = line + strspn(line, " \t");
+		if (isdigit((unsigned char)*p) &&
+		    sscanf(p, "%llu %llu", &idx, &val) == 2 && idx <= 7) {
+			if (u8 && val <= 255)
+				u8[idx] = val;
+			if (u64)
+				u64[idx] = val;
+			any = true;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return any;
+}
+
+static int qos_read(const char *dir, const char *name, char *buf)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return rctl_read_file(path, buf, QOS_TEXT);
+}
+
+static void qos_one(struct rctl_host *h, struct rctl_netdev *nd)
+{
+	struct rctl_ofed_qos *q = &nd->qos;
+	char dir[PATH_MAX], buf[QOS_TEXT];
+
+	snprintf(dir, sizeof(dir), "%s/class/net/%s/settings", rctl_sysfs(), nd->name);
+	if (!qos_read(dir, "pfc_stall_prevention", buf))
+		snprintf(q->pfc_stall_prevention, sizeof(q->pfc_stall_prevention), "%.15s", buf);
+	snprintf(dir, sizeof(dir), "%s/class/net/%s/qos", rctl_sysfs(), nd->name);
+	if (access(dir, F_OK)) {
+		rctl_part_fail(&q->st, errno, errno == ENOENT ?
+			       "no MLNX_OFED qos sysfs (upstream driver or not mlx5)" : NULL);
+		return;
+	}
+	if (!qos_read(dir, "trust", buf))
+		qos_trust(q, buf);
+	if (!qos_read(dir, "dscp2prio", buf))
+		q->has_dscp2prio = qos_dscp2prio(q, buf);
+	if (!qos_read(dir, "prio2buffer", buf))
+		q->has_prio2buffer = qos_rows(buf, q->prio2buffer, NULL);
+	if (!qos_read(dir, "buffer_size", buf))
+		q->has_buffer_size = qos_rows(buf, NULL, q->buffer_size);
+	q->st.ok = true;
+	(void)h;
+}
+
+/* lldpad as a process name in /proc/<pid>/comm. */
+static void scan_lldpad(struct rctl_host *h)
+{
+	struct dirent *de;
+	char path[300], comm[32];
+	DIR *d = opendir("/proc");
+
+	if (!d) {
+		rctl_part_fail(&h->procs, errno, NULL);
+		rctl_host_unread(h, errno, h->procs.reason, "process list (/proc)");
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (!rctl_read_file(path, comm, sizeof(comm)) && !strcmp(comm, "lldpad")) {
+			h->lldpad_running = true;
+			h->lldpad_pid = strtoul(de->d_name, NULL, 10);
+			break;
+		}
+	}
+	closedir(d);
+	h->procs.ok = true;
+}
+
+/* /sys/module/<module of the parent device's driver>/version (OFED, OOT). */
+static void dev_version(struct rctl_device *d)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/device/driver/module",
+		 rctl_sysfs(), d->name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	snprintf(path, sizeof(path), "%s/module/%s/version", rctl_sysfs(), basename(link));
+	if (rctl_read_file(path, link, sizeof(d->driver_version)))
+		return;
+	snprintf(d->driver_version, sizeof(d->driver_version), "%.*s",
+		 (int)sizeof(d->driver_version) - 1, link);
+}
+
+int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->n_netdevs; i++)
+		qos_one(h, &h->netdevs[i]);
+	for (i = 0; i < h->n_devs; i++)
+		dev_version(&h->devs[i]);
+	scan_lldpad(h);
+	(void)e;
+	return 0;
+}
+
+/* The QoS parts in order: pause (driver, PCI address) before cc needs them. */
+int rctl_collect_qos(struct rctl_host *h, struct rctl_err *e)
+{
+	int (*const parts[])(struct rctl_host *, struct rctl_err *) = {
+		rctl_dcb_collect, rctl_pause_collect, rctl_cc_collect,
+		rctl_cmcfg_collect, rctl_qos_collect,
+	};
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		ret = parts[i](h, e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
