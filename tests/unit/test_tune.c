@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tune: plans computed on the fixture hosts (exact changes, safe order,
+ * skips, --force marking), the state file round trip, and apply/rollback/
+ * revert of file writes on temporary files (the DCB and ethtool writes need
+ * a NIC and are exercised in the lab).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rocectl/snapshot.h"
+#include "rocectl/tune.h"
+
+#define FIX "tests/fixtures/hosts/"
+
+static struct rctl_intent in;
+
+static void load(const char *name, struct rctl_host *h)
+{
+	struct rctl_err e = { 0 };
+	char path[256];
+
+	snprintf(path, sizeof(path), FIX "%s.json", name);
+	if (rctl_snapshot_load(path, h, &e))
+		fail_msg("%s", e.msg);
+}
+
+static void plan_of(const struct rctl_host *h, struct rctl_tune_plan *p)
+{
+	struct rctl_err e = { 0 };
+
+	assert_int_equal(rctl_tune_plan(h, &in, p, &e), 0);
+}
+
+static void plan_file(const char *name, struct rctl_tune_plan *p)
+{
+	struct rctl_host h;
+
+	load(name, &h);
+	plan_of(&h, p);
+	rctl_host_free(&h);
+}
+
+static int setup(void **state)
+{
+	struct rctl_err e = { 0 };
+
+	(void)state;
+	return rctl_intent_profile(&in, "lossless-dscp", &e);
+}
+
+static void test_healthy_empty(void **state)
+{
+	static const char *const names[] = {
+		"mlx5-upstream-healthy", "mlx5-ofed-healthy", "bnxt-healthy",
+	};
+	struct rctl_tune_plan p;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		plan_file(names[i], &p);
+		assert_int_equal(p.n_ch, 0);
+		rctl_tune_plan_free(&p);
+	}
+}
+
+static void test_pfc_off(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_file("fault-pfc-off-prio3", &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_string_equal(p.ch[0].op, "pfc");
+	assert_int_equal(p.ch[0].old_val, 0);
+	assert_int_equal(p.ch[0].new_val, 1 << 3);
+	assert_string_equal(p.ch[0].command, "dcb pfc set dev ens1f0np0 prio-pfc 3:on");
+	assert_non_null(strstr(p.ch[0].warning, "flaps the link"));
+	assert_false(p.ch[0].needs_force);
+	rctl_tune_plan_free(&p);
+}
+
+static void test_dscp_two_prios(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_file("fault-dscp26-two-prios", &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_string_equal(p.ch[0].op, "app-del");
+	assert_int_equal(p.ch[0].app_protocol, 26);
+	assert_int_equal(p.ch[0].app_prio, 5);
+	rctl_tune_plan_free(&p);
+}
+
+static void test_trust_pcp_adds(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_file("fault-trust-pcp-untagged", &p);
+	assert_int_equal(p.n_ch, 2);
+	assert_string_equal(p.ch[0].op, "app-add");
+	assert_int_equal(p.ch[0].app_protocol, 26);
+	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_int_equal(p.ch[1].app_protocol, 48);
+	assert_int_equal(p.ch[1].app_prio, 6);
+	rctl_tune_plan_free(&p);
+}
+
+static void test_lldpad_needs_force(void **state)
+{
+	struct rctl_tune_plan p;
+	struct rctl_host h;
+
+	(void)state;
+	load("fault-lldpad-running", &h);
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 0);	/* nothing to write: lldpad is no change */
+	rctl_tune_plan_free(&p);
+	h.netdevs[0].pfc.pfc_en[3] = false;
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_true(p.ch[0].needs_force);
+	assert_non_null(strstr(p.ch[0].warning, "lldpad"));
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+}
+
+/* Several faults at once come out in the safe order of tune.h. */
+static void test_order(void **state)
+{
+	static const char *const want[] = { "pause", "pfc", "app-add", "app-del", "write" };
+	struct rctl_tune_plan p;
+	struct rctl_host h;
+	struct rctl_netdev *nd;
+	unsigned int i;
+
+	(void)state;
+	load("mlx5-upstream-healthy", &h);
+	nd = &h.netdevs[0];
+	nd->pause.rx = true;
+	nd->pfc.pfc_en[3] = false;
+	for (i = 0; i < nd->app.n_apps; i++)
+		if (nd->app.apps[i].protocol == 26)
+			nd->app.apps[i].priority = 0;
+	h.devs[0].ports[0].cm.roce_tos = 0;
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(p.ch[i].op, want[i]);
+	assert_int_equal(p.ch[3].app_prio, 0);
+	assert_string_equal(p.ch[4].setting, "default_roce_tos");
+	assert_string_equal(p.ch[4].new_text, "106");
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+}
+
+static void test_unsupported_skipped(void **state)
+{
+	struct rctl_tune_plan p;
+	struct rctl_host h;
+
+	(void)state;
+	load("mlx5-upstream-healthy", &h);
+	rctl_part_fail(&h.netdevs[0].pfc.st, EOPNOTSUPP, NULL);
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_int_equal(rctl_tune_plan_active(&p), 0);
+	assert_string_equal(p.ch[0].skip, "not supported by mlx5_core");
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+}
+
+/* The RoCE prio in a TC without bandwidth moves to a free TC that has some. */
+static void test_ets_move(void **state)
+{
+	struct rctl_tune_plan p;
+	struct rctl_host h;
+	struct rctl_ets *e;
+	int i;
+
+	(void)state;
+	load("mlx5-upstream-healthy", &h);
+	e = &h.netdevs[0].ets;
+	for (i = 0; i < 8; i++) {
+		e->prio_tc[i] = i < 4 ? 0 : 1;
+		e->tc_tsa[i] = RCTL_TSA_ETS;
+		e->tc_tx_bw[i] = i == 2 ? 100 : 0;
+	}
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_string_equal(p.ch[0].op, "ets");
+	assert_int_equal(p.ch[0].old_prio_tc[3], 0);
+	assert_int_equal(p.ch[0].new_prio_tc[3], 2);
+	assert_string_equal(p.ch[0].command, "dcb ets set dev ens1f0np0 prio-tc 3:2");
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+}
+
+static void test_state_round_trip(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char status[32], *text;
+
+	(void)state;
+	plan_file("fault-trust-pcp-untagged", &p);
+	text = rctl_tune_state_text(&p, "applied");
+	assert_non_null(text);
+	assert_int_equal(rctl_tune_state_parse(text, "t", &q, status, sizeof(status), &e), 0);
+	assert_string_equal(status, "applied");
+	assert_int_equal(q.n_ch, p.n_ch);
+	assert_memory_equal(q.ch, p.ch, sizeof(*p.ch) * p.n_ch);
+	free(text);
+	assert_int_not_equal(rctl_tune_state_parse("{\"kind\":\"x\"}", "t", &q, status,
+						   sizeof(status), &e), 0);
+	assert_non_null(strstr(e.msg, "not a rocectl tune state"));
+	rctl_tune_plan_free(&p);
+	rctl_tune_plan_free(&q);
+}
+
+/* ---- apply / rollback / revert on plain files ------------------------- */
+
+static char dir[64];
+
+static void put(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(s, f);
+	fclose(f);
+}
+
+static const char *get(const char *path)
+{
+	static char buf[64];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void file_plan(struct rctl_tune_plan *p, int n)
+{
+	int i;
+
+	p->n_ch = n;
+	p->ch = calloc(n, sizeof(*p->ch));
+	for (i = 0; i < n; i++) {
+		struct rctl_tune_change *c = &p->ch[i];
+
+		snprintf(c->op, sizeof(c->op), "write");
+		snprintf(c->setting, sizeof(c->setting), "f%d", i);
+		snprintf(c->path, sizeof(c->path), "%s/f%d", dir, i);
+		snprintf(c->old_text, sizeof(c->old_text), "old%d", i);
+		snprintf(c->new_text, sizeof(c->new_text), "new%d", i);
+		put(c->path, "old\n");
+	}
+}
+
+static int setup_dir(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/rocectl-tune-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	unsetenv(RCTL_TUNE_FAIL_ENV);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void test_apply_rollback(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char path[512], sd[128], status[32];
+
+	(void)state;
+	snprintf(sd, sizeof(sd), "%s/state", dir);
+	file_plan(&p, 3);
+	setenv(RCTL_TUNE_FAIL_ENV, "3", 1);
+	assert_int_equal(rctl_tune_apply(&p, sd, path, sizeof(path), &e), -EIO);
+	unsetenv(RCTL_TUNE_FAIL_ENV);
+	assert_non_null(strstr(e.msg, "step 3 failed"));
+	assert_non_null(strstr(e.msg, "rolled back 2 changes"));
+	/* Rollback wrote the saved values, last first. */
+	assert_string_equal(get(p.ch[0].path), "old0\n");
+	assert_string_equal(get(p.ch[1].path), "old1\n");
+	assert_string_equal(get(p.ch[2].path), "old\n");
+	assert_string_equal(p.ch[0].status, RCTL_TUNE_UNDONE);
+	assert_string_equal(p.ch[2].status, RCTL_TUNE_FAILED);
+	/* The state file says so, and revert has nothing to pick. */
+	assert_int_equal(rctl_tune_revert(path, &q, &e), 0);
+	rctl_tune_plan_free(&q);
+	assert_int_not_equal(rctl_tune_newest_state(sd, status, sizeof(status), &e), 0);
+	rctl_tune_plan_free(&p);
+}
+
+static void test_apply_revert(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char path[512], newest[512], sd[128];
+
+	(void)state;
+	snprintf(sd, sizeof(sd), "%s/state2", dir);
+	file_plan(&p, 2);
+	assert_int_equal(rctl_tune_apply(&p, sd, path, sizeof(path), &e), 0);
+	assert_string_equal(get(p.ch[0].path), "new0\n");
+	assert_string_equal(get(p.ch[1].path), "new1\n");
+	assert_int_equal(rctl_tune_newest_state(sd, newest, sizeof(newest), &e), 0);
+	assert_string_equal(newest, path);
+	assert_int_equal(rctl_tune_revert(newest, &q, &e), 0);
+	assert_string_equal(get(p.ch[0].path), "old0\n");
+	assert_string_equal(get(p.ch[1].path), "old1\n");
+	assert_string_equal(q.ch[0].status, RCTL_TUNE_REVERTED);
+	/* Reverted: no longer the newest to revert. */
+	assert_int_not_equal(rctl_tune_newest_state(sd, newest, sizeof(newest), &e), 0);
+	rctl_tune_plan_free(&q);
+	rctl_tune_plan_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_healthy_empty),
+		cmocka_unit_test(test_pfc_off),
+		cmocka_unit_test(test_dscp_two_prios),
+		cmocka_unit_test(test_trust_pcp_adds),
+		cmocka_unit_test(test_lldpad_needs_force),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_unsupported_skipped),
+		cmocka_unit_test(test_ets_move),
+		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test_setup_teardown(test_apply_rollback, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_apply_revert, setup_dir, teardown_dir),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
