@@ -57,5 +57,6 @@ void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 extern const struct rctl_cmd cmd_devices;
 extern const struct rctl_cmd cmd_counters;
 extern const struct rctl_cmd cmd_tune;
+extern const struct rctl_cmd cmd_collect;
 
 #endif

@@ -64,6 +64,7 @@ static const struct rctl_cmd *const top_cmds[] = {
 	&cmd_devices,
 	&cmd_counters,
 	&cmd_tune,
+	&cmd_collect,
 	&cmd_help,
 	&cmd_metadata,
 	&cmd_complete,
