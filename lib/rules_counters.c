@@ -112,6 +112,34 @@ void rule_counters_unreadable(struct rctl_judge *j)
 	}
 }
 
+/* M17: which loss counters rose, and whether this NIC dropped them. */
+void rule_counters_loss(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char which[200], got[64];
+	uint64_t lost, disc;
+
+	if (!rctl_host_has_deltas(j->h))
+		return;
+	FOR_TARGETS(j, t) {
+		if (t.port->hw_err)
+			continue;
+		lost = roce_lost(t.port, which, sizeof(which));
+		if (!lost) {
+			rctl_emit(j, RCTL_PASS, t.name, "+0", "+0", NULL, NULL,
+				  "no sequence error or retransmission over %.1f s",
+				  j->h->sample_interval_s);
+			continue;
+		}
+		disc = local_discards(t.nd);
+		snprintf(got, sizeof(got), "+%llu loss events", (unsigned long long)lost);
+		rctl_emit(j, RCTL_WARN, t.name, "+0", got, which, NULL,
+			  disc ? "RoCE packets were lost; this NIC discarded %llu packets too: the loss is at this host"
+			       : "RoCE packets were lost; this NIC discarded %llu: the loss is in the fabric or at the peer",
+			  (unsigned long long)disc);
+	}
+}
+
 /* The loss budget: (seq errors + OOS + retransmits) / packets vs intent. */
 void rule_counters_loss_budget(struct rctl_judge *j)
 {

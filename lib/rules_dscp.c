@@ -186,7 +186,7 @@ static int cnp_lands(const struct rctl_netdev *nd, uint64_t cdscp, bool hp,
 void rule_cnp_data_prio(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char got[64], fix[200];
+	char got[64], fix[320];
 	uint64_t cd, cp = 0;
 	bool hp, pfc;
 	int lands;
@@ -217,7 +217,7 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 void rule_cnp_mismatch(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char exp[48], got[48], fix[200];
+	char exp[48], got[48], fix[320];
 	uint64_t cd, cp = 0;
 	bool hp;
 

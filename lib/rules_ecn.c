@@ -57,7 +57,7 @@ static void ecn_by_counters(struct rctl_judge *j, const struct rctl_target *t,
 	uint64_t rx_cnp = rctl_delta_of(p->hw, p->n_hw, "cc_rx_cnp_pkts");
 	uint64_t handled = rctl_delta_of(p->hw, p->n_hw, "rp_cnp_handled");
 	uint64_t ignored = rctl_delta_of(p->hw, p->n_hw, "rp_cnp_ignored");
-	char got[96], fix[96];
+	char got[96], fix[160];
 
 	snprintf(fix, sizeof(fix), "mlxconfig -d %s set ROCE_CC_PRIO_MASK_P%u=255",
 		 t->nd->pci[0] ? t->nd->pci : t->dev->name, p->port);
@@ -83,7 +83,7 @@ static void ecn_side(struct rctl_judge *j, bool np)
 {
 	const char *side = np ? "notification point" : "reaction point";
 	struct rctl_target t;
-	char exp[48], fix[200];
+	char exp[48], fix[320];
 	int p = j->in->prio, on;
 
 	FOR_TARGETS(j, t) {
@@ -142,7 +142,7 @@ void rule_ecn_without_pfc(struct rctl_judge *j)
 void rule_dcqcn_params(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char ev[200], cd[24] = "unknown", cp[24] = "unknown";
+	char ev[320], cd[24] = "unknown", cp[24] = "unknown";
 	uint64_t v;
 
 	FOR_TARGETS(j, t) {

@@ -27,7 +27,7 @@ static bool is_v4(const struct rctl_addr *a)
 void rule_gid_no_v2(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char exp[80], ev[64];
+	char exp[80], ev[200];
 	uint32_t i, n4;
 
 	FOR_TARGETS(j, t) {

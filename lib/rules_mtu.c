@@ -35,7 +35,7 @@ void rule_mtu_active(struct rctl_judge *j)
 			if (t.nd)
 				snprintf(fix, sizeof(fix), "ip link set dev %s mtu %u",
 					 t.nd->name, want + 96);
-			rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
+			rctl_emit(j, RCTL_FAIL, t.name, exp, got, NULL, fix,
 				  "active_mtu %u is below the intended %u: the netdev MTU must be at least %u",
 				  p->active_mtu, want, want + 96);
 		}

@@ -119,7 +119,7 @@ void rule_pfc_cnp_prio(struct rctl_judge *j)
 void rule_pfc_without_ecn(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char exp[64], got[64], fix[200];
+	char exp[64], got[64], fix[320];
 	int p = j->in->prio, np, rp;
 
 	FOR_TARGETS(j, t) {

@@ -180,6 +180,7 @@ RULE_FN(rule_counters_unreadable);
 RULE_FN(rule_counters_pause_storm);
 RULE_FN(rule_counters_rx_discards);
 RULE_FN(rule_counters_no_wqe);
+RULE_FN(rule_counters_loss);
 RULE_FN(rule_counters_loss_budget);
 RULE_FN(rule_counters_optional_cc);
 
