@@ -124,6 +124,15 @@ static void print_details(const struct rctl_tune_plan *p, bool results)
 	}
 }
 
+/* JSON always has "changes" ([] when empty); text shows nothing then. */
+static void print_plan(const struct rctl_tune_plan *p)
+{
+	if (!p->n_ch && !out_json())
+		return;
+	print_changes(p, false);
+	print_details(p, false);
+}
+
 static int load_intent(struct rctl_ctx *ctx, struct rctl_intent *in)
 {
 	struct rctl_err e = { 0 };
@@ -194,15 +203,21 @@ static int do_tune_plan(struct rctl_ctx *ctx, int argc, char **argv)
 	if (ret)
 		return ret;
 	print_summary(&p, &in);
-	if (p.n_ch) {
-		print_changes(&p, false);
-		print_details(&p, false);
-	}
+	print_plan(&p);
 	rctl_tune_plan_free(&p);
 	return RCTL_EXIT_OK;
 }
 
 /* ---- apply ------------------------------------------------------------ */
+
+/* Without a person to ask, only --yes may write: refuse before reading. */
+static int need_yes(struct rctl_ctx *ctx)
+{
+	if (o.yes || isatty(STDIN_FILENO))
+		return 0;
+	return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+			  "not applying: stdin is not a terminal and --yes was not given");
+}
 
 static int confirm(struct rctl_ctx *ctx, uint32_t n)
 {
@@ -210,10 +225,6 @@ static int confirm(struct rctl_ctx *ctx, uint32_t n)
 
 	if (o.yes)
 		return 0;
-	if (!isatty(STDIN_FILENO))
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
-				  "not applying %u change%s: stdin is not a terminal and --yes was not given",
-				  n, n == 1 ? "" : "s");
 	fprintf(stderr, "apply %u change%s? [y/N] ", n, n == 1 ? "" : "s");
 	if (!fgets(line, sizeof(line), stdin) || (line[0] != 'y' && line[0] != 'Y'))
 		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "not applied");
@@ -319,21 +330,20 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 	uint32_t n;
 	int ret;
 
-	ret = load_intent(ctx, &in);
+	ret = need_yes(ctx);
+	if (!ret)
+		ret = load_intent(ctx, &in);
 	if (!ret)
 		ret = make_plan(ctx, &in, NULL, &p);
 	if (ret)
 		return ret;
 	n = rctl_tune_plan_active(&p);
 	print_summary(&p, &in);
+	print_plan(&p);
 	if (!n) {
-		print_changes(&p, false);
-		print_details(&p, false);
 		rctl_tune_plan_free(&p);
 		return RCTL_EXIT_OK;
 	}
-	print_changes(&p, false);
-	print_details(&p, false);
 	ret = refuse_owned(ctx, &p);
 	if (!ret)
 		ret = confirm(ctx, n);

@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# rocectl tune on host snapshots: each fault fixture gives exactly its plan,
+# healthy hosts give none; apply refuses without root and without a tty/--yes.
+# Live writes, rollback and revert are tested in the lab (tests/lab/70-tune.bats).
+load helpers
+
+# The plan of a fixture as "op area target setting from -> to" lines.
+plan_lines() {
+	run -0 rocectl tune plan -j --input "$FIXTURES/$1.json" "${@:2}"
+	echo "$output" | jq -r '.changes[] | "\(.area) \(.target) \(.setting): \(.from) -> \(.to)"'
+}
+
+@test "healthy hosts: nothing to change" {
+	local f
+	for f in mlx5-upstream-healthy mlx5-ofed-healthy bnxt-healthy; do
+		run -0 rocectl tune plan -j --input "$FIXTURES/$f.json"
+		echo "$output" | jq -e '.changes == [] and .to_apply == 0 and .profile == "lossless-dscp"' ||
+			fail "$f: $output"
+		run -0 rocectl tune plan --input "$FIXTURES/$f.json"
+		assert_output "nothing to change: the host is at the intent (profile lossless-dscp)"
+	done
+}
+
+@test "each misconfigured fixture gives exactly its plan" {
+	local -A want=(
+		[fault-pfc-off-prio3]="pfc ens1f0np0 prio-pfc: none -> 3"
+		[fault-pfc-on-0-and-3]="pfc ens1f0np0 prio-pfc: 0,3 -> 3"
+		[fault-global-pause-with-pfc]="pfc ens1f0np0 global pause: autoneg off rx on tx on -> autoneg off rx off tx off"
+		[fault-dscp26-missing]="dscp ens1f0np0 dscp-prio 26: none -> 26:3"
+		[fault-dscp26-two-prios]="dscp ens1f0np0 dscp-prio 26: 26:5 -> none"
+		[fault-cnp-dscp-on-data-prio]="cnp ens1f0np0 np_cnp_dscp: 24 -> 48"
+		[fault-ecn-np-disabled]="ecn ens1f0np0 roce_np enable prio 3: 0 -> 1"
+		[fault-roce-mode-v1]="mode mlx5_0/1 default_roce_mode: IB/RoCE v1 -> RoCE v2"
+		[fault-tos-0]="mode mlx5_0/1 default_roce_tos: 0 -> 106"
+		[fault-trust-pcp-untagged]=$'dscp ens1f0np0 dscp-prio 26: none -> 26:3\ndscp ens1f0np0 dscp-prio 48: none -> 48:6'
+		[fault-debugfs-unreadable]="ecn ens1f0np0 congestion control: unknown -> ECN on"
+	)
+	local f
+	for f in "${!want[@]}"; do
+		assert_equal "$(plan_lines "$f")" "${want[$f]}"
+	done
+}
+
+@test "faults tune cannot fix give an empty plan" {
+	local f
+	for f in fault-mtu-1500-intent-4096 fault-no-v2-gid-for-ip fault-lldpad-running \
+		 fault-pause-storm-rising fault-rx-discards-phy-rising fault-out-of-sequence-rising; do
+		assert_equal "$(plan_lines "$f")" ""
+	done
+}
+
+@test "each change carries the interface, the usual tool's command and its warning" {
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-pfc-off-prio3.json"
+	echo "$output" | jq -e '.changes[0] |
+		.step == 1 and .via == "dcbnl RTM_SETDCB IEEE_SET PFC" and
+		.command == "dcb pfc set dev ens1f0np0 prio-pfc 3:on" and
+		(.warning | test("flaps the link")) and .needs_force == false and .skip == null'
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-tos-0.json"
+	echo "$output" | jq -e '.changes[0].command ==
+		"echo '"'106'"' > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"'
+}
+
+@test "an unreadable part is a skipped change with its reason" {
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-debugfs-unreadable.json"
+	echo "$output" | jq -e '.to_apply == 0 and .skipped == 1 and .changes[0].step == null and
+		(.changes[0].skip | startswith("current value unknown: debugfs not mounted"))'
+	run -0 rocectl tune plan --input "$FIXTURES/fault-debugfs-unreadable.json"
+	assert_line --index 0 "nothing to change: the host is at the intent (profile lossless-dscp), 1 skipped"
+}
+
+@test "intent options change the plan; lldpad marks DCB changes as needing --force" {
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-lldpad-running.json" --prio 4
+	echo "$output" | jq -e '[.changes[] | select(.setting == "prio-pfc")][0] |
+		.from == "3" and .to == "4" and .needs_force == true and (.warning | test("lldpad"))'
+	run -0 rocectl tune plan -j --input "$FIXTURES/mlx5-upstream-healthy.json" --tos 104
+	echo "$output" | jq -e '[.changes[] | .to] == ["104"]'
+	run -0 rocectl tune plan -j --input "$FIXTURES/mlx5-upstream-healthy.json" --profile lossy-ecn
+	echo "$output" | jq -e '.profile == "lossy-ecn" and
+		([.changes[] | "\(.setting) \(.from) \(.to)"] | index("prio-pfc 3 none") != null)'
+}
+
+@test "plan: usage errors exit 64, a missing snapshot exits 3" {
+	run -64 rocectl tune plan --prio 9 --input "$FIXTURES/bnxt-healthy.json"
+	run -64 rocectl tune plan extra
+	run -3 rocectl tune plan --input /nonexistent.json
+}
+
+@test "apply without root is refused before anything is read" {
+	run --separate-stderr timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$ROCECTL" tune apply --yes
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: 'rocectl tune apply' needs root"
+	run --separate-stderr timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$ROCECTL" tune revert
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: 'rocectl tune revert' needs root"
+}
+
+@test "apply without a tty and without --yes is refused before the host is read" {
+	[ "$(id -u)" -eq 0 ] || fail "this test runs as root (the refusal comes after the root check)"
+	# A state dir that must stay absent: nothing may be written.
+	local sd=$BATS_TEST_TMPDIR/state
+	run --separate-stderr timeout 30 "$ROCECTL" tune apply --state-dir "$sd" --tos 104 </dev/null
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: not applying: stdin is not a terminal and --yes was not given"
+	[ ! -e "$sd" ] || fail "apply wrote $sd"
+}
+
+@test "revert: a state file that is not one is rejected, nothing written" {
+	local f=$BATS_TEST_TMPDIR/tune-x.json
+	echo '{"schema_version": 1, "kind": "rocectl-host-snapshot"}' >"$f"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert "$f"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: cannot read state file '$f': not a rocectl tune state (version 1)"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert --state-dir "$BATS_TEST_TMPDIR/none"
+	assert_failure 3
+	assert_regex "$stderr" "cannot read state directory"
+}
