@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Snapshots: every fixture loads, uses only model keys and round-trips;
+ * bad snapshots fail with one line; the OFED qos and congestion-control
+ * file parsers read the shapes of roce-host-facts.md §2.2/§2.3 from a tree
+ * given through ROCECTL_SYSFS/ROCECTL_DEBUGFS.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "rocectl/collect.h"
+#include "rocectl/snapshot.h"
+
+#define FIXTURES "tests/fixtures/hosts"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long n;
+	char *buf;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc(n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n, f), n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Every key and value of "sub" is in "all": nothing was silently dropped. */
+static bool json_subset(const cJSON *sub, const cJSON *all, char *where, size_t len)
+{
+	const cJSON *it, *o;
+	int i = 0;
+
+	if (cJSON_IsObject(sub)) {
+		cJSON_ArrayForEach(it, sub) {
+			o = cJSON_GetObjectItemCaseSensitive(all, it->string);
+			if (!o || !json_subset(it, o, where, len)) {
+				if (!o)
+					snprintf(where, len, "key '%s' not in the model", it->string);
+				return false;
+			}
+		}
+		return true;
+	}
+	if (cJSON_IsArray(sub)) {
+		if (!cJSON_IsArray(all) || cJSON_GetArraySize(sub) != cJSON_GetArraySize(all))
+			return snprintf(where, len, "array length"), false;
+		cJSON_ArrayForEach(it, sub)
+			if (!json_subset(it, cJSON_GetArrayItem(all, i++), where, len))
+				return false;
+		return true;
+	}
+	if (!cJSON_Compare(sub, all, true)) {
+		snprintf(where, len, "value of '%s'", sub->string ? sub->string : "?");
+		return false;
+	}
+	return true;
+}
+
+static int n_fixtures;
+
+static void one_fixture(const char *path)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h, h2;
+	char *text, *text2, *orig, where[256] = "";
+	cJSON *jo, *jt;
+
+	assert_int_equal(rctl_snapshot_load(path, &h, &e), 0);
+	assert_true(h.n_devs > 0 && h.n_netdevs > 0);
+	text = rctl_snapshot_text(&h, true);
+	assert_non_null(text);
+	assert_int_equal(rctl_snapshot_parse(text, path, &h2, &e), 0);
+	text2 = rctl_snapshot_text(&h2, true);
+	assert_string_equal(text, text2);
+
+	orig = slurp(path);
+	jo = cJSON_Parse(orig);
+	jt = cJSON_Parse(text);
+	if (!json_subset(jo, jt, where, sizeof(where)))
+		fail_msg("%s: %s", path, where);
+	cJSON_Delete(jo);
+	cJSON_Delete(jt);
+	free(orig);
+	cJSON_free(text);
+	cJSON_free(text2);
+	rctl_host_free(&h);
+	rctl_host_free(&h2);
+	n_fixtures++;
+}
+
+static void test_fixtures_round_trip(void **state)
+{
+	struct dirent *de;
+	char path[PATH_MAX];
+	DIR *d = opendir(FIXTURES);
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", FIXTURES, de->d_name);
+		one_fixture(path);
+	}
+	closedir(d);
+	assert_true(n_fixtures >= 20);
+}
+
+/* What the rules read is where the fixture README says it is. */
+static void test_fixture_values(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	struct rctl_netdev *nd;
+	uint64_t v = 0;
+	uint32_t i, dups = 0;
+
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/fault-dscp26-two-prios.json", &h, &e), 0);
+	nd = &h.netdevs[0];
+	assert_true(nd->app.st.ok && nd->pfc.st.ok && nd->pfc.pfc_en[3] && !nd->pfc.pfc_en[0]);
+	for (i = 0; i < nd->app.n_apps; i++)
+		dups += nd->app.apps[i].selector == RCTL_APP_SEL_DSCP &&
+			nd->app.apps[i].protocol == 26;
+	assert_int_equal(dups, 2);
+	assert_true(rctl_cc_get(&nd->cc, "np_cnp_dscp", &v));
+	assert_int_equal(v, 48);
+	assert_string_equal(h.devs[0].ports[0].cm.roce_mode, "RoCE v2");
+	assert_int_equal(h.devs[0].ports[0].cm.roce_tos, 106);
+	rctl_host_free(&h);
+
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/fault-debugfs-unreadable.json", &h, &e), 0);
+	nd = &h.netdevs[0];
+	assert_false(nd->cc.st.ok);
+	assert_int_equal(nd->cc.st.err, ENOENT);
+	assert_false(rctl_cc_get(&nd->cc, "np_cnp_dscp", &v));
+	assert_int_equal(h.n_unread, 1);
+	rctl_host_free(&h);
+}
+
+static void expect_bad(const char *text, const char *needle)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+
+	assert_int_equal(rctl_snapshot_parse(text, "bad.json", &h, &e), -EINVAL);
+	assert_int_equal(e.errnum, EINVAL);
+	assert_null(strchr(e.msg, '\n'));
+	assert_true(!strncmp(e.msg, "cannot read snapshot 'bad.json': ", 33));
+	if (!strstr(e.msg, needle))
+		fail_msg("'%s' lacks '%s'", e.msg, needle);
+	assert_int_equal(h.n_devs, 0);
+	assert_null(h.devs);
+}
+
+#define DOC(host) "{\"schema_version\":1,\"kind\":\"rocectl-host-snapshot\",\"host\":" host "}"
+
+static void test_bad_snapshots(void **state)
+{
+	char *orig = slurp(FIXTURES "/mlx5-upstream-healthy.json");
+
+	expect_bad("", "not valid JSON");
+	expect_bad("hello", "not valid JSON");
+	expect_bad("[1,2]", "not a rocectl host snapshot");
+	expect_bad("{\"schema_version\":2,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
+		   "schema_version 2, expected 1");
+	expect_bad("{\"schema_version\":1,\"kind\":\"other\",\"host\":{}}",
+		   "not a rocectl host snapshot");
+	orig[strlen(orig) / 2] = '\0';	/* truncated */
+	expect_bad(orig, "not valid JSON");
+	free(orig);
+	expect_bad(DOC("{\"hostname\":7}"), "'hostname' is not a string");
+	expect_bad(DOC("{\"time\":\"noon\"}"), "'time' is not an integer");
+	expect_bad(DOC("{\"netdevs\":[{\"mtu\":-1}]}"), "host.netdevs[0]: 'mtu'");
+	expect_bad(DOC("{\"netdevs\":[{\"pfc\":{\"ok\":1}}]}"), "'ok' is not a boolean");
+	expect_bad(DOC("{\"netdevs\":[{\"pfc\":{\"pfc_en\":[true]}}]}"),
+		   "'pfc_en' is not an array of the right length");
+	expect_bad(DOC("{\"netdevs\":[{\"ets\":{\"prio_tc\":[0,0,0,300,0,0,0,0]}}]}"),
+		   "'prio_tc' holds a bad number");
+	expect_bad(DOC("{\"netdevs\":[{\"app\":{\"entries\":{}}}]}"), "'entries' is not an array");
+	expect_bad(DOC("{\"netdevs\":[{\"cc\":[]}]}"), "expected an object");
+}
+
+/* u64 counters survive exactly, beyond what a double holds. */
+static void test_u64_exact(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	char *text;
+
+	assert_int_equal(rctl_snapshot_parse(DOC("{\"netdevs\":[{\"name\":\"x\",\"pfc\":{"
+		"\"requests\":[18446744073709551615,9007199254740993,0,0,0,0,0,0]}}]}"),
+		"u64", &h, &e), 0);
+	assert_true(h.netdevs[0].pfc.requests[0] == UINT64_MAX);
+	assert_true(h.netdevs[0].pfc.requests[1] == 9007199254740993ull);
+	text = rctl_snapshot_text(&h, false);
+	assert_non_null(strstr(text, "[18446744073709551615,9007199254740993,0,"));
+	cJSON_free(text);
+	rctl_host_free(&h);
+}
+
+/* ---- file parsers on a tree shaped like an OFED / upstream host ------ */
+
+static char tree[] = "/tmp/rocectl-unit-XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX], *s;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tree, rel);
+	for (s = path + strlen(tree) + 1; (s = strchr(s, '/')); s++) {
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void host_one(struct rctl_host *h, const char *ifname, const char *driver,
+		     const char *pci)
+{
+	struct rctl_device *d;
+	struct rctl_netdev *nd;
+
+	memset(h, 0, sizeof(*h));
+	d = rctl_arr_push(&h->devs, &h->n_devs, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "mlx5_0");
+	snprintf(d->driver, sizeof(d->driver), "%s", driver);
+	rctl_arr_push(&d->ports, &d->n_ports, sizeof(*d->ports));
+	d->ports[0].port = 1;
+	snprintf(d->ports[0].netdev, sizeof(d->ports[0].netdev), "%s", ifname);
+	nd = rctl_arr_push(&h->netdevs, &h->n_netdevs, sizeof(*nd));
+	snprintf(nd->name, sizeof(nd->name), "%s", ifname);
+	snprintf(nd->pci, sizeof(nd->pci), "%s", pci);
+}
+
+static void test_ofed_sysfs(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	struct rctl_netdev *nd;
+	char rel[128];
+	uint64_t v;
+	int p;
+
+	assert_non_null(mkdtemp(tree));
+	setenv("ROCECTL_SYSFS", tree, 1);
+	for (p = 0; p < 8; p++) {
+		snprintf(rel, sizeof(rel), "class/net/eth9/ecn/roce_rp/enable/%d", p);
+		put(rel, p == 3 ? "1\n" : "0\n");
+		snprintf(rel, sizeof(rel), "class/net/eth9/ecn/roce_np/enable/%d", p);
+		put(rel, p == 3 || p == 5 ? "1\n" : "0\n");
+	}
+	put("class/net/eth9/ecn/roce_np/cnp_dscp", "48\n");		/* flat */
+	put("class/net/eth9/ecn/roce_np/params/cnp_802p_prio", "6\n");	/* params/ */
+	put("class/net/eth9/ecn/roce_rp/rpg_gd", "11\n");
+	put("class/net/eth9/qos/trust", "dscp\n");
+	put("class/net/eth9/qos/dscp2prio", "dscp2prio mapping:\n"
+	    "\tprio:0 dscp:07,06,05,04,03,02,01,00,\n"
+	    "\tprio:3 dscp:31,30,29,28,27,26,25,24,\n"
+	    "\tprio:6 dscp:55,54,53,52,51,50,49,48,\n");
+	put("class/net/eth9/qos/prio2buffer", "Priority\tBuffer\n0\t\t0\n3\t\t1\n6\t\t0\n");
+	put("class/net/eth9/qos/buffer_size", "Port buffer size = 262016\n"
+	    "Spare buffer size = 0\nBuffer\tSize\txoff_threshold\txon_threshold\n"
+	    "0\t130944\t0\t0\n1\t130944\t93312\t77056\n");
+	put("class/net/eth9/settings/pfc_stall_prevention", "default\n");
+
+	host_one(&h, "eth9", "mlx5", "0000:3b:00.0");
+	nd = &h.netdevs[0];
+	assert_int_equal(rctl_cc_collect(&h, &e), 0);
+	assert_true(nd->cc.st.ok);
+	assert_string_equal(nd->cc.source, "mlx5-sysfs");
+	assert_true(nd->cc.enable_known && nd->cc.rp_enable[3] && !nd->cc.rp_enable[5]);
+	assert_true(nd->cc.np_enable[3] && nd->cc.np_enable[5] && !nd->cc.np_enable[0]);
+	assert_true(rctl_cc_get(&nd->cc, "np_cnp_dscp", &v) && v == 48);
+	assert_true(rctl_cc_get(&nd->cc, "np_cnp_prio", &v) && v == 6);
+	assert_true(rctl_cc_get(&nd->cc, "rp_gd", &v) && v == 11);
+	assert_false(rctl_cc_get(&nd->cc, "rp_ai_rate", &v));	/* absent: not zero */
+
+	assert_int_equal(rctl_qos_collect(&h, &e), 0);
+	assert_true(nd->qos.st.ok);
+	assert_string_equal(nd->qos.trust, "dscp");
+	assert_true(nd->qos.has_dscp2prio);
+	assert_int_equal(nd->qos.dscp2prio[26], 3);
+	assert_int_equal(nd->qos.dscp2prio[48], 6);
+	assert_int_equal(nd->qos.dscp2prio[7], 0);
+	assert_true(nd->qos.has_prio2buffer && nd->qos.prio2buffer[3] == 1);
+	assert_true(nd->qos.has_buffer_size && nd->qos.buffer_size[1] == 130944);
+	assert_string_equal(nd->qos.pfc_stall_prevention, "default");
+	assert_true(h.procs.ok);
+	rctl_host_free(&h);
+}
+
+/* Upstream: debugfs cc_params readable; then unmounted -> unknown, with why. */
+static void test_debugfs(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	struct rctl_netdev *nd;
+	char dbg[PATH_MAX];
+	uint64_t v;
+
+	snprintf(dbg, sizeof(dbg), "%s/debug", tree);
+	setenv("ROCECTL_DEBUGFS", dbg, 1);
+	put("debug/mlx5/0000:3b:00.0/cc_params/np_cnp_dscp", "48\n");
+	put("debug/mlx5/0000:3b:00.0/cc_params/rp_max_rate", "0\n");
+
+	host_one(&h, "eth7", "mlx5", "0000:3b:00.0");
+	nd = &h.netdevs[0];
+	assert_int_equal(rctl_cc_collect(&h, &e), 0);
+	assert_true(nd->cc.st.ok);
+	assert_string_equal(nd->cc.source, "mlx5-debugfs");
+	assert_false(nd->cc.enable_known);
+	assert_true(rctl_cc_get(&nd->cc, "np_cnp_dscp", &v) && v == 48);
+	assert_true(rctl_cc_get(&nd->cc, "rp_max_rate", &v) && v == 0);
+	rctl_host_free(&h);
+
+	host_one(&h, "eth7", "mlx5", "0000:af:00.1");	/* no such cc_params */
+	nd = &h.netdevs[0];
+	assert_int_equal(rctl_cc_collect(&h, &e), 0);
+	assert_false(nd->cc.st.ok);
+	assert_int_equal(nd->cc.st.err, ENOENT);
+	/* A temp dir is not debugfs: the reason says so, it is not "disabled". */
+	assert_string_equal(nd->cc.st.reason, "debugfs not mounted at /sys/kernel/debug");
+	assert_int_equal(h.n_unread, 1);
+	assert_false(nd->qos.st.ok);
+	rctl_host_free(&h);
+
+	host_one(&h, "eth7", "rxe", "");
+	assert_int_equal(rctl_cc_collect(&h, &e), 0);
+	assert_int_equal(h.netdevs[0].cc.st.err, EOPNOTSUPP);
+	rctl_host_free(&h);
+}
+
+static int cleanup(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	if (strchr(tree, 'X'))
+		return 0;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
+	return system(cmd) ? -1 : 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixtures_round_trip),
+		cmocka_unit_test(test_fixture_values),
+		cmocka_unit_test(test_bad_snapshots),
+		cmocka_unit_test(test_u64_exact),
+		cmocka_unit_test(test_ofed_sysfs),
+		cmocka_unit_test(test_debugfs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, cleanup);
+}
