@@ -194,8 +194,13 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		const struct rctl_cc *cc = &t.nd->cc;
 
-		if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd))
+		if (!rctl_part_ok(j, &t, &cc->st, "the CNP DSCP", true))
 			continue;
+		if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
+			rctl_emit(j, RCTL_UNKNOWN, t.name, NULL, "unknown", cc->source, NULL,
+				  "%s does not export the CNP DSCP", cc->source);
+			continue;
+		}
 		hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
 		lands = cnp_lands(t.nd, cd, hp, cp);
 		pfc = lands >= 0 && t.nd->pfc.st.ok && t.nd->pfc.pfc_en[lands];

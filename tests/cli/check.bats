@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# rocectl check, doctor and compare on host snapshots: every fixture's findings
+# exactly (ids and statuses of everything that is not a pass) and exit codes.
+load helpers
+
+# Non-pass findings of "check all" as "id:status" lines, in table order.
+verdict() {
+	rocectl check all -j --input "$FIXTURES/$1.json" "${@:2}" |
+		jq -r '.findings[] | select(.status != "pass") | "\(.id):\(.status)"'
+}
+
+# Exit status of "check all" on a fixture.
+status_of() {
+	local rc=0
+	rocectl check all --input "$FIXTURES/$1.json" "${@:2}" >/dev/null || rc=$?
+	echo "$rc"
+}
+
+expect() {	# fixture exit "id:status ..."
+	run -0 verdict "$1"
+	assert_output "$(printf '%s\n' $3)"
+	[ "$(status_of "$1")" = "$2" ]
+}
+
+@test "healthy hosts: no warning, no failure, no unknown, exit 0" {
+	for f in mlx5-upstream-healthy mlx5-ofed-healthy bnxt-healthy; do
+		run -0 rocectl check all --input "$FIXTURES/$f.json"
+		assert_line "Summary: $(rocectl check all -j -i "$FIXTURES/$f.json" | jq -r .summary.pass) passed, 0 warnings, 0 errors, 0 unknown (exit 0)"
+		run -0 verdict "$f"
+		assert_output ""
+	done
+}
+
+@test "healthy hosts: every area passed, with passes in JSON" {
+	run -0 rocectl check all --input "$FIXTURES/mlx5-upstream-healthy.json"
+	for a in pfc ecn dcqcn dscp cnp mtu gid mode counters; do
+		assert_line --regexp "^$a +passed$"
+	done
+	rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy.json" | jq -e '
+		.schema_version == 1 and .summary.exit_status == 0 and
+		(.findings | map(select(.id == "gid.index")) | .[0].observed == "index 3") and
+		(.findings | all(has("id") and has("area") and has("target") and has("status") and
+				 has("message") and has("expected") and has("observed") and has("fix")))'
+}
+
+@test "fault: PFC off on prio 3" { expect fault-pfc-off-prio3 2 "pfc.prio_disabled:fail"; }
+@test "fault: PFC on 0 and 3" { expect fault-pfc-on-0-and-3 1 "pfc.extra_prio:warn"; }
+@test "fault: trust PCP on untagged L3" { expect fault-trust-pcp-untagged 2 "dscp.trust_pcp:fail"; }
+@test "fault: DSCP 26 missing" { expect fault-dscp26-missing 2 "dscp.missing:fail"; }
+@test "fault: DSCP 26 on two priorities" { expect fault-dscp26-two-prios 2 "dscp.ambiguous:fail"; }
+@test "fault: CNP DSCP on the data priority" {
+	expect fault-cnp-dscp-on-data-prio 2 "cnp.data_prio:fail cnp.mismatch:warn"
+}
+@test "fault: ECN NP disabled, and the PFC/ECN pair" {
+	expect fault-ecn-np-disabled 2 "pfc.without_ecn:warn ecn.np_disabled:fail"
+}
+@test "fault: roce mode v1" { expect fault-roce-mode-v1 2 "mode.roce_v1:fail"; }
+@test "fault: tos 0" { expect fault-tos-0 1 "mode.tos:warn"; }
+@test "fault: MTU 1500 with intent 4096" { expect fault-mtu-1500-intent-4096 2 "mtu.active:fail"; }
+@test "fault: no RoCE v2 GID for the IP" { expect fault-no-v2-gid-for-ip 2 "gid.no_v2:fail"; }
+@test "fault: pause storm counters rising" { expect fault-pause-storm-rising 2 "counters.pause_storm:fail"; }
+@test "fault: rx_discards_phy rising" { expect fault-rx-discards-phy-rising 1 "counters.rx_discards:warn"; }
+@test "fault: out_of_sequence rising" {
+	expect fault-out-of-sequence-rising 2 "counters.loss:warn counters.loss_budget:fail"
+}
+@test "fault: global pause with PFC" { expect fault-global-pause-with-pfc 2 "pfc.global_pause:fail"; }
+@test "fault: lldpad running" { expect fault-lldpad-running 1 "pfc.lldpad:warn"; }
+@test "fault: debugfs unreadable is unknown, not failure" {
+	expect fault-debugfs-unreadable 3 "dcqcn.params:unknown cnp.data_prio:unknown"
+	run -3 rocectl check dcqcn -i "$FIXTURES/fault-debugfs-unreadable.json"
+	assert_line "  UNKNOWN dcqcn.params  mlx5_0/1 (ens1f0np0)"
+	assert_line --regexp "^ +cannot read congestion control \(DCQCN\) of 'ens1f0np0': debugfs not mounted"
+	run -3 rocectl check cnp -i "$FIXTURES/fault-debugfs-unreadable.json"
+	assert_line --regexp "^cnp +0 warnings, 0 errors, 1 unknown$"
+}
+
+@test "the loss budget finding states the measured rate" {
+	run -2 rocectl check counters -j -i "$FIXTURES/fault-out-of-sequence-rising.json"
+	echo "$output" | jq -e '.findings[] | select(.id == "counters.loss_budget") |
+		.status == "fail" and (.observed | test("^loss rate 0\\.00241 \\(5160 of 2145200 packets\\)$"))'
+	run -1 rocectl check counters -i "$FIXTURES/fault-out-of-sequence-rising.json" --loss-budget 0.01
+	assert_output --partial "is within the budget 0.01"
+}
+
+@test "a fix is the exact command" {
+	run -2 rocectl check pfc -i "$FIXTURES/fault-pfc-off-prio3.json"
+	assert_line "           fix: dcb pfc set dev ens1f0np0 prio-pfc 3:on"
+	assert_line --regexp "^pfc +0 warnings, 1 errors$"
+	run -2 rocectl check dscp -i "$FIXTURES/fault-dscp26-missing.json"
+	assert_line "           fix: dcb app add dev ens1f0np0 dscp-prio 26:3"
+}
+
+@test "one area only judges that area; counters without deltas is exit 3" {
+	run -0 rocectl check mode -j -i "$FIXTURES/fault-pfc-off-prio3.json"
+	echo "$output" | jq -e '[.findings[].area] | unique == ["mode"]'
+	jq '.host.sample_interval_s = 0' "$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/one.json"
+	run -3 rocectl check counters -i "$BATS_TEST_TMPDIR/one.json"
+	assert_output "rocectl: no counter deltas to judge: use 'rocectl doctor' or a snapshot of two samples"
+	run -0 rocectl check all -i "$BATS_TEST_TMPDIR/one.json"
+	assert_line "counters   skipped: needs two counter samples (rocectl doctor)"
+}
+
+@test "lossy-ecn profile: PFC on is the finding, PFC off is not" {
+	run -0 verdict fault-pfc-off-prio3 --profile lossy-ecn
+	assert_output ""
+	run -0 verdict mlx5-upstream-healthy --profile lossy-ecn
+	assert_output "pfc.extra_prio:warn"
+}
+
+@test "intent options and the config file change the verdict" {
+	run -0 verdict fault-tos-0 --tos 0
+	assert_output ""
+	printf '# site\nprofile = lossless-dscp\ntos = 0\n' >"$BATS_TEST_TMPDIR/c.conf"
+	run -0 verdict fault-tos-0 --config "$BATS_TEST_TMPDIR/c.conf"
+	assert_output ""
+	ROCECTL_CONF=$BATS_TEST_TMPDIR/c.conf run -0 verdict fault-tos-0
+	assert_output ""
+	run -0 verdict mlx5-upstream-healthy --prio 4
+	assert_output --partial "pfc.prio_disabled:fail"
+}
+
+@test "bad config and intent values: one-line usage error, exit 64" {
+	printf 'prio = 9\n' >"$BATS_TEST_TMPDIR/bad.conf"
+	run -64 rocectl check all -i "$FIXTURES/bnxt-healthy.json" --config "$BATS_TEST_TMPDIR/bad.conf"
+	assert_output "rocectl: '$BATS_TEST_TMPDIR/bad.conf' line 1: invalid value '9' for 'prio'"
+	run -64 rocectl check all -i "$FIXTURES/bnxt-healthy.json" --config /nonexistent/rocectl.conf
+	assert_output "rocectl: cannot read config '/nonexistent/rocectl.conf': No such file or directory"
+	run -64 rocectl check all -i "$FIXTURES/bnxt-healthy.json" --loss-budget 2
+	assert_output "rocectl: invalid value '2' for '--loss-budget': expected a rate from 0 to 1"
+	run -64 rocectl check all --mtu 1000
+	assert_output "rocectl: invalid value '1000' for '--mtu': expected 256, 512, 1024, 2048 or 4096"
+	run -64 rocectl check all --profile lossless
+	assert_output --partial "expected one of lossless-dscp, lossy-ecn"
+}
+
+@test "bad snapshots: one-line error, exit 3, no crash" {
+	printf 'not json' >"$BATS_TEST_TMPDIR/a.json"
+	head -c 300 "$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/b.json"
+	jq '.schema_version = 99' "$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/c.json"
+	jq '.host.netdevs[0].mtu = "big"' "$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/d.json"
+	for f in a b c d; do
+		run -3 rocectl check all -i "$BATS_TEST_TMPDIR/$f.json"
+		[ "${#lines[@]}" -eq 1 ]
+		assert_output --regexp "^rocectl: .*$f\.json"
+		run -3 --separate-stderr rocectl doctor -j -i "$BATS_TEST_TMPDIR/$f.json"
+		echo "$output" | jq -e '.error.message | length > 0'
+	done
+	run -3 rocectl check all -i /nonexistent.json
+}
+
+@test "doctor on a snapshot: all areas, the snapshot's deltas" {
+	run -2 rocectl doctor -i "$FIXTURES/fault-pause-storm-rising.json"
+	assert_line --index 0 --partial "counters over 10.0 s"
+	assert_line --regexp "^counters +0 warnings, 1 errors$"
+	run -0 rocectl doctor -j -i "$FIXTURES/bnxt-healthy.json"
+	echo "$output" | jq -e '(.areas | length) == 9 and .summary.fail == 0 and .summary.exit_status == 0'
+}
+
+@test "--dev filters targets" {
+	run -0 rocectl check all -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev nosuchdev
+	echo "$output" | jq -e '[.findings[] | select(.target != "node11")] | length == 0'
+	run -2 rocectl check pfc -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev ens1f0np0
+}
+
+@test "usage errors exit 64" {
+	run -64 rocectl check
+	run -64 rocectl check nosuch
+	run -64 rocectl doctor --interval 0
+	run -64 rocectl compare "$FIXTURES/bnxt-healthy.json"
+}
+
+@test "compare: identical hosts have no outlier, exit 0" {
+	run -0 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_line "0 outliers among 2 RoCE ports"
+}
+
+@test "compare: outliers in PFC, tos, mode and MTU against the majority" {
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" \
+		"$FIXTURES/fault-pfc-on-0-and-3.json" "$FIXTURES/fault-tos-0.json" \
+		"$FIXTURES/fault-roce-mode-v1.json" "$FIXTURES/fault-mtu-1500-intent-4096.json"
+	echo "$output" | jq -e '
+		([.outliers[] | "\(.field)=\(.value)/\(.most_common)"] | sort) ==
+		["active_mtu=1024/4096", "pfc_prios=0,3/3", "roce_mode=v1/v2", "roce_tos=0/106"] and
+		.exit_status == 1 and (.ports | length) == 5'
+}
+
+@test "compare: two hosts that differ flag both sides" {
+	run -1 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-cnp-dscp-on-data-prio.json"
+	assert_line --regexp "^  node11 mlx5_0/1 \(ens1f0np0\): cnp_dscp 48 \(most common (48|24)\)$"
+	assert_line --regexp "cnp_dscp 24 \(most common (48|24)\)$"
+}
