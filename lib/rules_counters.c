@@ -134,8 +134,8 @@ void rule_counters_loss(struct rctl_judge *j)
 		disc = local_discards(t.nd);
 		snprintf(got, sizeof(got), "+%llu loss events", (unsigned long long)lost);
 		rctl_emit(j, RCTL_WARN, t.name, "+0", got, which, NULL,
-			  disc ? "RoCE packets were lost; this NIC discarded %llu packets too: the loss is at this host"
-			       : "RoCE packets were lost; this NIC discarded %llu: the loss is in the fabric or at the peer",
+			  disc ? "RoCE packets were lost and this NIC discarded %llu packets: the loss is at this host"
+			       : "RoCE packets were lost but this NIC discarded none: the loss is in the fabric or at the peer",
 			  (unsigned long long)disc);
 	}
 }

@@ -78,7 +78,7 @@ expect() {	# fixture exit "id:status ..."
 	run -2 rocectl check counters -j -i "$FIXTURES/fault-out-of-sequence-rising.json"
 	echo "$output" | jq -e '.findings[] | select(.id == "counters.loss_budget") |
 		.status == "fail" and (.observed | test("^loss rate 0\\.00241 \\(5160 of 2145200 packets\\)$"))'
-	run -1 rocectl check counters -i "$FIXTURES/fault-out-of-sequence-rising.json" --loss-budget 0.01
+	run -1 rocectl check counters -v -i "$FIXTURES/fault-out-of-sequence-rising.json" --loss-budget 0.01
 	assert_output --partial "is within the budget 0.01"
 }
 
