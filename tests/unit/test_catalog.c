@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests of the counter catalogue: per-driver semantics, patterns, groups. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "rocectl/catalog.h"
+
+static const struct rctl_centry *hw(const char *drv, const char *name)
+{
+	return rctl_catalog_lookup(drv, RCTL_SRC_HW, name);
+}
+
+static void test_rxe(void **state)
+{
+	const struct rctl_centry *c = hw("rxe", "sent_pkts");
+
+	assert_int_equal(c->group, RCTL_CG_TRAFFIC);
+	assert_false(c->bad);
+	c = hw("rxe", "out_of_seq_request");
+	assert_int_equal(c->group, RCTL_CG_LOSS);
+	assert_true(c->bad);
+	assert_true(hw("rxe", "completer_retry_err")->bad);
+	assert_int_equal(hw("rxe", "send_rnr_err")->group, RCTL_CG_APPLICATION);
+	assert_int_equal(hw("rxe", "link_downed")->group, RCTL_CG_LINK);
+}
+
+/* The same name, keyed by driver: facts §2.10. */
+static void test_same_name_other_driver(void **state)
+{
+	const struct rctl_centry *m = hw("mlx5", "out_of_buffer");
+	const struct rctl_centry *b = hw("bnxt_re", "out_of_buffer");
+
+	assert_int_equal(m->group, RCTL_CG_APPLICATION);
+	assert_int_equal(b->group, RCTL_CG_LOSS);
+	assert_string_not_equal(m->meaning, b->meaning);
+	/* mlx5 Q counters are 32-bit, congestion counters are not. */
+	assert_int_equal(m->bits, 32);
+	assert_int_equal(hw("mlx5", "np_cnp_sent")->bits, 64);
+	assert_int_equal(hw("bnxt_re", "duplicate_request")->bits, 64);
+	/* rxe has no out_of_buffer at all: a name of another driver is "other". */
+	assert_int_equal(hw("rxe", "out_of_buffer")->group, RCTL_CG_OTHER);
+}
+
+static void test_unknown_is_other(void **state)
+{
+	const struct rctl_centry *c = hw("mlx5", "brand_new_counter");
+
+	assert_int_equal(c->group, RCTL_CG_OTHER);
+	assert_false(c->bad);
+	assert_int_equal(c->bits, 64);
+	assert_non_null(c->meaning);
+	assert_int_equal(hw("nosuchdriver", "sent_pkts")->group, RCTL_CG_OTHER);
+}
+
+/* The source matters: link_downed is rxe hw and PMA, rx_out_of_buffer mlx5 ethtool. */
+static void test_sources(void **state)
+{
+	assert_int_equal(rctl_catalog_lookup("rxe", RCTL_SRC_PMA, "link_downed")->group,
+			 RCTL_CG_LINK);
+	assert_int_equal(rctl_catalog_lookup("anything", RCTL_SRC_PMA, "port_xmit_data")->group,
+			 RCTL_CG_TRAFFIC);
+	assert_int_equal(rctl_catalog_lookup("mlx5_core", RCTL_SRC_ETHTOOL,
+					     "rx_out_of_buffer")->group, RCTL_CG_APPLICATION);
+	assert_int_equal(rctl_catalog_lookup("mlx5_core", RCTL_SRC_HW,
+					     "rx_out_of_buffer")->group, RCTL_CG_OTHER);
+}
+
+static void test_digit_patterns(void **state)
+{
+	const char *ok[] = { "rx_prio0_pause", "tx_prio7_pause", "rx_prio3_pause_duration",
+			     "rx_prio12_buf_discard" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		assert_int_not_equal(rctl_catalog_lookup("mlx5_core", RCTL_SRC_ETHTOOL,
+							 ok[i])->group, RCTL_CG_OTHER);
+	assert_int_equal(rctl_catalog_lookup("mlx5_core", RCTL_SRC_ETHTOOL,
+					     "rx_prio3_pause")->group, RCTL_CG_PFC);
+	/* '#' needs at least one digit, and nothing may trail. */
+	assert_int_equal(rctl_catalog_lookup("mlx5_core", RCTL_SRC_ETHTOOL,
+					     "rx_prio_pause")->group, RCTL_CG_OTHER);
+	assert_int_equal(rctl_catalog_lookup("mlx5_core", RCTL_SRC_ETHTOOL,
+					     "rx_prio3_pausex")->group, RCTL_CG_OTHER);
+	assert_int_equal(rctl_catalog_lookup("mlx5_core", RCTL_SRC_ETHTOOL,
+					     "rx_prioX_pause")->group, RCTL_CG_OTHER);
+	assert_int_equal(rctl_catalog_lookup("ice", RCTL_SRC_ETHTOOL,
+					     "rx_priority_3_xoff.nic")->group, RCTL_CG_PFC);
+	assert_int_equal(hw("irdma", "ip6InDiscards")->group, RCTL_CG_BUFFER);
+	assert_int_equal(rctl_catalog_lookup("veth", RCTL_SRC_ETHTOOL,
+					     "rx_queue_0_drops")->group, RCTL_CG_LOSS);
+}
+
+static void test_group_names(void **state)
+{
+	int g;
+
+	for (g = 0; g < RCTL_CG_N; g++) {
+		assert_non_null(rctl_cgroup_names[g]);
+		assert_int_equal(rctl_cgroup_parse(rctl_cgroup_name(g)), g);
+	}
+	assert_null(rctl_cgroup_names[RCTL_CG_N]);
+	assert_int_equal(rctl_cgroup_parse("nope"), -1);
+	assert_int_equal(rctl_cgroup_parse(""), -1);
+	assert_string_equal(rctl_cgroup_name(RCTL_CG_PFC), "pfc");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rxe),
+		cmocka_unit_test(test_same_name_other_driver),
+		cmocka_unit_test(test_unknown_is_other),
+		cmocka_unit_test(test_sources),
+		cmocka_unit_test(test_digit_patterns),
+		cmocka_unit_test(test_group_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
