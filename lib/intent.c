@@ -149,14 +149,17 @@ static int conf_split(char *line, char **k, char **v)
 static int conf_walk(struct rctl_intent *in, const char *text, const char *name,
 		     char *profile, size_t plen, struct rctl_err *e)
 {
-	char *copy = strdup(text), *line, *save = NULL, *k, *v;
+	char *copy = strdup(text), *line, *next, *k, *v;
 	bool tos_set = false, dscp_set = false;
 	int ret = 0, n = 0, r;
 
 	if (!copy)
 		return rctl_err_set(e, ENOMEM, "cannot read '%s'", name);
-	for (line = strtok_r(copy, "\n", &save); line && !ret;
-	     line = strtok_r(NULL, "\n", &save)) {
+	/* Not strtok(): it would skip empty lines and miscount line numbers. */
+	for (line = copy; line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
 		n++;
 		r = conf_split(line, &k, &v);
 		if (r < 0)

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Pure pieces of the rules: aggregation, loss-rate arithmetic, intent config. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rocectl/intent.h"
+#include "rocectl/rules.h"
+
+static int exit_of(uint32_t pass, uint32_t warn, uint32_t unknown, uint32_t fail)
+{
+	struct rctl_report r = { 0 };
+
+	r.count[RCTL_PASS] = pass;
+	r.count[RCTL_WARN] = warn;
+	r.count[RCTL_UNKNOWN] = unknown;
+	r.count[RCTL_FAIL] = fail;
+	return rctl_report_exit(&r);
+}
+
+static void test_aggregation(void **state)
+{
+	(void)state;
+	assert_int_equal(exit_of(0, 0, 0, 0), 0);
+	assert_int_equal(exit_of(5, 0, 0, 0), 0);
+	assert_int_equal(exit_of(5, 1, 0, 0), 1);
+	assert_int_equal(exit_of(5, 1, 1, 0), 3);	/* unknown beats warn */
+	assert_int_equal(exit_of(5, 1, 1, 1), 2);	/* fail beats all */
+	assert_int_equal(exit_of(0, 0, 0, 1), 2);
+}
+
+/* A rule run through the real emit path counts per status and per area. */
+static void test_emit_counts(void **state)
+{
+	static const struct rctl_rule rule = { .id = "x.y", .area = RCTL_AREA_GID };
+	struct rctl_host h = { .hostname = "h1" };
+	struct rctl_intent in;
+	struct rctl_report r = { 0 };
+	struct rctl_judge j = { .h = &h, .in = &in, .r = &r, .rule = &rule };
+
+	(void)state;
+	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", NULL), 0);
+	rctl_emit(&j, RCTL_WARN, NULL, "a", "b", NULL, "cmd", "n=%d", 3);
+	rctl_emit(&j, RCTL_PASS, "t", NULL, NULL, NULL, NULL, "ok");
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.f[0].target, "h1");
+	assert_string_equal(r.f[0].message, "n=3");
+	assert_string_equal(r.f[0].fix, "cmd");
+	assert_int_equal(r.area_count[RCTL_AREA_GID][RCTL_WARN], 1);
+	assert_int_equal(rctl_report_exit(&r), 1);
+	rctl_report_free(&r);
+}
+
+static void test_loss_rate(void **state)
+{
+	double rate = -1;
+
+	(void)state;
+	assert_false(rctl_loss_rate(5, 0, &rate));
+	assert_true(rate == -1);
+	assert_true(rctl_loss_rate(0, 1000, &rate));
+	assert_true(rate == 0);
+	assert_true(rctl_loss_rate(5160, 2145200, &rate));
+	assert_true(rate > 0.0024053 && rate < 0.0024054);
+	/* Exactly on the budget is within it; one more loss is over. */
+	assert_true(rctl_loss_rate(1, 1000000, &rate));
+	assert_false(rate > RCTL_LOSS_BUDGET);
+	assert_true(rctl_loss_rate(2, 1000000, &rate));
+	assert_true(rate > RCTL_LOSS_BUDGET);
+	/* u64 counts far beyond 2^53 stay sane. */
+	assert_true(rctl_loss_rate(UINT64_MAX / 2, UINT64_MAX, &rate));
+	assert_true(rate > 0.49 && rate < 0.51);
+}
+
+static void test_delta_match(void **state)
+{
+	struct rctl_counter c[] = {
+		{ .name = "rx_prio3_buf_discard", .delta = 7, .has_delta = true },
+		{ .name = "rx_prio12_buf_discard", .delta = 5, .has_delta = true },
+		{ .name = "rx_prio_buf_discard", .delta = 100, .has_delta = true },
+		{ .name = "rx_prio4_buf_discard", .delta = 100, .has_delta = false },
+		{ .name = "rx_discards_phy", .delta = 9, .has_delta = true },
+	};
+
+	(void)state;
+	assert_int_equal(rctl_delta_match(c, 5, "rx_prio#_buf_discard"), 12);
+	assert_int_equal(rctl_delta_of(c, 5, "rx_discards_phy"), 9);
+	assert_int_equal(rctl_delta_of(c, 5, "rx_prio4_buf_discard"), 0);
+	assert_int_equal(rctl_delta_of(c, 5, "absent"), 0);
+}
+
+static void test_profiles(void **state)
+{
+	struct rctl_intent in;
+	struct rctl_err e = { 0 };
+
+	(void)state;
+	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", &e), 0);
+	assert_true(in.pfc && in.ecn);
+	assert_int_equal(in.prio, 3);
+	assert_int_equal(in.dscp, 26);
+	assert_int_equal(in.cnp_dscp, 48);
+	assert_int_equal(in.cnp_prio, 6);
+	assert_int_equal(in.tos, 106);
+	assert_int_equal(in.tos, rctl_tos_for(26));
+	assert_int_equal(in.mtu, 4096);
+	assert_int_equal(in.roce_version, 2);
+	assert_int_equal(rctl_intent_profile(&in, "lossy-ecn", &e), 0);
+	assert_false(in.pfc);
+	assert_true(in.ecn);
+	assert_int_equal(rctl_intent_profile(&in, "nope", &e), -EINVAL);
+	assert_string_equal(e.msg, "unknown profile 'nope': expected lossless-dscp or lossy-ecn");
+}
+
+static void test_conf_parse(void **state)
+{
+	struct rctl_intent in;
+	struct rctl_err e = { 0 };
+	const char *text =
+		"# site values\n"
+		"\n"
+		"dscp = 24   # CS3\n"
+		"  prio=4\n"
+		"roce_mode = v2\n"
+		"loss_budget = 1e-5\n"
+		"profile = lossy-ecn\n";
+
+	(void)state;
+	assert_int_equal(rctl_intent_parse_conf(&in, text, "t.conf", NULL, &e), 0);
+	assert_string_equal(in.profile, "lossy-ecn");	/* applied first, wherever it is */
+	assert_false(in.pfc);
+	assert_int_equal(in.dscp, 24);
+	assert_int_equal(in.tos, 24 << 2 | 2);		/* ToS follows the DSCP */
+	assert_int_equal(in.prio, 4);
+	assert_true(in.loss_budget > 0.99e-5 && in.loss_budget < 1.01e-5);
+	/* An explicit profile argument wins over the file's. */
+	assert_int_equal(rctl_intent_parse_conf(&in, text, "t.conf", "lossless-dscp", &e), 0);
+	assert_true(in.pfc);
+	assert_int_equal(in.dscp, 24);
+	/* An explicit tos is kept even after dscp. */
+	assert_int_equal(rctl_intent_parse_conf(&in, "tos = 0\ndscp = 10\n", "t", NULL, &e), 0);
+	assert_int_equal(in.tos, 0);
+}
+
+static void test_conf_errors(void **state)
+{
+	struct rctl_intent in;
+	struct rctl_err e = { 0 };
+
+	(void)state;
+	assert_int_equal(rctl_intent_parse_conf(&in, "prio = 8\n", "a.conf", NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 1: invalid value '8' for 'prio'");
+	assert_int_equal(rctl_intent_parse_conf(&in, "\ncolour = red\n", "a.conf", NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 2: unknown key 'colour'");
+	assert_int_equal(rctl_intent_parse_conf(&in, "prio 3\n", "a.conf", NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 1: expected 'key = value'");
+	assert_int_equal(rctl_intent_parse_conf(&in, "mtu = 3000\n", "a.conf", NULL, &e), -EINVAL);
+	assert_int_equal(rctl_intent_parse_conf(&in, "loss_budget = 2\n", "a.conf", NULL, &e), -EINVAL);
+	assert_int_equal(rctl_intent_parse_conf(&in, "roce_mode = v3\n", "a.conf", NULL, &e), -EINVAL);
+	assert_int_equal(rctl_intent_parse_conf(&in, "profile = x\n", "a.conf", NULL, &e), -EINVAL);
+	assert_int_equal(rctl_intent_parse_conf(&in, "prio =\n", "a.conf", NULL, &e), -EINVAL);
+}
+
+static void test_resolve_layers(void **state)
+{
+	struct rctl_intent_args a = { .config = "/nonexistent/rocectl.conf" };
+	struct rctl_intent in;
+	struct rctl_err e = { 0 };
+
+	(void)state;
+	assert_int_equal(rctl_intent_resolve(&in, &a, &e), -ENOENT);
+	assert_string_equal(e.msg, "cannot read config '/nonexistent/rocectl.conf': No such file or directory");
+	a.config = "/dev/null";		/* empty file: the profile alone */
+	a.dscp = 10;
+	a.dscp_set = true;
+	a.mtu = 1024;
+	a.mtu_set = true;
+	a.loss_budget = "0";
+	assert_int_equal(rctl_intent_resolve(&in, &a, &e), 0);
+	assert_int_equal(in.dscp, 10);
+	assert_int_equal(in.tos, 42);
+	assert_int_equal(in.mtu, 1024);
+	assert_true(in.loss_budget == 0);
+	a.mtu = 1000;
+	assert_int_equal(rctl_intent_resolve(&in, &a, &e), -EINVAL);
+}
+
+static void test_area_names(void **state)
+{
+	(void)state;
+	assert_int_equal(rctl_area_parse("pfc"), RCTL_AREA_PFC);
+	assert_int_equal(rctl_area_parse("counters"), RCTL_AREA_COUNTERS);
+	assert_int_equal(rctl_area_parse("all"), -1);
+	assert_string_equal(rctl_status_name(RCTL_UNKNOWN), "unknown");
+	/* Every rule id is "area.name" of its own area, and unique. */
+	for (unsigned int i = 0; i < rctl_n_rules; i++) {
+		const char *area = rctl_area_name(rctl_rules[i].area);
+
+		assert_int_equal(strncmp(rctl_rules[i].id, area, strlen(area)), 0);
+		assert_int_equal(rctl_rules[i].id[strlen(area)], '.');
+		for (unsigned int k = 0; k < i; k++)
+			assert_string_not_equal(rctl_rules[i].id, rctl_rules[k].id);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_aggregation),
+		cmocka_unit_test(test_emit_counts),
+		cmocka_unit_test(test_loss_rate),
+		cmocka_unit_test(test_delta_match),
+		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_conf_parse),
+		cmocka_unit_test(test_conf_errors),
+		cmocka_unit_test(test_resolve_layers),
+		cmocka_unit_test(test_area_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
