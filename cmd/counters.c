@@ -170,14 +170,15 @@ static struct crow *port_rows(const struct rctl_host *h, const struct rctl_devic
 }
 
 /* Why a set is missing, said as data: "not exported by this driver" is no error. */
-static const char *why_missing(int err)
+static const char *why_missing(int err, bool pma)
 {
-	switch (err) {
-	case 0: return NULL;
-	case ENOENT: return "not exported by this driver";
-	case EOPNOTSUPP: return "N/A (no PMA)";
-	default: return strerror(err);
-	}
+	if (!err)
+		return NULL;
+	if (err == ENOENT)
+		return "not exported by this driver";
+	if (err == EOPNOTSUPP)
+		return pma ? "N/A (no PMA)" : "not supported by this driver";
+	return strerror(err);
 }
 
 /* JSON says why a set is missing as data; null when it is there. */
@@ -191,21 +192,21 @@ static void print_port_json_head(const struct rctl_device *d, const struct rctl_
 	out_str(OUT_JSON, "netdev", NULL, p->netdev[0] ? p->netdev : NULL);
 	out_str(OUT_JSON, "netdev_driver", NULL, nd && nd->driver[0] ? nd->driver : NULL);
 	out_u64(OUT_JSON, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
-	out_str(OUT_JSON, "hw_counters_missing", NULL, why_missing(p->hw_err));
-	out_str(OUT_JSON, "pma_counters_missing", NULL, why_missing(p->pma_err));
+	out_str(OUT_JSON, "hw_counters_missing", NULL, why_missing(p->hw_err, false));
+	out_str(OUT_JSON, "pma_counters_missing", NULL, why_missing(p->pma_err, true));
 	out_str(OUT_JSON, "ethtool_stats_missing", NULL,
-		nd ? why_missing(nd->stats_err) : "no netdev");
+		nd ? why_missing(nd->stats_err, false) : "no netdev");
 }
 
 /* The text rendering prints only what it has: a missing set is one line. */
 static void print_missing_text(const struct rctl_port *p, const struct rctl_netdev *nd)
 {
 	if (p->hw_err)
-		out_text("  hw_counters: %s\n", why_missing(p->hw_err));
+		out_text("  hw_counters: %s\n", why_missing(p->hw_err, false));
 	if (p->pma_err && p->pma_err != ENOENT)
-		out_text("  counters/ (PMA): %s\n", why_missing(p->pma_err));
+		out_text("  counters/ (PMA): %s\n", why_missing(p->pma_err, true));
 	if (nd && nd->stats_err)
-		out_text("  ethtool -S %s: %s\n", nd->name, why_missing(nd->stats_err));
+		out_text("  ethtool -S %s: %s\n", nd->name, why_missing(nd->stats_err, false));
 }
 
 static void print_port(const struct rctl_host *h, const struct rctl_device *d,
