@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Client side of the real-QP probe: rdma_cm address and route resolution, an
+ * RC QP connected with the versioned handshake, ping-pong round trips, each
+ * wait bounded, each failure put in its class (see probe.h).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <net/if.h>
+#include <time.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "rocectl/probe.h"
+
+static const char *const class_ids[RCTL_REACH_NCLASSES] = {
+	[RCTL_REACH_OK] = NULL,
+	[RCTL_REACH_ADDR] = "reach.addr_unresolved",
+	[RCTL_REACH_ROUTE] = "reach.route_unresolved",
+	[RCTL_REACH_NODEV] = "reach.no_rdma_device",
+	[RCTL_REACH_REJECTED] = "reach.rejected",
+	[RCTL_REACH_TIMEOUT] = "reach.connect_timeout",
+	[RCTL_REACH_STALLED] = "reach.traffic_stalled",
+	[RCTL_REACH_VERSION] = "reach.version_mismatch",
+	[RCTL_REACH_MTU] = "reach.mtu_black_hole",
+};
+
+const char *rctl_reach_class_id(enum rctl_reach_class c)
+{
+	return c < RCTL_REACH_NCLASSES ? class_ids[c] : NULL;
+}
+
+const char *rctl_probe_mode_name(uint8_t mode)
+{
+	return mode == RCTL_MODE_ECHO ? "echo" : mode == RCTL_MODE_SINK ? "sink" : "?";
+}
+
+uint64_t rctl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int ms_of(double secs)
+{
+	return secs * 1000 > 0x7fffffff ? 0x7fffffff : (int)(secs * 1000);
+}
+
+static void addr_str(const struct sockaddr *sa, char *buf, size_t len)
+{
+	const void *a = sa->sa_family == AF_INET6 ?
+		(const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr :
+		(const void *)&((const struct sockaddr_in *)sa)->sin_addr;
+
+	if (!inet_ntop(sa->sa_family, a, buf, len))
+		snprintf(buf, len, "?");
+}
+
+/* IB CM REJ reasons worth naming (IBTA 12.6.7.2; ib_cm_rej_reason). */
+static const char *rej_reason(int status)
+{
+	switch (status) {
+	case 1: return "no QP";
+	case 3: return "no resources";
+	case 4: return "timeout";
+	case 8: return "invalid service id: nothing listening on that port";
+	case 14: return "stale connection";
+	case 26: return "invalid MTU";
+	case 28: return "rejected by the listener";
+	default: return "see IBTA REJ reasons";
+	}
+}
+
+/* Wait for the next CM event on our channel, at most timeout_s. */
+static int cm_wait(struct rctl_conn *c, double timeout_s,
+		   struct rdma_cm_event **ev)
+{
+	struct pollfd p = { .fd = c->ch->fd, .events = POLLIN };
+	int n;
+
+	n = poll(&p, 1, ms_of(timeout_s));
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ETIMEDOUT;
+	if (rdma_get_cm_event(c->ch, ev))
+		return -errno;
+	return 0;
+}
+
+static int fail(struct rctl_conn *c, enum rctl_reach_class cls,
+		struct rctl_err *e, int err, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int fail(struct rctl_conn *c, enum rctl_reach_class cls,
+		struct rctl_err *e, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->cls = cls;
+	if (err > 0)
+		err = -err;
+	if (!err)
+		err = -EIO;
+	e->errnum = -err;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+static void path_dev(struct rctl_conn *c)
+{
+	struct ibv_port_attr pa;
+
+	snprintf(c->path.dev, sizeof(c->path.dev), "%s",
+		 ibv_get_device_name(c->id->verbs->device));
+	c->path.port = c->id->port_num;
+	if (!ibv_query_port(c->id->verbs, c->id->port_num, &pa))
+		c->path.active_mtu = pa.active_mtu >= IBV_MTU_256 ?
+				     128u << pa.active_mtu : 0;
+	addr_str(rdma_get_local_addr(c->id), c->path.src_ip, sizeof(c->path.src_ip));
+}
+
+static int resolve_addr_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
+			      struct rctl_err *e)
+{
+	struct rdma_cm_event *ev;
+	char dst[RCTL_ADDR_LEN];
+	int ret, type, status;
+
+	addr_str(o->dst, dst, sizeof(dst));
+	ret = cm_wait(c, o->timeout_s, &ev);
+	if (ret == -ETIMEDOUT)
+		return fail(c, RCTL_REACH_ADDR, e, ret,
+			    "address resolution of '%s' timed out (no ARP/ND reply?)",
+			    dst);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot read rdma_cm events");
+	type = ev->event;
+	status = ev->status;
+	rdma_ack_cm_event(ev);
+	if (type == RDMA_CM_EVENT_ADDR_RESOLVED && c->id->verbs)
+		return 0;
+	if (type == RDMA_CM_EVENT_ADDR_RESOLVED || status == -ENODEV)
+		return fail(c, RCTL_REACH_NODEV, e, -ENODEV,
+			    "no RDMA device for the local address towards '%s'",
+			    dst);
+	return fail(c, RCTL_REACH_ADDR, e, status ? status : -EHOSTUNREACH,
+		    "address resolution of '%s' failed: %s", dst,
+		    strerror(status ? -status : EHOSTUNREACH));
+}
+
+int rctl_conn_resolve(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		      struct rctl_err *e)
+{
+	uint64_t t0;
+	uint8_t tos;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->reject_status = -1;
+	c->peer_version = -1;
+	c->path.gid_index = -1;
+	c->path.tos = o->tos;
+	c->path.traffic_class = -1;
+	for (ret = 0; ret < RCTL_STEP_NSTEPS; ret++)
+		c->step_ms[ret] = -1;
+	addr_str(o->dst, c->path.dst_ip, sizeof(c->path.dst_ip));
+	if (o->src)
+		addr_str(o->src, c->path.src_ip, sizeof(c->path.src_ip));
+	c->ch = rdma_create_event_channel();
+	if (!c->ch)
+		return rctl_err_set(e, errno, "cannot open rdma_cm (is rdma_ucm loaded?)");
+	if (rdma_create_id(c->ch, &c->id, c, RDMA_PS_TCP))
+		return rctl_err_set(e, errno, "cannot create an rdma_cm id");
+	tos = (uint8_t)o->tos;
+	if (o->tos >= 0 &&
+	    rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, 1))
+		return rctl_err_set(e, errno, "cannot set ToS %d", o->tos);
+	t0 = rctl_now_ns();
+	if (rdma_resolve_addr(c->id, (struct sockaddr *)o->src,
+			      (struct sockaddr *)o->dst, ms_of(o->timeout_s))) {
+		ret = -errno;
+		if (ret == -ENODEV || ret == -EADDRNOTAVAIL)
+			return fail(c, RCTL_REACH_NODEV, e, ret,
+				    "no RDMA device for the local address '%s'",
+				    c->path.src_ip);
+		return fail(c, RCTL_REACH_ADDR, e, ret,
+			    "address resolution of '%s' failed: %s",
+			    c->path.dst_ip, strerror(-ret));
+	}
+	ret = resolve_addr_event(c, o, e);
+	c->step_ms[RCTL_STEP_ADDR] = (rctl_now_ns() - t0) / 1e6;
+	if (ret)
+		return ret;
+	path_dev(c);
+	return 0;
+}
+
+static int resolve_route(struct rctl_conn *c, const struct rctl_conn_opts *o,
+			 struct rctl_err *e)
+{
+	struct rdma_cm_event *ev;
+	int ret, type, status;
+	uint64_t t0 = rctl_now_ns();
+
+	if (o->ack_timeout)
+		/* Older kernels lack the option; the default is then used. */
+		rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
+				(void *)&o->ack_timeout, 1);
+	if (rdma_resolve_route(c->id, ms_of(o->timeout_s)))
+		return fail(c, RCTL_REACH_ROUTE, e, -errno,
+			    "route resolution to '%s' failed: %s", c->path.dst_ip,
+			    strerror(errno));
+	ret = cm_wait(c, o->timeout_s, &ev);
+	c->step_ms[RCTL_STEP_ROUTE] = (rctl_now_ns() - t0) / 1e6;
+	if (ret == -ETIMEDOUT)
+		return fail(c, RCTL_REACH_ROUTE, e, ret,
+			    "route resolution to '%s' timed out", c->path.dst_ip);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot read rdma_cm events");
+	type = ev->event;
+	status = ev->status;
+	rdma_ack_cm_event(ev);
+	if (type == RDMA_CM_EVENT_ROUTE_RESOLVED)
+		return 0;
+	return fail(c, RCTL_REACH_ROUTE, e, status ? status : -EHOSTUNREACH,
+		    "route resolution to '%s' failed: %s", c->path.dst_ip,
+		    strerror(status ? -status : EHOSTUNREACH));
+}
+
+static int create_qp(struct rctl_conn *c, struct rctl_err *e)
+{
+	struct ibv_qp_init_attr qa = { 0 };
+	uint32_t i;
+
+	c->pd = ibv_alloc_pd(c->id->verbs);
+	c->cc = c->pd ? ibv_create_comp_channel(c->id->verbs) : NULL;
+	c->cq = c->cc ? ibv_create_cq(c->id->verbs, 2 * c->depth + 2, c, c->cc, 0) : NULL;
+	if (!c->cq)
+		return rctl_err_set(e, errno, "cannot create a CQ on '%s'", c->path.dev);
+	c->buf = aligned_alloc(4096, ((size_t)c->size * 2 + 4095) & ~(size_t)4095);
+	if (!c->buf)
+		return rctl_err_set(e, ENOMEM, "cannot allocate %u bytes", 2 * c->size);
+	memset(c->buf, 0x5a, (size_t)c->size * 2);
+	c->mr = ibv_reg_mr(c->pd, c->buf, (size_t)c->size * 2,
+			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	if (!c->mr)
+		return rctl_err_set(e, errno, "cannot register %u bytes on '%s'",
+				    2 * c->size, c->path.dev);
+	qa.send_cq = qa.recv_cq = c->cq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = c->depth;
+	qa.cap.max_recv_wr = c->depth;
+	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	qa.cap.max_inline_data = 64;
+	if (rdma_create_qp(c->id, c->pd, &qa)) {
+		qa.cap.max_inline_data = 0;
+		if (rdma_create_qp(c->id, c->pd, &qa))
+			return rctl_err_set(e, errno, "cannot create an RC QP on '%s'",
+					    c->path.dev);
+	}
+	c->max_inline = qa.cap.max_inline_data;
+	for (i = 0; i < c->depth; i++)
+		if (rctl_conn_post_recv(c))
+			return rctl_err_set(e, errno, "cannot post receives");
+	return 0;
+}
+
+static int handle_reject(struct rctl_conn *c, struct rdma_cm_event *ev,
+			 struct rctl_err *e)
+{
+	const struct rctl_welcome *w = ev->param.conn.private_data;
+	char msg[160];
+
+	c->reject_status = ev->status;
+	if (w && ev->param.conn.private_data_len >= sizeof(*w) &&
+	    !memcmp(w->magic, RCTL_PROBE_MAGIC, 4)) {
+		c->peer_version = w->version;
+		if (w->status == RCTL_PROBE_VERSION_MISMATCH) {
+			c->cls = RCTL_REACH_VERSION;
+			return rctl_err_msg(e, EPROTO,
+					    "handshake version mismatch: serve at '%s' speaks v%u, this rocectl v%u",
+					    c->path.dst_ip, w->version, RCTL_PROBE_VERSION);
+		}
+		snprintf(msg, sizeof(msg), "%s",
+			 w->status == RCTL_PROBE_BUSY ? "serve is at its client limit" :
+			 w->status == RCTL_PROBE_NO_RESOURCES ? "serve is out of resources" :
+			 "serve refused the request");
+	} else {
+		snprintf(msg, sizeof(msg), "REJ reason %d: %s", ev->status,
+			 rej_reason(ev->status));
+	}
+	c->cls = RCTL_REACH_REJECTED;
+	return rctl_err_msg(e, ECONNREFUSED, "connect to '%s' port %u rejected (%s)",
+			    c->path.dst_ip, ntohs(rdma_get_dst_port(c->id)), msg);
+}
+
+static int take_welcome(struct rctl_conn *c, struct rdma_cm_event *ev,
+			struct rctl_err *e)
+{
+	const struct rctl_welcome *w = ev->param.conn.private_data;
+
+	if (!w || ev->param.conn.private_data_len < sizeof(*w) ||
+	    memcmp(w->magic, RCTL_PROBE_MAGIC, 4)) {
+		c->cls = RCTL_REACH_VERSION;
+		return rctl_err_msg(e, EPROTO, "'%s' accepted without the rocectl handshake: not 'rocectl serve'",
+				    c->path.dst_ip);
+	}
+	c->peer_version = w->version;
+	if (w->version != RCTL_PROBE_VERSION) {
+		c->cls = RCTL_REACH_VERSION;
+		return rctl_err_msg(e, EPROTO, "handshake version mismatch: serve at '%s' speaks v%u, this rocectl v%u",
+				    c->path.dst_ip, w->version, RCTL_PROBE_VERSION);
+	}
+	c->raddr = be64toh(w->addr);
+	c->rkey = ntohl(w->rkey);
+	c->peer_lifetime_s = ntohl(w->lifetime_s);
+	return 0;
+}
+
+static int connect_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
+			 struct rctl_err *e)
+{
+	struct rdma_cm_event *ev;
+	int ret, type, status;
+
+	ret = cm_wait(c, o->timeout_s, &ev);
+	if (ret == -ETIMEDOUT)
+		return fail(c, RCTL_REACH_TIMEOUT, e, ret,
+			    "connect to '%s' timed out: no CM reply (UDP 4791 filtered on the path?)",
+			    c->path.dst_ip);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot read rdma_cm events");
+	type = ev->event;
+	status = ev->status;
+	if (type == RDMA_CM_EVENT_ESTABLISHED)
+		ret = take_welcome(c, ev, e);
+	else if (type == RDMA_CM_EVENT_REJECTED)
+		ret = handle_reject(c, ev, e);
+	else if (type == RDMA_CM_EVENT_UNREACHABLE && status == -ETIMEDOUT)
+		ret = fail(c, RCTL_REACH_TIMEOUT, e, status,
+			   "connect to '%s' timed out: no CM reply (UDP 4791 filtered on the path?)",
+			   c->path.dst_ip);
+	else
+		ret = fail(c, RCTL_REACH_TIMEOUT, e, status ? status : -EIO,
+			   "connect to '%s' failed: %s", c->path.dst_ip,
+			   rdma_event_str(type));
+	rdma_ack_cm_event(ev);
+	return ret;
+}
+
+static void path_qp(struct rctl_conn *c)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	struct ibv_gid_entry g;
+
+	if (ibv_query_qp(c->id->qp, &a, IBV_QP_PATH_MTU | IBV_QP_AV |
+			 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT, &ia))
+		return;
+	c->path.path_mtu = a.path_mtu >= IBV_MTU_256 ? 128u << a.path_mtu : 0;
+	c->path.gid_index = a.ah_attr.grh.sgid_index;
+	c->path.traffic_class = a.ah_attr.grh.traffic_class;
+	c->path.ack_timeout = a.timeout;
+	c->path.retry_cnt = a.retry_cnt;
+	if (ibv_query_gid_ex(c->id->verbs, c->path.port, c->path.gid_index, &g, 0))
+		return;
+	inet_ntop(AF_INET6, g.gid.raw, c->path.gid, sizeof(c->path.gid));
+	snprintf(c->path.roce_mode, sizeof(c->path.roce_mode), "%s",
+		 g.gid_type == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" :
+		 g.gid_type == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB");
+	if (g.ndev_ifindex)
+		if_indextoname(g.ndev_ifindex, c->path.netdev);
+}
+
+int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		      struct rctl_err *e)
+{
+	struct rctl_hello h = { .magic = RCTL_PROBE_MAGIC };
+	struct rdma_conn_param cp = { 0 };
+	struct ibv_device_attr da;
+	uint64_t t0;
+	int ret;
+
+	ret = resolve_route(c, o, e);
+	if (ret)
+		return ret;
+	c->size = o->size;
+	c->depth = o->depth;
+	ret = create_qp(c, e);
+	if (ret)
+		return ret;
+	h.version = o->version ? o->version : RCTL_PROBE_VERSION;
+	h.mode = o->mode;
+	h.size = htonl(o->size);
+	h.depth = htonl(o->depth);
+	h.addr = htobe64((uintptr_t)(c->buf + c->size));
+	h.rkey = htonl(c->mr->rkey);
+	cp.private_data = &h;
+	cp.private_data_len = sizeof(h);
+	cp.retry_count = o->retry_cnt;
+	cp.rnr_retry_count = 7;		/* infinite: a busy responder is not loss */
+	cp.initiator_depth = cp.responder_resources = 1;
+	if (!ibv_query_device(c->id->verbs, &da))
+		cp.initiator_depth = da.max_qp_init_rd_atom < 16 ?
+				     da.max_qp_init_rd_atom : 16;
+	t0 = rctl_now_ns();
+	if (rdma_connect(c->id, &cp))
+		return rctl_err_set(e, errno, "cannot connect to '%s'", c->path.dst_ip);
+	ret = connect_event(c, o, e);
+	c->step_ms[RCTL_STEP_CONNECT] = (rctl_now_ns() - t0) / 1e6;
+	if (ret)
+		return ret;
+	c->connected = true;
+	path_qp(c);
+	return 0;
+}
+
+void rctl_conn_close(struct rctl_conn *c)
+{
+	struct rdma_cm_event *ev;
+
+	if (c->connected && !rdma_disconnect(c->id) &&
+	    !cm_wait(c, 1.0, &ev))	/* DREP or timewait: bounded */
+		rdma_ack_cm_event(ev);
+	if (c->id && c->id->qp)
+		rdma_destroy_qp(c->id);
+	if (c->mr)
+		ibv_dereg_mr(c->mr);
+	if (c->cq)
+		ibv_destroy_cq(c->cq);
+	if (c->cc)
+		ibv_destroy_comp_channel(c->cc);
+	if (c->pd)
+		ibv_dealloc_pd(c->pd);
+	if (c->id)
+		rdma_destroy_id(c->id);
+	if (c->ch)
+		rdma_destroy_event_channel(c->ch);
+	free(c->buf);
+	c->id = NULL;
+	c->ch = NULL;
+	c->buf = NULL;
+	c->connected = false;
+}
+
+int rctl_dev_src_addr(const char *dev, uint32_t port,
+		      struct sockaddr_storage *ss, struct rctl_err *e)
+{
+	static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
+	struct ibv_device **list;
+	struct ibv_context *vc = NULL;
+	struct ibv_gid_entry g[64];
+	ssize_t n = -1, i, best = -1;
+	int num, k;
+
+	list = ibv_get_device_list(&num);
+	if (!list)
+		return rctl_err_set(e, errno, "cannot list RDMA devices");
+	for (k = 0; k < num && !vc; k++)
+		if (!strcmp(ibv_get_device_name(list[k]), dev))
+			vc = ibv_open_device(list[k]);
+	ibv_free_device_list(list);
+	if (!vc)
+		return rctl_err_msg(e, ENODEV, "no RDMA device '%s'", dev);
+	n = ibv_query_gid_table(vc, g, 64, 0);
+	ibv_close_device(vc);
+	for (i = 0; i < n; i++) {
+		if (g[i].port_num != port || g[i].gid_type != IBV_GID_TYPE_ROCE_V2)
+			continue;
+		if (!memcmp(g[i].gid.raw, v4map, 12)) {
+			best = i;
+			break;
+		}
+		if (best < 0 && g[i].gid.raw[0] != 0xfe)
+			best = i;
+	}
+	if (best < 0)
+		return rctl_err_msg(e, EADDRNOTAVAIL, "no RoCE v2 IP address on '%s' port %u",
+				    dev, port);
+	memset(ss, 0, sizeof(*ss));
+	if (!memcmp(g[best].gid.raw, v4map, 12)) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)ss;
+
+		sin->sin_family = AF_INET;
+		memcpy(&sin->sin_addr, g[best].gid.raw + 12, 4);
+	} else {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)ss;
+
+		sin6->sin6_family = AF_INET6;
+		memcpy(&sin6->sin6_addr, g[best].gid.raw, 16);
+	}
+	return 0;
+}

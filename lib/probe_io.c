@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Traffic on a probe connection (bounded completion waits, ping-pong), the
+ * plain-IP control probe of serve's TCP port, and the port's hw_counters.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "rocectl/collect.h"
+#include "rocectl/probe.h"
+
+/* Sleep on the completion channel and the CM channel, at most "ms". */
+static int conn_sleep(struct rctl_conn *c, int ms)
+{
+	struct pollfd p[2] = {
+		{ .fd = c->cc->fd, .events = POLLIN },
+		{ .fd = c->ch->fd, .events = POLLIN },
+	};
+	struct rdma_cm_event *ev;
+	struct ibv_cq *cq;
+	void *ctx;
+	int type;
+
+	if (poll(p, 2, ms) < 0)
+		return errno == EINTR ? 0 : -errno;
+	if ((p[0].revents & POLLIN) && !ibv_get_cq_event(c->cc, &cq, &ctx)) {
+		ibv_ack_cq_events(cq, 1);
+		c->cq_armed = false;
+	}
+	if ((p[1].revents & POLLIN) && !rdma_get_cm_event(c->ch, &ev)) {
+		type = ev->event;
+		rdma_ack_cm_event(ev);
+		if (type == RDMA_CM_EVENT_DISCONNECTED) {
+			c->connected = false;
+			return -ECONNRESET;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Up to n completions, at least one, before deadline_ns. busy: spin; else
+ * arm the CQ and sleep. -ETIMEDOUT, -ECONNRESET (peer disconnected).
+ */
+int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
+		   uint64_t deadline_ns, bool busy)
+{
+	uint64_t now;
+	int got, ret;
+
+	for (;;) {
+		got = ibv_poll_cq(c->cq, n, wc);
+		if (got)
+			return got < 0 ? -EIO : got;
+		now = rctl_now_ns();
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		if (busy)
+			continue;
+		if (!c->cq_armed) {
+			if (ibv_req_notify_cq(c->cq, 0))
+				return -errno;
+			c->cq_armed = true;
+			continue;	/* a completion may have raced the arm */
+		}
+		ret = conn_sleep(c, (int)((deadline_ns - now) / 1000000) + 1);
+		if (ret)
+			return ret;
+	}
+}
+
+int rctl_wc_error(const struct ibv_wc *wc, struct rctl_err *e)
+{
+	return rctl_err_msg(e, EIO, "work completion failed: %s (vendor error 0x%x)",
+			    ibv_wc_status_str(wc->status), wc->vendor_err);
+}
+
+static int post_one(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)c->buf, .length = len, .lkey = c->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = ++c->seq, .sg_list = &sge, .num_sge = 1,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+
+	if (op == RCTL_OP_SEND) {
+		wr.opcode = IBV_WR_SEND;
+	} else {
+		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr.imm_data = htonl(len);	/* the echo answers with as much */
+		wr.wr.rdma.remote_addr = c->raddr;
+		wr.wr.rdma.rkey = c->rkey;
+	}
+	if (len <= c->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	return ibv_post_send(c->id->qp, &wr, &bad) ? -errno : 0;
+}
+
+int rctl_conn_post_recv(struct rctl_conn *c)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(c->buf + c->size), .length = c->size,
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(c->id->qp, &wr, &bad) ? -errno : 0;
+}
+
+int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
+		       double timeout_s, bool busy, uint64_t *rtt_ns,
+		       struct rctl_err *e)
+{
+	uint64_t t0, t1 = 0, deadline;
+	bool sent = false, back = false;
+	struct ibv_wc wc[4];
+	int n, i, ret;
+
+	t0 = rctl_now_ns();
+	deadline = t0 + (uint64_t)(timeout_s * 1e9);
+	ret = post_one(c, op, len);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot post a %u-byte %s", len,
+				    op == RCTL_OP_SEND ? "SEND" : "RDMA WRITE");
+	while (!sent || !back) {
+		n = rctl_conn_poll(c, wc, 4, deadline, busy);
+		if (n == -ETIMEDOUT)
+			return rctl_err_msg(e, ETIMEDOUT, "no answer to a %u-byte %s within %gs",
+					    len, op == RCTL_OP_SEND ? "SEND" : "RDMA WRITE",
+					    timeout_s);
+		if (n == -ECONNRESET)
+			return rctl_err_msg(e, ECONNRESET, "the peer disconnected during a %u-byte %s",
+					    len, op == RCTL_OP_SEND ? "SEND" : "RDMA WRITE");
+		if (n < 0)
+			return rctl_err_set(e, n, "cannot poll the CQ");
+		for (i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS)
+				return rctl_wc_error(&wc[i], e);
+			if (wc[i].opcode & IBV_WC_RECV) {
+				t1 = rctl_now_ns();
+				back = true;
+				if (rctl_conn_post_recv(c))
+					return rctl_err_set(e, errno, "cannot post a receive");
+			} else {
+				sent = true;
+			}
+		}
+	}
+	*rtt_ns = t1 - t0;
+	return 0;
+}
+
+/* ---- control probe ---------------------------------------------------- */
+
+static enum rctl_ctl_result ctl_banner(int fd, int ms, int *peer_version)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[64];
+	ssize_t n;
+	unsigned int v;
+
+	if (poll(&p, 1, ms) != 1)
+		return RCTL_CTL_OPEN;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return RCTL_CTL_OPEN;
+	buf[n] = '\0';
+	if (sscanf(buf, "rocectl-serve %u", &v) != 1)
+		return RCTL_CTL_OPEN;
+	*peer_version = (int)v;
+	return RCTL_CTL_SERVE;
+}
+
+enum rctl_ctl_result rctl_ctl_probe(const struct sockaddr *dst,
+				    const struct sockaddr *src, double timeout_s,
+				    int *peer_version, int *err)
+{
+	socklen_t len = dst->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+						     sizeof(struct sockaddr_in);
+	struct pollfd p = { .events = POLLOUT };
+	enum rctl_ctl_result r = RCTL_CTL_ERROR;
+	int fd, soerr = 0, ms = (int)(timeout_s * 1000);
+	socklen_t sl = sizeof(soerr);
+
+	*err = 0;
+	*peer_version = -1;
+	fd = socket(dst->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		*err = errno;
+		return RCTL_CTL_ERROR;
+	}
+	if (src && bind(fd, src, len) < 0)
+		*err = errno;
+	else if (!connect(fd, dst, len) || errno == EINPROGRESS) {
+		p.fd = fd;
+		if (poll(&p, 1, ms) != 1)
+			r = RCTL_CTL_SILENT;
+		else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) || soerr)
+			*err = soerr;
+		else
+			r = ctl_banner(fd, ms, peer_version);
+	} else {
+		*err = errno;
+	}
+	if (*err == ECONNREFUSED)
+		r = RCTL_CTL_REFUSED;
+	close(fd);
+	return r;
+}
+
+const char *rctl_ctl_result_name(enum rctl_ctl_result r)
+{
+	static const char *const n[] = {
+		[RCTL_CTL_SERVE] = "serve answered", [RCTL_CTL_OPEN] = "port open",
+		[RCTL_CTL_REFUSED] = "refused", [RCTL_CTL_SILENT] = "no answer",
+		[RCTL_CTL_ERROR] = "unreachable",
+	};
+	return n[r];
+}
+
+bool rctl_ctl_ip_reachable(enum rctl_ctl_result r)
+{
+	return r == RCTL_CTL_SERVE || r == RCTL_CTL_OPEN || r == RCTL_CTL_REFUSED;
+}
+
+/* ---- port counters ---------------------------------------------------- */
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct rctl_counter *)a)->name,
+		      ((const struct rctl_counter *)b)->name);
+}
+
+int rctl_port_hw_read(const char *dev, uint32_t port, struct rctl_counter **c,
+		      uint32_t *n)
+{
+	char dir[512], path[800], val[32];
+	struct rctl_counter *x;
+	struct dirent *de;
+	DIR *d;
+
+	*c = NULL;
+	*n = 0;
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u/hw_counters",
+		 rctl_sysfs(), dev, port);
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "lifespan") ||
+		    strlen(de->d_name) >= RCTL_NAME_LEN)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (rctl_read_file(path, val, sizeof(val)))
+			continue;
+		x = rctl_arr_push(c, n, sizeof(*x));
+		if (!x)
+			break;
+		snprintf(x->name, sizeof(x->name), "%s", de->d_name);
+		x->value = strtoull(val, NULL, 10);
+	}
+	closedir(d);
+	if (*n)
+		qsort(*c, *n, sizeof(**c), name_cmp);
+	return 0;
+}
+
+/* Names across rxe, mlx5, bnxt_re and irdma (roce-host-facts.md §2.10, M17). */
+bool rctl_counter_is_loss(const char *name)
+{
+	static const char *const loss[] = {
+		"duplicate_request", "out_of_seq_request", "rcvd_seq_err",
+		"retry_exceeded_err", "retry_rnr_exceeded_err", "completer_retry_err",
+		"rcvd_rnr_err", "local_ack_timeout_err", "out_of_sequence",
+		"packet_seq_err", "req_transport_retries_exceeded",
+		"implied_nak_seq_err", "rnr_nak_retry_err", "roce_adp_retrans",
+		"roce_slow_restart", "to_retransmits", "max_retry_exceeded",
+		"seq_err_naks_rcvd", "oos_drop_count", "out_of_buffer",
+		"rx_out_of_buffer", "req_rnr_retries_exceeded", "send_err",
+		"link_downed",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(loss) / sizeof(loss[0]); i++)
+		if (!strcmp(name, loss[i]))
+			return true;
+	return false;
+}
+
+/* ---- MTU sweep -------------------------------------------------------- */
+
+static int sweep_try(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		     uint32_t len, struct rctl_sweep *r, bool *ok,
+		     struct rctl_err *e)
+{
+	struct rctl_err why = { 0 };
+	uint64_t rtt;
+	int ret;
+
+	r->probes++;
+	*ok = !rctl_conn_pingpong(c, RCTL_OP_SEND, len, o->timeout_s, false, &rtt, &why);
+	if (*ok)
+		return 0;
+	snprintf(r->why, sizeof(r->why), "%.*s", (int)sizeof(r->why) - 1, why.msg);
+	/* The QP is in error (or the peer's is): start over. */
+	rctl_conn_close(c);
+	ret = rctl_conn_resolve(c, o, e);
+	return ret ? ret : rctl_conn_connect(c, o, e);
+}
+
+int rctl_mtu_sweep(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		   uint32_t max, struct rctl_sweep *r, struct rctl_err *e)
+{
+	uint32_t len, lo = 0, hi = 0, mid;
+	bool ok;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->max = max;
+	for (len = 64 < max ? 64 : max;; len = len > max / 2 ? max : len * 2) {
+		ret = sweep_try(c, o, len, r, &ok, e);
+		if (ret)
+			return ret;
+		if (!ok) {
+			hi = len;
+			break;
+		}
+		lo = len;
+		if (len == max)
+			break;
+	}
+	/* Bisect (lo, hi): at most log2(max) more probes. */
+	while (hi && hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		ret = sweep_try(c, o, mid, r, &ok, e);
+		if (ret)
+			return ret;
+		if (ok)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	r->largest_ok = lo;
+	r->smallest_bad = hi;
+	return 0;
+}

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The responder of "rocectl serve": one rdma_cm listener (RDMA_PS_TCP) and a
+ * TCP control port of the same number. The main thread owns the CM channel
+ * and the client list; each accepted client gets an RC QP and a worker thread
+ * that answers it (echo) or consumes its SENDs (sink) until it disconnects,
+ * fails, or reaches its lifetime. Workers spin while traffic flows and sleep
+ * on the completion channel when it stops, so idle clients cost no CPU.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "rocectl/probe.h"
+
+#define SPIN_NS 2000000ull	/* keep polling this long after the last completion */
+#define TICK_MS 100		/* sleeps are this short, to notice stop and lifetime */
+
+struct sconn {
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *cc;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	char *buf;
+	uint32_t size, depth;
+	uint8_t mode;
+	uint64_t caddr;
+	uint32_t crkey;
+	pthread_t thr;
+	bool started, established;
+	volatile int stop, done;
+	uint64_t msgs, t0, deadline;
+	const char *why;
+	char peer[RCTL_ADDR_LEN + 8];
+	struct sconn *next;
+};
+
+struct server {
+	const struct rctl_serve_opts *o;
+	rctl_serve_cb cb;
+	void *arg;
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *lid;
+	int tcp;
+	struct sconn *conns;
+	unsigned int n;
+};
+
+static void peer_str(struct rdma_cm_id *id, char *buf, size_t len)
+{
+	struct sockaddr *sa = rdma_get_peer_addr(id);
+	char ip[RCTL_ADDR_LEN] = "?";
+	const void *a = sa->sa_family == AF_INET6 ?
+		(const void *)&((struct sockaddr_in6 *)sa)->sin6_addr :
+		(const void *)&((struct sockaddr_in *)sa)->sin_addr;
+
+	inet_ntop(sa->sa_family, a, ip, sizeof(ip));
+	snprintf(buf, len, "%s:%u", ip, ntohs(rdma_get_dst_port(id)));
+}
+
+static int post_recv(struct sconn *s)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)s->buf, .length = s->size, .lkey = s->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(s->id->qp, &wr, &bad);
+}
+
+/* Answer in kind: SEND with a SEND, WRITE_WITH_IMM with a WRITE_WITH_IMM. */
+static int reply(struct sconn *s, const struct ibv_wc *wc)
+{
+	uint32_t len = wc->opcode == IBV_WC_RECV ? wc->byte_len : ntohl(wc->imm_data);
+	struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .lkey = s->mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+	sge.length = len < s->size ? len : s->size;
+	if (wc->opcode == IBV_WC_RECV) {
+		wr.opcode = IBV_WR_SEND;
+	} else {
+		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr.imm_data = htonl(sge.length);
+		wr.wr.rdma.remote_addr = s->caddr;
+		wr.wr.rdma.rkey = s->crkey;
+	}
+	return ibv_post_send(s->id->qp, &wr, &bad);
+}
+
+/* Handle a batch; 0 to go on, -1 when this client is finished. */
+static int serve_wcs(struct sconn *s, const struct ibv_wc *wc, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != IBV_WC_SUCCESS) {
+			s->why = wc[i].status == IBV_WC_WR_FLUSH_ERR ? "flushed" :
+				 ibv_wc_status_str(wc[i].status);
+			return -1;
+		}
+		if (!(wc[i].opcode & IBV_WC_RECV))
+			continue;
+		s->msgs++;
+		if (post_recv(s) || (s->mode == RCTL_MODE_ECHO && reply(s, &wc[i]))) {
+			s->why = "cannot post a work request";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void worker_sleep(struct sconn *s)
+{
+	struct pollfd p = { .fd = s->cc->fd, .events = POLLIN };
+	struct ibv_cq *cq;
+	struct ibv_wc wc;
+	void *ctx;
+
+	if (ibv_req_notify_cq(s->cq, 0))
+		return;
+	/* A completion that raced the arm is seen by the next poll. */
+	if (ibv_poll_cq(s->cq, 0, &wc) == 0 && poll(&p, 1, TICK_MS) == 1 &&
+	    !ibv_get_cq_event(s->cc, &cq, &ctx))
+		ibv_ack_cq_events(cq, 1);
+}
+
+static void *worker(void *arg)
+{
+	struct sconn *s = arg;
+	uint64_t busy = rctl_now_ns(), now;
+	struct ibv_wc wc[16];
+	int n;
+
+	while (!s->stop) {
+		n = ibv_poll_cq(s->cq, 16, wc);
+		if (n < 0 || (n > 0 && serve_wcs(s, wc, n)))
+			break;
+		now = rctl_now_ns();
+		if (n > 0) {
+			busy = now;
+			continue;
+		}
+		if (now >= s->deadline) {
+			s->why = "lifetime reached";
+			break;
+		}
+		if (now - busy > SPIN_NS)
+			worker_sleep(s);
+	}
+	s->done = 1;
+	return NULL;
+}
+
+static void sconn_free(struct sconn *s)
+{
+	if (s->started) {
+		s->stop = 1;
+		pthread_join(s->thr, NULL);
+	}
+	if (s->id && s->id->qp)
+		rdma_destroy_qp(s->id);
+	if (s->mr)
+		ibv_dereg_mr(s->mr);
+	if (s->cq)
+		ibv_destroy_cq(s->cq);
+	if (s->cc)
+		ibv_destroy_comp_channel(s->cc);
+	if (s->pd)
+		ibv_dealloc_pd(s->pd);
+	if (s->id)
+		rdma_destroy_id(s->id);
+	free(s->buf);
+	free(s);
+}
+
+static int sconn_setup(struct sconn *s)
+{
+	struct ibv_qp_init_attr qa = { 0 };
+	struct ibv_context *vc = s->id->verbs;
+	uint32_t i;
+
+	s->pd = ibv_alloc_pd(vc);
+	s->cc = s->pd ? ibv_create_comp_channel(vc) : NULL;
+	s->cq = s->cc ? ibv_create_cq(vc, 2 * s->depth + 2, s, s->cc, 0) : NULL;
+	s->buf = s->cq ? aligned_alloc(4096, (s->size + 4095) & ~4095u) : NULL;
+	if (!s->buf)
+		return -1;
+	memset(s->buf, 0xa5, s->size);
+	s->mr = ibv_reg_mr(s->pd, s->buf, s->size, IBV_ACCESS_LOCAL_WRITE |
+			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	qa.send_cq = qa.recv_cq = s->cq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = qa.cap.max_recv_wr = s->depth;
+	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	if (!s->mr || rdma_create_qp(s->id, s->pd, &qa))
+		return -1;
+	for (i = 0; i < s->depth; i++)
+		if (post_recv(s))
+			return -1;
+	return 0;
+}
+
+static uint8_t check_hello(struct server *sv, const struct rdma_cm_event *ev,
+			   struct rctl_hello *h)
+{
+	if (!ev->param.conn.private_data ||
+	    ev->param.conn.private_data_len < sizeof(*h))
+		return RCTL_PROBE_BAD_REQUEST;
+	memcpy(h, ev->param.conn.private_data, sizeof(*h));
+	if (memcmp(h->magic, RCTL_PROBE_MAGIC, 4))
+		return RCTL_PROBE_BAD_REQUEST;
+	if (h->version != RCTL_PROBE_VERSION)
+		return RCTL_PROBE_VERSION_MISMATCH;
+	h->size = ntohl(h->size);
+	h->depth = ntohl(h->depth);
+	if (!h->size || h->size > RCTL_PROBE_MAX_SIZE || !h->depth ||
+	    h->depth > RCTL_PROBE_MAX_DEPTH ||
+	    (h->mode != RCTL_MODE_ECHO && h->mode != RCTL_MODE_SINK))
+		return RCTL_PROBE_BAD_REQUEST;
+	if (sv->n >= sv->o->max_clients)
+		return RCTL_PROBE_BUSY;
+	return RCTL_PROBE_OK;
+}
+
+static const char *status_why(uint8_t st)
+{
+	switch (st) {
+	case RCTL_PROBE_VERSION_MISMATCH: return "handshake version mismatch";
+	case RCTL_PROBE_BUSY: return "client limit reached";
+	case RCTL_PROBE_BAD_REQUEST: return "not a rocectl handshake";
+	default: return "out of resources";
+	}
+}
+
+static void reject(struct server *sv, struct rdma_cm_id *id, uint8_t st)
+{
+	struct rctl_welcome w = { .magic = RCTL_PROBE_MAGIC,
+				  .version = RCTL_PROBE_VERSION, .status = st };
+	struct rctl_serve_event ev = { .kind = RCTL_SERVE_REJECT,
+				       .clients = sv->n, .why = status_why(st) };
+
+	peer_str(id, ev.peer, sizeof(ev.peer));
+	rdma_reject(id, &w, sizeof(w));
+	sv->cb(sv->arg, &ev);
+}
+
+static int accept_conn(struct server *sv, struct sconn *s,
+		       const struct rdma_cm_event *cev)
+{
+	struct rctl_welcome w = { .magic = RCTL_PROBE_MAGIC,
+				  .version = RCTL_PROBE_VERSION };
+	struct rdma_conn_param cp = { 0 };
+	struct ibv_device_attr da;
+
+	w.addr = htobe64((uintptr_t)s->buf);
+	w.rkey = htonl(s->mr->rkey);
+	w.size = htonl(s->size);
+	w.lifetime_s = htonl((uint32_t)sv->o->lifetime_s);
+	cp.private_data = &w;
+	cp.private_data_len = sizeof(w);
+	cp.rnr_retry_count = 7;
+	cp.retry_count = 7;
+	cp.responder_resources = cev->param.conn.initiator_depth;
+	cp.initiator_depth = cev->param.conn.responder_resources;
+	if (!ibv_query_device(s->id->verbs, &da)) {
+		if (cp.responder_resources > da.max_qp_rd_atom)
+			cp.responder_resources = da.max_qp_rd_atom;
+		if (cp.initiator_depth > da.max_qp_init_rd_atom)
+			cp.initiator_depth = da.max_qp_init_rd_atom;
+	}
+	s->t0 = rctl_now_ns();
+	s->deadline = s->t0 + (uint64_t)(sv->o->lifetime_s * 1e9);
+	if (pthread_create(&s->thr, NULL, worker, s))
+		return -1;
+	s->started = true;
+	return rdma_accept(s->id, &cp);
+}
+
+/* CONNECT_REQUEST: the event's id is new; it is ours to accept or destroy. */
+static void on_request(struct server *sv, struct rdma_cm_event *ev)
+{
+	struct rdma_cm_id *id = ev->id;
+	struct rctl_hello h;
+	struct sconn *s;
+	uint8_t st;
+
+	st = check_hello(sv, ev, &h);
+	s = st == RCTL_PROBE_OK ? calloc(1, sizeof(*s)) : NULL;
+	if (s) {
+		s->id = id;
+		s->size = h.size;
+		s->depth = h.depth;
+		s->mode = h.mode;
+		s->caddr = be64toh(h.addr);
+		s->crkey = ntohl(h.rkey);
+		peer_str(id, s->peer, sizeof(s->peer));
+		id->context = s;
+		if (sconn_setup(s) || accept_conn(sv, s, ev)) {
+			s->stop = 1;
+			if (s->started)
+				pthread_join(s->thr, NULL);
+			s->started = false;
+			if (id->qp)
+				rdma_destroy_qp(id);
+			s->id = NULL;	/* destroyed below, after the ack */
+			sconn_free(s);
+			s = NULL;
+			st = RCTL_PROBE_NO_RESOURCES;
+		}
+	}
+	if (!s) {
+		if (!st)
+			st = RCTL_PROBE_NO_RESOURCES;
+		reject(sv, id, st);
+		rdma_ack_cm_event(ev);
+		rdma_destroy_id(id);
+		return;
+	}
+	s->next = sv->conns;
+	sv->conns = s;
+	sv->n++;
+	rdma_ack_cm_event(ev);
+}
+
+static void finish(struct server *sv, struct sconn *s, const char *why)
+{
+	struct sconn **pp;
+	struct rctl_serve_event ev = { .kind = RCTL_SERVE_DISCONNECT };
+
+	for (pp = &sv->conns; *pp && *pp != s; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = s->next;
+	sv->n--;
+	rdma_disconnect(s->id);
+	s->stop = 1;
+	if (s->started)
+		pthread_join(s->thr, NULL);
+	s->started = false;
+	snprintf(ev.peer, sizeof(ev.peer), "%s", s->peer);
+	ev.mode = s->mode;
+	ev.size = s->size;
+	ev.clients = sv->n;
+	ev.messages = s->msgs;
+	ev.secs = (rctl_now_ns() - s->t0) / 1e9;
+	ev.why = s->why ? s->why : why;
+	if (s->established)
+		sv->cb(sv->arg, &ev);
+	sconn_free(s);
+}
+
+static void on_event(struct server *sv, struct rdma_cm_event *ev)
+{
+	struct sconn *s = ev->id->context;
+	struct rctl_serve_event out = { .kind = RCTL_SERVE_CONNECT };
+	int type = ev->event;
+
+	if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		on_request(sv, ev);
+		return;
+	}
+	rdma_ack_cm_event(ev);
+	if (!s)
+		return;
+	switch (type) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		s->established = true;
+		snprintf(out.peer, sizeof(out.peer), "%s", s->peer);
+		snprintf(out.dev, sizeof(out.dev), "%s",
+			 ibv_get_device_name(s->id->verbs->device));
+		out.mode = s->mode;
+		out.size = s->size;
+		out.clients = sv->n;
+		sv->cb(sv->arg, &out);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		finish(sv, s, "client disconnected");
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		finish(sv, s, rdma_event_str(type));
+		break;
+	default:
+		break;
+	}
+}
+
+static int tcp_listen(const struct sockaddr *sa, struct rctl_err *e)
+{
+	socklen_t len = sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+						    sizeof(struct sockaddr_in);
+	int fd, one = 1;
+
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return rctl_err_set(e, errno, "cannot open the TCP control socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, sa, len) || listen(fd, 16)) {
+		rctl_err_set(e, errno, "cannot listen on TCP control port %u",
+			     ntohs(((const struct sockaddr_in *)sa)->sin_port));
+		close(fd);
+		return -e->errnum;
+	}
+	return fd;
+}
+
+/* One banner line, then close: never blocks (the socket is non-blocking). */
+static void tcp_answer(int lfd)
+{
+	char banner[48];
+	int fd, n;
+
+	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = snprintf(banner, sizeof(banner), "rocectl-serve %u\n", RCTL_PROBE_VERSION);
+	/* Best effort: the prober may already be gone. */
+	n = (int)write(fd, banner, n);
+	close(fd);
+}
+
+static int listen_cm(struct server *sv, struct rctl_err *e)
+{
+	const struct sockaddr_in *sin = (const void *)sv->o->bind;
+
+	sv->ch = rdma_create_event_channel();
+	if (!sv->ch)
+		return rctl_err_set(e, errno, "cannot open rdma_cm (is rdma_ucm loaded?)");
+	if (rdma_create_id(sv->ch, &sv->lid, NULL, RDMA_PS_TCP))
+		return rctl_err_set(e, errno, "cannot create an rdma_cm id");
+	if (rdma_bind_addr(sv->lid, (struct sockaddr *)sv->o->bind))
+		return rctl_err_set(e, errno, "cannot bind rdma_cm to port %u",
+				    ntohs(sin->sin_port));
+	if (rdma_listen(sv->lid, 16))
+		return rctl_err_set(e, errno, "cannot listen on rdma_cm port %u",
+				    ntohs(sin->sin_port));
+	return 0;
+}
+
+static void serve_loop(struct server *sv)
+{
+	struct pollfd p[2] = {
+		{ .fd = sv->ch->fd, .events = POLLIN },
+		{ .fd = sv->tcp, .events = POLLIN },
+	};
+	struct rdma_cm_event *ev;
+	struct sconn *s, *next;
+
+	while (!*sv->o->stop) {
+		if (poll(p, 2, TICK_MS) < 0 && errno != EINTR)
+			break;
+		if ((p[0].revents & POLLIN) && !rdma_get_cm_event(sv->ch, &ev))
+			on_event(sv, ev);
+		if (p[1].revents & POLLIN)
+			tcp_answer(sv->tcp);
+		for (s = sv->conns; s; s = next) {
+			next = s->next;
+			if (s->done)
+				finish(sv, s, "worker ended");
+		}
+	}
+}
+
+int rctl_serve(const struct rctl_serve_opts *o, rctl_serve_cb cb, void *arg,
+	       struct rctl_err *e)
+{
+	struct server sv = { .o = o, .cb = cb, .arg = arg, .tcp = -1 };
+	struct rctl_serve_event ev = { .kind = RCTL_SERVE_LISTEN };
+	int ret;
+
+	ret = listen_cm(&sv, e);
+	if (!ret) {
+		sv.tcp = tcp_listen(o->bind, e);
+		ret = sv.tcp < 0 ? sv.tcp : 0;
+	}
+	if (!ret) {
+		if (sv.lid->verbs)
+			snprintf(ev.dev, sizeof(ev.dev), "%s",
+				 ibv_get_device_name(sv.lid->verbs->device));
+		cb(arg, &ev);
+		serve_loop(&sv);
+		while (sv.conns)
+			finish(&sv, sv.conns, "serve stopping");
+	}
+	if (sv.tcp >= 0)
+		close(sv.tcp);
+	if (sv.lid)
+		rdma_destroy_id(sv.lid);
+	if (sv.ch)
+		rdma_destroy_event_channel(sv.ch);
+	return ret;
+}
