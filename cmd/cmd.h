@@ -55,6 +55,7 @@ void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 
 /* Command groups, one file each. */
 extern const struct rctl_cmd cmd_devices;
+extern const struct rctl_cmd cmd_bench;
 extern const struct rctl_cmd cmd_check, cmd_doctor, cmd_compare;
 extern const struct rctl_cmd cmd_counters;
 extern const struct rctl_cmd cmd_tune;

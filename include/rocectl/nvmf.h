@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A userspace NVMe-oF RDMA host on librdmacm and libibverbs: one RC QP per
+ * NVMe queue, the admin queue brought up as the Linux host does (Connect,
+ * CAP/VS, CC, CSTS.RDY, Identify), I/O queues each with their own Connect,
+ * keyed SGLs for data (in-capsule for writes when the target allows it),
+ * keep-alive on the admin queue. Every wait is bounded by opts.timeout_ms.
+ *
+ * Order of teardown: rctl_nvmf_ioq_destroy() every I/O queue, then
+ * rctl_nvmf_close() (CC.SHN, then disconnect of the admin queue).
+ */
+#ifndef ROCECTL_NVMF_H
+#define ROCECTL_NVMF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rocectl/err.h"
+#include "rocectl/nvmf_wire.h"
+
+struct rctl_nvmf_opts {
+	const char *traddr;
+	uint16_t port;
+	const char *subnqn;	/* RCTL_NVMF_DISC_NQN for discovery */
+	const char *hostnqn;	/* NULL: nqn.2014-08.org.nvmexpress:uuid:<hostid> */
+	uint32_t kato_ms;	/* 0: no keep-alive */
+	int tos;		/* -1: rdma_cm default */
+	int timeout_ms;		/* each CM step and each command */
+};
+
+struct rctl_nvmf_info {
+	uint16_t cntlid;
+	uint64_t cap;
+	uint32_t vs;
+	struct rctl_nvme_id_ctrl id;
+	uint16_t admin_crqsize;
+	char hostnqn[256];
+	char ibdev[64];		/* RDMA device the route resolved to */
+};
+
+struct rctl_nvmf_ctrl;
+struct rctl_nvmf_q;
+
+/* Connect the admin queue and enable the controller. */
+int rctl_nvmf_connect(const struct rctl_nvmf_opts *o, struct rctl_nvmf_ctrl **out,
+		      struct rctl_err *e);
+const struct rctl_nvmf_info *rctl_nvmf_info(const struct rctl_nvmf_ctrl *c);
+/* Orderly shutdown (CC.SHN, disconnect) when possible, then free. */
+void rctl_nvmf_close(struct rctl_nvmf_ctrl *c);
+
+/* Discovery log page; *ents is malloc'ed. */
+int rctl_nvmf_discover(struct rctl_nvmf_ctrl *c, struct rctl_nvmf_disc_entry **ents,
+		       uint32_t *n, struct rctl_err *e);
+/* Set Features Number of Queues: *got = min(want, granted). */
+int rctl_nvmf_set_queues(struct rctl_nvmf_ctrl *c, uint16_t want, uint16_t *got,
+			 struct rctl_err *e);
+int rctl_nvmf_active_ns(struct rctl_nvmf_ctrl *c, uint32_t *ids, uint32_t max,
+			uint32_t *n, struct rctl_err *e);
+/* -ENOENT (with a message) when nsid is inactive (NSZE 0). */
+int rctl_nvmf_identify_ns(struct rctl_nvmf_ctrl *c, uint32_t nsid,
+			  struct rctl_nvme_id_ns *ns, struct rctl_err *e);
+/*
+ * Call often from the I/O loop: sends Keep Alive every KATO/2 and reaps its
+ * answer. -ETIMEDOUT when one went unanswered for KATO; -EIO on a failed one.
+ */
+int rctl_nvmf_keep_alive(struct rctl_nvmf_ctrl *c, uint64_t now_ns,
+			 struct rctl_err *e);
+uint64_t rctl_nvmf_ka_sent(const struct rctl_nvmf_ctrl *c);
+
+/* ---- I/O queues ------------------------------------------------------ */
+
+/*
+ * Create I/O queue qid with room for qd outstanding commands (SQSIZE = qd,
+ * so qd <= CAP.MQES), each with a buf_size data buffer. With "event" the CQ
+ * has a completion channel for rctl_nvmf_wait().
+ */
+int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
+			 uint32_t buf_size, bool event, struct rctl_nvmf_q **out,
+			 struct rctl_err *e);
+void rctl_nvmf_ioq_destroy(struct rctl_nvmf_q *q);
+
+/* Outstanding commands never exceed this (what the target granted). */
+uint16_t rctl_nvmf_q_limit(const struct rctl_nvmf_q *q);
+uint16_t rctl_nvmf_q_outstanding(const struct rctl_nvmf_q *q);
+/* Largest write sent in-capsule on this queue (0: none). */
+uint32_t rctl_nvmf_q_inline_max(const struct rctl_nvmf_q *q);
+
+/* A free slot, or -EBUSY. Its buffer stays valid until the slot is reused. */
+int rctl_nvmf_q_alloc(struct rctl_nvmf_q *q);
+void *rctl_nvmf_q_buf(struct rctl_nvmf_q *q, int slot);
+
+/*
+ * Send cmd (CID and SGL are filled here) with len bytes of the slot's buffer:
+ * Write commands in-capsule when they fit, everything else by keyed SGL.
+ */
+int rctl_nvmf_q_submit(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
+		       uint32_t len, struct rctl_err *e);
+
+struct rctl_nvmf_done {
+	int slot;
+	uint16_t status;
+	uint32_t dw0, dw1;
+	uint64_t t_submit_ns;	/* just before ibv_post_send */
+	uint64_t t_done_ns;	/* when the CQE's RECV completion was polled */
+};
+
+/*
+ * Reap completions: a command is done when both its SEND and its RECV (CQE)
+ * completions were seen. Returns how many went into d[], or -errno: a failed
+ * work completion, a CQE with an unknown CID, or a disconnected queue.
+ */
+int rctl_nvmf_q_poll(struct rctl_nvmf_q *q, struct rctl_nvmf_done *d, int max,
+		     struct rctl_err *e);
+
+/*
+ * Event mode: arm the CQs, poll once more (completions that came before the
+ * arming raise no event), and only when that found nothing, sleep in
+ * rctl_nvmf_wait() until a CQ has an event or timeout_ms passed.
+ */
+int rctl_nvmf_arm(struct rctl_nvmf_q **qs, int n, struct rctl_err *e);
+int rctl_nvmf_wait(struct rctl_nvmf_q **qs, int n, int timeout_ms,
+		   struct rctl_err *e);
+
+uint64_t rctl_nvmf_now_ns(void);
+
+/* ---- the I/O engine of 'rocectl bench nvmf' (lib/bench_nvmf.c) -------- */
+
+#include "rocectl/hist.h"
+
+enum rctl_nvmf_rw {
+	RCTL_RW_RANDREAD, RCTL_RW_READ, RCTL_RW_RANDWRITE, RCTL_RW_WRITE, RCTL_RW_RANDRW,
+};
+
+struct rctl_nvmf_progress {
+	double elapsed_s;	/* since the measurement started (negative in ramp) */
+	uint64_t ios;
+	double iops, mibs;	/* over the last interval */
+};
+
+struct rctl_nvmf_bench_cfg {
+	enum rctl_nvmf_rw rw;
+	unsigned int mix_read;	/* randrw: percent reads */
+	uint32_t bs;		/* bytes, a multiple of the block size */
+	uint32_t nsid;
+	uint64_t ns_blocks;
+	unsigned int lbads;	/* log2 block size */
+	double time_s;		/* measured seconds, 0 with ios */
+	uint64_t ios;		/* measured I/Os, 0 with time_s */
+	double ramp_s;
+	bool verify;		/* each I/O unit: write a pattern, read it back, compare */
+	bool event;		/* sleep on completion channels instead of busy polling */
+	int io_timeout_ms;	/* no completion for this long: the target is gone */
+	void (*progress)(const struct rctl_nvmf_progress *p, void *arg);
+	void *arg;
+};
+
+struct rctl_nvmf_qstat {
+	uint64_t ios, bytes;
+};
+
+struct rctl_nvmf_bench_res {
+	struct rctl_hist lat, rlat, wlat;	/* ns, merged from every queue */
+	uint64_t ios, reads, writes, bytes;
+	uint64_t verified;			/* units written, read back and equal */
+	double elapsed_s, cpu_s;
+	uint64_t ka_sent;
+	bool partial;				/* stopped by an error */
+	uint32_t nq;
+	struct rctl_nvmf_qstat q[64];
+};
+
+/* Run on nq ready I/O queues (nq <= 64); res is filled even on error (partial). */
+int rctl_nvmf_bench_run(struct rctl_nvmf_ctrl *c, struct rctl_nvmf_q **qs, int nq,
+			const struct rctl_nvmf_bench_cfg *cfg,
+			struct rctl_nvmf_bench_res *res, struct rctl_err *e);
+
+/* The verify pattern of unit u (exposed for the unit tests). */
+void rctl_nvmf_pattern_fill(void *buf, uint32_t len, uint64_t unit, uint64_t seed);
+/* Offset of the first differing byte, or -1 when equal. */
+long rctl_nvmf_pattern_check(const void *buf, uint32_t len, uint64_t unit, uint64_t seed);
+
+#endif
