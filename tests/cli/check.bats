@@ -189,3 +189,11 @@ expect() {	# fixture exit "id:status ..."
 	assert_line --regexp "^  node11 mlx5_0/1 \(ens1f0np0\): cnp_dscp 48 \(most common (48|24)\)$"
 	assert_line --regexp "cnp_dscp 24 \(most common (48|24)\)$"
 }
+
+@test "rocectl-check(8) lists every rule id of the table, and only those" {
+	local ids documented
+	ids=$(grep -oE '^	RD?\("[a-z_]+\.[a-z_0-9]+"' "$ROOT/lib/rules.c" | grep -oE '[a-z_]+\.[a-z_0-9]+' | sort)
+	documented=$(man_section "$ROOT/man/rocectl-check.8" RULES | grep -oE '^ {7}[a-z_]+\.[a-z_0-9]+$' | tr -d ' ' | sort)
+	[ "$(wc -l <<<"$ids")" -ge 30 ]
+	diff <(echo "$ids") <(echo "$documented")
+}
