@@ -193,7 +193,7 @@ expect() {	# fixture exit "id:status ..."
 @test "rocectl-check(8) lists every rule id of the table, and only those" {
 	local ids documented
 	ids=$(grep -oE '^	RD?\("[a-z_]+\.[a-z_0-9]+"' "$ROOT/lib/rules.c" | grep -oE '[a-z_]+\.[a-z_0-9]+' | sort)
-	documented=$(man_section "$ROOT/man/rocectl-check.8" RULES | grep -oE '^ {7}[a-z_]+\.[a-z_0-9]+$' | tr -d ' ' | sort)
+	documented=$(man_section "$ROOT/man/rocectl-check.8" RULES | grep -oE '^ {7}[a-z_]+\.[a-z_0-9]+( |$)' | tr -d ' ' | sort)
 	[ "$(wc -l <<<"$ids")" -ge 30 ]
 	diff <(echo "$ids") <(echo "$documented")
 }
