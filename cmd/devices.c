@@ -108,18 +108,6 @@ static void print_dev_head(const struct rctl_device *d)
 	out_str(OUT_ANY, "fw", "  fw %s\n", d->fw[0] ? d->fw : NULL);
 }
 
-/* DEV, DEV/PORT or the netdev under a port; NULL matches everything. */
-static bool port_match(const char *f, const struct rctl_device *d,
-		       const struct rctl_port *p)
-{
-	size_t n = strlen(d->name);
-
-	if (!f || !strcmp(f, d->name) || !strcmp(f, p->netdev))
-		return true;
-	return !strncmp(f, d->name, n) && f[n] == '/' &&
-	       strtoul(f + n + 1, NULL, 10) == p->port;
-}
-
 static int print_devices(const struct rctl_host *h, const char *filter)
 {
 	uint32_t i, j, shown = 0;
@@ -130,7 +118,7 @@ static int print_devices(const struct rctl_host *h, const char *filter)
 		bool head = false;
 
 		for (j = 0; j < d->n_ports; j++) {
-			if (!port_match(filter, d, &d->ports[j]))
+			if (!rctl_port_match(filter, d, &d->ports[j]))
 				continue;
 			if (!head) {
 				out_obj_begin(NULL);

@@ -39,6 +39,18 @@ struct rctl_device *rctl_host_dev(const struct rctl_host *h, const char *name)
 	return NULL;
 }
 
+bool rctl_port_match(const char *f, const struct rctl_device *d,
+		     const struct rctl_port *p)
+{
+	size_t n = strlen(d->name);
+	char *end;
+
+	if (!f || !strcmp(f, d->name) || (p->netdev[0] && !strcmp(f, p->netdev)))
+		return true;
+	return !strncmp(f, d->name, n) && f[n] == '/' && f[n + 1] &&
+	       strtoul(f + n + 1, &end, 10) == p->port && !*end;
+}
+
 void rctl_host_unread(struct rctl_host *h, int errnum, const char *reason,
 		      const char *fmt, ...)
 {

@@ -272,6 +272,13 @@ void rctl_host_free(struct rctl_host *h);
 struct rctl_netdev *rctl_host_netdev(const struct rctl_host *h, const char *name);
 struct rctl_device *rctl_host_dev(const struct rctl_host *h, const char *name);
 
+/*
+ * Whether "filter" names this port: the device ("mlx5_0"), the port
+ * ("mlx5_0/1") or the netdev under it ("ens1f0np0"); NULL matches all.
+ */
+bool rctl_port_match(const char *filter, const struct rctl_device *d,
+		     const struct rctl_port *p);
+
 /* Append a zeroed element to a dynamic array; NULL when out of memory. */
 void *rctl_arr_push(void *arr_p, uint32_t *n, size_t elem);
 
