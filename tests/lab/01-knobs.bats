@@ -19,7 +19,7 @@ teardown() {
 	assert_success
 	assert_output --partial 'udp dport 4791'
 	start=$SECONDS
-	run lab_rping 1 64 8
+	run lab_rping 1 64 5
 	assert_failure
 	[ $((SECONDS - start)) -lt 30 ] || fail "rping took $((SECONDS - start))s to fail"
 	# It failed because RoCE packets were dropped, not for another reason.
@@ -36,7 +36,7 @@ teardown() {
 	knob_drop_roce "$LAB_B_IF"
 	run nft list table inet "$LAB_NFT_TABLE"
 	assert_output --regexp "iifname \"$LAB_B_IF\" udp dport 4791"
-	run lab_rping 1 64 8
+	run lab_rping 1 64 5
 	assert_failure
 	knob_restore_roce
 }

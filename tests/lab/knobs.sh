@@ -161,15 +161,18 @@ lab_cm_listening() {
 # Policy routing so that A<->B traffic leaves through one veth and arrives on the
 # other instead of being short-cut over lo (both addresses are local). Idempotent.
 lab_routes() {
+	local rules
 	ip route replace "$LAB_B_IP/32" dev "$LAB_A_IF" src "$LAB_A_IP" table 100 &&
 	ip route replace "$LAB_A_IP/32" dev "$LAB_B_IF" src "$LAB_B_IP" table 101 || return 1
-	ip rule show pref 100 | grep -q . ||
+	# One listing, then add only what is missing (forks are slow under TCG).
+	rules=$'\n'$(ip rule show) || return 1
+	[[ $rules == *$'\n100:'* ]] ||
 		ip rule add pref 100 iif lo to "$LAB_B_IP" lookup 100 || return 1
-	ip rule show pref 101 | grep -q . ||
+	[[ $rules == *$'\n101:'* ]] ||
 		ip rule add pref 101 iif lo to "$LAB_A_IP" lookup 101 || return 1
-	ip rule show pref 200 | grep -q . || ip rule add pref 200 lookup local || return 1
+	[[ $rules == *$'\n200:'* ]] || ip rule add pref 200 lookup local || return 1
 	# Only now that local has moved to pref 200 may the pref 0 rule go.
-	if ip rule show pref 0 | grep -q .; then
+	if [[ $rules == *$'\n0:'* ]]; then
 		ip rule del pref 0 || return 1
 	fi
 }
@@ -339,9 +342,11 @@ lab_ready() {
 }
 
 lab_nvme_dev() {
-	local s n
+	local s n nqn
 	for s in /sys/class/nvme-subsystem/*; do
-		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$LAB_NQN" ] || continue
+		[ -e "$s/subsysnqn" ] || continue
+		read -r nqn <"$s/subsysnqn"
+		[ "$nqn" = "$LAB_NQN" ] || continue
 		for n in "$s"/nvme*n*; do
 			[ -e "$n" ] || continue
 			echo "/dev/${n##*/}"
@@ -352,15 +357,18 @@ lab_nvme_dev() {
 }
 
 lab_reset() {
-	local rc=0 ifc dev
+	local rc=0 ifc dev mtu flags
 	if lab_nvme_dev >/dev/null; then
 		timeout 30 nvme disconnect -n "$LAB_NQN" >/dev/null || rc=1
 	fi
 	knob_restore_roce || rc=1
 	for ifc in "$LAB_A_IF" "$LAB_B_IF"; do
 		knob_netem_clear "$ifc" || rc=1
-		knob_mtu "$ifc" 1500 || rc=1
-		ip link set dev "$ifc" up || rc=1
+		read -r mtu <"/sys/class/net/$ifc/mtu"
+		[ "$mtu" = 1500 ] || knob_mtu "$ifc" 1500 || rc=1
+		# Bit 0 of the flags is IFF_UP.
+		read -r flags <"/sys/class/net/$ifc/flags"
+		((flags & 1)) || ip link set dev "$ifc" up || rc=1
 	done
 	for dev in "$LAB_A_DEV" "$LAB_B_DEV"; do
 		knob_roce_cm_reset "$dev" || rc=1

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab.mk - the Soft-RoCE lab tier; included by the top-level Makefile, which
+# provides the target `all` (builds $(BUILD)/rocectl) and BUILD (default build).
+#
+#   make lab-deps    install the Debian packages the lab needs (idempotent)
+#   make lab-fetch   download Debian's current kernel, build the initramfs (once)
+#   make lab-check   boot the lab once and run every tests/lab/*.bats in it
+#   make lab-shell   interactive root shell in the lab; LAB_CMD='...' runs that instead
+#
+# LAB_TIMEOUT (seconds, default 600) bounds a whole boot; LAB_BATS_FLAGS are passed
+# to bats (default --tap, readable in CI logs). See tests/lab/README.md.
+
+LAB_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+LAB := $(LAB_MK_DIR)/lab
+LAB_BATS_FLAGS ?= --tap
+export LAB_CACHE ?= $(abspath $(or $(BUILD),build))/lab
+
+.PHONY: lab-deps lab-fetch lab-check lab-shell
+
+lab-deps:
+	$(LAB) deps
+
+lab-fetch: lab-deps
+	$(LAB) fetch
+
+lab-check: lab-deps lab-fetch all
+	$(LAB) run bats $(LAB_BATS_FLAGS) $(LAB_MK_DIR)/
+
+lab-shell: lab-deps lab-fetch all
+	$(LAB) shell
