@@ -1,0 +1,117 @@
+#!/usr/bin/env bats
+# rocectl tune on the real Soft-RoCE hosts: rdma_cm mode and ToS through
+# configfs are written and read back; DCB and pause, which veth answers with
+# EOPNOTSUPP, are reported and skipped; a step made to fail rolls back to the
+# exact previous values; revert restores; a second apply is a no-op.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load lab
+	ROCECTL=${ROCECTL:-$PWD/build/rocectl}
+	SD=$BATS_TEST_TMPDIR/state
+}
+
+teardown() {
+	lab_reset
+}
+
+# The rdma_cm default ToS of DEV port 1, read the way the knobs write it.
+cm_tos() {
+	local d
+	d=$(lab_cm_dir "$1") && cat "$d/default_roce_tos"
+}
+
+tune() {
+	timeout 60 "$ROCECTL" tune "$@"
+}
+
+@test "plan: the ToS of both ports to change; DCB and pause not supported by veth, skipped" {
+	run -0 tune plan -j
+	echo "$output" | jq -e --arg a "$LAB_A_DEV/1" --arg b "$LAB_B_DEV/1" '
+		[.changes[] | select(.skip == null) | "\(.target) \(.setting) \(.from) \(.to)"] ==
+			["\($a) default_roce_tos 0 106", "\($b) default_roce_tos 0 106"] and
+		([.changes[] | select(.skip != null and .area == "pfc") | .skip] |
+			length >= 2 and all(startswith("not supported by veth")))'
+}
+
+@test "apply writes configfs, skips what veth cannot do, and the checks pass; apply again is a no-op" {
+	run --separate-stderr tune apply -j --yes --state-dir "$SD"
+	assert_success
+	echo "$output" | jq -e '.left_to_apply == 0 and
+		([.result.changes[] | select(.status == "applied") | .setting] ==
+			["default_roce_tos", "default_roce_tos"]) and
+		([.check[] | select(.id == "mode.tos") | .status] | length == 2 and all(. == "pass"))'
+	assert_regex "$stderr" "warning: skipped prio-pfc of '$LAB_A_IF': not supported by veth"
+	[ "$(cm_tos "$LAB_A_DEV")" = 106 ] && [ "$(cm_tos "$LAB_B_DEV")" = 106 ]
+	# The state file holds the previous values and says applied.
+	jq -e '.status == "applied" and
+		([.changes[] | select(.status == "applied") | .old_text] == ["0", "0"])' "$SD"/tune-*.json
+	run -0 tune apply --yes --state-dir "$SD"
+	assert_line --index 0 --regexp "^nothing to change: the host is at the intent \(profile lossless-dscp\), [0-9]+ skipped$"
+	[ "$(ls "$SD" | wc -l)" -eq 1 ] || fail "the no-op apply wrote a state file"
+}
+
+@test "a step made to fail rolls back to the exact previous values" {
+	knob_roce_tos "$LAB_A_DEV" 42
+	knob_roce_tos "$LAB_B_DEV" 17
+	ROCECTL_TUNE_FAIL_STEP=2 run --separate-stderr tune apply --yes --state-dir "$SD"
+	assert_failure 3
+	assert_regex "$stderr" "step 2 failed: cannot set default_roce_tos of '$LAB_B_DEV/1': injected failure.*; rolled back 1 change$"
+	[ "$(cm_tos "$LAB_A_DEV")" = 42 ] || fail "rxe0 ToS is $(cm_tos "$LAB_A_DEV"), not 42"
+	[ "$(cm_tos "$LAB_B_DEV")" = 17 ] || fail "rxe1 ToS is $(cm_tos "$LAB_B_DEV"), not 17"
+	jq -e '.status == "rolled-back" and
+		([.changes[] | select(.skip == "") | .status] == ["rolled-back", "failed"])' "$SD"/tune-*.json
+	# Nothing left to revert.
+	run -3 tune revert --state-dir "$SD"
+}
+
+@test "revert puts the saved values back, and only once" {
+	knob_roce_tos "$LAB_A_DEV" 42
+	knob_roce_tos "$LAB_B_DEV" 17
+	run -0 tune apply --yes --state-dir "$SD"
+	[ "$(cm_tos "$LAB_A_DEV")" = 106 ] && [ "$(cm_tos "$LAB_B_DEV")" = 106 ]
+	run -0 tune revert --state-dir "$SD"
+	[ "$(cm_tos "$LAB_A_DEV")" = 42 ] || fail "rxe0 ToS is $(cm_tos "$LAB_A_DEV"), not 42"
+	[ "$(cm_tos "$LAB_B_DEV")" = 17 ] || fail "rxe1 ToS is $(cm_tos "$LAB_B_DEV"), not 17"
+	run --separate-stderr tune revert --state-dir "$SD"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: no applied tune state file in '$SD'"
+}
+
+@test "rdma_cm: apply removes only the configfs directory it created" {
+	knob_roce_cm_reset "$LAB_A_DEV"
+	[ ! -d "$LAB_RDMA_CM/$LAB_A_DEV" ] || fail "the baseline left $LAB_RDMA_CM/$LAB_A_DEV"
+	run -0 tune apply --yes --state-dir "$SD" --tos 104
+	[ ! -d "$LAB_RDMA_CM/$LAB_A_DEV" ] || fail "apply left $LAB_RDMA_CM/$LAB_A_DEV behind"
+	[ "$(cm_tos "$LAB_A_DEV")" = 104 ]
+}
+
+@test "DCB and pause writes answered EOPNOTSUPP by the kernel are reported and skipped" {
+	mkdir -p "$SD"
+	# A state file as apply would write it for an mlx5 port, here on veth.
+	cat >"$SD/tune-20000101T000000.000000000Z.json" <<-EOF
+	{"schema_version": 1, "kind": "rocectl-tune-state", "status": "applied", "changes": [
+	 {"area": "pfc", "target": "$LAB_A_IF", "setting": "global pause", "op": "pause",
+	  "ifname": "$LAB_A_IF", "driver": "veth", "old_val": 6, "new_val": 0, "status": "applied"},
+	 {"area": "pfc", "target": "$LAB_A_IF", "setting": "prio-pfc", "op": "pfc",
+	  "ifname": "$LAB_A_IF", "driver": "veth", "old_val": 0, "new_val": 8, "pfc_cap": 8,
+	  "via": "dcbnl RTM_SETDCB IEEE_SET PFC", "status": "applied"},
+	 {"area": "dscp", "target": "$LAB_A_IF", "setting": "dscp-prio 26", "op": "app-add",
+	  "ifname": "$LAB_A_IF", "driver": "veth", "app_selector": 5, "app_protocol": 26,
+	  "app_prio": 3, "via": "dcbnl RTM_SETDCB IEEE_SET APP", "status": "applied"}]}
+	EOF
+	run --separate-stderr tune revert -j --state-dir "$SD"
+	assert_success
+	echo "$output" | jq -e '[.changes[] | .status] == ["skipped", "skipped", "skipped"] and
+		(.changes[1].result | test("^not supported by veth .*cannot set prio-pfc .*Operation not supported"))'
+	assert_regex "$stderr" "warning: skipped dscp-prio 26 of '$LAB_A_IF': not supported by veth"
+}
+
+@test "apply and revert as a non-root user are refused" {
+	run --separate-stderr timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$ROCECTL" tune apply --yes --state-dir "$SD"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: 'rocectl tune apply' needs root"
+	[ ! -e "$SD" ]
+}
