@@ -150,6 +150,10 @@ static const struct rctl_cmd *cmd_find(const struct rctl_cmd *parent,
 static void usage_line(char *buf, size_t len, const char *path,
 		       const struct rctl_cmd *c)
 {
+	if (!*path) {
+		snprintf(buf, len, "rocectl [OPTIONS] COMMAND [ARGS]");
+		return;
+	}
 	snprintf(buf, len, "rocectl%s%s%s [OPTIONS]%s%s", *path ? " " : "",
 		 path, c->sub ? " COMMAND" : "", c->args ? " " : "",
 		 c->args ? c->args : "");

@@ -42,7 +42,7 @@ load helpers
 
 @test "help, --help and -h work and print to stdout" {
 	run -0 rocectl help
-	assert_line --index 0 "usage: rocectl COMMAND [OPTIONS]"
+	assert_line --index 0 "usage: rocectl [OPTIONS] COMMAND [ARGS]"
 	run -0 rocectl --help
 	assert_line --partial "devices"
 	run -0 rocectl help devices
