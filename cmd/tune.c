@@ -311,12 +311,15 @@ static int verify(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	return RCTL_EXIT_OK;
 }
 
-static void warn_skipped(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
+/* Apply warns about every skip; revert only about the writes it tried. */
+static void warn_skipped(struct rctl_ctx *ctx, const struct rctl_tune_plan *p,
+			 bool planned_too)
 {
 	uint32_t i;
 
 	for (i = 0; i < p->n_ch; i++)
-		if (!strcmp(p->ch[i].status, RCTL_TUNE_SKIPPED))
+		if (!strcmp(p->ch[i].status, RCTL_TUNE_SKIPPED) &&
+		    (planned_too || !p->ch[i].skip[0]))
 			cmd_warn(ctx, "skipped %s of '%s': %s", p->ch[i].setting,
 				 p->ch[i].target, p->ch[i].result);
 }
@@ -339,7 +342,9 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 		return ret;
 	n = rctl_tune_plan_active(&p);
 	print_summary(&p, &in);
-	print_plan(&p);
+	/* With --yes the result table below says it all; JSON keeps both. */
+	if (!n || !o.yes || out_json())
+		print_plan(&p);
 	if (!n) {
 		rctl_tune_plan_free(&p);
 		return RCTL_EXIT_OK;
@@ -356,7 +361,9 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 	out_obj_begin("result");
 	print_changes(&p, true);
 	out_obj_end();
-	warn_skipped(ctx, &p);
+	if (o.yes)
+		print_details(&p, true);
+	warn_skipped(ctx, &p, true);
 	if (ret)
 		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	else
@@ -382,7 +389,7 @@ static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 	ret = rctl_tune_revert(path, &p, &e);
 	if (p.n_ch)
 		print_changes(&p, true);
-	warn_skipped(ctx, &p);
+	warn_skipped(ctx, &p, false);
 	rctl_tune_plan_free(&p);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
