@@ -142,8 +142,7 @@ static void cc_done(struct rctl_host *h, struct rctl_netdev *nd, int ret)
 		return;
 	}
 	rctl_part_fail(&cc->st, ret, access_reason(ret));
-	rctl_host_unread(h, ret, cc->st.reason, "congestion control of '%s' (%s)",
-			 nd->name, cc->path);
+	rctl_host_unread(h, ret, cc->st.reason, "congestion control of '%s'", nd->name);
 }
 
 /* ---- MLNX_OFED sysfs ------------------------------------------------- */
@@ -325,9 +324,9 @@ static int cc_vendor(struct rctl_host *h, struct rctl_netdev *nd,
 	if (ret == -ENOENT && !cc->n_params) {
 		snprintf(cc->path, sizeof(cc->path), "%.*s", (int)sizeof(cc->path) - 1, top);
 		rctl_part_fail(&cc->st, ENOENT, "no congestion-control configfs for the driver");
+		rctl_host_unread(h, ENOENT, cc->st.reason, "congestion control of '%s'", nd->name);
 		return 1;
 	}
-	(void)h;
 	return ret;
 }
 
@@ -350,6 +349,8 @@ static int cc_one(struct rctl_host *h, struct rctl_netdev *nd)
 		rctl_part_fail(&nd->cc.st, EOPNOTSUPP, d ?
 			       "no congestion-control interface for the driver" :
 			       "no RDMA device on the netdev");
+		rctl_host_unread(h, EOPNOTSUPP, nd->cc.st.reason,
+				 "congestion control of '%s'", nd->name);
 		return 0;
 	}
 	if (ret == -ENOMEM)

@@ -34,9 +34,8 @@ static void pause_one(struct rctl_host *h, int fd, struct rctl_netdev *nd)
 	if (ret) {
 		rctl_part_fail(&nd->pause.st, ret, ret == -EOPNOTSUPP ?
 			       "not supported by the driver" : NULL);
-		if (ret != -EOPNOTSUPP)
-			rctl_host_unread(h, ret, nd->pause.st.reason,
-					 "global pause of '%s'", nd->name);
+		rctl_host_unread(h, ret, nd->pause.st.reason,
+				 "global pause of '%s'", nd->name);
 		return;
 	}
 	nd->pause.autoneg = pp.autoneg;
