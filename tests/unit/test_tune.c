@@ -222,6 +222,7 @@ static void test_state_round_trip(void **state)
 	assert_int_equal(q.n_ch, p.n_ch);
 	assert_memory_equal(q.ch, p.ch, sizeof(*p.ch) * p.n_ch);
 	free(text);
+	rctl_tune_plan_free(&q);
 	assert_int_not_equal(rctl_tune_state_parse("{\"kind\":\"x\"}", "t", &q, status,
 						   sizeof(status), &e), 0);
 	assert_non_null(strstr(e.msg, "not a rocectl tune state"));
