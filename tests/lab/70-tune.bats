@@ -13,6 +13,10 @@ setup() {
 }
 
 teardown() {
+	# rdma_cm values outlive their configfs directory, which tune removes when
+	# it made it: write the baseline back through the knobs, which lab_reset undoes.
+	knob_roce_tos "$LAB_A_DEV" 0
+	knob_roce_tos "$LAB_B_DEV" 0
 	lab_reset
 }
 
