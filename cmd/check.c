@@ -88,7 +88,7 @@ static void print_finding(const struct rctl_finding *f)
 	out_str(OUT_ANY, "message", "           %s\n", f->message);
 	out_str(OUT_JSON, "expected", NULL, f->expected);
 	out_str(OUT_JSON, "observed", NULL, f->observed);
-	if (f->expected[0] || f->observed[0])
+	if (f->expected[0])
 		out_text("           expected %s, got %s\n", f->expected, f->observed);
 	out_str(OUT_ANY, "evidence", f->evidence[0] ? "           evidence: %s\n" : NULL,
 		f->evidence[0] ? f->evidence : NULL);
