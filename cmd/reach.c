@@ -7,7 +7,6 @@
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
-#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,29 +52,10 @@ static const struct rctl_opt reach_opts[] = {
 
 /* ---- addresses --------------------------------------------------------- */
 
-static int parse_addr(const char *s, uint16_t port, bool numeric,
-		      struct sockaddr_storage *ss, struct rctl_err *e)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	int ret;
-
-	if (numeric)
-		hints.ai_flags = AI_NUMERICHOST;
-	ret = getaddrinfo(s, NULL, &hints, &ai);
-	if (ret)
-		return rctl_err_msg(e, EINVAL, "cannot resolve '%s': %s", s,
-				    gai_strerror(ret));
-	memset(ss, 0, sizeof(*ss));
-	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
-	freeaddrinfo(ai);
-	((struct sockaddr_in *)ss)->sin_port = htons(port);	/* same offset in v6 */
-	return 0;
-}
-
 static int reach_src(struct sockaddr_storage *ss, struct rctl_err *e)
 {
 	if (ro.src)
-		return parse_addr(ro.src, 0, true, ss, e);
+		return rctl_sockaddr_parse(ro.src, 0, true, ss, e);
 	return rctl_dev_src_addr(ro.dev, 1, ss, e);
 }
 
@@ -386,7 +366,7 @@ static int do_reach(struct rctl_ctx *ctx, int argc, char **argv)
 
 	if (ro.dev && ro.src)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --dev and --src exclude each other");
-	if (parse_addr(argv[0], (uint16_t)ro.port, false, &dst, &e))
+	if (rctl_sockaddr_parse(argv[0], (uint16_t)ro.port, false, &dst, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	if ((ro.dev || ro.src) && reach_src(&src, &e))
 		return cmd_error(ctx, ro.src ? RCTL_EXIT_USAGE : RCTL_EXIT_UNKNOWN, &e);
@@ -506,7 +486,7 @@ static int do_serve(struct rctl_ctx *ctx, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	if (parse_addr(so.bind, (uint16_t)so.port, true, &ss, &e))
+	if (rctl_sockaddr_parse(so.bind, (uint16_t)so.port, true, &ss, &e))
 		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <net/if.h>
+#include <netdb.h>
 #include <time.h>
 
 #include <infiniband/verbs.h>
@@ -499,5 +500,25 @@ int rctl_dev_src_addr(const char *dev, uint32_t port,
 		sin6->sin6_family = AF_INET6;
 		memcpy(&sin6->sin6_addr, g[best].gid.raw, 16);
 	}
+	return 0;
+}
+
+int rctl_sockaddr_parse(const char *s, uint16_t port, bool numeric,
+			struct sockaddr_storage *ss, struct rctl_err *e)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+	int ret;
+
+	if (numeric)
+		hints.ai_flags = AI_NUMERICHOST;
+	ret = getaddrinfo(s, NULL, &hints, &ai);
+	if (ret)
+		return rctl_err_msg(e, EINVAL, "cannot resolve '%s': %s", s,
+				    gai_strerror(ret));
+	memset(ss, 0, sizeof(*ss));
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	freeaddrinfo(ai);
+	/* sin_port and sin6_port sit at the same offset */
+	((struct sockaddr_in *)ss)->sin_port = htons(port);
 	return 0;
 }

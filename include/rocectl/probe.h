@@ -195,6 +195,41 @@ struct rctl_sweep {
 int rctl_mtu_sweep(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		   uint32_t max, struct rctl_sweep *r, struct rctl_err *e);
 
+/* A numeric address (or, unless numeric, a host name) with the port set. */
+int rctl_sockaddr_parse(const char *s, uint16_t port, bool numeric,
+			struct sockaddr_storage *ss, struct rctl_err *e);
+
+/* ---- bench rdma (lib/bench_rdma.c) ---- */
+
+struct rctl_bench_rdma_opts {
+	enum rctl_xfer_op op;
+	uint32_t size;
+	uint64_t iters;			/* 0: run for time_s */
+	double time_s;
+	uint32_t qd;			/* bandwidth: WRs in flight */
+	bool bw;
+	double timeout_s;		/* longest wait for one completion */
+};
+
+struct rctl_hist;
+struct rctl_bench_rdma_result {
+	struct rctl_hist *lat;		/* ns; half the round trip for SEND/WRITE */
+	bool half_rtt;
+	uint64_t iters;
+	uint64_t bytes;
+	double secs;			/* first post to last completion */
+};
+
+/*
+ * perftest's method: latency by ping-pong (SEND, WRITE) or by one READ at a
+ * time, each sample busy-polled; bandwidth with qd WRs in flight, completions
+ * signalled every few WRs, over the time from the first post to the last
+ * completion. The connection must use RCTL_MODE_ECHO for SEND/WRITE latency,
+ * RCTL_MODE_SINK otherwise.
+ */
+int rctl_bench_rdma(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
+		    struct rctl_bench_rdma_result *r, struct rctl_err *e);
+
 /* The IPv4 (else IPv6) address of the first RoCE v2 GID of dev/port. */
 int rctl_dev_src_addr(const char *dev, uint32_t port,
 		      struct sockaddr_storage *ss, struct rctl_err *e);

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rocectl bench rdma: raw RDMA latency and bandwidth against rocectl serve
+ * over a real RC QP, measured by perftest's method (lib/bench_rdma.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "rocectl/hist.h"
+#include "rocectl/out.h"
+#include "rocectl/probe.h"
+
+static const char *const op_names[] = { "send", "write", "read", NULL };
+
+static struct {
+	const char *op, *src;
+	uint64_t size;
+	int iters, qd, port, tos;
+	double time, timeout;
+	bool lat, bw, size_given, iters_given, time_given, qd_given, tos_given;
+} bo = { .op = "send", .size = 64, .iters = 1000, .qd = 128, .port = RCTL_PROBE_PORT,
+	 .timeout = 5 };
+
+static const struct rctl_opt bench_rdma_opts[] = {
+	{ .name = "op", .short_name = 'o', .type = OPT_CHOICE, .arg = "OP", .dst = &bo.op,
+	  .choices = op_names, .help = "send, write or read (default send)" },
+	{ .name = "size", .short_name = 's', .type = OPT_SIZE, .arg = "BYTES", .dst = &bo.size,
+	  .min = 1, .max = RCTL_PROBE_MAX_SIZE, .given = &bo.size_given,
+	  .help = "message size (default 64 for --lat, 65536 for --bw)" },
+	{ .name = "iters", .short_name = 'n', .type = OPT_INT, .arg = "N", .dst = &bo.iters,
+	  .min = 1, .max = 100000000, .given = &bo.iters_given,
+	  .help = "iterations (default 1000 for --lat, 5000 for --bw)" },
+	{ .name = "time", .type = OPT_SECS, .arg = "SECS", .dst = &bo.time, .max = 3600,
+	  .given = &bo.time_given, .help = "run for SECS seconds instead of --iters" },
+	{ .name = "qd", .type = OPT_INT, .arg = "N", .dst = &bo.qd, .min = 1,
+	  .max = RCTL_PROBE_MAX_DEPTH, .given = &bo.qd_given,
+	  .help = "work requests in flight with --bw (default 128)" },
+	{ .name = "lat", .type = OPT_FLAG, .dst = &bo.lat,
+	  .help = "measure latency (the default)" },
+	{ .name = "bw", .type = OPT_FLAG, .dst = &bo.bw,
+	  .help = "measure bandwidth and message rate" },
+	{ .name = "tos", .short_name = 't', .type = OPT_INT, .arg = "TOS", .dst = &bo.tos,
+	  .min = 0, .max = 255, .given = &bo.tos_given,
+	  .help = "IP ToS of the connection (default: rdma_cm's)" },
+	{ .name = "src", .type = OPT_STR, .arg = "ADDR", .dst = &bo.src,
+	  .help = "send from this local IP address" },
+	{ .name = "port", .short_name = 'P', .type = OPT_INT, .arg = "PORT", .dst = &bo.port,
+	  .min = 1, .max = 65535, .help = "port of 'rocectl serve' (default 18520)" },
+	{ .name = "timeout", .short_name = 'T', .type = OPT_SECS, .arg = "SECS",
+	  .dst = &bo.timeout, .max = 600,
+	  .help = "longest wait of each connect step and each completion (default 5)" },
+	{ 0 }
+};
+
+static enum rctl_xfer_op op_of(const char *s)
+{
+	return !strcmp(s, "write") ? RCTL_OP_WRITE : !strcmp(s, "read") ? RCTL_OP_READ :
+	       RCTL_OP_SEND;
+}
+
+static void print_lat(const struct rctl_bench_rdma_result *r)
+{
+	const struct rctl_hist *h = r->lat;
+
+	out_obj_begin("latency_us");
+	out_bool(OUT_JSON, "half_round_trip", NULL, r->half_rtt);
+	out_text("  latency_us (%s)\n   ", r->half_rtt ?
+		 "half the round trip, as perftest reports" : "whole operation, as perftest reports");
+	out_dbl(OUT_ANY, "min", " min %.2f", rctl_hist_min(h) / 1e3);
+	out_dbl(OUT_ANY, "median", "  median %.2f", rctl_hist_percentile(h, 50) / 1e3);
+	out_dbl(OUT_ANY, "avg", "  avg %.2f", rctl_hist_mean(h) / 1e3);
+	out_dbl(OUT_ANY, "p99", "  p99 %.2f", rctl_hist_percentile(h, 99) / 1e3);
+	out_dbl(OUT_ANY, "p99_9", "  p99.9 %.2f", rctl_hist_percentile(h, 99.9) / 1e3);
+	out_dbl(OUT_ANY, "max", "  max %.2f\n", rctl_hist_max(h) / 1e3);
+	out_obj_end();
+}
+
+static void print_bw(const struct rctl_bench_rdma_result *r)
+{
+	double bps = r->secs > 0 ? r->bytes / r->secs : 0;
+
+	out_dbl(OUT_ANY, "bw_mib_s", "  bw %.2f MiB/s", bps / 1048576);
+	out_dbl(OUT_ANY, "bw_gbit_s", " (%.3f Gb/s)", bps * 8 / 1e9);
+	out_dbl(OUT_ANY, "msg_rate_mpps", "  msg_rate %.4f Mpps\n",
+		r->secs > 0 ? r->iters / r->secs / 1e6 : 0);
+}
+
+static void print_result(const char *target, const struct rctl_conn *c,
+			 const struct rctl_bench_rdma_result *r, uint32_t size)
+{
+	out_str(OUT_ANY, "target", "bench rdma %s", target);
+	out_str(OUT_ANY, "op", " %s", bo.op);
+	out_str(OUT_ANY, "mode", " %s:", bo.bw ? "bw" : "lat");
+	out_u64(OUT_ANY, "iters", " %" PRIu64, r->iters);
+	out_u64(OUT_ANY, "size_bytes", " x %" PRIu64 " B", size);
+	out_u64(OUT_ANY, "qd", ", qd %" PRIu64, bo.bw ? (uint64_t)bo.qd : 1);
+	out_dbl(OUT_ANY, "secs", ", %.2f s", r->secs);
+	out_str(OUT_ANY, "device", " (%s", c->path.dev);
+	out_u64(OUT_ANY, "path_mtu", ", path_mtu %" PRIu64 ")\n", c->path.path_mtu);
+	if (bo.bw)
+		print_bw(r);
+	else
+		print_lat(r);
+}
+
+static int bench_connect(struct rctl_ctx *ctx, struct rctl_conn *c,
+			 struct rctl_conn_opts *o)
+{
+	struct rctl_err e = { 0 };
+	int ret;
+
+	ret = rctl_conn_resolve(c, o, &e);
+	if (!ret)
+		ret = rctl_conn_connect(c, o, &e);
+	if (!ret)
+		return 0;
+	rctl_conn_close(c);
+	if (c->cls)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "%s (%s; see 'rocectl reach')",
+				  e.msg, rctl_reach_class_id(c->cls));
+	return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+}
+
+static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	struct sockaddr_storage dst, src;
+	struct rctl_err e = { 0 };
+	struct rctl_conn c;
+	struct rctl_hist *h;
+	struct rctl_bench_rdma_result r = { 0 };
+	struct rctl_bench_rdma_opts bopt = { .op = op_of(bo.op), .timeout_s = bo.timeout };
+	struct rctl_conn_opts o = { .tos = bo.tos_given ? bo.tos : -1, .timeout_s = bo.timeout,
+				    .retry_cnt = 7 };
+	int ret;
+
+	if (bo.lat && bo.bw)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --lat and --bw exclude each other");
+	if (bo.iters_given && bo.time_given)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --iters and --time exclude each other");
+	if (rctl_sockaddr_parse(argv[0], (uint16_t)bo.port, false, &dst, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	if (bo.src && rctl_sockaddr_parse(bo.src, 0, true, &src, &e))
+		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	bopt.bw = bo.bw;
+	bopt.size = (uint32_t)(bo.size_given ? bo.size : bo.bw ? 65536 : bo.size);
+	bopt.iters = bo.time_given ? 0 : (uint64_t)(bo.iters_given ? bo.iters : bo.bw ? 5000 : 1000);
+	bopt.time_s = bo.time;
+	bopt.qd = bo.bw ? (uint32_t)bo.qd : 1;
+	o.dst = (struct sockaddr *)&dst;
+	o.src = bo.src ? (struct sockaddr *)&src : NULL;
+	o.size = bopt.size;
+	o.depth = bopt.qd + 2;
+	o.mode = !bo.bw && bopt.op != RCTL_OP_READ ? RCTL_MODE_ECHO : RCTL_MODE_SINK;
+	ret = bench_connect(ctx, &c, &o);
+	if (ret)
+		return ret;
+	h = malloc(sizeof(*h));
+	r.lat = h;
+	if (!h)
+		ret = rctl_err_msg(&e, ENOMEM, "out of memory");
+	else
+		ret = rctl_bench_rdma(&c, &bopt, &r, &e);
+	if (!ret)
+		print_result(argv[0], &c, &r, bopt.size);
+	rctl_conn_close(&c);
+	free(h);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;
+}
+
+const struct rctl_cmd cmd_bench_rdma = {
+	.name = "rdma",
+	.summary = "raw RDMA latency and bandwidth against 'rocectl serve' (perftest's method)",
+	.args = "TARGET",
+	.min_args = 1,
+	.max_args = 1,
+	.arg_kind = ARG_HOST,
+	.opts = bench_rdma_opts,
+	.fn = do_bench_rdma,
+};
