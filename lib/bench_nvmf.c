@@ -195,21 +195,28 @@ static int complete(struct run *r, struct qctx *qc, const struct rctl_nvmf_done 
 		else
 			qc->reads++;
 	}
-	return start_next(r, qc, wi, e);
+	return 0;
 }
 
 static int poll_queue(struct run *r, struct qctx *qc, uint64_t now, struct rctl_err *e)
 {
 	struct rctl_nvmf_done d[32];
-	int i, n, ret;
+	int i, n, ret, wi[32];
 
 	n = rctl_nvmf_q_poll(qc->q, d, 32, e);
 	if (n < 0)
 		return n;
 	if (n)
 		qc->last_progress = now;
+	/* Check every buffer of the batch before any slot is reused by a submit. */
 	for (i = 0; i < n; i++) {
+		wi[i] = qc->slot_worker[d[i].slot];
 		ret = complete(r, qc, &d[i], e);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < n; i++) {
+		ret = start_next(r, qc, wi[i], e);
 		if (ret)
 			return ret;
 	}

@@ -347,7 +347,8 @@ static int q_alloc(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t depth,
 		q->free[q->nfree++] = limit - 1 - i;
 	q->ch = rdma_create_event_channel();
 	if (!q->ch)
-		return rctl_err_set(e, errno, "cannot create an rdma_cm event channel");
+		return rctl_err_set(e, errno, "cannot connect to '%s': no rdma_cm event channel",
+				    c->o.traddr);
 	if (fcntl(q->ch->fd, F_SETFL, fcntl(q->ch->fd, F_GETFL) | O_NONBLOCK))
 		return rctl_err_set(e, errno, "cannot set the rdma_cm channel non-blocking");
 	if (rdma_create_id(q->ch, &q->id, q, RDMA_PS_TCP))

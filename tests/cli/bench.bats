@@ -1,0 +1,58 @@
+#!/usr/bin/env bats
+# rocectl bench nvmf without RDMA: usage errors and refusals that come before
+# any network traffic (live runs are in tests/lab/60-nvmf.bats).
+load helpers
+
+@test "bench nvmf needs --target" {
+	run --separate-stderr rocectl bench nvmf --time 1
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: --target is required (see 'rocectl bench nvmf --help')"
+}
+
+@test "write patterns are refused without --write-ok, saying the data is destroyed" {
+	local rw
+	for rw in write randwrite randrw; do
+		run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --rw "$rw"
+		assert_failure 64
+		assert_equal "$stderr" "rocectl: bench nvmf: --$rw writes to namespace 1 and destroys its data; add --write-ok if that is what you want"
+	done
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --verify --nsid 2
+	assert_failure 64
+	[[ $stderr == *"--verify writes to namespace 2 and destroys its data"* ]]
+}
+
+@test "the refusal is also in the JSON document" {
+	run --separate-stderr rocectl -j bench nvmf --target 192.0.2.1 --rw write
+	assert_failure 64
+	echo "$output" | jq -e '.error.message | test("destroys its data")'
+}
+
+@test "--time and --ios exclude each other; bad values are usage errors" {
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --time 1 --ios 10
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: --time and --ios exclude each other"
+	run rocectl bench nvmf --target 192.0.2.1 --rw randfoo
+	assert_failure 64
+	run rocectl bench nvmf --target 192.0.2.1 --qd 0
+	assert_failure 64
+	run rocectl bench nvmf --target 192.0.2.1 --queues 65
+	assert_failure 64
+	run rocectl bench nvmf --target 192.0.2.1 --mix 101
+	assert_failure 64
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --bs 1000
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: --bs 1000 is not a multiple of 512"
+}
+
+@test "bench without a verb prints its help to stderr and exits 64" {
+	run --separate-stderr rocectl bench
+	assert_failure 64
+	[[ $stderr == *"nvmf"* ]]
+}
+
+@test "an address that does not resolve over RDMA exits 3 naming the step" {
+	# No RDMA device here (or an unroutable TEST-NET address): it fails at address resolution.
+	run --separate-stderr timeout 20 "$ROCECTL" bench nvmf --target 192.0.2.1 --nqn nqn.x:y --time 1
+	assert_failure 3
+	[[ $stderr == "rocectl: "*"'192.0.2.1'"* ]]
+}

@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# rocectl bench nvmf against the lab's real nvmet-rdma target on B:4420:
+# discovery, reads at several depths and queue counts, writes with read-back
+# verification, the documented errors, and the target vanishing mid-run.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	load lab
+	R=$BATS_TEST_DIRNAME/../../build/rocectl
+	T=$LAB_B_IP
+}
+
+teardown() {
+	local ns=$LAB_NVMET/subsystems/$LAB_NQN/namespaces/2
+	if [ -d "$ns" ]; then
+		echo 0 >"$ns/enable"
+		rmdir "$ns"
+	fi
+	rm -f /run/nvmf-verify.img
+	# only the port-removal test changes the baseline
+	[ -z "${RESET:-}" ] || lab_reset
+}
+
+bench() {
+	timeout 60 "$R" bench nvmf --target "$T" "$@"
+}
+
+# Sane results: I/Os done, IOPS > 0, p50 <= p99 <= max, min <= p1.
+assert_results() {
+	echo "$1" | jq -e '.results as $r | $r.partial == false and $r.ios > 0 and $r.iops > 0 and
+		$r.latency.percentiles_ns.p50 <= $r.latency.percentiles_ns.p99 and
+		$r.latency.percentiles_ns.p99 <= $r.latency.max_ns and
+		$r.latency.min_ns <= $r.latency.percentiles_ns.p1 and $r.latency.min_ns > 0'
+}
+
+@test "without --nqn the discovery log lists the lab subsystem, which is benchmarked" {
+	run --separate-stderr bench -j --ios 50
+	assert_success
+	echo "$output" | jq -e --arg n "$LAB_NQN" '
+		any(.discovery[]; .subnqn == $n and .subtype == "nvm" and .trtype == "rdma" and
+		    .traddr == "10.0.0.2" and .trsvcid == "4420") and .subnqn == $n'
+	assert_results "$output"
+}
+
+@test "randread at QD1, QD16 and over 3 queues reports IOPS and ordered percentiles" {
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 1 --time 1
+	assert_success
+	assert_results "$output"
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 16 --time 1
+	assert_success
+	assert_results "$output"
+	echo "$output" | jq -e '.qd == 16 and .mqes == 127 and .inline_write_max_bytes == 4096'
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 4 --queues 3 --time 1 --event
+	assert_success
+	assert_results "$output"
+	echo "$output" | jq -e '.queues == 3 and (.results.queues | length == 3) and
+		all(.results.queues[]; .ios > 0) and
+		([.results.queues[].ios] | add) == .results.ios'
+}
+
+@test "text output has IOPS, latency and the spdk percentiles; --histogram adds bars" {
+	run --separate-stderr bench --nqn "$LAB_NQN" --ios 200 --histogram
+	assert_success
+	assert_line --regexp '^ios 200 in [0-9.]+ s  IOPS [0-9.]+  MiB/s [0-9.]+'
+	assert_line --regexp '^ +99\.99000% : +[0-9.]+ us$'
+	assert_line "histogram (us):"
+	assert_line --regexp '^ +[0-9.]+ - +[0-9.]+ +[0-9.]+%  #+ +[0-9]+$'
+}
+
+@test "randwrite without --write-ok is refused before any traffic" {
+	run --separate-stderr bench --nqn "$LAB_NQN" --rw randwrite
+	assert_failure 64
+	[[ $stderr == *"destroys its data"* ]]
+}
+
+@test "--write-ok --verify writes a pattern and reads it back from a file-backed namespace" {
+	local ns=$LAB_NVMET/subsystems/$LAB_NQN/namespaces/2
+	truncate -s 64M /run/nvmf-verify.img
+	mkdir "$ns"
+	echo /run/nvmf-verify.img >"$ns/device_path"
+	echo 1 >"$ns/buffered_io"	# tmpfs has no O_DIRECT
+	echo 1 >"$ns/enable"
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --nsid 2 --rw randwrite --write-ok --verify --qd 8 --ios 300
+	assert_success
+	echo "$output" | jq -e '.results.verified == 300 and .results.writes == 300 and
+		.results.reads == 300 and .results.partial == false'
+	# the pattern really is on the namespace: not all zero any more
+	[ "$(tr -d '\0' </run/nvmf-verify.img | head -c 4096 | wc -c)" -gt 0 ]
+}
+
+@test "a wrong NQN, a wrong port, nsid 7 and qd 1024 give the documented errors" {
+	run --separate-stderr bench --nqn nqn.2014-08.org.rocectl:nope --time 1
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: admin queue: connect to subsystem 'nqn.2014-08.org.rocectl:nope' on '10.0.0.2:4420' failed: connect invalid parameters (sct 0x1 sc 0x82 dnr; connect data byte 256: subnqn)"
+	run --separate-stderr bench --nqn "$LAB_NQN" --port 4421 --time 1
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: admin queue: connect to '10.0.0.2:4421' rejected (cm status 8: nothing listening on that port)"
+	run --separate-stderr bench --nqn "$LAB_NQN" --nsid 7 --time 1
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: namespace 7 not found in '$LAB_NQN' (active: 1)"
+	run --separate-stderr bench --nqn "$LAB_NQN" --qd 1024 --strict --time 1
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: --qd 1024 exceeds the target's limit of 127 (refused with --strict)"
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 1024 --ios 100
+	assert_success
+	assert_equal "$stderr" "rocectl: warning: --qd 1024 exceeds the target's limit of 127: clamped to 127"
+	echo "$output" | jq -e '.qd == 127 and .results.ios == 100'
+}
+
+@test "the nvmet port removed mid-run: the run ends within the timeout with partial results" {
+	local start=$SECONDS rc=0
+	RESET=1
+	timeout 60 "$R" -j bench nvmf --target "$T" --nqn "$LAB_NQN" --qd 4 --time 40 \
+		>"$BATS_TEST_TMPDIR/out.json" 2>"$BATS_TEST_TMPDIR/err" &
+	local pid=$!
+	sleep 3
+	knob_nvmet_port_remove
+	wait "$pid" || rc=$?
+	cat "$BATS_TEST_TMPDIR/err"
+	[ "$rc" -eq 3 ]
+	[ $((SECONDS - start)) -lt 30 ]
+	jq -e '.results.partial == true and .results.ios > 0 and .error.message != null' \
+		"$BATS_TEST_TMPDIR/out.json"
+}
+
+@test "a clean run leaves no nvmet error in the target's kernel log" {
+	local mark
+	mark=$(dmesg | wc -l)
+	run --separate-stderr bench --nqn "$LAB_NQN" --qd 8 --queues 2 --ios 500 --rw randrw --write-ok
+	assert_success
+	run bash -c "dmesg | tail -n +$((mark + 1)) | grep -E 'nvmet' | grep -iE 'error|fail|fatal|invalid|expired' || true"
+	assert_output ""
+	run bash -c "dmesg | tail -n +$((mark + 1)) | grep -c 'creating nvm controller'"
+	assert_output "1"
+}
