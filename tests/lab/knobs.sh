@@ -35,6 +35,8 @@
 #	knob_roce_tos DEV TOS		rdma_cm default_roce_tos of DEV port 1 via configfs
 #	knob_roce_cm_reset DEV		back to "RoCE v2" / TOS 0; removes the configfs
 #					directory only if a knob created it
+#	lab_cm_dir DEV			print DEV's rdma_cm configfs port 1 directory,
+#					creating it (then knob_roce_cm_reset removes it)
 #	lab_reset			restore the whole baseline (all of the above, plus
 #					disconnect kernel NVMe-oF controllers of LAB_NQN);
 #					call it from teardown so later tests start clean
