@@ -78,6 +78,7 @@ teardown() {
 }
 
 @test "kernel nvme connect, a short fio read over RDMA, disconnect" {
+	# shellcheck disable=SC2034 # set and read through namerefs
 	local dev before ios errs rcvd0
 	counters_snapshot before
 	rcvd0=$(lab_hw_counter "$LAB_A_DEV" rcvd_pkts)

@@ -66,7 +66,7 @@ teardown() {
 	knob_netem "$LAB_A_IF" loss 5%
 	run tc qdisc show dev "$LAB_A_IF"
 	assert_output --regexp 'qdisc netem .*loss 5%'
-	knob_netem "$LAB_B_IF" delay 10ms
+	knob_netem "$LAB_B_IF" "delay 10ms"
 	run tc qdisc show dev "$LAB_B_IF"
 	assert_output --regexp 'qdisc netem .*delay 10ms'
 	knob_netem_clear "$LAB_A_IF"

@@ -7,7 +7,7 @@
 # topology it builds.
 set -euo pipefail
 
-# shellcheck source=tests/lab/knobs.sh
+# shellcheck source=knobs.sh source-path=SCRIPTDIR
 source "$LAB_DIR/knobs.sh"
 
 step() {

@@ -22,8 +22,8 @@
 #	knob_restore_roce		delete that table
 #	knob_mtu IF MTU			set the MTU of one side (rxe follows: 1500 -> 1024,
 #					9000 -> 4096)
-#	knob_netem IF ARGS...		netem qdisc on IF, e.g. knob_netem veth0 loss 5%
-#					or knob_netem veth1 delay 10ms
+#	knob_netem IF ARGS...		netem qdisc on IF, e.g. knob_netem veth0 loss 5%,
+#					knob_netem veth1 "delay 10ms" (one string or words)
 #	knob_netem_clear IF		remove the root qdisc of IF (no-op if none)
 #	knob_link IF down|up		set IF down/up and wait until its rxe port is DOWN /
 #					ACTIVE again; "up" restores the policy routes too
@@ -239,7 +239,9 @@ knob_mtu() {
 knob_netem() {
 	local ifc=$1
 	shift
-	tc qdisc replace dev "$ifc" root netem "$@"
+	# Split on purpose: knob_netem IF "loss 5%" and knob_netem IF loss 5% both work.
+	# shellcheck disable=SC2048,SC2086
+	tc qdisc replace dev "$ifc" root netem $*
 }
 
 knob_netem_clear() {
@@ -262,7 +264,11 @@ knob_link() {
 	lab_wait "$LAB_WAIT" lab_port_is "$dev" "$want" || return 1
 	[ "$how" = up ] || return 0
 	# A link that went down took its routes (the policy ones too) with it.
-	lab_routes && lab_wait "$LAB_WAIT" lab_gid_index "$dev" >/dev/null 2>&1
+	lab_routes && lab_wait "$LAB_WAIT" lab_has_gid "$dev"
+}
+
+lab_has_gid() {
+	lab_gid_index "$1" >/dev/null 2>&1
 }
 
 lab_nvmet_port_enabled() {

@@ -11,12 +11,13 @@ if [ "${LAB:-}" != 1 ] || [ -z "${LAB_DIR:-}" ]; then
 fi
 bats_load_library bats-support
 bats_load_library bats-assert
-# shellcheck source=tests/lab/knobs.sh
+# shellcheck source=knobs.sh source-path=SCRIPTDIR
 source "$LAB_DIR/knobs.sh"
 
 # counters_snapshot NAME: remember the A->B wire counters under NAME.
 counters_snapshot() {
 	local -n snap=$1
+	# shellcheck disable=SC2034 # a nameref: the caller reads it
 	snap=(
 		"$(lab_hw_counter "$LAB_A_DEV" sent_pkts)" "$(lab_hw_counter "$LAB_B_DEV" rcvd_pkts)"
 		"$(lab_if_stat "$LAB_A_IF" tx_packets)" "$(lab_if_stat "$LAB_B_IF" rx_packets)"
