@@ -111,7 +111,8 @@ static int serve_wcs(struct sconn *s, const struct ibv_wc *wc, int n)
 		if (!(wc[i].opcode & IBV_WC_RECV))
 			continue;
 		s->msgs++;
-		if (post_recv(s) || (s->mode == RCTL_MODE_ECHO && reply(s, &wc[i]))) {
+		/* Answer first: the re-posted receive is not on the critical path. */
+		if ((s->mode == RCTL_MODE_ECHO && reply(s, &wc[i])) || post_recv(s)) {
 			s->why = "cannot post a work request";
 			return -1;
 		}

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench/rdma.sh - rocectl bench rdma against perftest, in one lab boot:
+#	LAB_TIMEOUT=1500 tests/lab/lab run -- bench/rdma.sh
+# For each case it alternates perftest and rocectl (ROUNDS times) at the same
+# size and iteration count, between rxe0 (A) and rxe1 (B), and prints the
+# ratios rocectl/perftest of the medians over the rounds. Goals: latency at
+# most 1.05x perftest's, bandwidth at least 0.95x. Not a test: nothing is
+# asserted, numbers under TCG move from run to run.
+set -u
+[ "${LAB:-}" = 1 ] || { echo "bench/rdma.sh runs inside the lab: tests/lab/lab run -- bench/rdma.sh" >&2; exit 2; }
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+R=${ROCECTL:-$REPO/build/rocectl}
+A=${LAB_A_IP:-10.0.0.1} B=${LAB_B_IP:-10.0.0.2}
+ROUNDS=${ROUNDS:-2} LAT_N=${LAT_N:-1000} BW_N=${BW_N:-2000}
+T="timeout 120"
+source "$LAB_DIR/knobs.sh"
+GA=$(lab_gid_index rxe0 "$A") GB=$(lab_gid_index rxe1 "$B")
+
+# perftest TOOL ARGS...: server on B, client on A; prints its result line.
+perftest() {
+	local tool=$1 spid
+	shift
+	$T "$tool" -d rxe1 -x "$GB" "$@" >/dev/null 2>&1 &
+	spid=$!
+	sleep 1
+	$T "$tool" -d rxe0 -x "$GA" "$@" "$B" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && NF >= 5 { l = $0 } END { print l }'
+	wait "$spid" 2>/dev/null
+}
+
+# perftest -R (rdma_cm): the same, connected through rdma_cm.
+perftest_cm() {
+	local tool=$1 spid
+	shift
+	$T "$tool" -R -d rxe1 "$@" >/dev/null 2>&1 &
+	spid=$!
+	sleep 1
+	$T "$tool" -R -d rxe0 "$@" "$B" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && NF >= 5 { l = $0 } END { print l }'
+	wait "$spid" 2>/dev/null
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# case NAME KIND(lat|bw) "perftest cmd" "rocectl args"
+run_case() {
+	local name=$1 kind=$2 pcmd=$3 rargs=$4 i p r pv=() rv=()
+	for ((i = 0; i < ROUNDS; i++)); do
+		p=$($pcmd)
+		r=$($T "$R" -j bench rdma "$B" --src "$A" $rargs)
+		if [ "$kind" = lat ]; then
+			# perftest: t_typical is column 5 (median); rocectl: latency_us.median
+			pv+=("$(awk '{ print $5 }' <<<"$p")")
+			rv+=("$(jq -r '.latency_us.median' <<<"$r")")
+		else
+			# perftest: BW average[MB/sec] is column 4 (MB = 2^20 bytes)
+			pv+=("$(awk '{ print $4 }' <<<"$p")")
+			rv+=("$(jq -r '.bw_mib_s' <<<"$r")")
+		fi
+	done
+	p=$(printf '%s\n' "${pv[@]}" | median)
+	r=$(printf '%s\n' "${rv[@]}" | median)
+	awk -v n="$name" -v k="$kind" -v p="$p" -v r="$r" -v pa="${pv[*]}" -v ra="${rv[*]}" 'BEGIN {
+		ratio = p > 0 ? r / p : 0
+		goal = k == "lat" ? (ratio <= 1.05 ? "ok" : "above goal") : (ratio >= 0.95 ? "ok" : "below goal")
+		printf "%-28s %-3s perftest %10.2f  rocectl %10.2f  ratio %5.2f  %s\n", n, k, p, r, ratio, goal
+		printf "%-28s     rounds perftest [%s] rocectl [%s]\n", "", pa, ra
+	}'
+}
+
+timeout 3600 "$R" serve --bind "$B" --lifetime 600 >/dev/null 2>&1 &
+SPID=$!
+lab_wait 10 lab_cm_listening "$B" 18520 || exit 1
+echo "rocectl bench rdma vs perftest, rxe0 -> rxe1, $ROUNDS rounds each, median of rounds"
+echo "latency in us (perftest t_typical vs rocectl median; both half round trip for send/write), bw in MiB/s"
+run_case "send lat 64B" lat "perftest ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
+run_case "send lat 64B (-R)" lat "perftest_cm ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
+run_case "write lat 64B" lat "perftest ib_write_lat -s 64 -n $LAT_N" "--op write --size 64 --iters $LAT_N"
+run_case "write lat 64B (-R)" lat "perftest_cm ib_write_lat -s 64 -n $LAT_N" "--op write --size 64 --iters $LAT_N"
+run_case "write bw 64KiB qd128" bw "perftest ib_write_bw -s 65536 -n $BW_N" "--op write --bw --size 65536 --iters $BW_N --qd 128"
+run_case "write bw 64KiB qd128 (-R)" bw "perftest_cm ib_write_bw -s 65536 -n $BW_N" "--op write --bw --size 65536 --iters $BW_N --qd 128"
+lab_stop "$SPID" || true
