@@ -234,11 +234,12 @@ CHECK_VERB(mtu, "active_mtu against the intent, oversize frames");
 CHECK_VERB(gid, "RoCE v2 GIDs of the IPv4 addresses, and their index");
 CHECK_VERB(mode, "rdma_cm default RoCE mode and ToS, RoCE presence");
 CHECK_VERB(counters, "counter deltas: pause storms, discards, no WQE, loss budget");
+CHECK_VERB(firewall, "netfilter rules that drop RoCE (UDP 4791) or out-of-band TCP");
 CHECK_VERB(all, "every area");
 
 static const struct rctl_cmd *const check_sub[] = {
 	&check_pfc, &check_ecn, &check_dcqcn, &check_dscp, &check_cnp, &check_mtu,
-	&check_gid, &check_mode, &check_counters, &check_all, NULL
+	&check_gid, &check_mode, &check_counters, &check_firewall, &check_all, NULL
 };
 
 const struct rctl_cmd cmd_check = {

@@ -88,6 +88,37 @@ static int qos_read(const char *dir, const char *name, char *buf)
 	return rctl_read_file(path, buf, QOS_TEXT);
 }
 
+/*
+ * An SR-IOV VF has device/physfn, a link to its PF's PCI device; the PF's
+ * netdev is the entry under physfn/net/. On a VF, trust, the DSCP map, PFC
+ * and ECN/DCQCN belong to the PF (M29).
+ */
+static void sriov_vf(struct rctl_netdev *nd)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	struct dirent *de;
+	ssize_t n;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/class/net/%s/device/physfn", rctl_sysfs(), nd->name);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return;
+	link[n] = '\0';
+	nd->sriov_vf = true;
+	snprintf(nd->sriov_pf_pci, sizeof(nd->sriov_pf_pci), "%.15s", basename(link));
+	snprintf(path, sizeof(path), "%s/class/net/%s/device/physfn/net", rctl_sysfs(), nd->name);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.') {
+			snprintf(nd->sriov_pf, sizeof(nd->sriov_pf), "%.31s", de->d_name);
+			break;
+		}
+	closedir(d);
+}
+
 static void qos_one(struct rctl_host *h, struct rctl_netdev *nd)
 {
 	struct rctl_ofed_qos *q = &nd->qos;
@@ -163,8 +194,10 @@ int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e)
 {
 	uint32_t i;
 
-	for (i = 0; i < h->n_netdevs; i++)
+	for (i = 0; i < h->n_netdevs; i++) {
 		qos_one(h, &h->netdevs[i]);
+		sriov_vf(&h->netdevs[i]);
+	}
 	for (i = 0; i < h->n_devs; i++)
 		dev_version(&h->devs[i]);
 	scan_lldpad(h);
@@ -177,7 +210,7 @@ int rctl_collect_qos(struct rctl_host *h, struct rctl_err *e)
 {
 	int (*const parts[])(struct rctl_host *, struct rctl_err *) = {
 		rctl_dcb_collect, rctl_pause_collect, rctl_cc_collect,
-		rctl_cmcfg_collect, rctl_qos_collect,
+		rctl_cmcfg_collect, rctl_qos_collect, rctl_netfilter_collect,
 	};
 	size_t i;
 	int ret;

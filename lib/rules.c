@@ -38,6 +38,8 @@ const struct rctl_rule rctl_rules[] = {
 	  "ECN reaction point (rate reduction) is off on the RoCE priority"),
 	R("ecn.without_pfc", ECN, "M6", rule_ecn_without_pfc,
 	  "ECN is on but PFC is off in the lossless profile: throughput collapses on the first drop"),
+	R("ecn.sriov_vf", ECN, "M29", rule_ecn_sriov_vf,
+	  "the RoCE netdev is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set and checked on its PF"),
 	R("dcqcn.params", DCQCN, "M28", rule_dcqcn_params,
 	  "DCQCN parameters and where they were read; unreadable (debugfs, root, VF) is unknown"),
 	R("dscp.trust_pcp", DSCP, "M3", rule_dscp_trust_pcp,
@@ -78,6 +80,10 @@ const struct rctl_rule rctl_rules[] = {
 	   "RoCE loss rate (sequence errors + out-of-sequence + retransmissions) / packets over the budget"),
 	R("counters.optional_cc", COUNTERS, "M24", rule_counters_optional_cc,
 	  "optional congestion counters (cc_*) are not enabled, so received CNPs are invisible"),
+	R("firewall.roce_udp", FIREWALL, "M19", rule_firewall_roce_udp,
+	  "a netfilter rule drops UDP 4791: it blocks Soft-RoCE (rxe); hardware RoCE bypasses netfilter"),
+	R("firewall.oob_tcp", FIREWALL, "M19", rule_firewall_oob_tcp,
+	  "a netfilter rule drops out-of-band TCP: 4420 (NVMe/TCP) or 18515 (perftest)"),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);
@@ -86,7 +92,7 @@ static const char *const status_names[] = { "pass", "warn", "unknown", "fail" };
 
 const char *const rctl_area_names[] = {
 	"pfc", "ecn", "dcqcn", "dscp", "cnp", "mtu", "gid", "mode", "counters",
-	"all", NULL
+	"firewall", "all", NULL
 };
 
 const char *rctl_status_name(enum rctl_status s)
@@ -207,12 +213,22 @@ int rctl_report_exit(const struct rctl_report *r)
 	return 0;
 }
 
+/* The parts an SR-IOV VF leaves to its PF: DCB, pause, ECN/DCQCN, OFED qos. */
+static bool pf_part(const struct rctl_netdev *nd, const struct rctl_part *p)
+{
+	return nd && nd->sriov_vf &&
+	       (p == &nd->pfc.st || p == &nd->ets.st || p == &nd->app.st ||
+		p == &nd->buffer.st || p == &nd->dcbx.st || p == &nd->maxrate.st ||
+		p == &nd->pause.st || p == &nd->cc.st || p == &nd->qos.st);
+}
+
 bool rctl_part_ok(struct rctl_judge *j, const struct rctl_target *t,
 		  const struct rctl_part *p, const char *what, bool report)
 {
 	if (p->ok)
 		return true;
-	if (report)
+	/* Unreadable on a VF is expected: ecn.sriov_vf points at the PF. */
+	if (report && !pf_part(t->nd, p))
 		rctl_emit(j, RCTL_UNKNOWN, t->name, NULL, "unknown", p->reason, NULL,
 			  "cannot read %s of '%s': %s", what, t->nd ? t->nd->name : t->name,
 			  p->err ? p->reason : "not collected");

@@ -161,3 +161,31 @@ void rule_dcqcn_params(struct rctl_judge *j)
 			  cc->source, cd, cp);
 	}
 }
+
+/*
+ * M29: on an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
+ * (OFED makes no ecn/ sysfs for VFs, DSCP cannot be set on a VF). The VF's
+ * unreadable parts are not reported (rctl_part_ok()); this finding says
+ * where to look instead.
+ */
+void rule_ecn_sriov_vf(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[64], got[80], fix[96];
+	const char *pf;
+
+	FOR_TARGETS(j, t) {
+		if (!t.nd->sriov_vf)
+			continue;
+		pf = t.nd->sriov_pf[0] ? t.nd->sriov_pf : t.nd->sriov_pf_pci;
+		snprintf(exp, sizeof(exp), "settings checked on the PF '%s'", pf);
+		snprintf(got, sizeof(got), "'%s' is a VF of '%s' (%s)", t.nd->name, pf,
+			 t.nd->sriov_pf_pci);
+		fix[0] = '\0';
+		if (t.nd->sriov_pf[0])
+			snprintf(fix, sizeof(fix), "rocectl check all --dev %s", pf);
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, "device/physfn", fix,
+			  "'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set on its PF '%s' and must be checked there",
+			  t.nd->name, pf);
+	}
+}

@@ -235,6 +235,9 @@ static const struct rctl_field netdev_fields[] = {
 	FO(struct rctl_netdev, "pause", pause, pause_schema),
 	FO(struct rctl_netdev, "cc", cc, cc_schema),
 	FO(struct rctl_netdev, "ofed_qos", qos, ofed_qos_schema),
+	F(struct rctl_netdev, "sriov_vf", FT_BOOL, sriov_vf),
+	F(struct rctl_netdev, "sriov_pf", FT_STR, sriov_pf),
+	F(struct rctl_netdev, "sriov_pf_pci", FT_STR, sriov_pf_pci),
 	{ 0 }
 };
 static const struct rctl_schema netdev_schema = {
@@ -259,6 +262,32 @@ static const struct rctl_field procs_fields[] = {
 };
 static const struct rctl_schema procs_schema = { "procs", sizeof(struct rctl_part), procs_fields };
 
+static const struct rctl_field nf_rule_fields[] = {
+	F(struct rctl_nf_rule, "family", FT_STR, family),
+	F(struct rctl_nf_rule, "table", FT_STR, table),
+	F(struct rctl_nf_rule, "chain", FT_STR, chain),
+	F(struct rctl_nf_rule, "handle", FT_U64, handle),
+	F(struct rctl_nf_rule, "proto", FT_STR, proto),
+	F(struct rctl_nf_rule, "dport", FT_U32, dport),
+	F(struct rctl_nf_rule, "verdict", FT_STR, verdict),
+	F(struct rctl_nf_rule, "iifname", FT_STR, iifname),
+	F(struct rctl_nf_rule, "oifname", FT_STR, oifname),
+	{ 0 }
+};
+static const struct rctl_schema nf_rule_schema = {
+	"netfilter rule", sizeof(struct rctl_nf_rule), nf_rule_fields
+};
+
+static const struct rctl_field netfilter_fields[] = {
+	FPART(struct rctl_netfilter),
+	F(struct rctl_netfilter, "rules_read", FT_U32, n_rules_read),
+	FA(struct rctl_netfilter, "blocking_rules", rules, n_rules, nf_rule_schema),
+	{ 0 }
+};
+static const struct rctl_schema netfilter_schema = {
+	"netfilter", sizeof(struct rctl_netfilter), netfilter_fields
+};
+
 static const struct rctl_field host_fields[] = {
 	F(struct rctl_host, "hostname", FT_STR, hostname),
 	F(struct rctl_host, "kernel", FT_STR, kernel),
@@ -270,6 +299,7 @@ static const struct rctl_field host_fields[] = {
 	FO(struct rctl_host, "procs", procs, procs_schema),
 	F(struct rctl_host, "lldpad_running", FT_BOOL, lldpad_running),
 	F(struct rctl_host, "lldpad_pid", FT_U32, lldpad_pid),
+	FO(struct rctl_host, "netfilter", netfilter, netfilter_schema),
 	{ 0 }
 };
 const struct rctl_schema rctl_host_schema = { "host", sizeof(struct rctl_host), host_fields };

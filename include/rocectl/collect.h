@@ -34,6 +34,10 @@ int rctl_pause_collect(struct rctl_host *h, struct rctl_err *e);	/* ethtool */
 int rctl_cc_collect(struct rctl_host *h, struct rctl_err *e);	/* DCQCN/ECN */
 int rctl_cmcfg_collect(struct rctl_host *h, struct rctl_err *e);	/* rdma_cm */
 int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e);	/* OFED qos, lldpad */
+int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft ruleset */
+
+/* The rules of "nft -j list ruleset" that drop RoCE's ports, into nf. */
+int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err *e);
 
 /* debugfs and configfs roots, overridable through ROCECTL_DEBUGFS/_CONFIGFS. */
 const char *rctl_debugfs(void);

@@ -241,6 +241,34 @@ struct rctl_netdev {
 	struct rctl_pause pause;
 	struct rctl_cc cc;
 	struct rctl_ofed_qos qos;
+	bool sriov_vf;			/* an SR-IOV VF (device/physfn exists) */
+	char sriov_pf[RCTL_IFNAME_LEN];	/* netdev of its PF, "" when it has none */
+	char sriov_pf_pci[16];		/* PCI address of its PF */
+};
+
+/*
+ * A netfilter rule that drops or rejects a RoCE port: UDP 4791 (RoCE v2) or
+ * an out-of-band TCP port (4420 NVMe/TCP, 18515 perftest). One entry per
+ * port a rule matches.
+ */
+struct rctl_nf_rule {
+	char family[8];			/* ip, ip6, inet, bridge, netdev */
+	char table[RCTL_NAME_LEN];
+	char chain[RCTL_NAME_LEN];
+	uint64_t handle;
+	char proto[8];			/* "udp", "tcp" */
+	uint32_t dport;
+	char verdict[8];		/* "drop", "reject" */
+	char iifname[RCTL_IFNAME_LEN];	/* "" any input interface */
+	char oifname[RCTL_IFNAME_LEN];	/* "" any output interface */
+};
+
+/* The nftables ruleset ("nft -j list ruleset"), reduced to what blocks RoCE. */
+struct rctl_netfilter {
+	struct rctl_part st;
+	uint32_t n_rules_read;		/* rules in the whole ruleset */
+	struct rctl_nf_rule *rules;
+	uint32_t n_rules;
 };
 
 /* Something that could not be read, and why. */
@@ -264,6 +292,7 @@ struct rctl_host {
 	struct rctl_part procs;		/* the /proc scan for lldpad */
 	bool lldpad_running;		/* lldpad may override host DCB settings */
 	uint32_t lldpad_pid;
+	struct rctl_netfilter netfilter;
 };
 
 void rctl_host_free(struct rctl_host *h);

@@ -36,6 +36,7 @@ enum rctl_area {
 	RCTL_AREA_GID,
 	RCTL_AREA_MODE,
 	RCTL_AREA_COUNTERS,
+	RCTL_AREA_FIREWALL,
 	RCTL_AREA_N,
 };
 
@@ -183,5 +184,8 @@ RULE_FN(rule_counters_no_wqe);
 RULE_FN(rule_counters_loss);
 RULE_FN(rule_counters_loss_budget);
 RULE_FN(rule_counters_optional_cc);
+RULE_FN(rule_ecn_sriov_vf);
+RULE_FN(rule_firewall_roce_udp);
+RULE_FN(rule_firewall_oob_tcp);
 
 #endif

@@ -3,9 +3,12 @@
 # exactly (ids and statuses of everything that is not a pass) and exit codes.
 load helpers
 
-# Non-pass findings of "check all" as "id:status" lines, in table order.
+# Non-pass findings of "check all" as "id:status" lines, in table order, of a
+# fixture by name or of another snapshot by path (without .json).
 verdict() {
-	rocectl check all -j --input "$FIXTURES/$1.json" "${@:2}" |
+	local f=$1
+	[[ $f == */* ]] || f=$FIXTURES/$f
+	rocectl check all -j --input "$f.json" "${@:2}" |
 		jq -r '.findings[] | select(.status != "pass") | "\(.id):\(.status)"'
 }
 
@@ -33,7 +36,7 @@ expect() {	# fixture exit "id:status ..."
 
 @test "healthy hosts: every area passed, with passes in JSON" {
 	run -0 rocectl check all --input "$FIXTURES/mlx5-upstream-healthy.json"
-	for a in pfc ecn dcqcn dscp cnp mtu gid mode counters; do
+	for a in pfc ecn dcqcn dscp cnp mtu gid mode counters firewall; do
 		assert_line --regexp "^$a +passed$"
 	done
 	rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy.json" | jq -e '
@@ -65,6 +68,73 @@ expect() {	# fixture exit "id:status ..."
 }
 @test "fault: global pause with PFC" { expect fault-global-pause-with-pfc 2 "pfc.global_pause:fail"; }
 @test "fault: lldpad running" { expect fault-lldpad-running 1 "pfc.lldpad:warn"; }
+
+@test "global pause: with PFC a failure, instead of PFC a warning (M14)" {
+	run -2 rocectl check pfc -i "$FIXTURES/fault-global-pause-with-pfc.json"
+	assert_line "           global 802.3x pause is on together with PFC: they exclude each other"
+	assert_line "           fix: ethtool -A ens1f0np0 autoneg off rx off tx off"
+	jq '.host.netdevs[0].pfc.pfc_en = [false,false,false,false,false,false,false,false]' \
+		"$FIXTURES/fault-global-pause-with-pfc.json" >"$BATS_TEST_TMPDIR/lfc.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/lfc" --profile lossy-ecn
+	assert_output "pfc.global_pause:warn"
+}
+
+@test "fault: netfilter drops UDP 4791 on hardware RoCE: present, ineffective, a warning (M19)" {
+	expect fault-nft-drop-roce 1 "firewall.roce_udp:warn"
+	run -1 rocectl check firewall -i "$FIXTURES/fault-nft-drop-roce.json"
+	assert_line "firewall   1 warnings, 0 errors"
+	assert_line "           netfilter rule present: ineffective for hardware RoCE (it bypasses netfilter), but it blocks Soft-RoCE and OOB TCP"
+	assert_line "           evidence: nft inet filter input handle 17: udp dport 4791 drop"
+	assert_line "           fix: nft delete rule inet filter input handle 17"
+	refute_output --partial "blocked"
+}
+
+@test "firewall: the same rule on Soft-RoCE (rxe) is a failure; on another netdev it passes" {
+	jq '.host.devices[0].driver = "rxe"' "$FIXTURES/fault-nft-drop-roce.json" >"$BATS_TEST_TMPDIR/rxe.json"
+	run -2 rocectl check firewall -j -i "$BATS_TEST_TMPDIR/rxe.json"
+	echo "$output" | jq -e '[.findings[] | select(.status != "pass") | "\(.id):\(.status)"] == ["firewall.roce_udp:fail"]'
+	echo "$output" | jq -e '.findings[0].message | test("blocks Soft-RoCE")'
+	jq '.host.netfilter.blocking_rules[0].iifname = "eth9"' \
+		"$BATS_TEST_TMPDIR/rxe.json" >"$BATS_TEST_TMPDIR/other.json"
+	run -0 rocectl check firewall -i "$BATS_TEST_TMPDIR/other.json"
+	jq '.host.netfilter.blocking_rules[0].iifname = "!ens1f0np0"' \
+		"$BATS_TEST_TMPDIR/rxe.json" >"$BATS_TEST_TMPDIR/notme.json"
+	run -0 rocectl check firewall -i "$BATS_TEST_TMPDIR/notme.json"
+}
+
+@test "firewall: out-of-band TCP drops warn; an unreadable ruleset is unknown with its reason" {
+	jq '.host.netfilter.blocking_rules = [{"family": "ip", "table": "filter", "chain": "INPUT",
+		"handle": 3, "proto": "tcp", "dport": 18515, "verdict": "reject", "iifname": "", "oifname": ""}]' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/oob.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/oob"
+	assert_output "firewall.oob_tcp:warn"
+	run -1 rocectl check firewall -i "$BATS_TEST_TMPDIR/oob.json"
+	assert_line "           a netfilter rule drops TCP 18515 (the perftest/pingpong out-of-band exchange)"
+	jq '.host.netfilter = {"ok": false, "errno": 1, "reason": "not root: '"'nft list ruleset'"' needs CAP_NET_ADMIN"}' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/nonroot.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/nonroot"
+	assert_output "firewall.roce_udp:unknown"
+	run -3 rocectl check firewall -i "$BATS_TEST_TMPDIR/nonroot.json"
+	assert_line "           cannot read the netfilter ruleset: not root: 'nft list ruleset' needs CAP_NET_ADMIN"
+	# A snapshot without the part (not collected) judges nothing there.
+	jq 'del(.host.netfilter)' "$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/old.json"
+	run -0 rocectl check firewall -j -i "$BATS_TEST_TMPDIR/old.json"
+	echo "$output" | jq -e '.findings == []'
+}
+
+@test "SR-IOV VF: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown (M29)" {
+	expect mlx5-sriov-vf 1 "ecn.sriov_vf:warn"
+	run -1 rocectl check all -i "$FIXTURES/mlx5-sriov-vf.json"
+	assert_line "  WARN    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"
+	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set on its PF 'ens1f0np0' and must be checked there"
+	assert_line "           fix: rocectl check all --dev ens1f0np0"
+	# The same netdev as a PF: its unreadable parts are unknown again.
+	jq '.host.netdevs[1].sriov_vf = false' "$FIXTURES/mlx5-sriov-vf.json" >"$BATS_TEST_TMPDIR/pf.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/pf"
+	assert_output --partial "pfc.prio_disabled:unknown"
+	assert_output --partial "dcqcn.params:unknown"
+	refute_output --partial "ecn.sriov_vf"
+}
 @test "fault: debugfs unreadable is unknown, not failure" {
 	expect fault-debugfs-unreadable 3 "dcqcn.params:unknown cnp.data_prio:unknown"
 	run -3 rocectl check dcqcn -i "$FIXTURES/fault-debugfs-unreadable.json"
@@ -153,7 +223,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_line --index 0 --partial "counters over 10.0 s"
 	assert_line --regexp "^counters +0 warnings, 1 errors$"
 	run -0 rocectl doctor -j -i "$FIXTURES/bnxt-healthy.json"
-	echo "$output" | jq -e '(.areas | length) == 9 and .summary.fail == 0 and .summary.exit_status == 0'
+	echo "$output" | jq -e '(.areas | length) == 10 and .summary.fail == 0 and .summary.exit_status == 0'
 }
 
 @test "--dev filters targets" {
