@@ -59,7 +59,7 @@ static const struct rctl_opt counters_opts[] = {
 struct crow {
 	const struct rctl_counter *c;
 	const struct rctl_centry *ce;
-	const char *src;		/* "hw", "pma", "ethtool" */
+	const char *src;		/* "hw", "pma", "ethtool", "pause" */
 };
 
 /* Problems first: the order groups are shown in. */
@@ -148,7 +148,7 @@ static struct crow *port_rows(const struct rctl_host *h, const struct rctl_devic
 			      const struct rctl_port *p, uint32_t *n)
 {
 	const struct rctl_netdev *nd = rctl_host_netdev(h, p->netdev);
-	uint32_t all = p->n_hw + p->n_pma + (nd ? nd->n_stats : 0), k = 0, i, g;
+	uint32_t all = p->n_hw + p->n_pma + (nd ? nd->n_stats + nd->pause_stats.n : 0), k = 0, i, g;
 	struct crow *tmp = calloc(all + 1, sizeof(*tmp)), *rows = calloc(all + 1, sizeof(*rows));
 
 	*n = 0;
@@ -159,8 +159,11 @@ static struct crow *port_rows(const struct rctl_host *h, const struct rctl_devic
 	}
 	rows_add(tmp, &k, p->hw, p->n_hw, d->driver, RCTL_SRC_HW, "hw");
 	rows_add(tmp, &k, p->pma, p->n_pma, d->driver, RCTL_SRC_PMA, "pma");
-	if (nd)
+	if (nd) {
 		rows_add(tmp, &k, nd->stats, nd->n_stats, nd->driver, RCTL_SRC_ETHTOOL, "ethtool");
+		rows_add(tmp, &k, nd->pause_stats.c, nd->pause_stats.n, nd->driver,
+			 RCTL_SRC_PAUSE, "pause");
+	}
 	for (g = 0; g < sizeof(group_order) / sizeof(group_order[0]); g++)
 		for (i = 0; i < k; i++)
 			if (tmp[i].ce->group == group_order[g])
@@ -181,6 +184,45 @@ static const char *why_missing(int err, bool pma)
 	return strerror(err);
 }
 
+/* Why a part is missing: its reason; NULL when read; older snapshots lack it. */
+static const char *part_missing(const struct rctl_part *st)
+{
+	return st->ok ? NULL : st->err ? st->reason : "not collected";
+}
+
+/* The optional hw counters (M24: a CNP counter that exists but is off counts nothing). */
+static void print_opt_counters(const struct rctl_opt_counters *oc)
+{
+	uint32_t i;
+
+	if (out_json()) {
+		out_str(OUT_JSON, "optional_counters_missing", NULL, part_missing(&oc->st));
+		if (!oc->st.ok) {
+			out_null(OUT_JSON, "optional_counters", NULL);
+			return;
+		}
+		out_arr_begin("optional_counters");
+		for (i = 0; i < oc->n; i++) {
+			out_obj_begin(NULL);
+			out_str(OUT_JSON, "name", NULL, oc->c[i].name);
+			out_bool(OUT_JSON, "enabled", NULL, oc->c[i].enabled);
+			out_obj_end();
+		}
+		out_arr_end();
+		return;
+	}
+	if (!oc->st.ok && !oc->st.err)
+		return;
+	out_text("  optional hw counters:");
+	if (!oc->st.ok)
+		out_text(" %s", oc->st.reason);
+	else if (!oc->n)
+		out_text(" none");
+	for (i = 0; oc->st.ok && i < oc->n; i++)
+		out_text("%s %s %s", i ? "," : "", oc->c[i].name, oc->c[i].enabled ? "on" : "off");
+	out_text("\n");
+}
+
 /* JSON says why a set is missing as data; null when it is there. */
 static void print_port_json_head(const struct rctl_device *d, const struct rctl_port *p,
 				 const struct rctl_netdev *nd)
@@ -196,6 +238,8 @@ static void print_port_json_head(const struct rctl_device *d, const struct rctl_
 	out_str(OUT_JSON, "pma_counters_missing", NULL, why_missing(p->pma_err, true));
 	out_str(OUT_JSON, "ethtool_stats_missing", NULL,
 		nd ? why_missing(nd->stats_err, false) : "no netdev");
+	out_str(OUT_JSON, "pause_stats_missing", NULL,
+		nd ? part_missing(&nd->pause_stats.st) : "no netdev");
 }
 
 /* The text rendering prints only what it has: a missing set is one line. */
@@ -207,6 +251,8 @@ static void print_missing_text(const struct rctl_port *p, const struct rctl_netd
 		out_text("  counters/ (PMA): %s\n", why_missing(p->pma_err, true));
 	if (nd && nd->stats_err)
 		out_text("  ethtool -S %s: %s\n", nd->name, why_missing(nd->stats_err, false));
+	if (nd && nd->pause_stats.st.err)
+		out_text("  pause statistics of %s: %s\n", nd->name, nd->pause_stats.st.reason);
 }
 
 static void print_port(const struct rctl_host *h, const struct rctl_device *d,
@@ -228,6 +274,7 @@ static void print_port(const struct rctl_host *h, const struct rctl_device *d,
 		out_text("\n");
 		print_missing_text(p, nd);
 	}
+	print_opt_counters(&p->opt_counters);
 	out_table_indent(2);
 	out_table_begin("counters", secs > 0 ? cols_rate : cols_plain, secs > 0 ? 7 : 6);
 	for (i = 0; rows && i < n; i++) {
@@ -337,33 +384,42 @@ static void prom_counters(struct rctl_prom *pr, const struct rctl_host *h,
 		}
 }
 
-/* ethtool stats are not all counters (peer_ifindex, stall percentages): untyped. */
-static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const char *filter)
+/*
+ * ethtool stats are not all counters (peer_ifindex, stall percentages):
+ * untyped. Pause statistics are counters.
+ */
+static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const char *filter,
+			 enum rctl_csrc src)
 {
-	uint32_t i, j, k, x;
+	bool pause = src == RCTL_SRC_PAUSE;
+	uint32_t i, j, k, x, n;
 	bool want;
 
-	rctl_prom_family(pr, "rocectl_ethtool_stat", "untyped",
-			 "ethtool -S statistics of the netdev under an RDMA port");
+	if (pause)
+		rctl_prom_family(pr, "rocectl_pause_stat", "counter",
+				 "802.3x pause frame statistics (ethtool -I -a) of the netdev under an RDMA port");
+	else
+		rctl_prom_family(pr, "rocectl_ethtool_stat", "untyped",
+				 "ethtool -S statistics of the netdev under an RDMA port");
 	for (x = 0; x < h->n_netdevs; x++) {
 		const struct rctl_netdev *nd = &h->netdevs[x];
+		const struct rctl_counter *c = pause ? nd->pause_stats.c : nd->stats;
 
 		want = false;
 		for (i = 0; i < h->n_devs; i++)
 			for (j = 0; j < h->devs[i].n_ports; j++)
 				want |= !strcmp(h->devs[i].ports[j].netdev, nd->name) &&
 					port_match(filter, &h->devs[i], &h->devs[i].ports[j]);
-		for (k = 0; want && k < nd->n_stats; k++) {
-			struct crow r = { &nd->stats[k],
-					  rctl_catalog_lookup(nd->driver, RCTL_SRC_ETHTOOL,
-							      nd->stats[k].name), "" };
+		n = pause ? nd->pause_stats.n : nd->n_stats;
+		for (k = 0; want && k < n; k++) {
+			struct crow r = { &c[k], rctl_catalog_lookup(nd->driver, src, c[k].name), "" };
 			struct rctl_prom_label l[] = {
-				{ "netdev", nd->name }, { "stat", nd->stats[k].name },
+				{ "netdev", nd->name }, { "stat", c[k].name },
 				{ "group", rctl_cgroup_name(r.ce->group) },
 			};
 
 			if (row_shown(&r, false))
-				rctl_prom_u64(pr, l, 3, nd->stats[k].value);
+				rctl_prom_u64(pr, l, 3, c[k].value);
 		}
 	}
 }
@@ -377,7 +433,8 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_host *h, const cha
 	prom_port_info(&pr, h, filter);
 	prom_counters(&pr, h, filter, RCTL_SRC_HW);
 	prom_counters(&pr, h, filter, RCTL_SRC_PMA);
-	prom_ethtool(&pr, h, filter);
+	prom_ethtool(&pr, h, filter, RCTL_SRC_ETHTOOL);
+	prom_ethtool(&pr, h, filter, RCTL_SRC_PAUSE);
 	ret = rctl_prom_status(&pr, &e);
 	if (!ret && pr.buf)
 		out_text("%s", pr.buf);
@@ -504,15 +561,22 @@ static uint32_t count_matches(const struct rctl_host *h, const char *filter)
 	return n;
 }
 
-static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
+/*
+ * Counters need RDMA netlink (devices, ports, netdev names) and ethtool only:
+ * the inventory (verbs, which loads every libibverbs provider, and libnl's
+ * link and address caches) is read only for what Prometheus shows of it
+ * (active_mtu).
+ */
+static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool prom)
 {
+	unsigned int what = RCTL_COLLECT_COUNTERS | (prom ? RCTL_COLLECT_INVENTORY : 0);
 	struct rctl_err e = { 0 };
 	int ret;
 
 	if (o.input)
 		ret = rctl_snapshot_load(o.input, h, &e);
 	else
-		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS, &e);
+		ret = rctl_collect(h, what, &e);
 	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
 }
 
@@ -540,7 +604,7 @@ static int do_counters(struct rctl_ctx *ctx, int argc, char **argv)
 	ret = check_options(ctx, prom);
 	if (ret)
 		return ret;
-	ret = load_host(ctx, &h);
+	ret = load_host(ctx, &h, prom);
 	if (ret)
 		return ret;
 	if (!count_matches(&h, filter))

@@ -14,8 +14,13 @@
 #define HW(drv, n, g, b, w, m) { drv, RCTL_SRC_HW, n, RCTL_CG_##g, b, w, m }
 #define ET(drv, n, g, b, m) { drv, RCTL_SRC_ETHTOOL, n, RCTL_CG_##g, b, 64, m }
 #define PMA(n, g, b, m) { "*", RCTL_SRC_PMA, n, RCTL_CG_##g, b, 64, m }
+#define PAUSE(n, m) { "*", RCTL_SRC_PAUSE, n, RCTL_CG_PFC, false, 64, m }
 
 static const struct rctl_centry catalog[] = {
+	/* 802.3x pause of any driver with get_pause_stats (ethtool netlink) */
+	PAUSE("tx_pause_frames", "802.3x pause frames sent: this NIC's receive buffer filled"),
+	PAUSE("rx_pause_frames", "802.3x pause frames received: the peer asked this NIC to wait"),
+
 	/* rxe (Soft-RoCE): drivers/infiniband/sw/rxe/rxe_hw_counters.c */
 	HW("rxe", "sent_pkts", TRAFFIC, false, 64, "RoCE packets sent"),
 	HW("rxe", "rcvd_pkts", TRAFFIC, false, 64, "RoCE packets received"),

@@ -64,6 +64,76 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * STAT_GET_STATUS lists every hw counter of the port; only optional ones carry
+ * STAT_HWCOUNTER_DYNAMIC (u8: enabled). Those are what we keep.
+ */
+static int status_entry(const struct nlattr *nest, struct rctl_opt_counters *oc)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlattr *name, *dyn;
+	struct rctl_counter_status *c;
+
+	mnl_attr_parse_nested(nest, attr_cb, tb);
+	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
+	dyn = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC];
+	if (!name || !dyn)
+		return MNL_CB_OK;
+	c = rctl_arr_push(&oc->c, &oc->n, sizeof(*c));
+	if (!c)
+		return MNL_CB_ERROR;
+	snprintf(c->name, sizeof(c->name), "%s", mnl_attr_get_str(name));
+	c->enabled = mnl_attr_get_u8(dyn);
+	return MNL_CB_OK;
+}
+
+int rctl_opt_counters_parse(const struct nlmsghdr *nlh, struct rctl_opt_counters *oc)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlattr *a;
+
+	if (mnl_attr_parse(nlh, 0, attr_cb, tb) != MNL_CB_OK)
+		return MNL_CB_ERROR;
+	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		if (status_entry(a, oc) != MNL_CB_OK)
+			return MNL_CB_ERROR;
+	return MNL_CB_OK;
+}
+
+static int status_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return rctl_opt_counters_parse(nlh, data);
+}
+
+int rctl_port_opt_counters(struct rctl_nl *nl, const struct rctl_device *d,
+			   struct rctl_port *p)
+{
+	struct rctl_opt_counters *oc = &p->opt_counters;
+	struct nlmsghdr *nlh;
+	int ret;
+
+	free(oc->c);
+	*oc = (struct rctl_opt_counters){ 0 };
+	nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET_STATUS),
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, p->port);
+	ret = rctl_nl_talk(nl, nlh, status_cb, oc);
+	if (!ret) {
+		oc->st.ok = true;
+		return 0;
+	}
+	free(oc->c);
+	oc->c = NULL;
+	oc->n = 0;
+	/* Before 5.18, or a driver without hw stats: EOPNOTSUPP or EINVAL. Data. */
+	rctl_part_fail(&oc->st, ret, ret == -EOPNOTSUPP || ret == -EINVAL ?
+		       "not exported by this kernel/driver" : NULL);
+	return ret;
+}
+
 static void port_path(char *buf, size_t len, const struct rctl_device *d,
 		      const struct rctl_port *p, const char *rest)
 {
@@ -167,7 +237,28 @@ int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
 		counters_drop(&p->hw, &p->n_hw);
 	port_lifespan(d, p);
 	port_pma(d, p);
+	rctl_port_opt_counters(nl, d, p);
 	return ret;
+}
+
+/* The netdevs under the ports, when no inventory listed them (light collection). */
+static void counters_netdevs(struct rctl_host *h)
+{
+	struct rctl_netdev *nd;
+	uint32_t i, j;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++) {
+			const char *name = h->devs[i].ports[j].netdev;
+
+			if (!name[0] || rctl_host_netdev(h, name))
+				continue;
+			nd = rctl_arr_push(&h->netdevs, &h->n_netdevs, sizeof(*nd));
+			if (!nd)
+				return;
+			snprintf(nd->name, sizeof(nd->name), "%s", name);
+			nd->ifindex = h->devs[i].ports[j].netdev_ifindex;
+		}
 }
 
 int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e)
@@ -183,8 +274,10 @@ int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e)
 		for (j = 0; j < h->devs[i].n_ports; j++)
 			rctl_port_counters(&nl, &h->devs[i], &h->devs[i].ports[j]);
 	rctl_nl_close(&nl);
+	counters_netdevs(h);
 	for (i = 0; i < h->n_netdevs; i++)
 		rctl_ethtool_stats(&h->netdevs[i]);
+	rctl_pause_stats(h);
 	return 0;
 }
 
@@ -254,9 +347,13 @@ static uint32_t host_sets(struct rctl_host *h, struct cset *s, uint32_t max)
 			s[n++] = (struct cset){ &p->hw, &p->n_hw, h->devs[i].driver, RCTL_SRC_HW };
 			s[n++] = (struct cset){ &p->pma, &p->n_pma, "*", RCTL_SRC_PMA };
 		}
-	for (i = 0; i < h->n_netdevs && n < max; i++)
-		s[n++] = (struct cset){ &h->netdevs[i].stats, &h->netdevs[i].n_stats,
-					h->netdevs[i].driver, RCTL_SRC_ETHTOOL };
+	for (i = 0; i < h->n_netdevs && n + 2 <= max; i++) {
+		struct rctl_netdev *nd = &h->netdevs[i];
+
+		s[n++] = (struct cset){ &nd->stats, &nd->n_stats, nd->driver, RCTL_SRC_ETHTOOL };
+		s[n++] = (struct cset){ &nd->pause_stats.c, &nd->pause_stats.n, nd->driver,
+					RCTL_SRC_PAUSE };
+	}
 	return n;
 }
 

@@ -4,6 +4,8 @@
  * (GSSET_INFO for the count, GSTRINGS for the names, GSTATS for the values):
  * the ethtool netlink STATS_GET covers only the standard groups, not driver
  * names such as mlx5's rx_prio3_pause. Read-only; needs no privilege.
+ * Pause frame statistics, which only ethtool netlink has, come from
+ * ETHTOOL_MSG_PAUSE_GET with ETHTOOL_FLAG_STATS (anchor: ethtool netlink/pause.c).
  */
 #include <errno.h>
 #include <net/if.h>
@@ -15,6 +17,9 @@
 #include <unistd.h>
 
 #include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
 #include <linux/sockios.h>
 
 #include "rocectl/counters.h"
@@ -111,4 +116,137 @@ int rctl_ethtool_stats(struct rctl_netdev *nd)
 	}
 	nd->stats_err = -ret;
 	return ret;
+}
+
+/* ---- pause statistics over ethtool netlink ---------------------------- */
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a;
+	uint16_t *id = data;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
+		    mnl_attr_get_payload_len(a) == sizeof(uint16_t))
+			*id = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+/* The genetlink id of "ethtool" (CTRL_CMD_GETFAMILY); -ENOENT without it. */
+static int ethtool_family(struct rctl_nl *nl, uint16_t *id)
+{
+	struct nlmsghdr *nlh = rctl_nl_msg(nl, GENL_ID_CTRL, NLM_F_ACK);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	int ret;
+
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
+	*id = 0;
+	ret = rctl_nl_talk(nl, nlh, family_cb, id);
+	return ret ? ret : *id ? 0 : -ENOENT;
+}
+
+static int pause_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+
+	/* Attributes newer than our headers are ignored, not errors. */
+	if (mnl_attr_type_valid(a, ETHTOOL_A_PAUSE_MAX) > 0)
+		tb[mnl_attr_get_type(a)] = a;
+	return MNL_CB_OK;
+}
+
+/* Named as ethtool -I -a prints them. */
+static const char *const pause_stat_names[] = {
+	[ETHTOOL_A_PAUSE_STAT_TX_FRAMES] = "tx_pause_frames",
+	[ETHTOOL_A_PAUSE_STAT_RX_FRAMES] = "rx_pause_frames",
+};
+
+int rctl_pause_stats_parse(const struct nlmsghdr *nlh, struct rctl_counter_set *s)
+{
+	const struct nlattr *tb[ETHTOOL_A_PAUSE_MAX + 1] = { 0 };
+	const struct nlattr *a;
+	struct rctl_counter *c;
+	uint16_t t;
+
+	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), pause_attr_cb, tb) != MNL_CB_OK)
+		return -EINVAL;
+	if (!tb[ETHTOOL_A_PAUSE_STATS])
+		return 0;
+	mnl_attr_for_each_nested(a, tb[ETHTOOL_A_PAUSE_STATS]) {
+		t = mnl_attr_get_type(a);
+		/* PAD, and statistics newer than our headers, are skipped. */
+		if (t >= sizeof(pause_stat_names) / sizeof(pause_stat_names[0]) ||
+		    !pause_stat_names[t] || mnl_attr_get_payload_len(a) != sizeof(uint64_t))
+			continue;
+		c = rctl_arr_push(&s->c, &s->n, sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		snprintf(c->name, sizeof(c->name), "%s", pause_stat_names[t]);
+		c->value = mnl_attr_get_u64(a);
+	}
+	return 0;
+}
+
+static int pause_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return rctl_pause_stats_parse(nlh, data) ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+static int pause_get(struct rctl_nl *nl, uint16_t family, struct rctl_netdev *nd)
+{
+	struct nlmsghdr *nlh = rctl_nl_msg(nl, family, NLM_F_ACK);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct nlattr *hdr;
+
+	g->cmd = ETHTOOL_MSG_PAUSE_GET;
+	g->version = ETHTOOL_GENL_VERSION;
+	hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, nd->name);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
+	mnl_attr_nest_end(nlh, hdr);
+	return rctl_nl_talk(nl, nlh, pause_cb, &nd->pause_stats);
+}
+
+static const char *pause_why(int err, bool no_family)
+{
+	if (no_family)
+		return "not exported by this kernel (no ethtool netlink)";
+	return err == -EOPNOTSUPP ? "not exported by this driver" : NULL;
+}
+
+int rctl_pause_stats(struct rctl_host *h)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_nl nl;
+	uint16_t family = 0;
+	uint32_t i;
+	int fam_ret, ret;
+
+	fam_ret = rctl_nl_open(&nl, NETLINK_GENERIC, &e);
+	if (!fam_ret) {
+		fam_ret = ethtool_family(&nl, &family);
+		fam_ret = fam_ret == -ENOENT ? -EOPNOTSUPP : fam_ret;
+	}
+	for (i = 0; i < h->n_netdevs; i++) {
+		struct rctl_counter_set *s = &h->netdevs[i].pause_stats;
+
+		free(s->c);
+		*s = (struct rctl_counter_set){ 0 };
+		ret = fam_ret ? fam_ret : pause_get(&nl, family, &h->netdevs[i]);
+		/* A reply without statistics: the driver keeps none. */
+		if (!ret && !s->n)
+			ret = -EOPNOTSUPP;
+		if (!ret) {
+			s->st.ok = true;
+			continue;
+		}
+		free(s->c);
+		s->c = NULL;
+		s->n = 0;
+		rctl_part_fail(&s->st, ret, pause_why(ret, fam_ret == -EOPNOTSUPP));
+	}
+	rctl_nl_close(&nl);	/* a no-op when it did not open */
+	return 0;
 }

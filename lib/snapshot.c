@@ -45,6 +45,33 @@ static const struct rctl_schema counter_schema = {
 	"counter", sizeof(struct rctl_counter), counter_fields
 };
 
+static const struct rctl_field counter_set_fields[] = {
+	FPART(struct rctl_counter_set),
+	FA(struct rctl_counter_set, "counters", c, n, counter_schema),
+	{ 0 }
+};
+static const struct rctl_schema counter_set_schema = {
+	"counter set", sizeof(struct rctl_counter_set), counter_set_fields
+};
+
+static const struct rctl_field counter_status_fields[] = {
+	F(struct rctl_counter_status, "name", FT_STR, name),
+	F(struct rctl_counter_status, "enabled", FT_BOOL, enabled),
+	{ 0 }
+};
+static const struct rctl_schema counter_status_schema = {
+	"counter status", sizeof(struct rctl_counter_status), counter_status_fields
+};
+
+static const struct rctl_field opt_counters_fields[] = {
+	FPART(struct rctl_opt_counters),
+	FA(struct rctl_opt_counters, "counters", c, n, counter_status_schema),
+	{ 0 }
+};
+static const struct rctl_schema opt_counters_schema = {
+	"optional counters", sizeof(struct rctl_opt_counters), opt_counters_fields
+};
+
 static const struct rctl_field cm_fields[] = {
 	FPART(struct rctl_cm_cfg),
 	F(struct rctl_cm_cfg, "default_roce_mode", FT_STR, roce_mode),
@@ -186,6 +213,7 @@ static const struct rctl_field port_fields[] = {
 	FA(struct rctl_port, "pma_counters", pma, n_pma, counter_schema),
 	F(struct rctl_port, "pma_counters_errno", FT_S32, pma_err),
 	FO(struct rctl_port, "rdma_cm", cm, cm_schema),
+	FO(struct rctl_port, "optional_counters", opt_counters, opt_counters_schema),
 	{ 0 }
 };
 static const struct rctl_schema port_schema = { "port", sizeof(struct rctl_port), port_fields };
@@ -235,6 +263,7 @@ static const struct rctl_field netdev_fields[] = {
 	FO(struct rctl_netdev, "pause", pause, pause_schema),
 	FO(struct rctl_netdev, "cc", cc, cc_schema),
 	FO(struct rctl_netdev, "ofed_qos", qos, ofed_qos_schema),
+	FO(struct rctl_netdev, "pause_stats", pause_stats, counter_set_schema),
 	F(struct rctl_netdev, "sriov_vf", FT_BOOL, sriov_vf),
 	F(struct rctl_netdev, "sriov_pf", FT_STR, sriov_pf),
 	F(struct rctl_netdev, "sriov_pf_pci", FT_STR, sriov_pf_pci),

@@ -28,6 +28,7 @@ enum rctl_csrc {
 	RCTL_SRC_HW,		/* hw_counters / RDMA netlink */
 	RCTL_SRC_PMA,		/* counters/ (IB PMA) */
 	RCTL_SRC_ETHTOOL,	/* ethtool -S of the netdev */
+	RCTL_SRC_PAUSE,		/* ethtool netlink pause statistics (ethtool -I -a) */
 };
 
 struct rctl_centry {

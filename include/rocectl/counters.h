@@ -45,6 +45,27 @@ int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
 		       struct rctl_port *p);
 int rctl_ethtool_stats(struct rctl_netdev *nd);
 
+/*
+ * Optional hw counters of a port and whether each counts (RDMA netlink
+ * STAT_GET_STATUS), into p->opt_counters; its st says why when the kernel or
+ * driver has no such list. rctl_port_counters() runs it.
+ */
+int rctl_port_opt_counters(struct rctl_nl *nl, const struct rctl_device *d,
+			   struct rctl_port *p);
+
+/* The optional counters of one STAT_GET_STATUS reply, appended to oc (MNL_CB_*). */
+int rctl_opt_counters_parse(const struct nlmsghdr *nlh, struct rctl_opt_counters *oc);
+
+/*
+ * Pause frame statistics of every netdev through ethtool netlink
+ * (ETHTOOL_MSG_PAUSE_GET with ETHTOOL_FLAG_STATS), into nd->pause_stats; a
+ * driver or kernel without them is data in its st. Fails only never: 0.
+ */
+int rctl_pause_stats(struct rctl_host *h);
+
+/* The statistics of one PAUSE_GET reply, appended to s; 0 or -errno. */
+int rctl_pause_stats_parse(const struct nlmsghdr *nlh, struct rctl_counter_set *s);
+
 /* Longest hw_counters lifespan of the host, in ms (0 when none is known). */
 uint32_t rctl_counters_lifespan_ms(const struct rctl_host *h);
 

@@ -45,6 +45,29 @@ struct rctl_counter {
 	bool has_delta;			/* false: one sample only, or counter reset */
 };
 
+/*
+ * A counter set read as one part: st.ok false with an errno when the kernel or
+ * driver does not export it (ethtool netlink pause statistics).
+ */
+struct rctl_counter_set {
+	struct rctl_part st;
+	struct rctl_counter *c;
+	uint32_t n;
+};
+
+/* An optional hw counter (RDMA_NLDEV_CMD_STAT_GET_STATUS) and whether it counts. */
+struct rctl_counter_status {
+	char name[RCTL_NAME_LEN];
+	bool enabled;
+};
+
+/* The optional hw counters of a port; st.err EOPNOTSUPP/EINVAL: no such list. */
+struct rctl_opt_counters {
+	struct rctl_part st;
+	struct rctl_counter_status *c;
+	uint32_t n;
+};
+
 /* rdma_cm configfs defaults of one port (cma_configfs.c). */
 struct rctl_cm_cfg {
 	struct rctl_part st;
@@ -73,6 +96,7 @@ struct rctl_port {
 	uint32_t n_pma;
 	int pma_err;			/* errno: ENOENT none, EOPNOTSUPP "N/A (no PMA)" */
 	struct rctl_cm_cfg cm;		/* rdma_cm configfs defaults */
+	struct rctl_opt_counters opt_counters;	/* optional hw counters, on/off */
 };
 
 struct rctl_device {
@@ -241,6 +265,7 @@ struct rctl_netdev {
 	struct rctl_pause pause;
 	struct rctl_cc cc;
 	struct rctl_ofed_qos qos;
+	struct rctl_counter_set pause_stats;	/* ethtool netlink PAUSE_GET stats */
 	bool sriov_vf;			/* an SR-IOV VF (device/physfn exists) */
 	char sriov_pf[RCTL_IFNAME_LEN];	/* netdev of its PF, "" when it has none */
 	char sriov_pf_pci[16];		/* PCI address of its PF */

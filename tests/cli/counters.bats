@@ -96,3 +96,58 @@ snap=$DATA/counters-mlx5.json
 	run -0 rocectl counters -j --input "$snap" ens1f0np0
 	echo "$output" | jq -e '[.ports[].device] == ["mlx5_0"]'
 }
+
+# The fixture plus what a newer collector reads: optional counters and pause
+# statistics (python keeps the fixture's u64 exact; jq would round them).
+snap_newer() {
+	python3 - "$snap" "$BATS_TEST_TMPDIR/newer.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+h = doc["host"]
+def part(ok, err, reason, counters):
+    return {"ok": ok, "errno": err, "reason": reason, "counters": counters}
+h["devices"][0]["ports"][0]["optional_counters"] = part(True, 0, "", [
+    {"name": "cc_rx_ce_pkts", "enabled": False}, {"name": "cc_rx_cnp_pkts", "enabled": True}])
+h["devices"][1]["ports"][0]["optional_counters"] = part(
+    False, 22, "not exported by this kernel/driver", [])
+h["netdevs"][0]["pause_stats"] = part(True, 0, "", [
+    {"name": "tx_pause_frames", "value": 7, "delta": 0, "has_delta": False},
+    {"name": "rx_pause_frames", "value": 0, "delta": 0, "has_delta": False}])
+h["netdevs"][1]["pause_stats"] = part(False, 95, "not exported by this driver", [])
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+}
+
+@test "optional counters and pause statistics: text line, JSON, prometheus; missing is data" {
+	snap_newer
+	[ "$(jq -r '.host.netdevs[0].name' "$snap")" = ens1f0np0 ]
+	run -0 rocectl counters --input "$BATS_TEST_TMPDIR/newer.json"
+	assert_line "  optional hw counters: cc_rx_ce_pkts off, cc_rx_cnp_pkts on"
+	assert_line "  optional hw counters: not exported by this kernel/driver"
+	assert_line --regexp '^ +pfc +pause +tx_pause_frames +7 +- +802\.3x pause frames sent'
+	assert_line --partial 'pause statistics of we"ird\: not exported by this driver'
+	run -0 rocectl counters -j --input "$BATS_TEST_TMPDIR/newer.json"
+	echo "$output" | jq -e '
+		.ports[0].optional_counters == [{name: "cc_rx_ce_pkts", enabled: false},
+						{name: "cc_rx_cnp_pkts", enabled: true}] and
+		.ports[0].optional_counters_missing == null and
+		.ports[0].pause_stats_missing == null and
+		([.ports[0].counters[] | select(.source == "pause") | .name] ==
+			["tx_pause_frames", "rx_pause_frames"]) and
+		.ports[1].optional_counters == null and
+		.ports[1].optional_counters_missing == "not exported by this kernel/driver" and
+		.ports[1].pause_stats_missing == "not exported by this driver"'
+	run -0 rocectl counters --input "$BATS_TEST_TMPDIR/newer.json" -o prometheus
+	assert_line '# TYPE rocectl_pause_stat counter'
+	assert_line 'rocectl_pause_stat{netdev="ens1f0np0",stat="tx_pause_frames",group="pfc"} 7'
+}
+
+@test "a snapshot without optional counters or pause statistics says 'not collected'" {
+	run -0 rocectl counters --input "$snap" mlx5_0
+	refute_line --partial 'optional hw counters'
+	refute_line --partial 'pause statistics'
+	run -0 rocectl counters -j --input "$snap"
+	echo "$output" | jq -e '.ports[0].optional_counters == null and
+		.ports[0].optional_counters_missing == "not collected" and
+		.ports[0].pause_stats_missing == "not collected"'
+}

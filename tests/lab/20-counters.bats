@@ -175,3 +175,34 @@ watch_on_pty() {
 	assert_failure 64
 	[[ $stderr == *"shorter than the hw_counters lifespan ("*" ms): the kernel would answer from its cache" ]]
 }
+
+@test "optional counters: rxe has none, as 'rdma statistic mode supported' says" {
+	local dev
+	for dev in "$LAB_A_DEV" "$LAB_B_DEV"; do
+		# the kernel's own tool lists no optional counter for rxe
+		run -0 timeout 10 rdma statistic mode supported link "$dev/1"
+		refute_output --regexp '[a-z]'
+		run -0 timeout 20 "$ROCECTL" counters -j "$dev"
+		jq -e '.ports[0].optional_counters == [] and .ports[0].optional_counters_missing == null' \
+			<<<"$output"
+		run -0 timeout 20 "$ROCECTL" counters "$dev"
+		assert_line "  optional hw counters: none"
+	done
+}
+
+@test "pause statistics of a veth are reported as not exported, not as an error" {
+	# the premise: veth has no pause operations, ethtool itself says so
+	run timeout 10 ethtool -I -a "$LAB_A_IF"
+	assert_failure
+	assert_output --partial "Operation not supported"
+	run -0 timeout 20 "$ROCECTL" counters -j "$LAB_A_IF"
+	jq -e '.ports[0].pause_stats_missing == "not exported by this driver" and
+		([.ports[0].counters[] | select(.source == "pause")] == [])' <<<"$output"
+	run -0 timeout 20 "$ROCECTL" counters "$LAB_A_IF"
+	assert_line "  pause statistics of $LAB_A_IF: not exported by this driver"
+}
+
+@test "the light collection keeps what the inventory adds: prometheus port info has active_mtu" {
+	run -0 timeout 20 "$ROCECTL" counters -o prometheus "$LAB_A_DEV"
+	assert_line "rocectl_port_info{device=\"$LAB_A_DEV\",port=\"1\",driver=\"rxe\",netdev=\"$LAB_A_IF\",state=\"ACTIVE\",active_mtu=\"$(lab_active_mtu "$LAB_A_DEV")\"} 1"
+}

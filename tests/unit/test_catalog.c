@@ -45,6 +45,22 @@ static void test_same_name_other_driver(void **state)
 	assert_int_equal(hw("rxe", "out_of_buffer")->group, RCTL_CG_OTHER);
 }
 
+/* Pause statistics (ethtool netlink) mean the same on every driver; the source keys them. */
+static void test_pause_any_driver(void **state)
+{
+	const struct rctl_centry *c = rctl_catalog_lookup("mlx5_core", RCTL_SRC_PAUSE,
+							  "tx_pause_frames");
+
+	assert_int_equal(c->group, RCTL_CG_PFC);
+	assert_false(c->bad);
+	assert_ptr_equal(c, rctl_catalog_lookup("bnxt_en", RCTL_SRC_PAUSE, "tx_pause_frames"));
+	assert_int_equal(rctl_catalog_lookup("ice", RCTL_SRC_PAUSE, "rx_pause_frames")->group,
+			 RCTL_CG_PFC);
+	/* the same name as an ethtool -S string is not the pause statistic */
+	assert_int_equal(rctl_catalog_lookup("veth", RCTL_SRC_ETHTOOL, "tx_pause_frames")->group,
+			 RCTL_CG_OTHER);
+}
+
 static void test_unknown_is_other(void **state)
 {
 	const struct rctl_centry *c = hw("mlx5", "brand_new_counter");
@@ -113,6 +129,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rxe),
 		cmocka_unit_test(test_same_name_other_driver),
+		cmocka_unit_test(test_pause_any_driver),
 		cmocka_unit_test(test_unknown_is_other),
 		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_digit_patterns),
