@@ -2,12 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # bench/rdma.sh - rocectl bench rdma against perftest, in one lab boot:
-#	LAB_TIMEOUT=1500 tests/lab/lab run -- bench/rdma.sh
+#	LAB_SMP=2 LAB_TIMEOUT=1500 tests/lab/lab run -- bench/rdma.sh
 # For each case it alternates perftest and rocectl (ROUNDS times) at the same
 # size and iteration count, between rxe0 (A) and rxe1 (B), and prints the
 # ratios rocectl/perftest of the medians over the rounds. Goals: latency at
 # most 1.05x perftest's, bandwidth at least 0.95x. Not a test: nothing is
 # asserted, numbers under TCG move from run to run.
+# Give the guest two vCPUs: with one, the two busy-polling sides of a
+# ping-pong take turns on the CPU and both tools measure the scheduler
+# (milliseconds), not RDMA. Both tools busy-poll and read the clock per
+# iteration; the guest's clocksource is printed because on HPET a read costs
+# microseconds (perftest reads the TSC).
 set -u
 [ "${LAB:-}" = 1 ] || { echo "bench/rdma.sh runs inside the lab: tests/lab/lab run -- bench/rdma.sh" >&2; exit 2; }
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,7 +76,8 @@ run_case() {
 timeout 3600 "$R" serve --bind "$B" --lifetime 600 >/dev/null 2>&1 &
 SPID=$!
 lab_wait 10 lab_cm_listening "$B" 18520 || exit 1
-echo "rocectl bench rdma vs perftest, rxe0 -> rxe1, $ROUNDS rounds each, median of rounds"
+echo "rocectl bench rdma vs perftest, rxe0 -> rxe1, $ROUNDS rounds each, median of rounds;" \
+	"$(nproc) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 echo "latency in us (perftest t_typical vs rocectl median; both half round trip for send/write), bw in MiB/s"
 run_case "send lat 64B" lat "perftest ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
 run_case "send lat 64B (-R)" lat "perftest_cm ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"

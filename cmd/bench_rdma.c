@@ -132,8 +132,9 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 	struct rctl_hist *h;
 	struct rctl_bench_rdma_result r = { 0 };
 	struct rctl_bench_rdma_opts bopt = { .op = op_of(bo.op), .timeout_s = bo.timeout };
+	/* perftest's transport defaults: 7 retries, ACK timeout 14 (67 ms) */
 	struct rctl_conn_opts o = { .tos = bo.tos_given ? bo.tos : -1, .timeout_s = bo.timeout,
-				    .retry_cnt = 7 };
+				    .retry_cnt = 7, .ack_timeout = 14 };
 	int ret;
 
 	if (bo.lat && bo.bw)
@@ -153,7 +154,8 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 	o.src = bo.src ? (struct sockaddr *)&src : NULL;
 	o.size = bopt.size;
 	o.depth = bopt.qd + 2;
-	o.mode = !bo.bw && bopt.op != RCTL_OP_READ ? RCTL_MODE_ECHO : RCTL_MODE_SINK;
+	o.mode = bo.bw || bopt.op == RCTL_OP_READ ? RCTL_MODE_SINK :
+		 bopt.op == RCTL_OP_WRITE ? RCTL_MODE_POLL : RCTL_MODE_ECHO;
 	ret = bench_connect(ctx, &c, &o);
 	if (ret)
 		return ret;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Raw RDMA benchmark on a probe connection, measured the way perftest does it
- * (so the numbers compare): latency samples are per iteration, busy-polled,
- * half the round trip for SEND and WRITE ping-pong and the whole operation
- * for READ; bandwidth is bytes over the time from the first post to the last
- * completion, with qd work requests in flight.
+ * (so the numbers compare): one latency sample per iteration, from one post to
+ * the next, busy-polled; half the round trip for SEND and WRITE ping-pong and
+ * the whole operation for READ; WRITE latency watches memory like perftest's
+ * write_lat instead of taking receive completions. Bandwidth is bytes over the
+ * time from the first post to the last completion, with qd WRs in flight.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include "rocectl/hist.h"
 #include "rocectl/probe.h"
 
-#define CQ_MOD 32	/* signal one WR in this many (perftest: cq_mod) */
+#define CQ_MOD 64	/* signal one WR in this many, at most qd/2 (perftest: cq_mod 100) */
 
 static const char *op_name(enum rctl_xfer_op op)
 {
@@ -46,17 +47,25 @@ static int post(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 	return ibv_post_send(c->id->qp, &wr, &bad) ? -errno : 0;
 }
 
-static bool more(const struct rctl_bench_rdma_opts *o, uint64_t n, uint64_t t0)
+/* In --time mode "now" decides; the caller reads the clock anyway. */
+static bool more(const struct rctl_bench_rdma_opts *o, uint64_t n, uint64_t t0,
+		 uint64_t now)
 {
-	return o->iters ? n < o->iters : rctl_now_ns() - t0 < (uint64_t)(o->time_s * 1e9);
+	return o->iters ? n < o->iters : now - t0 < (uint64_t)(o->time_s * 1e9);
 }
 
-static int wait_one(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
-		    struct ibv_wc *wc, int n, struct rctl_err *e)
+static uint64_t deadline_of(const struct rctl_bench_rdma_opts *o, uint64_t now)
+{
+	return now + (uint64_t)(o->timeout_s * 1e9);
+}
+
+/* Up to n completions, all successful; -errno with the message in e. */
+static int wait_wc(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
+		   struct ibv_wc *wc, int n, uint64_t deadline, struct rctl_err *e)
 {
 	int got, i;
 
-	got = rctl_conn_poll(c, wc, n, rctl_now_ns() + (uint64_t)(o->timeout_s * 1e9), true);
+	got = rctl_conn_poll(c, wc, n, deadline, true);
 	if (got == -ETIMEDOUT)
 		return rctl_err_msg(e, ETIMEDOUT, "no %s completion within %gs",
 				    op_name(o->op), o->timeout_s);
@@ -68,59 +77,118 @@ static int wait_one(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	return got;
 }
 
-static int read_lat(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
-		    struct rctl_bench_rdma_result *r, struct rctl_err *e)
+/*
+ * One latency sample per iteration, as perftest takes them: from the clock
+ * read just before one post to the one just before the next, halved for a
+ * round trip. "step" runs one iteration; *t is the time of its post.
+ */
+typedef int (*lat_step)(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
+			uint64_t seq, uint64_t t, struct rctl_err *e);
+
+static int lat_loop(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
+		    lat_step step, struct rctl_bench_rdma_result *r, struct rctl_err *e)
 {
-	uint64_t t0 = rctl_now_ns(), t;
-	struct ibv_wc wc;
+	uint64_t t0 = rctl_now_ns(), t = t0, next;
 	int ret;
 
-	while (more(o, r->iters, t0)) {
-		t = rctl_now_ns();
-		ret = post(c, RCTL_OP_READ, o->size, true, 1);
+	while (more(o, r->iters, t0, t)) {
+		ret = step(c, o, r->iters + 1, t, e);
 		if (ret)
-			return rctl_err_set(e, ret, "cannot post an RDMA READ");
-		ret = wait_one(c, o, &wc, 1, e);
-		if (ret < 0)
 			return ret;
-		rctl_hist_add(r->lat, rctl_now_ns() - t);
+		next = rctl_now_ns();
+		rctl_hist_add(r->lat, r->half_rtt ? (next - t) / 2 : next - t);
+		t = next;
 		r->iters++;
 	}
-	r->secs = (rctl_now_ns() - t0) / 1e9;
+	r->secs = (t - t0) / 1e9;
 	return 0;
 }
 
-static int pingpong_lat(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
-			struct rctl_bench_rdma_result *r, struct rctl_err *e)
+/* RDMA READ: post one, wait for its completion. */
+static int read_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
+		     uint64_t seq, uint64_t t, struct rctl_err *e)
 {
-	uint64_t t0 = rctl_now_ns(), rtt;
+	struct ibv_wc wc;
 	int ret;
 
-	r->half_rtt = true;
-	while (more(o, r->iters, t0)) {
-		ret = rctl_conn_pingpong(c, o->op, o->size, o->timeout_s, true, &rtt, e);
-		if (ret)
-			return ret;
-		rctl_hist_add(r->lat, rtt / 2);
-		r->iters++;
+	ret = post(c, RCTL_OP_READ, o->size, true, 1);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot post an RDMA READ");
+	ret = wait_wc(c, o, &wc, 1, deadline_of(o, t), e);
+	return ret < 0 ? ret : 0;
+}
+
+/* SEND, then its completion and the echoed SEND; the receive is re-posted. */
+static int send_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
+		     uint64_t seq, uint64_t t, struct rctl_err *e)
+{
+	bool sent = false, back = false;
+	struct ibv_wc wc[2];
+	int n, i, ret;
+
+	ret = post(c, RCTL_OP_SEND, o->size, true, 1);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot post a SEND");
+	while (!sent || !back) {
+		n = wait_wc(c, o, wc, 2, deadline_of(o, t), e);
+		if (n < 0)
+			return n;
+		for (i = 0; i < n; i++) {
+			if (!(wc[i].opcode & IBV_WC_RECV)) {
+				sent = true;
+				continue;
+			}
+			back = true;
+			ret = rctl_conn_post_recv(c);
+			if (ret)
+				return rctl_err_set(e, ret, "cannot post a receive");
+		}
 	}
-	r->secs = (rctl_now_ns() - t0) / 1e9;
+	return 0;
+}
+
+/*
+ * RDMA WRITE with the iteration number in the last byte; the responder
+ * (RCTL_MODE_POLL) watches its copy of that byte and writes the same number
+ * back into the second half of our buffer, which we watch in turn.
+ */
+static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
+		      uint64_t seq, uint64_t t, struct rctl_err *e)
+{
+	volatile char *out = c->buf + o->size - 1;
+	volatile char *in = c->buf + c->size + o->size - 1;
+	uint64_t deadline = deadline_of(o, t);
+	unsigned int spins = 0;
+	struct ibv_wc wc;
+	int ret;
+
+	*out = (char)seq;
+	ret = post(c, RCTL_OP_WRITE, o->size, true, 1);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot post an RDMA WRITE");
+	ret = wait_wc(c, o, &wc, 1, deadline, e);
+	if (ret < 0)
+		return ret;
+	while (*in != (char)seq)
+		if (++spins % RCTL_SPINS_PER_CLOCK == 0 && rctl_now_ns() >= deadline)
+			return rctl_err_msg(e, ETIMEDOUT, "no RDMA WRITE came back within %gs",
+					    o->timeout_s);
 	return 0;
 }
 
 static int bw(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	      struct rctl_bench_rdma_result *r, struct rctl_err *e)
 {
-	uint64_t posted = 0, done = 0, last_sig = 0, t0, tend = 0;
+	uint64_t posted = 0, done = 0, last_sig = 0, t0, now;
 	uint32_t mod = o->qd / 2 < CQ_MOD ? (o->qd / 2 ? o->qd / 2 : 1) : CQ_MOD;
 	bool stop = false, sig;
 	struct ibv_wc wc[16];
 	int n, i, ret;
 
-	t0 = rctl_now_ns();
+	t0 = now = rctl_now_ns();
 	while (done < posted || !stop) {
 		while (!stop && posted - done < o->qd) {
-			stop = !more(o, posted + 1, t0);
+			stop = !more(o, posted + 1, t0, now);
 			sig = stop || (posted + 1) % mod == 0;
 			ret = post(c, o->op, o->size, sig, sig ? posted + 1 - last_sig : 0);
 			if (ret)
@@ -129,16 +197,17 @@ static int bw(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 			if (sig)
 				last_sig = posted;
 		}
-		n = wait_one(c, o, wc, 16, e);
+		n = wait_wc(c, o, wc, 16, deadline_of(o, now), e);
 		if (n < 0)
 			return n;
 		for (i = 0; i < n; i++)
 			done += wc[i].wr_id;
-		tend = rctl_now_ns();
+		/* one clock read per completion batch: deadline and --time */
+		now = rctl_now_ns();
 	}
 	r->iters = done;
 	r->bytes = done * o->size;
-	r->secs = (tend - t0) / 1e9;
+	r->secs = (now - t0) / 1e9;
 	return 0;
 }
 
@@ -152,6 +221,12 @@ int rctl_bench_rdma(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	if (o->bw)
 		return bw(c, o, r, e);
 	if (o->op == RCTL_OP_READ)
-		return read_lat(c, o, r, e);
-	return pingpong_lat(c, o, r, e);
+		return lat_loop(c, o, read_step, r, e);
+	r->half_rtt = true;
+	if (o->op == RCTL_OP_WRITE) {
+		/* the first answer carries 1 */
+		c->buf[c->size + o->size - 1] = 0;
+		return lat_loop(c, o, write_step, r, e);
+	}
+	return lat_loop(c, o, send_step, r, e);
 }

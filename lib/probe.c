@@ -39,7 +39,8 @@ const char *rctl_reach_class_id(enum rctl_reach_class c)
 
 const char *rctl_probe_mode_name(uint8_t mode)
 {
-	return mode == RCTL_MODE_ECHO ? "echo" : mode == RCTL_MODE_SINK ? "sink" : "?";
+	return mode == RCTL_MODE_ECHO ? "echo" : mode == RCTL_MODE_SINK ? "sink" :
+	       mode == RCTL_MODE_POLL ? "poll" : "?";
 }
 
 uint64_t rctl_now_ns(void)

@@ -55,6 +55,7 @@ static int conn_sleep(struct rctl_conn *c, int ms)
 int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 		   uint64_t deadline_ns, bool busy)
 {
+	unsigned int spins = 0;
 	uint64_t now;
 	int got, ret;
 
@@ -62,6 +63,8 @@ int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 		got = ibv_poll_cq(c->cq, n, wc);
 		if (got)
 			return got < 0 ? -EIO : got;
+		if (busy && ++spins % RCTL_SPINS_PER_CLOCK)
+			continue;
 		now = rctl_now_ns();
 		if (now >= deadline_ns)
 			return -ETIMEDOUT;

@@ -3,9 +3,11 @@
  * The responder of "rocectl serve": one rdma_cm listener (RDMA_PS_TCP) and a
  * TCP control port of the same number. The main thread owns the CM channel
  * and the client list; each accepted client gets an RC QP and a worker thread
- * that answers it (echo) or consumes its SENDs (sink) until it disconnects,
- * fails, or reaches its lifetime. Workers spin while traffic flows and sleep
- * on the completion channel when it stops, so idle clients cost no CPU.
+ * that answers it (echo), consumes its SENDs (sink) or watches its buffer and
+ * answers each RDMA WRITE with one (poll) until it disconnects, fails, or
+ * reaches its lifetime. Workers spin while traffic flows and sleep (on the
+ * completion channel, or in short naps for poll) when it stops, so idle
+ * clients cost next to no CPU.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
@@ -23,6 +26,8 @@
 
 #define SPIN_NS 2000000ull	/* keep polling this long after the last completion */
 #define TICK_MS 100		/* sleeps are this short, to notice stop and lifetime */
+#define NAP_NS 200000L		/* an idle poll worker looks at its buffer this often */
+#define ACK_TIMEOUT 14		/* 67 ms, as the clients and perftest use */
 
 struct sconn {
 	struct rdma_cm_id *id;
@@ -30,8 +35,8 @@ struct sconn {
 	struct ibv_comp_channel *cc;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
-	char *buf;
-	uint32_t size, depth;
+	char *buf;			/* [0,size) in, [size,2*size) out */
+	uint32_t size, depth, max_inline;
 	uint8_t mode;
 	uint64_t caddr;
 	uint32_t crkey;
@@ -86,6 +91,8 @@ static int reply(struct sconn *s, const struct ibv_wc *wc)
 				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 
 	sge.length = len < s->size ? len : s->size;
+	if (sge.length <= s->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
 	if (wc->opcode == IBV_WC_RECV) {
 		wr.opcode = IBV_WR_SEND;
 	} else {
@@ -162,6 +169,77 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* RDMA WRITE the second half of our buffer back; wait for its completion. */
+static int write_back(struct sconn *s)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(s->buf + s->size), .length = s->size,
+		.lkey = s->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED, .wr.rdma = {
+			.remote_addr = s->caddr, .rkey = s->crkey },
+	}, *bad;
+	struct ibv_wc wc;
+	int n;
+
+	if (s->size <= s->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	if (ibv_post_send(s->id->qp, &wr, &bad)) {
+		s->why = "cannot post a work request";
+		return -1;
+	}
+	/* Bounded by the transport: retries run out in about half a second. */
+	while (!(n = ibv_poll_cq(s->cq, 1, &wc)) && !s->stop)
+		;
+	if (n == 1 && wc.status == IBV_WC_SUCCESS)
+		return 0;
+	s->why = n < 0 ? "cannot poll the CQ" : n == 0 ? NULL :
+		 wc.status == IBV_WC_WR_FLUSH_ERR ? "flushed" : ibv_wc_status_str(wc.status);
+	return -1;
+}
+
+/*
+ * RCTL_MODE_POLL, perftest's write_lat: the client's n-th RDMA WRITE ends in
+ * the byte n; answer it with an RDMA WRITE whose last byte is n too. Reads of
+ * the clock are rare: they cost microseconds on HPET.
+ */
+static void *poll_worker(void *arg)
+{
+	struct sconn *s = arg;
+	volatile char *in = s->buf + s->size - 1;
+	struct timespec nap = { .tv_nsec = NAP_NS };
+	uint64_t busy = 0, now;
+	unsigned int spins = 0;
+	char seq = 0;
+
+	while (!s->stop) {
+		if (*in == (char)(seq + 1)) {
+			s->buf[2 * s->size - 1] = ++seq;
+			if (write_back(s))
+				break;
+			s->msgs++;
+			spins = 0;
+			busy = 0;
+			continue;
+		}
+		if (++spins % RCTL_SPINS_PER_CLOCK)
+			continue;
+		now = rctl_now_ns();
+		if (!busy)
+			busy = now;
+		if (now >= s->deadline) {
+			s->why = "lifetime reached";
+			break;
+		}
+		if (now - busy > SPIN_NS)
+			nanosleep(&nap, NULL);
+	}
+	s->done = 1;
+	return NULL;
+}
+
 static void sconn_free(struct sconn *s)
 {
 	if (s->started) {
@@ -193,18 +271,26 @@ static int sconn_setup(struct sconn *s)
 	s->pd = ibv_alloc_pd(vc);
 	s->cc = s->pd ? ibv_create_comp_channel(vc) : NULL;
 	s->cq = s->cc ? ibv_create_cq(vc, 2 * s->depth + 2, s, s->cc, 0) : NULL;
-	s->buf = s->cq ? aligned_alloc(4096, (s->size + 4095) & ~4095u) : NULL;
+	s->buf = s->cq ? aligned_alloc(4096, ((size_t)s->size * 2 + 4095) & ~(size_t)4095) : NULL;
 	if (!s->buf)
 		return -1;
-	memset(s->buf, 0xa5, s->size);
-	s->mr = ibv_reg_mr(s->pd, s->buf, s->size, IBV_ACCESS_LOCAL_WRITE |
+	memset(s->buf, 0xa5, (size_t)s->size * 2);
+	s->buf[s->size - 1] = 0;	/* RCTL_MODE_POLL: the first WRITE brings 1 */
+	s->mr = ibv_reg_mr(s->pd, s->buf, (size_t)s->size * 2, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	qa.send_cq = qa.recv_cq = s->cq;
 	qa.qp_type = IBV_QPT_RC;
 	qa.cap.max_send_wr = qa.cap.max_recv_wr = s->depth;
 	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
-	if (!s->mr || rdma_create_qp(s->id, s->pd, &qa))
+	qa.cap.max_inline_data = 64;	/* small answers inline, as perftest sends */
+	if (!s->mr)
 		return -1;
+	if (rdma_create_qp(s->id, s->pd, &qa)) {
+		qa.cap.max_inline_data = 0;
+		if (rdma_create_qp(s->id, s->pd, &qa))
+			return -1;
+	}
+	s->max_inline = qa.cap.max_inline_data;
 	for (i = 0; i < s->depth; i++)
 		if (post_recv(s))
 			return -1;
@@ -226,7 +312,8 @@ static uint8_t check_hello(struct server *sv, const struct rdma_cm_event *ev,
 	h->depth = ntohl(h->depth);
 	if (!h->size || h->size > RCTL_PROBE_MAX_SIZE || !h->depth ||
 	    h->depth > RCTL_PROBE_MAX_DEPTH ||
-	    (h->mode != RCTL_MODE_ECHO && h->mode != RCTL_MODE_SINK))
+	    (h->mode != RCTL_MODE_ECHO && h->mode != RCTL_MODE_SINK &&
+	     h->mode != RCTL_MODE_POLL))
 		return RCTL_PROBE_BAD_REQUEST;
 	if (sv->n >= sv->o->max_clients)
 		return RCTL_PROBE_BUSY;
@@ -262,6 +349,7 @@ static int accept_conn(struct server *sv, struct sconn *s,
 				  .version = RCTL_PROBE_VERSION };
 	struct rdma_conn_param cp = { 0 };
 	struct ibv_device_attr da;
+	uint8_t ack_timeout = ACK_TIMEOUT;
 
 	w.addr = htobe64((uintptr_t)s->buf);
 	w.rkey = htonl(s->mr->rkey);
@@ -279,9 +367,12 @@ static int accept_conn(struct server *sv, struct sconn *s,
 		if (cp.initiator_depth > da.max_qp_init_rd_atom)
 			cp.initiator_depth = da.max_qp_init_rd_atom;
 	}
+	/* Older kernels lack the option; rdma_cm's default is then used. */
+	rdma_set_option(s->id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
+			&ack_timeout, 1);
 	s->t0 = rctl_now_ns();
 	s->deadline = s->t0 + (uint64_t)(sv->o->lifetime_s * 1e9);
-	if (pthread_create(&s->thr, NULL, worker, s))
+	if (pthread_create(&s->thr, NULL, s->mode == RCTL_MODE_POLL ? poll_worker : worker, s))
 		return -1;
 	s->started = true;
 	return rdma_accept(s->id, &cp);

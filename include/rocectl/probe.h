@@ -33,6 +33,8 @@
 enum rctl_probe_mode {
 	RCTL_MODE_ECHO = 1,	/* answer each SEND / WRITE_WITH_IMM in kind */
 	RCTL_MODE_SINK = 2,	/* consume SENDs; READ/WRITE need no responder */
+	RCTL_MODE_POLL = 3,	/* watch the last byte of the buffer and answer
+				 * each RDMA WRITE with one (perftest's write_lat) */
 };
 
 /* Status in struct rctl_welcome (REP: OK; REJ: why). */
@@ -52,7 +54,8 @@ struct rctl_hello {
 	uint16_t reserved;
 	uint32_t size;		/* largest message, bytes */
 	uint32_t depth;		/* receives the responder keeps posted */
-	uint64_t addr;		/* client buffer the responder writes into */
+	uint64_t addr;		/* client buffer the responder writes into:
+				 * "size" bytes, last byte = message count */
 	uint32_t rkey;
 	uint32_t reserved2;
 } __attribute__((packed));
@@ -170,7 +173,12 @@ int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 		       struct rctl_err *e);
 
 struct ibv_wc;
-/* Up to n completions, at least one, before deadline_ns (rctl_now_ns()). */
+/*
+ * Up to n completions, at least one, before deadline_ns (rctl_now_ns()).
+ * Busy polling reads the clock only once in RCTL_SPINS_PER_CLOCK empty polls:
+ * where the clocksource is HPET (many VMs) a read costs microseconds.
+ */
+#define RCTL_SPINS_PER_CLOCK 512u
 int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 		   uint64_t deadline_ns, bool busy);
 int rctl_conn_post_recv(struct rctl_conn *c);
@@ -221,11 +229,14 @@ struct rctl_bench_rdma_result {
 };
 
 /*
- * perftest's method: latency by ping-pong (SEND, WRITE) or by one READ at a
- * time, each sample busy-polled; bandwidth with qd WRs in flight, completions
- * signalled every few WRs, over the time from the first post to the last
- * completion. The connection must use RCTL_MODE_ECHO for SEND/WRITE latency,
- * RCTL_MODE_SINK otherwise.
+ * perftest's method. Latency: SEND ping-pong (every SEND signalled and
+ * inline when small, the answer a SEND), RDMA WRITE ping-pong where each side
+ * watches the last byte of its buffer (no receive, no completion on the
+ * passive side), or one RDMA READ at a time; a sample is the time from one
+ * post to the next, halved for SEND and WRITE. Bandwidth: qd WRs in flight,
+ * one in CQ_MOD signalled, over the time from the first post to the last
+ * completion. The connection must use RCTL_MODE_ECHO for SEND latency,
+ * RCTL_MODE_POLL for WRITE latency, RCTL_MODE_SINK otherwise.
  */
 int rctl_bench_rdma(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 		    struct rctl_bench_rdma_result *r, struct rctl_err *e);
