@@ -7,14 +7,17 @@
 #
 #   1. N runs of `rocectl counters -j` versus N runs of `rdma statistic show -j`
 #      plus `ethtool -S` of each port's netdev (what it replaces): wall and CPU
-#      time per run, and the ratios rocectl / peers.
+#      time per run, and the ratios rocectl / peers. The runs alternate in ROUNDS
+#      rounds, so that drift of a TCG guest (JIT warm-up, host load) hits both alike.
 #   2. `rocectl counters --watch 1 -j` for WATCH_SECS: CPU seconds used and CPU %.
 #
-# Environment: ROCECTL (default build/rocectl), N (default 50), WATCH_SECS (default 60).
+# Environment: ROCECTL (default build/rocectl), N (default 50), ROUNDS (default 5),
+# WATCH_SECS (default 60).
 set -euo pipefail
 
 ROCECTL=${ROCECTL:-build/rocectl}
 N=${N:-50}
+ROUNDS=${ROUNDS:-5}
 WATCH_SECS=${WATCH_SECS:-60}
 
 netdevs=$(rdma -j link show | jq -r '.[] | select(.netdev) | .netdev')
@@ -29,21 +32,28 @@ ours() {
 	"$ROCECTL" counters -j >/dev/null
 }
 
-# "wall user+sys" in seconds of N runs of a shell function (children's times).
+# "wall user+sys" in seconds of COUNT runs of a shell function (children's times).
 measure() {
-	local fn=$1 me=$BASHPID t0 t1 c0 c1 i
+	local fn=$1 count=$2 me=$BASHPID t0 t1 c0 c1 i
 	read -r c0 < <(awk '{ print $16 + $17 }' /proc/$me/stat)
 	t0=$(date +%s.%N)
-	for ((i = 0; i < N; i++)); do "$fn"; done
+	for ((i = 0; i < count; i++)); do "$fn"; done
 	t1=$(date +%s.%N)
 	read -r c1 < <(awk '{ print $16 + $17 }' /proc/$me/stat)
 	echo "$(echo "$t1 - $t0" | bc -l) $(echo "($c1 - $c0) / $(getconf CLK_TCK)" | bc -l)"
 }
 
 ours >/dev/null; peers	# warm caches
-read -r ow oc < <(measure ours)
-read -r pw pc < <(measure peers)
-printf 'one read of every counter of %s, %d runs each\n' "$(echo $netdevs | tr ' ' ,)" "$N"
+ow=0 oc=0 pw=0 pc=0
+per=$(((N + ROUNDS - 1) / ROUNDS))
+N=$((per * ROUNDS))
+for ((r = 0; r < ROUNDS; r++)); do
+	read -r w c < <(measure ours "$per")
+	ow=$(echo "$ow + $w" | bc -l) oc=$(echo "$oc + $c" | bc -l)
+	read -r w c < <(measure peers "$per")
+	pw=$(echo "$pw + $w" | bc -l) pc=$(echo "$pc + $c" | bc -l)
+done
+printf 'one read of every counter of %s, %d runs each\n' "${netdevs//$'\n'/,}" "$N"
 printf '  %-44s wall %7.2f ms  cpu %7.2f ms\n' "rocectl counters -j" \
 	"$(echo "$ow * 1000 / $N" | bc -l)" "$(echo "$oc * 1000 / $N" | bc -l)"
 printf '  %-44s wall %7.2f ms  cpu %7.2f ms\n' "rdma statistic show -j + ethtool -S (each)" \

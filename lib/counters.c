@@ -235,9 +235,7 @@ int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
 	p->hw_err = ret < 0 ? -ret : 0;
 	if (ret)
 		counters_drop(&p->hw, &p->n_hw);
-	port_lifespan(d, p);
 	port_pma(d, p);
-	rctl_port_opt_counters(nl, d, p);
 	return ret;
 }
 
@@ -261,7 +259,11 @@ static void counters_netdevs(struct rctl_host *h)
 		}
 }
 
-int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e)
+/*
+ * "settings" also reads what describes the counters rather than counts
+ * (lifespan, which optional counters are on): once per run, not per sample.
+ */
+static int collect_counters(struct rctl_host *h, bool settings, struct rctl_err *e)
 {
 	struct rctl_nl nl;
 	uint32_t i, j;
@@ -271,14 +273,26 @@ int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e)
 	if (ret)
 		return rctl_err_set(e, ret, "cannot open RDMA netlink (is ib_core loaded?)");
 	for (i = 0; i < h->n_devs; i++)
-		for (j = 0; j < h->devs[i].n_ports; j++)
-			rctl_port_counters(&nl, &h->devs[i], &h->devs[i].ports[j]);
+		for (j = 0; j < h->devs[i].n_ports; j++) {
+			struct rctl_port *p = &h->devs[i].ports[j];
+
+			rctl_port_counters(&nl, &h->devs[i], p);
+			if (!settings)
+				continue;
+			port_lifespan(&h->devs[i], p);
+			rctl_port_opt_counters(&nl, &h->devs[i], p);
+		}
 	rctl_nl_close(&nl);
 	counters_netdevs(h);
 	for (i = 0; i < h->n_netdevs; i++)
 		rctl_ethtool_stats(&h->netdevs[i]);
 	rctl_pause_stats(h);
 	return 0;
+}
+
+int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e)
+{
+	return collect_counters(h, true, e);
 }
 
 /* ---- two samples ------------------------------------------------------ */
@@ -410,7 +424,7 @@ int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_er
 		*sets[i].c = NULL;
 		*sets[i].n = 0;
 	}
-	ret = rctl_collect_counters(h, e);
+	ret = collect_counters(h, false, e);
 	for (i = 0; i < n; i++) {
 		if (ret) {	/* keep the first sample rather than nothing */
 			free(*sets[i].c);

@@ -18,9 +18,11 @@
 #include "rocectl/nl.h"
 
 /*
- * Fill hw (RDMA netlink), hw_lifespan_ms and pma of every port, and stats of
- * every netdev of an inventoried host. Replaces earlier values. Returns 0, or
- * -errno when RDMA netlink cannot be opened at all.
+ * Fill hw (RDMA netlink), hw_lifespan_ms, pma and opt_counters of every
+ * port, and stats and pause_stats of every netdev under a port of a host
+ * whose devices and ports are listed (the netdevs are added when missing: no
+ * inventory needed). Replaces earlier values. Returns 0, or -errno when RDMA
+ * netlink cannot be opened at all.
  */
 int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e);
 
@@ -36,7 +38,8 @@ int rctl_sample_deltas(struct rctl_host *h, double interval_s, struct rctl_err *
 /*
  * The second sample itself, now, for callers that did the waiting (watch
  * mode): "elapsed_s" is the time since the previous sample. On error the
- * previous sample is kept.
+ * previous sample is kept. Counters only: lifespan and opt_counters stay
+ * those of the first sample.
  */
 int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_err *e);
 
@@ -48,7 +51,7 @@ int rctl_ethtool_stats(struct rctl_netdev *nd);
 /*
  * Optional hw counters of a port and whether each counts (RDMA netlink
  * STAT_GET_STATUS), into p->opt_counters; its st says why when the kernel or
- * driver has no such list. rctl_port_counters() runs it.
+ * driver has no such list. rctl_collect_counters() runs it (not a resample).
  */
 int rctl_port_opt_counters(struct rctl_nl *nl, const struct rctl_device *d,
 			   struct rctl_port *p);
