@@ -126,6 +126,12 @@ reach() {
 		assert_success
 		jq -e '.mode == "bw" and .iters == 300 and .bw_mib_s > 0 and .msg_rate_mpps > 0' <<<"$output"
 	done
+	# SEND latency is echoed, WRITE latency watched in memory (perftest's write_lat)
+	grep -q 'connected .* echo 64 B' "$SERVE_LOG" || fail "no echo client: $(cat "$SERVE_LOG")"
+	grep -q 'connected .* poll 64 B' "$SERVE_LOG" || fail "no poll client: $(cat "$SERVE_LOG")"
+	# 200 answers each to the SEND and the WRITE latency clients
+	[ "$(grep -c 'disconnected .* after 200 messages' "$SERVE_LOG")" = 2 ] ||
+		fail "serve did not answer 200 SENDs and 200 WRITEs: $(cat "$SERVE_LOG")"
 }
 
 @test "two clients at once against one serve both succeed" {
