@@ -209,11 +209,16 @@ static int pause_get(struct rctl_nl *nl, uint16_t family, struct rctl_netdev *nd
 	return rctl_nl_talk(nl, nlh, pause_cb, &nd->pause_stats);
 }
 
-static const char *pause_why(int err, bool no_family)
+static const char *pause_why(const struct rctl_nl *nl, int err, bool no_family)
 {
 	if (no_family)
 		return "not exported by this kernel (no ethtool netlink)";
-	return err == -EOPNOTSUPP ? "not exported by this driver" : NULL;
+	if (err != -EOPNOTSUPP)
+		return NULL;
+	/* A kernel older than ETHTOOL_FLAG_STATS refuses the flag itself (extack). */
+	if (strstr(nl->ext_ack, "flags"))
+		return "not exported by this kernel (no pause statistics)";
+	return "not exported by this driver";
 }
 
 int rctl_pause_stats(struct rctl_host *h)
@@ -245,7 +250,7 @@ int rctl_pause_stats(struct rctl_host *h)
 		free(s->c);
 		s->c = NULL;
 		s->n = 0;
-		rctl_part_fail(&s->st, ret, pause_why(ret, fam_ret == -EOPNOTSUPP));
+		rctl_part_fail(&s->st, ret, pause_why(&nl, ret, fam_ret == -EOPNOTSUPP));
 	}
 	rctl_nl_close(&nl);	/* a no-op when it did not open */
 	return 0;
