@@ -291,19 +291,6 @@ static void print_port(const struct rctl_host *h, const struct rctl_device *d,
 	free(rows);
 }
 
-/* DEV, DEV/PORT or the netdev under a port; NULL matches everything. */
-static bool port_match(const char *f, const struct rctl_device *d,
-		       const struct rctl_port *p)
-{
-	size_t n = strlen(d->name);
-	char *end;
-
-	if (!f || !strcmp(f, d->name) || !strcmp(f, p->netdev))
-		return true;
-	return !strncmp(f, d->name, n) && f[n] == '/' && f[n + 1] &&
-	       strtoul(f + n + 1, &end, 10) == p->port && !*end;
-}
-
 static uint32_t print_ports(const struct rctl_host *h, const char *filter)
 {
 	uint32_t i, j, shown = 0;
@@ -312,7 +299,7 @@ static uint32_t print_ports(const struct rctl_host *h, const char *filter)
 	out_arr_begin("ports");
 	for (i = 0; i < h->n_devs; i++)
 		for (j = 0; j < h->devs[i].n_ports; j++)
-			if (port_match(filter, &h->devs[i], &h->devs[i].ports[j])) {
+			if (rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[j])) {
 				print_port(h, &h->devs[i], &h->devs[i].ports[j]);
 				shown++;
 			}
@@ -339,7 +326,7 @@ static void prom_port_info(struct rctl_prom *pr, const struct rctl_host *h, cons
 				{ "active_mtu", mtu },
 			};
 
-			if (!port_match(filter, d, p))
+			if (!rctl_port_match(filter, d, p))
 				continue;
 			snprintf(port, sizeof(port), "%u", p->port);
 			snprintf(mtu, sizeof(mtu), "%u", p->active_mtu);
@@ -367,7 +354,7 @@ static void prom_counters(struct rctl_prom *pr, const struct rctl_host *h,
 			const struct rctl_counter *c = src == RCTL_SRC_HW ? p->hw : p->pma;
 			uint32_t n = src == RCTL_SRC_HW ? p->n_hw : p->n_pma;
 
-			if (!port_match(filter, d, p))
+			if (!rctl_port_match(filter, d, p))
 				continue;
 			snprintf(port, sizeof(port), "%u", p->port);
 			for (k = 0; k < n; k++) {
@@ -409,7 +396,7 @@ static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const 
 		for (i = 0; i < h->n_devs; i++)
 			for (j = 0; j < h->devs[i].n_ports; j++)
 				want |= !strcmp(h->devs[i].ports[j].netdev, nd->name) &&
-					port_match(filter, &h->devs[i], &h->devs[i].ports[j]);
+					rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[j]);
 		n = pause ? nd->pause_stats.n : nd->n_stats;
 		for (k = 0; want && k < n; k++) {
 			struct crow r = { &c[k], rctl_catalog_lookup(nd->driver, src, c[k].name), "" };
@@ -557,7 +544,7 @@ static uint32_t count_matches(const struct rctl_host *h, const char *filter)
 
 	for (i = 0; i < h->n_devs; i++)
 		for (j = 0; j < h->devs[i].n_ports; j++)
-			n += port_match(filter, &h->devs[i], &h->devs[i].ports[j]);
+			n += rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[j]);
 	return n;
 }
 

@@ -143,18 +143,6 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	r->area_count[f->area][st]++;
 }
 
-/* DEV, DEV/PORT or the netdev under a port; NULL matches everything. */
-static bool target_match(const char *f, const struct rctl_device *d,
-			 const struct rctl_port *p)
-{
-	size_t n = strlen(d->name);
-
-	if (!f || !strcmp(f, d->name) || !strcmp(f, p->netdev))
-		return true;
-	return !strncmp(f, d->name, n) && f[n] == '/' &&
-	       strtoul(f + n + 1, NULL, 10) == p->port;
-}
-
 bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
 		      uint32_t *di, uint32_t *pi)
 {
@@ -167,7 +155,7 @@ bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
 			const struct rctl_port *p = &d->ports[(*pi)++];
 
 			if (strcmp(p->link_layer, "Ethernet") ||
-			    !target_match(j->filter, d, p))
+			    !rctl_port_match(j->filter, d, p))
 				continue;
 			t->dev = d;
 			t->port = p;
