@@ -8,6 +8,7 @@
  * time from the first post to the last completion, with qd WRs in flight.
  */
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 
 #include <infiniband/verbs.h>
@@ -157,8 +158,8 @@ static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 {
 	volatile char *out = c->buf + o->size - 1;
 	volatile char *in = c->buf + c->size + o->size - 1;
-	uint64_t deadline = deadline_of(o, t);
-	unsigned int spins = 0;
+	uint64_t deadline = deadline_of(o, t), now;
+	unsigned int spins;
 	struct ibv_wc wc;
 	int ret;
 
@@ -169,10 +170,16 @@ static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	ret = wait_wc(c, o, &wc, 1, deadline, e);
 	if (ret < 0)
 		return ret;
-	while (*in != (char)seq)
-		if (++spins % RCTL_SPINS_PER_CLOCK == 0 && rctl_now_ns() >= deadline)
+	for (spins = 1; *in != (char)seq; spins++) {
+		if (spins % RCTL_SPINS_PER_CLOCK)
+			continue;
+		now = rctl_now_ns();
+		if (now >= deadline)
 			return rctl_err_msg(e, ETIMEDOUT, "no RDMA WRITE came back within %gs",
 					    o->timeout_s);
+		if (now - t > RCTL_YIELD_NS)
+			sched_yield();	/* see probe.h */
+	}
 	return 0;
 }
 

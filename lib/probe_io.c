@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 		   uint64_t deadline_ns, bool busy)
 {
 	unsigned int spins = 0;
-	uint64_t now;
+	uint64_t now, since = 0;
 	int got, ret;
 
 	for (;;) {
@@ -68,8 +69,13 @@ int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 		now = rctl_now_ns();
 		if (now >= deadline_ns)
 			return -ETIMEDOUT;
-		if (busy)
+		if (busy) {
+			if (!since)
+				since = now;
+			else if (now - since > RCTL_YIELD_NS)
+				sched_yield();
 			continue;
+		}
 		if (!c->cq_armed) {
 			if (ibv_req_notify_cq(c->cq, 0))
 				return -errno;

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,8 @@ static void worker_sleep(struct sconn *s)
 static void *worker(void *arg)
 {
 	struct sconn *s = arg;
-	uint64_t busy = rctl_now_ns(), now;
+	uint64_t busy = 0, now;
+	unsigned int spins = 0;
 	struct ibv_wc wc[16];
 	int n;
 
@@ -153,17 +155,25 @@ static void *worker(void *arg)
 		n = ibv_poll_cq(s->cq, 16, wc);
 		if (n < 0 || (n > 0 && serve_wcs(s, wc, n)))
 			break;
-		now = rctl_now_ns();
 		if (n > 0) {
-			busy = now;
+			spins = 0;
+			busy = 0;
 			continue;
 		}
+		/* the clock is read rarely: it costs microseconds on HPET */
+		if (++spins % RCTL_SPINS_PER_CLOCK)
+			continue;
+		now = rctl_now_ns();
+		if (!busy)
+			busy = now;
 		if (now >= s->deadline) {
 			s->why = "lifetime reached";
 			break;
 		}
 		if (now - busy > SPIN_NS)
 			worker_sleep(s);
+		else if (now - busy > RCTL_YIELD_NS)
+			sched_yield();
 	}
 	s->done = 1;
 	return NULL;
@@ -235,6 +245,8 @@ static void *poll_worker(void *arg)
 		}
 		if (now - busy > SPIN_NS)
 			nanosleep(&nap, NULL);
+		else if (now - busy > RCTL_YIELD_NS)
+			sched_yield();
 	}
 	s->done = 1;
 	return NULL;

@@ -179,6 +179,13 @@ struct ibv_wc;
  * where the clocksource is HPET (many VMs) a read costs microseconds.
  */
 #define RCTL_SPINS_PER_CLOCK 512u
+/*
+ * A busy poller that has waited this long yields the CPU at each clock read:
+ * a peer polling on the same CPU (a VM with few vCPUs) then runs at once
+ * instead of after a scheduler slice. Round trips shorter than this never
+ * yield.
+ */
+#define RCTL_YIELD_NS 100000u
 int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 		   uint64_t deadline_ns, bool busy);
 int rctl_conn_post_recv(struct rctl_conn *c);
