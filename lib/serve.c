@@ -446,11 +446,16 @@ static void finish(struct server *sv, struct sconn *s, const char *why)
 	if (*pp)
 		*pp = s->next;
 	sv->n--;
-	rdma_disconnect(s->id);
+	/*
+	 * Stop the worker before disconnecting: a disconnect first flushes its
+	 * work requests, and the worker would report "flushed" instead of why
+	 * the server ended the client.
+	 */
 	s->stop = 1;
 	if (s->started)
 		pthread_join(s->thr, NULL);
 	s->started = false;
+	rdma_disconnect(s->id);
 	snprintf(ev.peer, sizeof(ev.peer), "%s", s->peer);
 	ev.mode = s->mode;
 	ev.size = s->size;
