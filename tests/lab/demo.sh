@@ -6,7 +6,7 @@ set -u
 ROCECTL=${ROCECTL:-$PWD/build/rocectl}
 status=0
 
-has() { "$ROCECTL" __metadata | jq -e --arg c "$1" 'any(.commands[]; .path == $c)' >/dev/null; }
+has() { "$ROCECTL" __metadata | jq -e --arg c "$1" 'any(.. | objects; .path? == $c)' >/dev/null; }
 
 show() {
 	printf '\n\033[1m$ rocectl %s\033[0m\n' "$*"
