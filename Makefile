@@ -17,7 +17,7 @@ PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
-	util-linux iproute2 strace
+	util-linux iproute2 strace python3
 
 CC ?= cc
 CFLAGS ?= -O2 -g
