@@ -143,10 +143,43 @@ static void worker_sleep(struct sconn *s)
 		ibv_ack_cq_events(cq, 1);
 }
 
+static void worker_nap(struct sconn *s)
+{
+	static const struct timespec nap = { .tv_nsec = NAP_NS };
+
+	nanosleep(&nap, NULL);
+}
+
+/*
+ * One empty poll of a worker: every RCTL_SPINS_PER_CLOCK of them read the
+ * clock (it costs microseconds on HPET), end at the client's lifetime, and
+ * back off the longer nothing arrived: yield, then "rest". False to stop.
+ */
+static bool worker_idle(struct sconn *s, unsigned int *spins, uint64_t *busy,
+			void (*rest)(struct sconn *s))
+{
+	uint64_t now;
+
+	if (++*spins % RCTL_SPINS_PER_CLOCK)
+		return true;
+	now = rctl_now_ns();
+	if (!*busy)
+		*busy = now;
+	if (now >= s->deadline) {
+		s->why = "lifetime reached";
+		return false;
+	}
+	if (now - *busy > SPIN_NS)
+		rest(s);
+	else if (now - *busy > RCTL_YIELD_NS)
+		sched_yield();
+	return true;
+}
+
 static void *worker(void *arg)
 {
 	struct sconn *s = arg;
-	uint64_t busy = 0, now;
+	uint64_t busy = 0;
 	unsigned int spins = 0;
 	struct ibv_wc wc[16];
 	int n;
@@ -160,20 +193,8 @@ static void *worker(void *arg)
 			busy = 0;
 			continue;
 		}
-		/* the clock is read rarely: it costs microseconds on HPET */
-		if (++spins % RCTL_SPINS_PER_CLOCK)
-			continue;
-		now = rctl_now_ns();
-		if (!busy)
-			busy = now;
-		if (now >= s->deadline) {
-			s->why = "lifetime reached";
+		if (!worker_idle(s, &spins, &busy, worker_sleep))
 			break;
-		}
-		if (now - busy > SPIN_NS)
-			worker_sleep(s);
-		else if (now - busy > RCTL_YIELD_NS)
-			sched_yield();
 	}
 	s->done = 1;
 	return NULL;
@@ -219,8 +240,7 @@ static void *poll_worker(void *arg)
 {
 	struct sconn *s = arg;
 	volatile char *in = s->buf + s->size - 1;
-	struct timespec nap = { .tv_nsec = NAP_NS };
-	uint64_t busy = 0, now;
+	uint64_t busy = 0;
 	unsigned int spins = 0;
 	char seq = 0;
 
@@ -234,19 +254,8 @@ static void *poll_worker(void *arg)
 			busy = 0;
 			continue;
 		}
-		if (++spins % RCTL_SPINS_PER_CLOCK)
-			continue;
-		now = rctl_now_ns();
-		if (!busy)
-			busy = now;
-		if (now >= s->deadline) {
-			s->why = "lifetime reached";
+		if (!worker_idle(s, &spins, &busy, worker_nap))
 			break;
-		}
-		if (now - busy > SPIN_NS)
-			nanosleep(&nap, NULL);
-		else if (now - busy > RCTL_YIELD_NS)
-			sched_yield();
 	}
 	s->done = 1;
 	return NULL;

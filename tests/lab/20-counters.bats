@@ -32,8 +32,8 @@ traffic_start() {
 }
 
 traffic_stop() {
-	[ -z "${TRAFFIC_CLI:-}" ] || lab_stop "$TRAFFIC_CLI" || true
-	[ -z "${TRAFFIC_SRV:-}" ] || lab_stop "$TRAFFIC_SRV" || true
+	[ -z "${TRAFFIC_CLI:-}" ] || lab_stop "$TRAFFIC_CLI"
+	[ -z "${TRAFFIC_SRV:-}" ] || lab_stop "$TRAFFIC_SRV"
 	TRAFFIC_CLI= TRAFFIC_SRV=
 }
 

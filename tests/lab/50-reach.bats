@@ -28,7 +28,7 @@ serve_start() {
 
 serve_stop() {
 	[ -n "$SERVE_PID" ] || return 0
-	lab_stop "$SERVE_PID" || true
+	lab_stop "$SERVE_PID"
 	SERVE_PID=
 }
 
@@ -169,5 +169,5 @@ reach() {
 	SERVE_PID=
 	assert_equal "$rc" 0
 	grep -q 'disconnected .*(serve stopping)' "$SERVE_LOG"
-	lab_stop "$bp" || true
+	lab_stop "$bp"
 }
