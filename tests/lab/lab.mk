@@ -27,8 +27,10 @@ lab-deps:
 lab-fetch: lab-deps
 	$(LAB) fetch
 
+# The guest tests in one boot, then the harness's own tests (host/), which boot it again.
 lab-check: lab-deps lab-fetch all
 	LAB_TIMEOUT=$${LAB_TIMEOUT:-$(LAB_CHECK_TIMEOUT)} $(LAB) run bats $(LAB_BATS_FLAGS) $(LAB_MK_DIR)/
+	bats $(LAB_BATS_FLAGS) $(LAB_MK_DIR)/host/
 
 lab-shell: lab-deps lab-fetch all
 	$(LAB) shell
