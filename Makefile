@@ -6,6 +6,7 @@
 #   demo           deps, build, then rocectl's main job in the Soft-RoCE lab
 #   unit cli asan  the parts of check; lab-check lab-shell: see tests/lab
 #   install        PREFIX=/usr/local DESTDIR=
+# V=1 shows the commands (compiler lines, apt's output); by default one line a step.
 VERSION := 0.1.0
 BUILD ?= build
 PREFIX ?= /usr/local
@@ -18,6 +19,19 @@ DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3
+
+# Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
+# V is exported for scripts/install-packages and tests/lab/lab (apt's output).
+V ?= 0
+export V
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+msg = @printf '  %-7s %s\n' '$(1)' '$(patsubst $(BUILD)/%,%,$(2))'
+MAKEFLAGS += --no-print-directory
+endif
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -50,51 +64,50 @@ all: $(BUILD)/rocectl
 
 $(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/librocectl.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/rocectl: $(CMD_OBJ) $(BUILD)/librocectl.a
-	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/librocectl.a $(LIBS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/librocectl.a $(LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librocectl.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librocectl.a $(LIBS) -lcmocka
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librocectl.a $(LIBS) -lcmocka
 
 check-deps:
 	@pkg-config --exists $(PKGS) || { echo "rocectl: build libraries missing; run 'make deps'" >&2; exit 1; }
 
-# Idempotent: installs only what is missing; as non-root it prints the command.
+# Idempotent: installs only what is missing, one line a step (apt's output on
+# failure or with V=1); as non-root it prints the command.
 deps:
-	@missing=$$(for p in $(DEB_BUILD); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
-	if [ -z "$$missing" ]; then echo "deps: all build and test packages present"; exit 0; fi; \
-	cmd="apt-get install -y --no-install-recommends $$(echo $$missing)"; \
-	if [ "$$(id -u)" != 0 ]; then echo "deps: missing packages; run as root: $$cmd" >&2; exit 1; fi; \
-	echo "deps: installing $$missing"; \
-	{ [ -n "$$(find /var/lib/apt/lists -name '*Packages*' 2>/dev/null | head -1)" ] || apt-get update -qq; } && \
-	DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null || \
-	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null; }
+	$(Q)scripts/install-packages deps $(DEB_BUILD)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "unit: $$t"; $$t; done
 
 cli: $(BUILD)/rocectl
-	ROCECTL=$(abspath $(BUILD)/rocectl) bats tests/cli
+	$(Q)ROCECTL=$(abspath $(BUILD)/rocectl) bats tests/cli
 
 # The same unit and CLI tests on an ASan+UBSan build, in its own directory.
 asan:
-	$(MAKE) BUILD=$(BUILD)/asan SAN=1 unit cli
+	$(Q)$(MAKE) BUILD=$(BUILD)/asan SAN=1 unit cli
 
 check: deps
-	$(MAKE) all
-	$(MAKE) unit
-	$(MAKE) cli
-	$(MAKE) lab-check
-	$(MAKE) asan
+	$(Q)$(MAKE) all
+	$(Q)$(MAKE) unit
+	$(Q)$(MAKE) cli
+	$(Q)$(MAKE) lab-check
+	$(Q)$(MAKE) asan
 
 demo: deps lab-deps all lab-fetch
-	tests/lab/lab run -- tests/lab/demo.sh
+	@echo "demo: booting the Soft-RoCE lab under qemu (about 10 s)…"
+	$(Q)tests/lab/lab run -- tests/lab/demo.sh
 
 install: all
 	install -D -m 0755 $(BUILD)/rocectl $(DESTDIR)$(PREFIX)/sbin/rocectl
