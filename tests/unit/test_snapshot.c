@@ -180,8 +180,8 @@ static void test_bad_snapshots(void **state)
 	expect_bad("", "not valid JSON");
 	expect_bad("hello", "not valid JSON");
 	expect_bad("[1,2]", "not a rocectl host snapshot");
-	expect_bad("{\"schema_version\":2,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
-		   "schema_version 2, expected 1");
+	expect_bad("{\"schema_version\":3,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
+		   "schema_version 3, expected 1 to 2");
 	expect_bad("{\"schema_version\":1,\"kind\":\"other\",\"host\":{}}",
 		   "not a rocectl host snapshot");
 	orig[strlen(orig) / 2] = '\0';	/* truncated */
