@@ -169,6 +169,66 @@ bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
 	return false;
 }
 
+/* A bond (as the port's netdev) that has slaves in the model. */
+static bool bond_with_slaves(const struct rctl_host *h, const struct rctl_netdev *nd)
+{
+	uint32_t i;
+
+	if (!nd || strcmp(nd->kind, "bond"))
+		return false;
+	for (i = 0; i < h->n_netdevs; i++)
+		if (!strcmp(h->netdevs[i].master, nd->name))
+			return true;
+	return false;
+}
+
+bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3])
+{
+	const struct rctl_host *h = j->h;
+	const struct rctl_netdev *pnd, *bond, *nd;
+
+	for (;;) {
+		if (!cur[2]) {		/* next port; its own netdev first */
+			if (!rctl_target_next(j, t, &cur[0], &cur[1]))
+				return false;
+			cur[2] = 1;
+			if (!bond_with_slaves(h, t->nd))
+				return true;
+		}
+		pnd = rctl_host_netdev(h, t->port->netdev);
+		bond = pnd ? rctl_bond_of(h, pnd) : NULL;
+		while (bond && cur[2] <= h->n_netdevs) {
+			nd = &h->netdevs[cur[2]++ - 1];
+			if (strcmp(nd->master, bond->name) || nd == pnd ||
+			    rctl_port_netdev(h, nd->name))
+				continue;
+			t->nd = nd;
+			snprintf(t->name, sizeof(t->name), "%s/%u (%s in %s)", t->dev->name,
+				 t->port->port, nd->name, bond->name);
+			return true;
+		}
+		cur[2] = 0;
+	}
+}
+
+const struct rctl_netdev *rctl_gid_upper(const struct rctl_host *h,
+					 const struct rctl_port *p, uint32_t i,
+					 bool routable)
+{
+	const struct rctl_gid *g = &p->gids[i];
+	uint32_t k;
+
+	if (strcmp(g->type, "RoCE v2") || !strcmp(g->netdev, p->netdev) ||
+	    (routable && !strncmp(g->ip, "fe80:", 5)))
+		return NULL;
+	for (k = 0; k < i; k++)
+		if (!strcmp(p->gids[k].netdev, g->netdev) &&
+		    !strcmp(p->gids[k].type, "RoCE v2") &&
+		    !(routable && !strncmp(p->gids[k].ip, "fe80:", 5)))
+			return NULL;
+	return rctl_host_netdev(h, g->netdev);
+}
+
 void rctl_judge_host(const struct rctl_host *h, const struct rctl_intent *in,
 		     unsigned int areas, const char *filter, struct rctl_report *r)
 {
