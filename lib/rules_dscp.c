@@ -10,6 +10,10 @@
 
 /* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
 #define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
+/* CNPs: per RoCE port, where congestion control is read (rules_ecn.c). */
+#define FOR_PORTS(j, t)                                                       \
+	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
+		if (t.nd)
 
 /*
  * Priorities "dscp" maps to, from the APP table (or the MLNX_OFED dscp2prio
@@ -229,7 +233,7 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 	bool hp, pfc;
 	int lands;
 
-	FOR_TARGETS(j, t) {
+	FOR_PORTS(j, t) {
 		const struct rctl_cc *cc = &t.nd->cc;
 
 		if (!rctl_part_ok(j, &t, &cc->st, "the CNP DSCP", true))
@@ -264,7 +268,7 @@ void rule_cnp_mismatch(struct rctl_judge *j)
 	uint64_t cd, cp = 0;
 	bool hp;
 
-	FOR_TARGETS(j, t) {
+	FOR_PORTS(j, t) {
 		const struct rctl_cc *cc = &t.nd->cc;
 
 		if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd) ||

@@ -10,8 +10,13 @@
 
 #include "rocectl/rules.h"
 
-/* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
-#define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
+/*
+ * Per RoCE port, also under RoCE LAG: mlx5_ib makes cc_params only for the
+ * native port of the LAG device (PF 0), the netdev its port names.
+ */
+#define FOR_TARGETS(j, t)                                                     \
+	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
+		if (t.nd)
 
 int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
 {
