@@ -38,10 +38,11 @@ gid_on() {
 		 .vlan_lower == $l and .vlan_egress_qos == [0,0,3,0,0,1,0,0] and .mtu == 1400 and
 		 .master == "" and ([.addrs[].ip] | index("10.0.100.1") != null)) and
 		(.host.netdevs[] | select(.name == $l) | .vlan_id == 0 and .vlan_lower == "")' "$SNAP"
-	# The VLAN's MTU bounds RoCE on its GIDs, whatever the port's active_mtu.
-	run -2 "$ROCECTL" check mtu --input "$SNAP" --mtu 1024
+	# The VLAN's MTU bounds RoCE on its GIDs: 1400 carries RoCE MTU 1024 only.
+	run -2 "$ROCECTL" check mtu --input "$SNAP" --mtu 2048
 	assert_line "  FAIL    mtu.active  $LAB_A_DEV/1 ($VLAN)"
-	assert_line "           fix: ip link set dev $VLAN mtu 1120"
+	assert_line "           the MTU 1400 of '$VLAN' bounds RoCE on its GIDs to 1024, below the intended 2048"
+	assert_line "           fix: ip link set dev $VLAN mtu 2144"
 }
 
 @test "collect: the bond above a RoCE port and every slave of it" {
