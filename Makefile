@@ -131,7 +131,7 @@ install: all
 		install -D -m 0644 etc/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl.conf
 
 clean:
-	rm -rf $(BUILD)/cmd $(BUILD)/lib $(BUILD)/tests $(BUILD)/asan \
+	$(Q)rm -rf $(BUILD)/cmd $(BUILD)/lib $(BUILD)/tests $(BUILD)/asan $(BUILD)/pkg \
 		$(BUILD)/rocectl $(BUILD)/librocectl.a
 
 # ---- Packages: make deb, make rpm, make pkg-check (see README.md "Install") ----
