@@ -196,6 +196,9 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 
 		if (!rctl_part_ok(j, &t, &cc->st, "the CNP DSCP", true))
 			continue;
+		/* E810 (irdma) has no CNP DSCP or priority setting at all: nothing to judge. */
+		if (!strcmp(cc->source, "irdma-configfs"))
+			continue;
 		if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
 			rctl_emit(j, RCTL_UNKNOWN, t.name, NULL, "unknown", cc->source, NULL,
 				  "%s does not export the CNP DSCP", cc->source);

@@ -158,6 +158,22 @@ static int write_app(const struct rctl_tune_change *c, bool add)
 		       DCB_ATTR_IEEE_APP_TABLE, &app, sizeof(app));
 }
 
+/*
+ * mlx5 replaces a DSCP's entry on SET and resets the DSCP to priority 0 on
+ * DEL: undo is a SET of the old priority, a DEL only where there was none.
+ */
+static int write_app_set(const struct rctl_tune_change *c, bool undo)
+{
+	struct rctl_tune_change u = *c;
+
+	if (!undo)
+		return write_app(c, true);
+	if (c->old_val == RCTL_APP_NONE)
+		return write_app(c, false);
+	u.app_prio = c->old_val;
+	return write_app(&u, true);
+}
+
 /* ---- ethtool ---------------------------------------------------------- */
 
 static int write_pause(const struct rctl_tune_change *c, bool undo)
@@ -242,6 +258,7 @@ int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e)
 	case RCTL_TUNE_PFC: ret = write_pfc(c, undo); break;
 	case RCTL_TUNE_APP_ADD: ret = write_app(c, undo); break;
 	case RCTL_TUNE_APP_DEL: ret = write_app(c, !undo); break;
+	case RCTL_TUNE_APP_SET: ret = write_app_set(c, undo); break;
 	case RCTL_TUNE_WRITE: return write_file(c, undo, e);
 	default:
 		return rctl_err_msg(e, EINVAL, "unknown tune operation '%s'", c->op);

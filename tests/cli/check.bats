@@ -26,7 +26,8 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "healthy hosts: no warning, no failure, no unknown, exit 0" {
-	for f in mlx5-upstream-healthy mlx5-ofed-healthy bnxt-healthy; do
+	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
+		 bnxt-oot-healthy ice-irdma-healthy; do
 		run -0 rocectl check all --input "$FIXTURES/$f.json"
 		assert_line "Summary: $(rocectl check all -j -i "$FIXTURES/$f.json" | jq -r .summary.pass) passed, 0 warnings, 0 errors, 0 unknown (exit 0)"
 		run -0 verdict "$f"
@@ -68,6 +69,44 @@ expect() {	# fixture exit "id:status ..."
 }
 @test "fault: global pause with PFC" { expect fault-global-pause-with-pfc 2 "pfc.global_pause:fail"; }
 @test "fault: lldpad running" { expect fault-lldpad-running 1 "pfc.lldpad:warn"; }
+
+@test "fault: pause storm shown by pause duration on a ConnectX-5 without storm counters" {
+	expect fault-pause-duration-cx5 2 "counters.pause_storm:fail"
+	run -2 rocectl check counters -i "$FIXTURES/fault-pause-duration-cx5.json"
+	assert_line "           expected no pause storm, got prio 3 sent pause for 94% of 10.0 s"
+	# paused by the peer instead: a warning, the storm is upstream
+	jq '(.host.netdevs[0].stats[] | select(.name == "tx_prio3_pause_duration") | .delta) = 0 |
+	    (.host.netdevs[0].stats[] | select(.name == "rx_prio3_pause_duration") | .delta) = 7000000' \
+		"$FIXTURES/fault-pause-duration-cx5.json" >"$BATS_TEST_TMPDIR/rx.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/rx"
+	assert_output "counters.pause_storm:warn"
+}
+
+@test "bnxt host DCBX: zeroed PFC/ETS are firmware-managed unknowns; PFC frames prove PFC on" {
+	expect bnxt-fw-dcb 3 "pfc.ets:unknown dscp.trust_pcp:unknown"
+	run -3 rocectl check pfc -v -i "$FIXTURES/bnxt-fw-dcb.json"
+	assert_line "           PFC is on for RoCE prio 3: the driver reads zero (firmware-managed), but 'ens2f0np0' sent PFC frames on it"
+	refute_output --partial "PFC is off"
+}
+
+@test "bnxt and irdma loss, discards and CNPs are read by their own names" {
+	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "oos_drop_count") | .delta) = 300 |
+	    (.host.devices[0].ports[0].hw_counters[] | select(.name == "rx_roce_discards") | .delta) = 40' \
+		"$FIXTURES/bnxt-healthy.json" >"$BATS_TEST_TMPDIR/bnxt.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/bnxt"
+	assert_output $'counters.rx_discards:warn\ncounters.loss:warn\ncounters.loss_budget:fail'
+	rocectl check counters -j -i "$BATS_TEST_TMPDIR/bnxt.json" |
+		jq -e '.findings[] | select(.id == "counters.loss") | .evidence == "oos_drop_count +300" and
+			(.message | test("this NIC discarded 40 packets"))'
+	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "out_of_sequence") | .delta) = 300' \
+		"$FIXTURES/bnxt-oot-healthy.json" >"$BATS_TEST_TMPDIR/oot.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/oot"
+	assert_output $'counters.loss:warn\ncounters.loss_budget:fail'
+	jq '(.host.netdevs[0].stats[] | select(.name == "rx_dropped.nic") | .delta) = 12' \
+		"$FIXTURES/ice-irdma-healthy.json" >"$BATS_TEST_TMPDIR/ice.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/ice"
+	assert_output "counters.rx_discards:warn"
+}
 
 @test "global pause: with PFC a failure, instead of PFC a warning (M14)" {
 	run -2 rocectl check pfc -i "$FIXTURES/fault-global-pause-with-pfc.json"

@@ -12,6 +12,7 @@
 
 #include "rocectl/intent.h"
 #include "rocectl/rules.h"
+#include "rocectl/snapshot.h"
 
 static int exit_of(uint32_t pass, uint32_t warn, uint32_t unknown, uint32_t fail)
 {
@@ -209,6 +210,120 @@ static void test_area_names(void **state)
 	}
 }
 
+/* ---- vendor fixtures through the real rules ----------------------------- */
+
+static void judge(const struct rctl_host *h, struct rctl_report *r)
+{
+	struct rctl_intent in;
+
+	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", NULL), 0);
+	memset(r, 0, sizeof(*r));
+	rctl_judge_host(h, &in, ~0u, NULL, r);
+}
+
+static void judge_file(const char *name, struct rctl_host *h, struct rctl_report *r)
+{
+	struct rctl_err e = { 0 };
+	char path[256];
+
+	snprintf(path, sizeof(path), "tests/fixtures/hosts/%s.json", name);
+	if (rctl_snapshot_load(path, h, &e))
+		fail_msg("%s", e.msg);
+	judge(h, r);
+}
+
+static const struct rctl_finding *finding(const struct rctl_report *r, const char *id)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->f[i].id, id))
+			return &r->f[i];
+	return NULL;
+}
+
+/*
+ * bnxt_en in host DCBX mode answers PFC/ETS with zeroes until dcbnl set them
+ * (bnxt_dcb.c): never "PFC off"; the PFC frames it sent on prio 3 prove PFC
+ * on; ETS and the APP table stay unknown, firmware-managed.
+ */
+static void test_bnxt_fw_managed_dcb(void **state)
+{
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+	uint32_t i;
+
+	(void)state;
+	judge_file("bnxt-fw-dcb", &h, &r);
+	assert_int_equal(r.count[RCTL_FAIL], 0);
+	assert_int_equal(r.count[RCTL_WARN], 0);
+	f = finding(&r, "pfc.prio_disabled");
+	assert_non_null(f);
+	assert_int_equal(f->status, RCTL_PASS);
+	assert_non_null(strstr(f->message, "firmware-managed"));
+	assert_non_null(strstr(f->observed, "+7 sent"));
+	f = finding(&r, "pfc.ets");
+	assert_int_equal(f->status, RCTL_UNKNOWN);
+	assert_non_null(strstr(f->message, "firmware-managed"));
+	assert_int_equal(finding(&r, "dscp.trust_pcp")->status, RCTL_UNKNOWN);
+	rctl_report_free(&r);
+
+	/* no PFC frame sent on prio 3: unknown, still never a failure */
+	for (i = 0; i < h.netdevs[0].n_stats; i++)
+		if (!strcmp(h.netdevs[0].stats[i].name, "tx_pfc_ena_frames_pri3"))
+			h.netdevs[0].stats[i].delta = 0;
+	judge(&h, &r);
+	f = finding(&r, "pfc.prio_disabled");
+	assert_int_equal(f->status, RCTL_UNKNOWN);
+	assert_non_null(strstr(f->message, "the peer sent PFC on the prio but this NIC sent none"));
+	assert_int_equal(r.count[RCTL_FAIL], 0);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+/* A ConnectX-5 without storm counters: the pause duration shows the storm. */
+static void test_pause_storm_by_duration(void **state)
+{
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+
+	(void)state;
+	judge_file("mlx5-cx5-healthy", &h, &r);
+	assert_int_equal(r.count[RCTL_FAIL] + r.count[RCTL_WARN] + r.count[RCTL_UNKNOWN], 0);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+	judge_file("fault-pause-duration-cx5", &h, &r);
+	f = finding(&r, "counters.pause_storm");
+	assert_non_null(f);
+	assert_int_equal(f->status, RCTL_FAIL);
+	assert_string_equal(f->observed, "prio 3 sent pause for 94% of 10.0 s");
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+/* Healthy hosts of every vendor and driver flavour: no finding but passes. */
+static void test_vendor_healthy(void **state)
+{
+	static const char *const names[] = {
+		"mlx5-upstream-healthy", "mlx5-ofed-healthy", "mlx5-cx5-healthy",
+		"bnxt-healthy", "bnxt-oot-healthy", "ice-irdma-healthy",
+	};
+	struct rctl_report r;
+	struct rctl_host h;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		judge_file(names[i], &h, &r);
+		if (r.count[RCTL_FAIL] + r.count[RCTL_WARN] + r.count[RCTL_UNKNOWN])
+			fail_msg("%s: not healthy", names[i]);
+		rctl_report_free(&r);
+		rctl_host_free(&h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +336,9 @@ int main(void)
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_resolve_layers),
 		cmocka_unit_test(test_area_names),
+		cmocka_unit_test(test_bnxt_fw_managed_dcb),
+		cmocka_unit_test(test_pause_storm_by_duration),
+		cmocka_unit_test(test_vendor_healthy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,6 +102,7 @@ static void test_dscp_two_prios(void **state)
 	rctl_tune_plan_free(&p);
 }
 
+/* mlx5 without DSCP entries: one SET each, whose undo is a DEL (no old entry). */
 static void test_trust_pcp_adds(void **state)
 {
 	struct rctl_tune_plan p;
@@ -109,12 +110,64 @@ static void test_trust_pcp_adds(void **state)
 	(void)state;
 	plan_file("fault-trust-pcp-untagged", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-add");
+	assert_string_equal(p.ch[0].op, "app-set");
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_int_equal(p.ch[0].old_val, RCTL_APP_NONE);
 	assert_int_equal(p.ch[1].app_protocol, 48);
 	assert_int_equal(p.ch[1].app_prio, 6);
 	rctl_tune_plan_free(&p);
+}
+
+/*
+ * mlx5 setapp replaces the DSCP's entry (en_dcbnl.c): remapping DSCP 26
+ * from 0 to 3 is one SET, never ADD + DEL (the DEL would find no entry,
+ * and a rollback DEL would leave DSCP 26 on priority 0). Its undo is a
+ * SET of the old priority, which the plan keeps.
+ */
+static void test_mlx5_dscp_replace(void **state)
+{
+	struct rctl_tune_plan p;
+	struct rctl_host h;
+	uint32_t i;
+
+	(void)state;
+	load("mlx5-upstream-healthy", &h);
+	for (i = 0; i < h.netdevs[0].app.n_apps; i++)
+		if (h.netdevs[0].app.apps[i].protocol == 26)
+			h.netdevs[0].app.apps[i].priority = 0;
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_string_equal(p.ch[0].op, "app-set");
+	assert_int_equal(p.ch[0].app_protocol, 26);
+	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_int_equal(p.ch[0].old_val, 0);
+	assert_string_equal(p.ch[0].command, "dcb app replace dev ens1f0np0 dscp-prio 26:3");
+	assert_string_equal(p.ch[0].from, "26:0");
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+}
+
+/* The dcbnl core's list (bnxt_en): add the new entry first, then delete the old. */
+static void test_bnxt_dscp_add_then_del(void **state)
+{
+	struct rctl_tune_plan p;
+	struct rctl_host h;
+	uint32_t i;
+
+	(void)state;
+	load("bnxt-healthy", &h);
+	for (i = 0; i < h.netdevs[0].app.n_apps; i++)
+		if (h.netdevs[0].app.apps[i].protocol == 26)
+			h.netdevs[0].app.apps[i].priority = 0;
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 2);
+	assert_string_equal(p.ch[0].op, "app-add");
+	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_string_equal(p.ch[1].op, "app-del");
+	assert_int_equal(p.ch[1].app_prio, 0);
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
 }
 
 static void test_lldpad_needs_force(void **state)
@@ -139,7 +192,7 @@ static void test_lldpad_needs_force(void **state)
 /* Several faults at once come out in the safe order of tune.h. */
 static void test_order(void **state)
 {
-	static const char *const want[] = { "pause", "pfc", "app-add", "app-del", "write" };
+	static const char *const want[] = { "pause", "pfc", "app-set", "write" };
 	struct rctl_tune_plan p;
 	struct rctl_host h;
 	struct rctl_netdev *nd;
@@ -155,12 +208,12 @@ static void test_order(void **state)
 			nd->app.apps[i].priority = 0;
 	h.devs[0].ports[0].cm.roce_tos = 0;
 	plan_of(&h, &p);
-	assert_int_equal(p.n_ch, 5);
-	for (i = 0; i < 5; i++)
+	assert_int_equal(p.n_ch, 4);
+	for (i = 0; i < 4; i++)
 		assert_string_equal(p.ch[i].op, want[i]);
-	assert_int_equal(p.ch[3].app_prio, 0);
-	assert_string_equal(p.ch[4].setting, "default_roce_tos");
-	assert_string_equal(p.ch[4].new_text, "106");
+	assert_int_equal(p.ch[2].old_val, 0);
+	assert_string_equal(p.ch[3].setting, "default_roce_tos");
+	assert_string_equal(p.ch[3].new_text, "106");
 	rctl_tune_plan_free(&p);
 	rctl_host_free(&h);
 }
@@ -349,6 +402,8 @@ int main(void)
 		cmocka_unit_test(test_pfc_off),
 		cmocka_unit_test(test_dscp_two_prios),
 		cmocka_unit_test(test_trust_pcp_adds),
+		cmocka_unit_test(test_mlx5_dscp_replace),
+		cmocka_unit_test(test_bnxt_dscp_add_then_del),
 		cmocka_unit_test(test_lldpad_needs_force),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_unsupported_skipped),
