@@ -35,7 +35,7 @@ struct cc_name {
 	const char *name;	/* normalized (upstream mlx5 debugfs) */
 };
 
-/* MLNX_OFED ecn/ files and their upstream names (facts §2.2 name map). */
+/* MLNX_OFED ecn/ files (en_sysfs.c) and their upstream names (cong.c). */
 static const struct cc_name ofed_names[] = {
 	{ "roce_rp/clamp_tgt_rate", "rp_clamp_tgt_rate" },
 	{ "roce_rp/clamp_tgt_rate_after_time_inc", "rp_clamp_tgt_rate_ati" },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * DSCP and CNP rules (M3, M4, M5): trust, the DSCP -> priority map of the APP
- * table (duplicates kept, as the kernel does), and where CNPs are sent.
+ * DSCP and CNP rules: trust, the DSCP -> priority map of the APP table
+ * (duplicates kept, as the kernel does), and where CNPs are sent
+ * (docs/roce-facts.md, "DSCP" and "CNP").
  */
 #include <stdio.h>
 #include <string.h>

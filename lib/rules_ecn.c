@@ -173,8 +173,9 @@ void rule_dcqcn_params(struct rctl_judge *j)
 }
 
 /*
- * M29: on an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
- * (OFED makes no ecn/ sysfs for VFs, DSCP cannot be set on a VF). The VF's
+ * On an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
+ * (docs/roce-facts.md, "SR-IOV VFs": OFED makes no ecn/ sysfs for VFs, DSCP
+ * cannot be set on a VF). The VF's
  * unreadable parts are not reported (rctl_part_ok()); this finding says
  * where to look instead.
  */

@@ -108,7 +108,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_output "counters.rx_discards:warn"
 }
 
-@test "global pause: with PFC a failure, instead of PFC a warning (M14)" {
+@test "global pause: with PFC a failure, instead of PFC a warning" {
 	run -2 rocectl check pfc -i "$FIXTURES/fault-global-pause-with-pfc.json"
 	assert_line "           global 802.3x pause is on together with PFC: they exclude each other"
 	assert_line "           fix: ethtool -A ens1f0np0 autoneg off rx off tx off"
@@ -118,7 +118,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_output "pfc.global_pause:warn"
 }
 
-@test "fault: netfilter drops UDP 4791 on hardware RoCE: present, ineffective, a warning (M19)" {
+@test "fault: netfilter drops UDP 4791 on hardware RoCE: present, ineffective, a warning" {
 	expect fault-nft-drop-roce 1 "firewall.roce_udp:warn"
 	run -1 rocectl check firewall -i "$FIXTURES/fault-nft-drop-roce.json"
 	assert_line "firewall   1 warnings, 0 errors"
@@ -161,7 +161,7 @@ expect() {	# fixture exit "id:status ..."
 	echo "$output" | jq -e '.findings == []'
 }
 
-@test "SR-IOV VF: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown (M29)" {
+@test "SR-IOV VF: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown" {
 	expect mlx5-sriov-vf 1 "ecn.sriov_vf:warn"
 	run -1 rocectl check all -i "$FIXTURES/mlx5-sriov-vf.json"
 	assert_line "  WARN    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"

@@ -2,7 +2,7 @@
 /*
  * Snapshots: every fixture loads, uses only model keys and round-trips;
  * bad snapshots fail with one line; the OFED qos and congestion-control
- * file parsers read the shapes of roce-host-facts.md §2.2/§2.3 from a tree
+ * file parsers read the shapes of MLNX_OFED en_sysfs.c and mlx5 cong.c from a tree
  * given through ROCECTL_SYSFS/ROCECTL_DEBUGFS.
  */
 #include <dirent.h>
