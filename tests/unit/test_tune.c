@@ -125,18 +125,26 @@ static void test_trust_pcp_adds(void **state)
  * and a rollback DEL would leave DSCP 26 on priority 0). Its undo is a
  * SET of the old priority, which the plan keeps.
  */
-static void test_mlx5_dscp_replace(void **state)
+/* The plan of a healthy fixture whose DSCP 26 sits on priority 0. */
+static void plan_dscp26_at_0(const char *name, struct rctl_tune_plan *p)
 {
-	struct rctl_tune_plan p;
 	struct rctl_host h;
 	uint32_t i;
 
-	(void)state;
-	load("mlx5-upstream-healthy", &h);
+	load(name, &h);
 	for (i = 0; i < h.netdevs[0].app.n_apps; i++)
 		if (h.netdevs[0].app.apps[i].protocol == 26)
 			h.netdevs[0].app.apps[i].priority = 0;
-	plan_of(&h, &p);
+	plan_of(&h, p);
+	rctl_host_free(&h);
+}
+
+static void test_mlx5_dscp_replace(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_dscp26_at_0("mlx5-upstream-healthy", &p);
 	assert_int_equal(p.n_ch, 1);
 	assert_string_equal(p.ch[0].op, "app-set");
 	assert_int_equal(p.ch[0].app_protocol, 26);
@@ -145,29 +153,21 @@ static void test_mlx5_dscp_replace(void **state)
 	assert_string_equal(p.ch[0].command, "dcb app replace dev ens1f0np0 dscp-prio 26:3");
 	assert_string_equal(p.ch[0].from, "26:0");
 	rctl_tune_plan_free(&p);
-	rctl_host_free(&h);
 }
 
 /* The dcbnl core's list (bnxt_en): add the new entry first, then delete the old. */
 static void test_bnxt_dscp_add_then_del(void **state)
 {
 	struct rctl_tune_plan p;
-	struct rctl_host h;
-	uint32_t i;
 
 	(void)state;
-	load("bnxt-healthy", &h);
-	for (i = 0; i < h.netdevs[0].app.n_apps; i++)
-		if (h.netdevs[0].app.apps[i].protocol == 26)
-			h.netdevs[0].app.apps[i].priority = 0;
-	plan_of(&h, &p);
+	plan_dscp26_at_0("bnxt-healthy", &p);
 	assert_int_equal(p.n_ch, 2);
 	assert_string_equal(p.ch[0].op, "app-add");
 	assert_int_equal(p.ch[0].app_prio, 3);
 	assert_string_equal(p.ch[1].op, "app-del");
 	assert_int_equal(p.ch[1].app_prio, 0);
 	rctl_tune_plan_free(&p);
-	rctl_host_free(&h);
 }
 
 static void test_lldpad_needs_force(void **state)
