@@ -116,6 +116,11 @@ struct rctl_tune_plan {
 };
 
 void rctl_tune_plan_free(struct rctl_tune_plan *p);
+/*
+ * The dcbnl APP write of an app-* change, applied or undone: true for a SET,
+ * false for a DEL, of the entry (app_selector, app_protocol, *prio).
+ */
+bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
 enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
 
 /*

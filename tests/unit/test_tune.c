@@ -155,6 +155,34 @@ static void test_mlx5_dscp_replace(void **state)
 	rctl_tune_plan_free(&p);
 }
 
+/*
+ * What apply and undo write: mlx5's app-set is undone by a SET of the old
+ * priority (a DEL would reset the DSCP to priority 0), or by a DEL when the
+ * DSCP had no entry; app-add and app-del are each other's undo.
+ */
+static void test_app_undo(void **state)
+{
+	struct rctl_tune_change c = { .op = "app-set", .app_protocol = 26, .app_prio = 3,
+				      .old_val = 0 };
+	uint32_t prio;
+
+	(void)state;
+	assert_true(rctl_tune_app_op(&c, false, &prio));
+	assert_int_equal(prio, 3);
+	assert_true(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 0);
+	c.old_val = RCTL_APP_NONE;
+	assert_false(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 3);
+	snprintf(c.op, sizeof(c.op), "app-add");
+	assert_true(rctl_tune_app_op(&c, false, &prio));
+	assert_false(rctl_tune_app_op(&c, true, &prio));
+	snprintf(c.op, sizeof(c.op), "app-del");
+	assert_false(rctl_tune_app_op(&c, false, &prio));
+	assert_true(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 3);
+}
+
 /* The dcbnl core's list (bnxt_en): add the new entry first, then delete the old. */
 static void test_bnxt_dscp_add_then_del(void **state)
 {
@@ -404,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_trust_pcp_adds),
 		cmocka_unit_test(test_mlx5_dscp_replace),
 		cmocka_unit_test(test_bnxt_dscp_add_then_del),
+		cmocka_unit_test(test_app_undo),
 		cmocka_unit_test(test_lldpad_needs_force),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_unsupported_skipped),
