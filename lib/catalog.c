@@ -268,6 +268,12 @@ static const struct rctl_centry catalog[] = {
 	ETR("mlx5_core", "tx_prio#_pause_duration", PFC, false, PAUSE_US_TX,
 	    "microseconds this NIC paused the peer on the priority"),
 	ET("mlx5_core", "rx_prio#_pause_transition", PFC, false, "XOFF to XON transitions received"),
+	/* the same group as "global" while 802.3x pause is on */
+	ET("mlx5_core", "rx_global_pause", PFC, false, "802.3x pause frames received"),
+	ET("mlx5_core", "tx_global_pause", PFC, false, "802.3x pause frames sent: this NIC is congested"),
+	ET("mlx5_core", "rx_global_pause_duration", PFC, false, "microseconds paused by the peer"),
+	ET("mlx5_core", "tx_global_pause_duration", PFC, false, "microseconds this NIC paused the peer"),
+	ET("mlx5_core", "rx_global_pause_transition", PFC, false, "XOFF to XON transitions received"),
 	ETR("mlx5_core", "tx_pause_storm_warning_events", PFC, true, STORM_WARN, "pause storm warnings"),
 	ETR("mlx5_core", "tx_pause_storm_error_events", PFC, true, STORM_ERR,
 	    "pause storm errors: device stalled, pause disabled, drops possible"),
