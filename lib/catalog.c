@@ -204,7 +204,7 @@ static const struct rctl_centry catalog[] = {
 
 	/*
 	 * irdma: drivers/infiniband/hw/irdma/verbs.c (irdma_hw_stat_names,
-	 * Linux 6.8). rxVlanErrors and the cnp* counters are 32 bits wide in
+	 * Linux 5.14 to 6.15). rxVlanErrors and the cnp* counters are 32 bits wide in
 	 * the hardware, but irdma_update_stats() (ctrl.c) adds each delta,
 	 * roll-over included, to a 64-bit total: userspace sees 64 bits and a
 	 * 32-bit wrap correction would be wrong here.
@@ -224,6 +224,8 @@ static const struct rctl_centry catalog[] = {
 	HWR("irdma", "cnpIgnored", CONGESTION, true, 64, CNP_IGNORED, "CNPs ignored (RP)"),
 	HWR("irdma", "cnpSent", CONGESTION, false, 64, CNP_SENT, "CNPs sent (NP)"),
 	HWR("irdma", "tcpRetransSegs", LOSS, true, 64, LOSS, "iWARP TCP segments retransmitted"),
+	HWR("irdma", "RetransSegs", LOSS, true, 64, LOSS,
+	    "iWARP TCP segments retransmitted (tcpRetransSegs before the gen3 rework)"),
 	HW("irdma", "tcpInSegs", TRAFFIC, false, 64, "iWARP TCP segments received"),
 	HW("irdma", "tcpOutSegs", TRAFFIC, false, 64, "iWARP TCP segments sent"),
 
@@ -382,6 +384,22 @@ const char *const rctl_cgroup_names[] = {
 	[RCTL_CG_PFC] = "pfc", [RCTL_CG_BUFFER] = "buffer", [RCTL_CG_LINK] = "link",
 	[RCTL_CG_PCIE] = "pcie", [RCTL_CG_OTHER] = "other", [RCTL_CG_N] = NULL,
 };
+
+const char *rctl_crole_name(enum rctl_crole r)
+{
+	static const char *const names[RCTL_ROLE_N] = {
+		[RCTL_ROLE_NONE] = "", [RCTL_ROLE_LOSS] = "loss", [RCTL_ROLE_DISCARD] = "discard",
+		[RCTL_ROLE_NO_WQE] = "no_wqe", [RCTL_ROLE_PFC_RX] = "pfc_rx",
+		[RCTL_ROLE_PFC_TX] = "pfc_tx", [RCTL_ROLE_PAUSE_US_RX] = "pause_us_rx",
+		[RCTL_ROLE_PAUSE_US_TX] = "pause_us_tx", [RCTL_ROLE_STORM_WARN] = "storm_warning",
+		[RCTL_ROLE_STORM_ERR] = "storm_error", [RCTL_ROLE_CNP_SENT] = "cnp_sent",
+		[RCTL_ROLE_CNP_RCVD] = "cnp_received", [RCTL_ROLE_CNP_HANDLED] = "cnp_handled",
+		[RCTL_ROLE_CNP_IGNORED] = "cnp_ignored", [RCTL_ROLE_ECN_MARKED] = "ecn_marked",
+		[RCTL_ROLE_RX_PKTS] = "rx_packets", [RCTL_ROLE_TX_PKTS] = "tx_packets",
+	};
+
+	return r < RCTL_ROLE_N ? names[r] : "";
+}
 
 const char *rctl_cgroup_name(enum rctl_cgroup g)
 {

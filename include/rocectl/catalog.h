@@ -58,6 +58,7 @@ enum rctl_crole {
 	RCTL_ROLE_ECN_MARKED,	/* CE-marked RoCE packets received */
 	RCTL_ROLE_RX_PKTS,	/* RoCE packets received */
 	RCTL_ROLE_TX_PKTS,	/* RoCE packets sent */
+	RCTL_ROLE_N,
 };
 
 struct rctl_centry {
@@ -87,6 +88,9 @@ uint64_t rctl_catalog_sum(const char *driver, enum rctl_csrc src, enum rctl_crol
 			  char *which, size_t len);
 /* Whether any driver's entry of this name and source means trouble when it grows. */
 bool rctl_catalog_bad_any(enum rctl_csrc src, const char *name);
+
+/* "loss", "discard", "pfc_rx", ...; "" for RCTL_ROLE_NONE (labels, JSON). */
+const char *rctl_crole_name(enum rctl_crole r);
 
 const char *rctl_cgroup_name(enum rctl_cgroup g);
 /* Group by name; -1 when there is none. */

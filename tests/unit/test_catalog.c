@@ -116,6 +116,18 @@ static void test_sum_roles(void **state)
 					  NULL, NULL, 0), 0);
 }
 
+/* Every role has a name, for labels; none for NONE. */
+static void test_role_names(void **state)
+{
+	int r;
+
+	for (r = RCTL_ROLE_LOSS; r < RCTL_ROLE_N; r++)
+		assert_true(strlen(rctl_crole_name(r)) > 0);
+	assert_string_equal(rctl_crole_name(RCTL_ROLE_NONE), "");
+	assert_string_equal(rctl_crole_name(RCTL_ROLE_PAUSE_US_TX), "pause_us_tx");
+	assert_string_equal(rctl_crole_name(RCTL_ROLE_N), "");
+}
+
 /* reach asks without a driver: trouble on any driver counts. */
 static void test_bad_any(void **state)
 {
@@ -213,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_bnxt_names),
 		cmocka_unit_test(test_sum_roles),
 		cmocka_unit_test(test_bad_any),
+		cmocka_unit_test(test_role_names),
 		cmocka_unit_test(test_pause_any_driver),
 		cmocka_unit_test(test_unknown_is_other),
 		cmocka_unit_test(test_sources),
