@@ -158,16 +158,24 @@ void rule_dscp_ambiguous(struct rctl_judge *j)
 }
 
 /* "echo V > <home>/<file>" for a congestion-control parameter. */
+/* The command that sets a CNP parameter where the driver keeps it. */
 static void cc_fix(const struct rctl_cc *cc, const char *name, unsigned int v,
 		   char *buf, size_t len)
 {
+	bool apply = !strcmp(cc->source, "bnxt_re-configfs");	/* commit with apply */
 	uint32_t i;
 
 	buf[0] = '\0';
+	if (!strcmp(cc->source, "bnxt_re-debugfs")) {	/* no write path tune owns */
+		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom): %s %u", name, v);
+		return;
+	}
 	for (i = 0; i < cc->n_params; i++)
 		if (!strcmp(cc->params[i].name, name))
-			snprintf(buf, len, "echo %u > %s/%s", v, cc->path,
-				 cc->params[i].src[0] ? cc->params[i].src : name);
+			snprintf(buf, len, "echo %u > %s/%s%s%s%s", v, cc->path,
+				 cc->params[i].src[0] ? cc->params[i].src : name,
+				 apply ? " && echo 1 > " : "", apply ? cc->path : "",
+				 apply ? "/apply" : "");
 }
 
 /* Where CNPs land: their priority from the map, else np_cnp_prio. */
