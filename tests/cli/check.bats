@@ -108,6 +108,18 @@ expect() {	# fixture exit "id:status ..."
 	assert_output "counters.rx_discards:warn"
 }
 
+@test "CNP fixes go where each bnxt_re driver keeps the CNP DSCP" {
+	local f
+	for f in bnxt-healthy bnxt-oot-healthy; do
+		jq '(.host.netdevs[0].cc.params[] | select(.name == "np_cnp_dscp") | .value) = 40' \
+			"$FIXTURES/$f.json" >"$BATS_TEST_TMPDIR/$f.json"
+	done
+	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-oot-healthy.json"
+	assert_line "           fix: echo 48 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/cnp_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"
+	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-healthy.json"
+	assert_line "           fix: bnxt_setupcc.sh or niccli (Broadcom): np_cnp_dscp 48"
+}
+
 @test "global pause: with PFC a failure, instead of PFC a warning" {
 	run -2 rocectl check pfc -i "$FIXTURES/fault-global-pause-with-pfc.json"
 	assert_line "           global 802.3x pause is on together with PFC: they exclude each other"
