@@ -39,11 +39,11 @@ const struct rctl_rule rctl_rules[] = {
 	R("ecn.without_pfc", ECN, "ecn", rule_ecn_without_pfc,
 	  "ECN is on but PFC is off in the lossless profile: throughput collapses on the first drop"),
 	R("ecn.sriov_vf", ECN, "sriov", rule_ecn_sriov_vf,
-	  "the RoCE netdev is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set and checked on its PF"),
+	  "the RoCE netdev is an SR-IOV VF: judged through its PF when the PF is in the run, else a pointer to it"),
 	R("dcqcn.params", DCQCN, "ecn", rule_dcqcn_params,
 	  "DCQCN parameters and where they were read; unreadable (debugfs, root, VF) is unknown"),
 	R("dscp.trust_pcp", DSCP, "dscp", rule_dscp_trust_pcp,
-	  "the port trusts PCP while RoCE runs untagged over L3: all RoCE lands on prio 0"),
+	  "the port trusts PCP while RoCE runs untagged, or on a VLAN whose egress-qos-map gives it another PCP"),
 	R("dscp.missing", DSCP, "dscp", rule_dscp_missing,
 	  "the RoCE DSCP is not mapped to the RoCE priority"),
 	R("dscp.ambiguous", DSCP, "dscp", rule_dscp_ambiguous,
@@ -53,11 +53,11 @@ const struct rctl_rule rctl_rules[] = {
 	R("cnp.mismatch", CNP, "cnp", rule_cnp_mismatch,
 	  "CNP DSCP or 802.1p priority differs from the intent"),
 	R("mtu.active", MTU, "mtu", rule_mtu_active,
-	  "active_mtu is below the intended RoCE MTU (the netdev MTU must be at least MTU + 96)"),
+	  "active_mtu, or the MTU of a VLAN or bond carrying RoCE GIDs, is below the intended RoCE MTU (+ 96)"),
 	RD("mtu.oversize", MTU, "mtu", rule_mtu_oversize,
 	   "frames larger than the local MTU arrived during the interval (peer MTU larger)"),
 	R("gid.no_v2", GID, "gid", rule_gid_no_v2,
-	  "an IPv4 address of the RoCE netdev has no RoCE v2 GID"),
+	  "an IPv4 address of the RoCE netdev (or a VLAN or bond above it) has no RoCE v2 GID"),
 	R("gid.index", GID, "gid", rule_gid_index,
 	  "index of the RoCE v2 GID of each IPv4 address (compare hosts with rocectl compare)"),
 	R("mode.roce_v1", MODE, "rdma-cm", rule_mode_roce_version,
@@ -167,6 +167,66 @@ bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
 		}
 	}
 	return false;
+}
+
+/* A bond (as the port's netdev) that has slaves in the model. */
+static bool bond_with_slaves(const struct rctl_host *h, const struct rctl_netdev *nd)
+{
+	uint32_t i;
+
+	if (!nd || strcmp(nd->kind, "bond"))
+		return false;
+	for (i = 0; i < h->n_netdevs; i++)
+		if (!strcmp(h->netdevs[i].master, nd->name))
+			return true;
+	return false;
+}
+
+bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3])
+{
+	const struct rctl_host *h = j->h;
+	const struct rctl_netdev *pnd, *bond, *nd;
+
+	for (;;) {
+		if (!cur[2]) {		/* next port; its own netdev first */
+			if (!rctl_target_next(j, t, &cur[0], &cur[1]))
+				return false;
+			cur[2] = 1;
+			if (!bond_with_slaves(h, t->nd))
+				return true;
+		}
+		pnd = rctl_host_netdev(h, t->port->netdev);
+		bond = pnd ? rctl_bond_of(h, pnd) : NULL;
+		while (bond && cur[2] <= h->n_netdevs) {
+			nd = &h->netdevs[cur[2]++ - 1];
+			if (strcmp(nd->master, bond->name) || nd == pnd ||
+			    rctl_port_netdev(h, nd->name))
+				continue;
+			t->nd = nd;
+			snprintf(t->name, sizeof(t->name), "%s/%u (%s in %s)", t->dev->name,
+				 t->port->port, nd->name, bond->name);
+			return true;
+		}
+		cur[2] = 0;
+	}
+}
+
+const struct rctl_netdev *rctl_gid_upper(const struct rctl_host *h,
+					 const struct rctl_port *p, uint32_t i,
+					 bool routable)
+{
+	const struct rctl_gid *g = &p->gids[i];
+	uint32_t k;
+
+	if (strcmp(g->type, "RoCE v2") || !strcmp(g->netdev, p->netdev) ||
+	    (routable && !strncmp(g->ip, "fe80:", 5)))
+		return NULL;
+	for (k = 0; k < i; k++)
+		if (!strcmp(p->gids[k].netdev, g->netdev) &&
+		    !strcmp(p->gids[k].type, "RoCE v2") &&
+		    !(routable && !strncmp(p->gids[k].ip, "fe80:", 5)))
+			return NULL;
+	return rctl_host_netdev(h, g->netdev);
 }
 
 void rctl_judge_host(const struct rctl_host *h, const struct rctl_intent *in,

@@ -10,6 +10,10 @@
 
 #include "rocectl/rules.h"
 
+/*
+ * Per RoCE port, also under RoCE LAG: mlx5_ib makes cc_params only for the
+ * native port of the LAG device (PF 0), the netdev its port names.
+ */
 #define FOR_TARGETS(j, t)                                                     \
 	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
 		if (t.nd)
@@ -172,17 +176,42 @@ void rule_dcqcn_params(struct rctl_judge *j)
 	}
 }
 
+/* The worst status of the DCB areas of the PF's own port, with the ids. */
+static enum rctl_status pf_verdict(struct rctl_judge *j, const char *pf, char *ids,
+				   size_t len)
+{
+	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN };
+	unsigned int areas = 1u << RCTL_AREA_PFC | 1u << RCTL_AREA_ECN |
+			     1u << RCTL_AREA_DCQCN | 1u << RCTL_AREA_DSCP | 1u << RCTL_AREA_CNP;
+	enum rctl_status worst = RCTL_PASS;
+	struct rctl_report r;
+	size_t off = 0, i, k;
+
+	rctl_judge_host(j->h, j->in, areas, pf, &r);
+	ids[0] = '\0';
+	for (k = 0; k < sizeof(order) / sizeof(order[0]) && worst == RCTL_PASS; k++)
+		for (i = 0; i < r.n; i++) {
+			if (r.f[i].status != order[k] || off >= len)
+				continue;
+			worst = order[k];
+			off += snprintf(ids + off, len - off, "%s%s", off ? ", " : "", r.f[i].id);
+		}
+	rctl_report_free(&r);
+	return worst;
+}
+
 /*
  * On an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
  * (docs/roce-facts.md, "SR-IOV VFs": OFED makes no ecn/ sysfs for VFs, DSCP
- * cannot be set on a VF). The VF's
- * unreadable parts are not reported (rctl_part_ok()); this finding says
- * where to look instead.
+ * cannot be set on a VF). The VF's unreadable parts are not reported
+ * (rctl_part_ok()). When the PF's port is in the same model the VF follows
+ * the PF's verdict; otherwise this finding says where to look.
  */
 void rule_ecn_sriov_vf(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char exp[64], got[80], fix[96];
+	char exp[64], got[80], fix[96], ids[RCTL_FIELD_LEN];
+	enum rctl_status st;
 	const char *pf;
 
 	FOR_TARGETS(j, t) {
@@ -192,10 +221,18 @@ void rule_ecn_sriov_vf(struct rctl_judge *j)
 		snprintf(exp, sizeof(exp), "settings checked on the PF '%s'", pf);
 		snprintf(got, sizeof(got), "'%s' is a VF of '%s' (%s)", t.nd->name, pf,
 			 t.nd->sriov_pf_pci);
-		fix[0] = '\0';
-		if (t.nd->sriov_pf[0])
-			snprintf(fix, sizeof(fix), "rocectl check all --dev %s", pf);
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, "device/physfn", fix,
+		snprintf(fix, sizeof(fix), "rocectl check all --dev %s", pf);
+		if (t.nd->sriov_pf[0] && rctl_port_netdev(j->h, pf)) {
+			st = pf_verdict(j, pf, ids, sizeof(ids));
+			rctl_emit(j, st, t.name, exp, got, st == RCTL_PASS ? NULL : ids,
+				  st == RCTL_PASS ? NULL : fix,
+				  st == RCTL_PASS ? "'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF '%s' passed"
+						  : "'%s' is an SR-IOV VF: its PF '%s' has findings in PFC, DSCP trust or ECN/DCQCN, which apply to the VF",
+				  t.nd->name, pf);
+			continue;
+		}
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, "device/physfn",
+			  t.nd->sriov_pf[0] ? fix : NULL,
 			  "'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set on its PF '%s' and must be checked there",
 			  t.nd->name, pf);
 	}

@@ -10,9 +10,8 @@
 #include "rocectl/catalog.h"
 #include "rocectl/rules.h"
 
-#define FOR_TARGETS(j, t)                                                     \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
-		if (t.nd)
+/* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
+#define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
 
 /* A part the driver does not implement at all: the check does not apply. */
 static bool unsupported(const struct rctl_part *p)

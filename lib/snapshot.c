@@ -267,6 +267,10 @@ static const struct rctl_field netdev_fields[] = {
 	F(struct rctl_netdev, "sriov_vf", FT_BOOL, sriov_vf),
 	F(struct rctl_netdev, "sriov_pf", FT_STR, sriov_pf),
 	F(struct rctl_netdev, "sriov_pf_pci", FT_STR, sriov_pf_pci),
+	F(struct rctl_netdev, "vlan_lower", FT_STR, vlan_lower),
+	F(struct rctl_netdev, "vlan_id", FT_U32, vlan_id),
+	F(struct rctl_netdev, "vlan_egress_qos", FT_U8V, vlan_egress_qos),
+	F(struct rctl_netdev, "master", FT_STR, master),
 	{ 0 }
 };
 static const struct rctl_schema netdev_schema = {
@@ -673,9 +677,11 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 	if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) || !cJSON_IsString(kind) ||
 	    strcmp(kind->valuestring, "rocectl-host-snapshot") || !host)
 		ret = rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': not a rocectl host snapshot", name);
-	else if (ver->valuedouble != RCTL_SNAPSHOT_VERSION)
-		ret = rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': schema_version %g, expected %d",
-				   name, ver->valuedouble, RCTL_SNAPSHOT_VERSION);
+	else if (ver->valuedouble != RCTL_SNAPSHOT_VERSION &&
+		 ver->valuedouble != RCTL_SNAPSHOT_VERSION_MIN)
+		ret = rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': schema_version %g, expected %d to %d",
+				   name, ver->valuedouble, RCTL_SNAPSHOT_VERSION_MIN,
+				   RCTL_SNAPSHOT_VERSION);
 	else
 		ret = rctl_schema_from_json(&rctl_host_schema, host, h, "host", e);
 	if (ret && e->errnum && strncmp(e->msg, "cannot", 6)) {

@@ -605,6 +605,22 @@ static bool seen_before(const struct rctl_host *h, uint32_t i, uint32_t j)
 	return false;
 }
 
+/*
+ * RoCE LAG: DCB lives on every slave of the bond, not only on the one the
+ * RDMA port names (docs/roce-vlan-lag-vf.md); cc stays the port's.
+ */
+static void run_on_slaves(struct planner *pl, unsigned int k, struct tgt t)
+{
+	const struct rctl_netdev *bond = rctl_bond_of(pl->h, t.nd);
+	uint32_t i;
+
+	for (i = 0; bond && phases[k].fn != plan_cc && i < pl->h->n_netdevs; i++) {
+		t.nd = &pl->h->netdevs[i];
+		if (!strcmp(t.nd->master, bond->name) && !rctl_port_netdev(pl->h, t.nd->name))
+			phases[k].fn(pl, &t);
+	}
+}
+
 static void run_phase(struct planner *pl, unsigned int k)
 {
 	const struct rctl_host *h = pl->h;
@@ -623,6 +639,8 @@ static void run_phase(struct planner *pl, unsigned int k)
 			if (!t.nd)
 				t.nd = &none;
 			phases[k].fn(pl, &t);
+			if (!phases[k].per_port)
+				run_on_slaves(pl, k, t);
 		}
 }
 

@@ -117,6 +117,27 @@ bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
 		      uint32_t *di, uint32_t *pi);
 
 /*
+ * Iterate over the netdevs that hold the DCB, pause and congestion control
+ * of each RoCE port (dcbnl lives on the physical function): the port's
+ * netdev, then, under RoCE LAG, every other slave of its bond that no RDMA
+ * port names; t->nd is that slave and t->name says "DEV/PORT (SLAVE in BOND)".
+ * cur[] starts zeroed.
+ */
+bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3]);
+#define FOR_QOS_TARGETS(j, t)                                       \
+	for (uint32_t cur_[3] = { 0 }; rctl_qos_target_next(j, &t, cur_);) \
+		if (t.nd)
+
+/*
+ * The netdev of GID "i" of port "p" when that is a RoCE v2 GID on another
+ * netdev than the port's (a VLAN, the bond of RoCE LAG) and the first GID
+ * there; NULL otherwise. "routable" skips link-local (fe80::) GIDs.
+ */
+const struct rctl_netdev *rctl_gid_upper(const struct rctl_host *h,
+					 const struct rctl_port *p, uint32_t i,
+					 bool routable);
+
+/*
  * RoCE loss rate = (sequence errors + out-of-sequence + retransmissions) ÷
  * packets, from counter deltas. Returns false when no packets moved.
  */

@@ -27,7 +27,8 @@ expect() {	# fixture exit "id:status ..."
 
 @test "healthy hosts: no warning, no failure, no unknown, exit 0" {
 	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
-		 bnxt-oot-healthy ice-irdma-healthy; do
+		 bnxt-oot-healthy ice-irdma-healthy mlx5-vlan-healthy mlx5-lag-healthy \
+		 mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1; do
 		run -0 rocectl check all --input "$FIXTURES/$f.json"
 		assert_line "Summary: $(rocectl check all -j -i "$FIXTURES/$f.json" | jq -r .summary.pass) passed, 0 warnings, 0 errors, 0 unknown (exit 0)"
 		run -0 verdict "$f"
@@ -173,19 +174,77 @@ expect() {	# fixture exit "id:status ..."
 	echo "$output" | jq -e '.findings == []'
 }
 
-@test "SR-IOV VF: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown" {
+@test "SR-IOV VF without its PF in the run: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown" {
 	expect mlx5-sriov-vf 1 "ecn.sriov_vf:warn"
 	run -1 rocectl check all -i "$FIXTURES/mlx5-sriov-vf.json"
 	assert_line "  WARN    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"
 	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set on its PF 'ens1f0np0' and must be checked there"
 	assert_line "           fix: rocectl check all --dev ens1f0np0"
 	# The same netdev as a PF: its unreadable parts are unknown again.
-	jq '.host.netdevs[1].sriov_vf = false' "$FIXTURES/mlx5-sriov-vf.json" >"$BATS_TEST_TMPDIR/pf.json"
+	jq '.host.netdevs[0].sriov_vf = false' "$FIXTURES/mlx5-sriov-vf.json" >"$BATS_TEST_TMPDIR/pf.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/pf"
 	assert_output --partial "pfc.prio_disabled:unknown"
 	assert_output --partial "dcqcn.params:unknown"
 	refute_output --partial "ecn.sriov_vf"
 }
+
+@test "SR-IOV VF beside its PF: judged through the PF, following its verdict" {
+	run -0 rocectl check all --dev mlx5_2 -i "$FIXTURES/mlx5-vf-beside-pf-healthy.json"
+	assert_line "ecn        passed"
+	run -0 rocectl check all -v --dev ens1f0v0 -i "$FIXTURES/mlx5-vf-beside-pf-healthy.json"
+	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF 'ens1f0np0' passed"
+	jq '.host.netdevs[0].app.entries = []' "$FIXTURES/mlx5-vf-beside-pf-healthy.json" >"$BATS_TEST_TMPDIR/pcp.json"
+	run -2 rocectl check all --dev ens1f0v0 -i "$BATS_TEST_TMPDIR/pcp.json"
+	assert_line "  FAIL    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"
+	assert_line "           evidence: dscp.trust_pcp"
+}
+
+@test "RoCE over a VLAN: GID, PCP trust through egress-qos-map, MTU of the VLAN" {
+	run -0 rocectl check dscp -v -i "$FIXTURES/mlx5-vlan-healthy.json"
+	assert_line "           PCP trust with RoCE on VLAN 100: the VLAN tag carries prio 3"
+	expect fault-vlan-no-egress-map 2 "dscp.trust_pcp:fail"
+	run -2 rocectl check dscp -i "$FIXTURES/fault-vlan-no-egress-map.json"
+	assert_line "           RoCE on VLAN 100 leaves with PCP 0: the port trusts PCP, so it lands on prio 0, not 3"
+	assert_line "           fix: ip link set dev ens1f0np0.100 type vlan egress-qos-map 2:3"
+	# rdma_cm's ToS picks the skb priority: ToS 184 (DSCP 46) is skb priority 4.
+	jq '.host.netdevs[1].vlan_egress_qos = [0,0,0,0,3,0,0,0]' \
+		"$FIXTURES/mlx5-vlan-healthy.json" >"$BATS_TEST_TMPDIR/map4.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/map4"
+	assert_output "dscp.trust_pcp:fail"
+	run -0 verdict "$BATS_TEST_TMPDIR/map4" --tos 184 --dscp 46
+	assert_output "mode.tos:warn"
+	jq '.host.netdevs[1].mtu = 1500' "$FIXTURES/mlx5-vlan-healthy.json" >"$BATS_TEST_TMPDIR/mtu.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/mtu"
+	assert_output "mtu.active:fail"
+	run -2 rocectl check mtu -i "$BATS_TEST_TMPDIR/mtu.json"
+	assert_line "  FAIL    mtu.active  mlx5_0/1 (ens1f0np0.100)"
+	assert_line "           fix: ip link set dev ens1f0np0.100 mtu 4192"
+	# Without the VLAN's address the port has no IPv4 to use at all.
+	jq '.host.netdevs[1].addrs = []' "$FIXTURES/mlx5-vlan-healthy.json" >"$BATS_TEST_TMPDIR/noip.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/noip"
+	assert_output "gid.no_v2:warn"
+}
+
+@test "RoCE LAG: DCB judged on each slave, the slaves have RDMA, GIDs on the bond" {
+	expect fault-lag-pfc-off-slave 2 "pfc.prio_disabled:fail"
+	run -2 rocectl check pfc -i "$FIXTURES/fault-lag-pfc-off-slave.json"
+	assert_line "  FAIL    pfc.prio_disabled  mlx5_bond_0/1 (ens1f1np1 in bond0)"
+	assert_line "           fix: dcb pfc set dev ens1f1np1 prio-pfc 3:on"
+	run -0 rocectl check gid -v -i "$FIXTURES/mlx5-lag-healthy.json"
+	assert_line "           10.10.1.14 on 'bond0' has a RoCE v2 GID"
+	# Without the bond in the model the second port is a NIC without RDMA.
+	jq '.host.netdevs[1].master = ""' "$FIXTURES/mlx5-lag-healthy.json" >"$BATS_TEST_TMPDIR/nobond.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/nobond"
+	assert_output "mode.roce_disabled:warn"
+}
+
+@test "a schema 1 snapshot is still read and judged" {
+	run -0 rocectl doctor --input "$FIXTURES/mlx5-upstream-healthy-v1.json"
+	jq -e '.schema_version == 1' "$FIXTURES/mlx5-upstream-healthy-v1.json"
+	diff <(rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy-v1.json" | jq .findings) \
+		<(rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy.json" | jq .findings)
+}
+
 @test "fault: debugfs unreadable is unknown, not failure" {
 	expect fault-debugfs-unreadable 3 "dcqcn.params:unknown cnp.data_prio:unknown"
 	run -3 rocectl check dcqcn -i "$FIXTURES/fault-debugfs-unreadable.json"

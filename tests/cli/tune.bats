@@ -13,7 +13,7 @@ plan_lines() {
 @test "healthy hosts: nothing to change" {
 	local f
 	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
-		 bnxt-oot-healthy ice-irdma-healthy; do
+		 bnxt-oot-healthy ice-irdma-healthy mlx5-lag-healthy; do
 		run -0 rocectl tune plan -j --input "$FIXTURES/$f.json"
 		echo "$output" | jq -e '.changes == [] and .to_apply == 0 and .profile == "lossless-dscp"' ||
 			fail "$f: $output"
@@ -35,6 +35,7 @@ plan_lines() {
 		[fault-tos-0]="mode mlx5_0/1 default_roce_tos: 0 -> 106"
 		[fault-trust-pcp-untagged]=$'dscp ens1f0np0 dscp-prio 26: none -> 26:3\ndscp ens1f0np0 dscp-prio 48: none -> 48:6'
 		[fault-debugfs-unreadable]="ecn ens1f0np0 congestion control: unknown -> ECN on"
+		[fault-lag-pfc-off-slave]="pfc ens1f1np1 prio-pfc: none -> 3"
 	)
 	local f
 	for f in "${!want[@]}"; do

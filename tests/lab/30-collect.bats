@@ -47,7 +47,7 @@ host_state() {
 			.driver == "veth"' "$SNAP"
 		jq -e --arg w "dcb of '$i'" '[.host.unreadable[] | select(.what == $w and .errno == 95)] | length == 1' "$SNAP"
 	done
-	jq -e '.schema_version == 1 and .kind == "rocectl-host-snapshot" and
+	jq -e '.schema_version == 2 and .kind == "rocectl-host-snapshot" and
 		.host.procs.ok == true and .host.lldpad_running == false and
 		(.host.hostname | length > 0) and (.host.kernel | length > 0) and .host.time > 0' "$SNAP"
 }

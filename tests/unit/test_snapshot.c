@@ -95,6 +95,9 @@ static void one_fixture(const char *path)
 	orig = slurp(path);
 	jo = cJSON_Parse(orig);
 	jt = cJSON_Parse(text);
+	/* A schema 1 fixture is written back as the current schema. */
+	cJSON_ReplaceItemInObject(jo, "schema_version",
+				  cJSON_CreateNumber(RCTL_SNAPSHOT_VERSION));
 	if (!json_subset(jo, jt, where, sizeof(where)))
 		fail_msg("%s: %s", path, where);
 	cJSON_Delete(jo);
@@ -157,6 +160,38 @@ static void test_fixture_values(void **state)
 	rctl_host_free(&h);
 }
 
+/* Schema 1 reads as the same host without stacking; schema 2 keeps it. */
+static void test_schema_versions(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h1, h2;
+	char *t1, *t2;
+
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-upstream-healthy-v1.json", &h1, &e), 0);
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-upstream-healthy.json", &h2, &e), 0);
+	t1 = rctl_snapshot_text(&h1, false);
+	t2 = rctl_snapshot_text(&h2, false);
+	assert_string_equal(t1, t2);
+	assert_non_null(strstr(t1, "{\"schema_version\":2,"));
+	cJSON_free(t1);
+	cJSON_free(t2);
+	rctl_host_free(&h1);
+	rctl_host_free(&h2);
+
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-vlan-healthy.json", &h2, &e), 0);
+	assert_int_equal(h2.n_netdevs, 2);
+	assert_string_equal(h2.netdevs[1].kind, "vlan");
+	assert_string_equal(h2.netdevs[1].vlan_lower, "ens1f0np0");
+	assert_int_equal(h2.netdevs[1].vlan_id, 100);
+	assert_int_equal(h2.netdevs[1].vlan_egress_qos[2], 3);
+	rctl_host_free(&h2);
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-lag-healthy.json", &h2, &e), 0);
+	assert_string_equal(h2.netdevs[0].master, "bond0");
+	assert_string_equal(h2.netdevs[1].master, "bond0");
+	assert_ptr_equal(rctl_bond_of(&h2, &h2.netdevs[1]), &h2.netdevs[2]);
+	rctl_host_free(&h2);
+}
+
 static void expect_bad(const char *text, const char *needle)
 {
 	struct rctl_err e = { 0 };
@@ -181,8 +216,8 @@ static void test_bad_snapshots(void **state)
 	expect_bad("", "not valid JSON");
 	expect_bad("hello", "not valid JSON");
 	expect_bad("[1,2]", "not a rocectl host snapshot");
-	expect_bad("{\"schema_version\":2,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
-		   "schema_version 2, expected 1");
+	expect_bad("{\"schema_version\":3,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
+		   "schema_version 3, expected 1 to 2");
 	expect_bad("{\"schema_version\":1,\"kind\":\"other\",\"host\":{}}",
 		   "not a rocectl host snapshot");
 	orig[strlen(orig) / 2] = '\0';	/* truncated */
@@ -433,6 +468,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures_round_trip),
 		cmocka_unit_test(test_fixture_values),
+		cmocka_unit_test(test_schema_versions),
 		cmocka_unit_test(test_bad_snapshots),
 		cmocka_unit_test(test_u64_exact),
 		cmocka_unit_test(test_ofed_sysfs),
