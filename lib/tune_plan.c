@@ -496,17 +496,29 @@ static void plan_trust(struct planner *pl, const struct tgt *t)
 	dcb_owner(pl, t, c);
 }
 
+/*
+ * Adds come first, so the table never passes through "no entry" for the
+ * DSCP; but ice refuses a DSCP that is already mapped (ice_dcb_nl.c
+ * ice_dcbnl_setapp(): the dscp_mapped bitmap), so there the old entry goes
+ * first.
+ */
+static bool dels_first(const struct tgt *t)
+{
+	return !strcmp(nd_driver(t), "ice");
+}
+
 static void plan_app(struct planner *pl, const struct tgt *t)
 {
 	const struct rctl_intent *in = pl->in;
 	char to[32];
-	int pass;
+	int i, pass;
 
 	S(to, "%d:%d %d:%d", in->dscp, in->prio, in->cnp_dscp, in->cnp_prio);
 	if (!part_usable(pl, t, &t->nd->app.st, RCTL_TUNE_APP_ADD, "dscp", "dscp-prio", to))
 		return;
 	plan_trust(pl, t);
-	for (pass = 1; pass >= 0; pass--) {	/* adds first, then deletes */
+	for (i = 0; i < 2; i++) {
+		pass = dels_first(t) ? i : !i;
 		plan_dscp(pl, t, pass, in->dscp, in->prio);
 		if (in->cnp_dscp != in->dscp)
 			plan_dscp(pl, t, pass, in->cnp_dscp, in->cnp_prio);

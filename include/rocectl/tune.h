@@ -19,9 +19,9 @@
  *	5. DSCP -> priority APP entries, as each driver keeps them: on mlx5 one
  *	   SET per DSCP, which replaces its old entry (en_dcbnl.c
  *	   mlx5e_dcbnl_ieee_setapp) and is undone by a SET of the old priority;
- *	   elsewhere (the dcbnl core's list: bnxt_en, ice) the entries to add,
- *	   then those to delete, so the table never passes through "no DSCP
- *	   entry"
+ *	   elsewhere (the dcbnl core's list: bnxt_en) the entries to add, then
+ *	   those to delete, so the table never passes through "no DSCP entry";
+ *	   ice refuses a DSCP already mapped, so there the deletes come first
  *	6. rdma_cm default_roce_mode, then default_roce_tos
  *
  * Rollback and revert undo in the reverse order.

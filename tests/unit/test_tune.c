@@ -155,6 +155,21 @@ static void test_mlx5_dscp_replace(void **state)
 	rctl_tune_plan_free(&p);
 }
 
+/* ice refuses a DSCP that is already mapped: the old entry is deleted first. */
+static void test_ice_dscp_del_then_add(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_dscp26_at_0("ice-irdma-healthy", &p);
+	assert_int_equal(p.n_ch, 2);
+	assert_string_equal(p.ch[0].op, "app-del");
+	assert_int_equal(p.ch[0].app_prio, 0);
+	assert_string_equal(p.ch[1].op, "app-add");
+	assert_int_equal(p.ch[1].app_prio, 3);
+	rctl_tune_plan_free(&p);
+}
+
 /*
  * What apply and undo write: mlx5's app-set is undone by a SET of the old
  * priority (a DEL would reset the DSCP to priority 0), or by a DEL when the
@@ -433,6 +448,7 @@ int main(void)
 		cmocka_unit_test(test_mlx5_dscp_replace),
 		cmocka_unit_test(test_bnxt_dscp_add_then_del),
 		cmocka_unit_test(test_app_undo),
+		cmocka_unit_test(test_ice_dscp_del_then_add),
 		cmocka_unit_test(test_lldpad_needs_force),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_unsupported_skipped),
