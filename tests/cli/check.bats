@@ -90,6 +90,15 @@ expect() {	# fixture exit "id:status ..."
 	refute_output --partial "PFC is off"
 }
 
+@test "bnxt host DCBX: an older snapshot's zeroed PFC is read as firmware-managed, not as PFC off" {
+	jq '.host.netdevs[0].pfc |= (.ok = true | .errno = 0 | .reason = "") |
+	    .host.netdevs[0].ets |= (.ok = true | .errno = 0 | .reason = "")' \
+		"$FIXTURES/bnxt-fw-dcb.json" >"$BATS_TEST_TMPDIR/old.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/old"
+	assert_output $'pfc.ets:unknown\ndscp.trust_pcp:unknown'
+	refute_output --partial "pfc.prio_disabled"
+}
+
 @test "bnxt and irdma loss, discards and CNPs are read by their own names" {
 	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "oos_drop_count") | .delta) = 300 |
 	    (.host.devices[0].ports[0].hw_counters[] | select(.name == "rx_roce_discards") | .delta) = 40' \
