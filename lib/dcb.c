@@ -227,8 +227,9 @@ static bool ets_zeroed(const struct rctl_ets *e)
 
 void rctl_dcb_fw_managed(struct rctl_netdev *nd)
 {
-	static const char why[] = "firmware-managed: bnxt_en in host DCBX mode reports zeroes "
-				  "until DCB is set through dcbnl (niccli/bnxt_setupcc.sh set the firmware)";
+	static const char why[] =
+		"firmware-managed: bnxt_en in host DCBX mode reports zeroes until DCB is set "
+		"through dcbnl (niccli/bnxt_setupcc.sh set the firmware)";
 
 	if (strcmp(nd->driver, "bnxt_en") || !nd->dcbx.st.ok ||
 	    !(nd->dcbx.mode & RCTL_DCBX_HOST))

@@ -50,7 +50,8 @@ static bool roce_packets(const struct rctl_target *t, uint64_t *pkts)
 	const struct rctl_port *p = t->port;
 	bool rx, tx;
 
-	*pkts = hw_sum(t, RCTL_ROLE_RX_PKTS, &rx, NULL, 0) + hw_sum(t, RCTL_ROLE_TX_PKTS, &tx, NULL, 0);
+	*pkts = hw_sum(t, RCTL_ROLE_RX_PKTS, &rx, NULL, 0) +
+		hw_sum(t, RCTL_ROLE_TX_PKTS, &tx, NULL, 0);
 	if (rx || tx)
 		return true;
 	*pkts = rctl_catalog_sum("*", RCTL_SRC_PMA, RCTL_ROLE_RX_PKTS, -1, p->pma, p->n_pma, &rx,

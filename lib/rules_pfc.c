@@ -36,7 +36,8 @@ static void pfc_by_frames(struct rctl_judge *j, const struct rctl_target *t, con
 			      nd->n_stats, &found, NULL, 0);
 	rx = rctl_catalog_sum(nd->driver, RCTL_SRC_ETHTOOL, RCTL_ROLE_PFC_RX, p, nd->stats,
 			      nd->n_stats, NULL, NULL, 0);
-	snprintf(got, sizeof(got), "PFC read as zero; prio %d PFC frames +%llu sent, +%llu received",
+	snprintf(got, sizeof(got),
+		 "PFC read as zero; prio %d PFC frames +%llu sent, +%llu received",
 		 p, (unsigned long long)tx, (unsigned long long)rx);
 	if (tx) {
 		rctl_emit(j, RCTL_PASS, t->name, exp, got, nd->pfc.st.reason, NULL,
@@ -46,9 +47,10 @@ static void pfc_by_frames(struct rctl_judge *j, const struct rctl_target *t, con
 	}
 	rctl_emit(j, RCTL_UNKNOWN, t->name, exp, found ? got : "unknown", nd->pfc.st.reason, NULL,
 		  "cannot read PFC of '%s': %s; %s", nd->name, nd->pfc.st.reason,
-		  !rctl_host_has_deltas(j->h) || !found ? "no PFC frame counters over an interval to tell"
-		  : rx ? "the peer sent PFC on the prio but this NIC sent none"
-		       : "no PFC frame moved on the prio during the interval");
+		  !rctl_host_has_deltas(j->h) || !found ?
+		  "no PFC frame counters over an interval to tell" :
+		  rx ? "the peer sent PFC on the prio but this NIC sent none" :
+		  "no PFC frame moved on the prio during the interval");
 }
 
 void rule_pfc_prio_disabled(struct rctl_judge *j)

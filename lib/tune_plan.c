@@ -298,7 +298,8 @@ static void add_file(struct planner *pl, const struct tgt *t, const char *area,
 	if (bnxt && strcmp(setting, "apply"))
 		S(c->commit, "%s/apply", cc->path);
 	if (!strcmp(cc->source, "bnxt_re-debugfs"))
-		S(c->skip, "inbox bnxt_re has no write path tune owns: use bnxt_setupcc.sh or niccli (Broadcom)");
+		S(c->skip, "inbox bnxt_re has no write path tune owns: "
+		  "use bnxt_setupcc.sh or niccli (Broadcom)");
 	o = snprintf(c->command, sizeof(c->command), "echo %s > %s", want, path);
 	if (c->commit[0] && o < sizeof(c->command))
 		snprintf(c->command + o, sizeof(c->command) - o, " && echo 1 > %s", c->commit);
