@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rocectl compare FILE...: several hosts' snapshots side by side (M11, M31).
+ * rocectl compare FILE...: several hosts' snapshots side by side (docs/roce-facts.md, "GID").
  * Every RoCE port of every host is one row; in each column a value that
  * differs from the most common one is an outlier (on a tie, every value is).
  * A fleet collects with what it has (pdsh, Ansible) and compares once.

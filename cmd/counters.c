@@ -190,7 +190,10 @@ static const char *part_missing(const struct rctl_part *st)
 	return st->ok ? NULL : st->err ? st->reason : "not collected";
 }
 
-/* The optional hw counters (M24: a CNP counter that exists but is off counts nothing). */
+/*
+ * The optional hw counters (docs/roce-facts.md, "Counters"): a CNP counter
+ * that exists but is off counts nothing.
+ */
 static void print_opt_counters(const struct rctl_opt_counters *oc)
 {
 	uint32_t i;

@@ -7,8 +7,10 @@
  * op and it succeeded, so a missing one is "not reported by the driver".
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sys/socket.h>
 
@@ -193,6 +195,74 @@ static void dcb_mark_missing(struct rctl_netdev *nd, const struct dcb_reply *r)
 		rctl_part_fail(&nd->dcbx.st, EOPNOTSUPP, not_reported);
 }
 
+/*
+ * bnxt_en (drivers/net/ethernet/broadcom/bnxt/bnxt_dcb.c, bnxt_dcbnl_ieee_
+ * getpfc/getets): in host DCBX mode, until PFC or ETS is set through dcbnl
+ * since the driver loaded, the get ops return success with only pfc_cap or
+ * ets_cap filled, without asking the firmware. Broadcom's tools (niccli,
+ * bnxt_setupcc.sh) configure the firmware instead, so those zeroes are
+ * "unknown, firmware-managed", never "PFC off" or "all priorities on TC 0".
+ * The APP table is the dcbnl core's own list: a DSCP map made in the
+ * firmware is not in it, and an empty table says nothing about trust.
+ */
+static bool pfc_zeroed(const struct rctl_pfc *p)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (p->pfc_en[i] || p->requests[i] || p->indications[i])
+			return false;
+	return !p->mbc && !p->delay;
+}
+
+static bool ets_zeroed(const struct rctl_ets *e)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (e->prio_tc[i] || e->tc_tsa[i] || e->tc_tx_bw[i])
+			return false;
+	return true;
+}
+
+void rctl_dcb_fw_managed(struct rctl_netdev *nd)
+{
+	static const char why[] =
+		"firmware-managed: bnxt_en in host DCBX mode reports zeroes until DCB is set "
+		"through dcbnl (niccli/bnxt_setupcc.sh set the firmware)";
+
+	if (strcmp(nd->driver, "bnxt_en") || !nd->dcbx.st.ok ||
+	    !(nd->dcbx.mode & RCTL_DCBX_HOST))
+		return;
+	if (nd->pfc.st.ok && pfc_zeroed(&nd->pfc))
+		rctl_part_fail(&nd->pfc.st, RCTL_FW_MANAGED, why);
+	if (nd->ets.st.ok && ets_zeroed(&nd->ets))
+		rctl_part_fail(&nd->ets.st, RCTL_FW_MANAGED, why);
+	if (nd->app.st.ok && !nd->app.n_apps)
+		rctl_part_fail(&nd->app.st, RCTL_FW_MANAGED,
+			       "firmware-managed: the bnxt_en APP table holds only entries set "
+			       "through dcbnl; the firmware's DSCP map is not in it");
+}
+
+/* The netdev's driver from sysfs when ethtool has not named it yet. */
+static void dcb_driver(struct rctl_netdev *nd)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	if (nd->driver[0])
+		return;
+	snprintf(link, sizeof(link), "%s/class/net/%s/device/driver", rctl_sysfs(), nd->name);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	snprintf(nd->driver, sizeof(nd->driver), "%.*s", (int)sizeof(nd->driver) - 1,
+		 base ? base + 1 : target);
+}
+
 static const char *dcb_reason(int err)
 {
 	switch (err) {
@@ -224,6 +294,8 @@ static int dcb_one(struct rctl_nl *nl, struct rctl_host *h, struct rctl_netdev *
 		return 0;
 	}
 	dcb_mark_missing(nd, &r);
+	dcb_driver(nd);
+	rctl_dcb_fw_managed(nd);
 	return 0;
 }
 

@@ -91,7 +91,7 @@ static int qos_read(const char *dir, const char *name, char *buf)
 /*
  * An SR-IOV VF has device/physfn, a link to its PF's PCI device; the PF's
  * netdev is the entry under physfn/net/. On a VF, trust, the DSCP map, PFC
- * and ECN/DCQCN belong to the PF (M29).
+ * and ECN/DCQCN belong to the PF (docs/roce-facts.md, "SR-IOV VFs").
  */
 static void sriov_vf(struct rctl_netdev *nd)
 {

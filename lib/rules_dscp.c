@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * DSCP and CNP rules (M3, M4, M5): trust, the DSCP -> priority map of the APP
- * table (duplicates kept, as the kernel does), and where CNPs are sent.
+ * DSCP and CNP rules: trust, the DSCP -> priority map of the APP table
+ * (duplicates kept, as the kernel does), and where CNPs are sent
+ * (docs/roce-facts.md, "DSCP" and "CNP").
  */
 #include <stdio.h>
 #include <string.h>
@@ -199,16 +200,24 @@ void rule_dscp_ambiguous(struct rctl_judge *j)
 }
 
 /* "echo V > <home>/<file>" for a congestion-control parameter. */
+/* The command that sets a CNP parameter where the driver keeps it. */
 static void cc_fix(const struct rctl_cc *cc, const char *name, unsigned int v,
 		   char *buf, size_t len)
 {
+	bool apply = !strcmp(cc->source, "bnxt_re-configfs");	/* commit with apply */
 	uint32_t i;
 
 	buf[0] = '\0';
+	if (!strcmp(cc->source, "bnxt_re-debugfs")) {	/* no write path tune owns */
+		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom): %s %u", name, v);
+		return;
+	}
 	for (i = 0; i < cc->n_params; i++)
 		if (!strcmp(cc->params[i].name, name))
-			snprintf(buf, len, "echo %u > %s/%s", v, cc->path,
-				 cc->params[i].src[0] ? cc->params[i].src : name);
+			snprintf(buf, len, "echo %u > %s/%s%s%s%s", v, cc->path,
+				 cc->params[i].src[0] ? cc->params[i].src : name,
+				 apply ? " && echo 1 > " : "", apply ? cc->path : "",
+				 apply ? "/apply" : "");
 }
 
 /* Where CNPs land: their priority from the map, else np_cnp_prio. */
@@ -237,6 +246,9 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 		const struct rctl_cc *cc = &t.nd->cc;
 
 		if (!rctl_part_ok(j, &t, &cc->st, "the CNP DSCP", true))
+			continue;
+		/* E810 (irdma) has no CNP DSCP or priority setting at all: nothing to judge. */
+		if (!strcmp(cc->source, "irdma-configfs"))
 			continue;
 		if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
 			rctl_emit(j, RCTL_UNKNOWN, t.name, NULL, "unknown", cc->source, NULL,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ECN/DCQCN rules (M6 and its PFC pair, M28): per-priority enables of the
- * notification and reaction points from whichever home the driver has, and
- * whether the congestion-control parameters could be read at all.
+ * ECN/DCQCN rules: per-priority enables of the notification and reaction
+ * points from whichever home the driver has, and whether the congestion-
+ * control parameters could be read at all (docs/roce-facts.md, "ECN").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,13 +27,20 @@ int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
 		return -2;
 	if (cc->enable_known)
 		return np ? cc->np_enable[prio] : cc->rp_enable[prio];
-	if (rctl_cc_get(cc, "ecn_enable", &v))		/* bnxt_re: both sides */
+	if (rctl_cc_get(cc, "ecn_enable", &v)) {	/* bnxt_re: both sides */
+		uint64_t ect;
+
+		/* inbox bnxt_re: packets without ECT bits (tos_ecn 0) are never marked */
+		if (v && rctl_cc_get(cc, "tos_ecn", &ect) && !ect)
+			return 0;
 		return v != 0;
+	}
 	if (rctl_cc_get(cc, "roce_dcqcn_enable", &v))	/* irdma */
 		return v != 0;
 	return -1;
 }
 
+/* The command that turns ECN on, in the home the driver has: each vendor its own. */
 void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
 		  size_t len)
 {
@@ -41,12 +48,15 @@ void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
 	uint64_t v;
 
 	buf[0] = '\0';
-	if (cc->enable_known)
+	if (!strcmp(cc->source, "mlx5-sysfs"))		/* MLNX_OFED only */
 		snprintf(buf, len, "echo 1 > /sys/class/net/%s/ecn/roce_%s/enable/%d",
 			 nd->name, np ? "np" : "rp", prio);
-	else if (rctl_cc_get(cc, "ecn_enable", &v))
+	else if (!strcmp(cc->source, "bnxt_re-configfs"))
 		snprintf(buf, len, "echo 1 > %s/ecn_enable && echo 1 > %s/apply",
 			 cc->path, cc->path);
+	else if (!strcmp(cc->source, "bnxt_re-debugfs"))
+		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom) for %s: enable_cc 1, "
+			 "tos_ecn 1 (inbox bnxt_re has no persistent ECN setting)", nd->name);
 	else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v))
 		snprintf(buf, len, "echo 1 > %s/roce_dcqcn_enable", cc->path);
 }
@@ -191,11 +201,11 @@ static enum rctl_status pf_verdict(struct rctl_judge *j, const char *pf, char *i
 }
 
 /*
- * M29: on an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
- * (OFED makes no ecn/ sysfs for VFs, DSCP cannot be set on a VF). The VF's
- * unreadable parts are not reported (rctl_part_ok()). When the PF's port is
- * in the same model the VF follows the PF's verdict; otherwise this finding
- * says where to look.
+ * On an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
+ * (docs/roce-facts.md, "SR-IOV VFs": OFED makes no ecn/ sysfs for VFs, DSCP
+ * cannot be set on a VF). The VF's unreadable parts are not reported
+ * (rctl_part_ok()). When the PF's port is in the same model the VF follows
+ * the PF's verdict; otherwise this finding says where to look.
  */
 void rule_ecn_sriov_vf(struct rctl_judge *j)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* GID rules (M11, M12): a RoCE v2 GID for every IPv4 address, and its index. */
+/* GID rules (docs/roce-facts.md, "GID"): a RoCE v2 GID for every IPv4 address, and its index. */
 #include <stdio.h>
 #include <string.h>
 

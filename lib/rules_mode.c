@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * RoCE mode rules (M9, M10, M30): rdma_cm defaults from configfs, and whether
- * RoCE is there at all: devices, ports with netdevs, NICs without RDMA.
+ * RoCE mode rules: rdma_cm defaults from configfs, and whether RoCE is
+ * there at all: devices, ports with netdevs, NICs without RDMA
+ * (docs/roce-facts.md, "rdma_cm defaults").
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* MTU rules (M8): active_mtu against the intent, oversize frames arriving. */
+/* MTU rules (docs/roce-facts.md, "MTU"): active_mtu against the intent, oversize frames arriving. */
 #include <stdio.h>
 #include <string.h>
 

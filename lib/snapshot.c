@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rocectl/collect.h"
 #include "rocectl/snapshot.h"
 
 #define F(st, k, t, m) { .key = k, .type = t, .off = offsetof(st, m), \
@@ -665,6 +666,7 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 {
 	const cJSON *ver, *kind, *host;
 	cJSON *doc;
+	uint32_t i;
 	int ret;
 
 	memset(h, 0, sizeof(*h));
@@ -691,9 +693,14 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 		rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': %.400s", name, msg);
 	}
 	cJSON_Delete(doc);
-	if (ret)
+	if (ret) {
 		rctl_host_free(h);
-	return ret;
+		return ret;
+	}
+	/* Snapshots of an older rocectl took bnxt_en's host-DCBX zeroes for values. */
+	for (i = 0; i < h->n_netdevs; i++)
+		rctl_dcb_fw_managed(&h->netdevs[i]);
+	return 0;
 }
 
 #define SNAPSHOT_MAX (64u << 20)

@@ -146,15 +146,31 @@ static int write_ets(const struct rctl_tune_change *c, bool undo)
 		       sizeof(ets));
 }
 
-static int write_app(const struct rctl_tune_change *c, bool add)
+bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio)
 {
+	enum rctl_tune_op op = rctl_tune_op_of(c);
+
+	*prio = c->app_prio;
+	if (op == RCTL_TUNE_APP_SET && undo && c->old_val != RCTL_APP_NONE) {
+		*prio = c->old_val;	/* mlx5: SET the old priority back */
+		return true;
+	}
+	if (op == RCTL_TUNE_APP_DEL)
+		return undo;
+	return !undo;
+}
+
+static int write_app(const struct rctl_tune_change *c, bool undo)
+{
+	uint32_t prio;
+	bool set = rctl_tune_app_op(c, undo, &prio);
 	struct dcb_app app = {
 		.selector = c->app_selector,
-		.priority = c->app_prio,
+		.priority = prio,
 		.protocol = c->app_protocol,
 	};
 
-	return dcb_set(c->ifname, add ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL,
+	return dcb_set(c->ifname, set ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL,
 		       DCB_ATTR_IEEE_APP_TABLE, &app, sizeof(app));
 }
 
@@ -240,8 +256,9 @@ int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e)
 	case RCTL_TUNE_PAUSE: ret = write_pause(c, undo); break;
 	case RCTL_TUNE_ETS: ret = write_ets(c, undo); break;
 	case RCTL_TUNE_PFC: ret = write_pfc(c, undo); break;
-	case RCTL_TUNE_APP_ADD: ret = write_app(c, undo); break;
-	case RCTL_TUNE_APP_DEL: ret = write_app(c, !undo); break;
+	case RCTL_TUNE_APP_ADD:
+	case RCTL_TUNE_APP_DEL:
+	case RCTL_TUNE_APP_SET: ret = write_app(c, undo); break;
 	case RCTL_TUNE_WRITE: return write_file(c, undo, e);
 	default:
 		return rctl_err_msg(e, EINVAL, "unknown tune operation '%s'", c->op);

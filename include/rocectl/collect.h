@@ -32,6 +32,10 @@ int rctl_collect_qos(struct rctl_host *h, struct rctl_err *e);	/* all below */
 int rctl_dcb_collect(struct rctl_host *h, struct rctl_err *e);	/* dcbnl */
 int rctl_pause_collect(struct rctl_host *h, struct rctl_err *e);	/* ethtool */
 int rctl_cc_collect(struct rctl_host *h, struct rctl_err *e);	/* DCQCN/ECN */
+/* Why a congestion-control read got EPERM/EACCES (kernel lockdown, root); NULL otherwise. */
+const char *rctl_cc_denied_reason(int err, char *buf, size_t len);
+/* Mark DCB parts a bnxt_en in host DCBX mode answered with zeroes (lib/dcb.c). */
+void rctl_dcb_fw_managed(struct rctl_netdev *nd);
 int rctl_cmcfg_collect(struct rctl_host *h, struct rctl_err *e);	/* rdma_cm */
 int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e);	/* OFED qos, lldpad */
 int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft ruleset */

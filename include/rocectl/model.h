@@ -10,6 +10,7 @@
 #ifndef ROCECTL_MODEL_H
 #define ROCECTL_MODEL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,6 +30,12 @@ struct rctl_part {
 	int err;
 	char reason[RCTL_REASON_LEN];
 };
+
+/*
+ * err of a part the driver answered without its real value: the setting
+ * lives in the firmware (bnxt_en in host DCBX mode, see lib/dcb.c).
+ */
+#define RCTL_FW_MANAGED ENODATA
 
 struct rctl_gid {
 	uint32_t index;

@@ -82,7 +82,7 @@ struct rctl_judge {
 struct rctl_rule {
 	const char *id;
 	enum rctl_area area;
-	const char *ref;		/* "M1" of roce-host-facts.md */
+	const char *ref;		/* its section of docs/roce-facts.md */
 	const char *meaning;		/* one line, for the man page and --list */
 	void (*fn)(struct rctl_judge *j);
 	bool needs_deltas;		/* judges counter deltas (doctor, collect -s) */

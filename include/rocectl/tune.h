@@ -16,9 +16,12 @@
  *	2. ETS prio -> TC
  *	3. PFC enable set        (flaps an mlx5 link: once, early)
  *	4. ECN/DCQCN enables, CNP DSCP/priority (sysfs, debugfs, configfs)
- *	5. DSCP -> priority APP entries to add, then those to delete (so the
- *	   table never passes through "no DSCP entry", which turns mlx5 back to
- *	   PCP trust)
+ *	5. DSCP -> priority APP entries, as each driver keeps them: on mlx5 one
+ *	   SET per DSCP, which replaces its old entry (en_dcbnl.c
+ *	   mlx5e_dcbnl_ieee_setapp) and is undone by a SET of the old priority;
+ *	   elsewhere (the dcbnl core's list: bnxt_en) the entries to add, then
+ *	   those to delete, so the table never passes through "no DSCP entry";
+ *	   ice refuses a DSCP already mapped, so there the deletes come first
  *	6. rdma_cm default_roce_mode, then default_roce_tos
  *
  * Rollback and revert undo in the reverse order.
@@ -45,6 +48,9 @@
 	X(PFC, "pfc")		/* dcbnl IEEE_SET PFC: val = pfc_en */	\
 	X(APP_ADD, "app-add")	/* dcbnl IEEE_SET APP_TABLE, one entry */ \
 	X(APP_DEL, "app-del")	/* dcbnl IEEE_DEL APP_TABLE, one entry */ \
+	X(APP_SET, "app-set")	/* IEEE_SET of a driver that replaces the DSCP's \
+				 * entry (mlx5); old_val = old prio or	\
+				 * RCTL_APP_NONE; undo: SET old, or DEL */ \
 	X(WRITE, "write")	/* text file: sysfs, debugfs, configfs */
 
 enum rctl_tune_op {
@@ -53,6 +59,9 @@ enum rctl_tune_op {
 #undef X
 	RCTL_TUNE_N_OPS
 };
+
+/* old_val of an app-set whose DSCP had no entry: its undo is a DEL. */
+#define RCTL_APP_NONE 0xffffffffu
 
 /* Global pause bits of a PAUSE change. */
 enum { RCTL_PAUSE_AUTONEG = 1, RCTL_PAUSE_RX = 2, RCTL_PAUSE_TX = 4 };
@@ -107,6 +116,11 @@ struct rctl_tune_plan {
 };
 
 void rctl_tune_plan_free(struct rctl_tune_plan *p);
+/*
+ * The dcbnl APP write of an app-* change, applied or undone: true for a SET,
+ * false for a DEL, of the entry (app_selector, app_protocol, *prio).
+ */
+bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
 enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
 
 /*

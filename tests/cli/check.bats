@@ -26,8 +26,9 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "healthy hosts: no warning, no failure, no unknown, exit 0" {
-	for f in mlx5-upstream-healthy mlx5-ofed-healthy bnxt-healthy mlx5-vlan-healthy \
-		mlx5-lag-healthy mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1; do
+	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
+		 bnxt-oot-healthy ice-irdma-healthy mlx5-vlan-healthy mlx5-lag-healthy \
+		 mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1; do
 		run -0 rocectl check all --input "$FIXTURES/$f.json"
 		assert_line "Summary: $(rocectl check all -j -i "$FIXTURES/$f.json" | jq -r .summary.pass) passed, 0 warnings, 0 errors, 0 unknown (exit 0)"
 		run -0 verdict "$f"
@@ -70,7 +71,66 @@ expect() {	# fixture exit "id:status ..."
 @test "fault: global pause with PFC" { expect fault-global-pause-with-pfc 2 "pfc.global_pause:fail"; }
 @test "fault: lldpad running" { expect fault-lldpad-running 1 "pfc.lldpad:warn"; }
 
-@test "global pause: with PFC a failure, instead of PFC a warning (M14)" {
+@test "fault: pause storm shown by pause duration on a ConnectX-5 without storm counters" {
+	expect fault-pause-duration-cx5 2 "counters.pause_storm:fail"
+	run -2 rocectl check counters -i "$FIXTURES/fault-pause-duration-cx5.json"
+	assert_line "           expected no pause storm, got prio 3 sent pause for 94% of 10.0 s"
+	# paused by the peer instead: a warning, the storm is upstream
+	jq '(.host.netdevs[0].stats[] | select(.name == "tx_prio3_pause_duration") | .delta) = 0 |
+	    (.host.netdevs[0].stats[] | select(.name == "rx_prio3_pause_duration") | .delta) = 7000000' \
+		"$FIXTURES/fault-pause-duration-cx5.json" >"$BATS_TEST_TMPDIR/rx.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/rx"
+	assert_output "counters.pause_storm:warn"
+}
+
+@test "bnxt host DCBX: zeroed PFC/ETS are firmware-managed unknowns; PFC frames prove PFC on" {
+	expect bnxt-fw-dcb 3 "pfc.ets:unknown dscp.trust_pcp:unknown"
+	run -3 rocectl check pfc -v -i "$FIXTURES/bnxt-fw-dcb.json"
+	assert_line "           PFC is on for RoCE prio 3: the driver reads zero (firmware-managed), but 'ens2f0np0' sent PFC frames on it"
+	refute_output --partial "PFC is off"
+}
+
+@test "bnxt host DCBX: an older snapshot's zeroed PFC is read as firmware-managed, not as PFC off" {
+	jq '.host.netdevs[0].pfc |= (.ok = true | .errno = 0 | .reason = "") |
+	    .host.netdevs[0].ets |= (.ok = true | .errno = 0 | .reason = "")' \
+		"$FIXTURES/bnxt-fw-dcb.json" >"$BATS_TEST_TMPDIR/old.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/old"
+	assert_output $'pfc.ets:unknown\ndscp.trust_pcp:unknown'
+	refute_output --partial "pfc.prio_disabled"
+}
+
+@test "bnxt and irdma loss, discards and CNPs are read by their own names" {
+	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "oos_drop_count") | .delta) = 300 |
+	    (.host.devices[0].ports[0].hw_counters[] | select(.name == "rx_roce_discards") | .delta) = 40' \
+		"$FIXTURES/bnxt-healthy.json" >"$BATS_TEST_TMPDIR/bnxt.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/bnxt"
+	assert_output $'counters.rx_discards:warn\ncounters.loss:warn\ncounters.loss_budget:fail'
+	rocectl check counters -j -i "$BATS_TEST_TMPDIR/bnxt.json" |
+		jq -e '.findings[] | select(.id == "counters.loss") | .evidence == "oos_drop_count +300" and
+			(.message | test("this NIC discarded 40 packets"))'
+	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "out_of_sequence") | .delta) = 300' \
+		"$FIXTURES/bnxt-oot-healthy.json" >"$BATS_TEST_TMPDIR/oot.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/oot"
+	assert_output $'counters.loss:warn\ncounters.loss_budget:fail'
+	jq '(.host.netdevs[0].stats[] | select(.name == "rx_dropped.nic") | .delta) = 12' \
+		"$FIXTURES/ice-irdma-healthy.json" >"$BATS_TEST_TMPDIR/ice.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/ice"
+	assert_output "counters.rx_discards:warn"
+}
+
+@test "CNP fixes go where each bnxt_re driver keeps the CNP DSCP" {
+	local f
+	for f in bnxt-healthy bnxt-oot-healthy; do
+		jq '(.host.netdevs[0].cc.params[] | select(.name == "np_cnp_dscp") | .value) = 40' \
+			"$FIXTURES/$f.json" >"$BATS_TEST_TMPDIR/$f.json"
+	done
+	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-oot-healthy.json"
+	assert_line "           fix: echo 48 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/cnp_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"
+	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-healthy.json"
+	assert_line "           fix: bnxt_setupcc.sh or niccli (Broadcom): np_cnp_dscp 48"
+}
+
+@test "global pause: with PFC a failure, instead of PFC a warning" {
 	run -2 rocectl check pfc -i "$FIXTURES/fault-global-pause-with-pfc.json"
 	assert_line "           global 802.3x pause is on together with PFC: they exclude each other"
 	assert_line "           fix: ethtool -A ens1f0np0 autoneg off rx off tx off"
@@ -80,7 +140,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_output "pfc.global_pause:warn"
 }
 
-@test "fault: netfilter drops UDP 4791 on hardware RoCE: present, ineffective, a warning (M19)" {
+@test "fault: netfilter drops UDP 4791 on hardware RoCE: present, ineffective, a warning" {
 	expect fault-nft-drop-roce 1 "firewall.roce_udp:warn"
 	run -1 rocectl check firewall -i "$FIXTURES/fault-nft-drop-roce.json"
 	assert_line "firewall   1 warnings, 0 errors"
@@ -123,7 +183,7 @@ expect() {	# fixture exit "id:status ..."
 	echo "$output" | jq -e '.findings == []'
 }
 
-@test "SR-IOV VF without its PF in the run: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown (M29)" {
+@test "SR-IOV VF without its PF in the run: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown" {
 	expect mlx5-sriov-vf 1 "ecn.sriov_vf:warn"
 	run -1 rocectl check all -i "$FIXTURES/mlx5-sriov-vf.json"
 	assert_line "  WARN    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"

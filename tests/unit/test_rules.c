@@ -358,6 +358,89 @@ static void test_vf_beside_pf(void **state)
 	rctl_host_free(&h);
 }
 
+/*
+ * bnxt_en in host DCBX mode answers PFC/ETS with zeroes until dcbnl set them
+ * (bnxt_dcb.c): never "PFC off"; the PFC frames it sent on prio 3 prove PFC
+ * on; ETS and the APP table stay unknown, firmware-managed.
+ */
+static void test_bnxt_fw_managed_dcb(void **state)
+{
+	static const char port[] = "bnxt_re0/1 (ens2f0np0)";
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+	uint32_t i;
+
+	(void)state;
+	judge("bnxt-fw-dcb", &h, &r, NULL);
+	assert_int_equal(r.count[RCTL_FAIL], 0);
+	assert_int_equal(r.count[RCTL_WARN], 0);
+	f = finding(&r, "pfc.prio_disabled", port);
+	assert_non_null(f);
+	assert_int_equal(f->status, RCTL_PASS);
+	assert_non_null(strstr(f->message, "firmware-managed"));
+	assert_non_null(strstr(f->observed, "+7 sent"));
+	f = finding(&r, "pfc.ets", port);
+	assert_int_equal(f->status, RCTL_UNKNOWN);
+	assert_non_null(strstr(f->message, "firmware-managed"));
+	assert_int_equal(finding(&r, "dscp.trust_pcp", port)->status, RCTL_UNKNOWN);
+	rctl_report_free(&r);
+
+	/* no PFC frame sent on prio 3: unknown, still never a failure */
+	for (i = 0; i < h.netdevs[0].n_stats; i++)
+		if (!strcmp(h.netdevs[0].stats[i].name, "tx_pfc_ena_frames_pri3"))
+			h.netdevs[0].stats[i].delta = 0;
+	judge("", &h, &r, NULL);
+	f = finding(&r, "pfc.prio_disabled", port);
+	assert_int_equal(f->status, RCTL_UNKNOWN);
+	assert_non_null(strstr(f->message, "the peer sent PFC on the prio but this NIC sent none"));
+	assert_int_equal(r.count[RCTL_FAIL], 0);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+/* A ConnectX-5 without storm counters: the pause duration shows the storm. */
+static void test_pause_storm_by_duration(void **state)
+{
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+
+	(void)state;
+	judge("mlx5-cx5-healthy", &h, &r, NULL);
+	assert_int_equal(r.count[RCTL_FAIL] + r.count[RCTL_WARN] + r.count[RCTL_UNKNOWN], 0);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+	judge("fault-pause-duration-cx5", &h, &r, NULL);
+	f = finding(&r, "counters.pause_storm", "mlx5_0/1 (ens1f0np0)");
+	assert_non_null(f);
+	assert_int_equal(f->status, RCTL_FAIL);
+	assert_string_equal(f->observed, "prio 3 sent pause for 94% of 10.0 s");
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+/* Healthy hosts of every vendor and driver flavour: nothing but passes. */
+static void test_vendor_healthy(void **state)
+{
+	static const char *const names[] = {
+		"mlx5-upstream-healthy", "mlx5-ofed-healthy", "mlx5-cx5-healthy",
+		"bnxt-healthy", "bnxt-oot-healthy", "ice-irdma-healthy",
+	};
+	struct rctl_report r;
+	struct rctl_host h;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		judge(names[i], &h, &r, NULL);
+		if (r.count[RCTL_FAIL] + r.count[RCTL_WARN] + r.count[RCTL_UNKNOWN])
+			fail_msg("%s: not healthy", names[i]);
+		rctl_report_free(&r);
+		rctl_host_free(&h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +457,9 @@ int main(void)
 		cmocka_unit_test(test_vlan),
 		cmocka_unit_test(test_lag),
 		cmocka_unit_test(test_vf_beside_pf),
+		cmocka_unit_test(test_bnxt_fw_managed_dcb),
+		cmocka_unit_test(test_pause_storm_by_duration),
+		cmocka_unit_test(test_vendor_healthy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,8 +2,9 @@
 /*
  * Snapshots: every fixture loads, uses only model keys and round-trips;
  * bad snapshots fail with one line; the OFED qos and congestion-control
- * file parsers read the shapes of roce-host-facts.md §2.2/§2.3 from a tree
- * given through ROCECTL_SYSFS/ROCECTL_DEBUGFS.
+ * file parsers read the shapes of MLNX_OFED en_sysfs.c, mlx5 cong.c and
+ * bnxt_re debugfs.c from a tree given through ROCECTL_SYSFS/ROCECTL_DEBUGFS,
+ * and a refused read names kernel lockdown.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -389,6 +390,69 @@ static void test_debugfs(void **state)
 	rctl_host_free(&h);
 }
 
+/* Inbox bnxt_re: cc_config read, normalized to the names the rules use. */
+static void test_bnxt_inbox_debugfs(void **state)
+{
+	static const char *const files[][2] = {
+		{ "enable_cc", "1\n" }, { "tos_ecn", "1\n" }, { "tos_dscp", "26\n" },
+		{ "alt_vlan_pcp", "6\n" }, { "alt_vlan_dscp", "48\n" }, { "cc_mode", "1\n" },
+		{ "rtt", "40\n" },
+	};
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	struct rctl_cc *cc;
+	char rel[PATH_MAX];
+	uint64_t v;
+	size_t i;
+
+	snprintf(rel, sizeof(rel), "%s/debug", tree);
+	setenv("ROCECTL_DEBUGFS", rel, 1);
+	snprintf(rel, sizeof(rel), "%s/config", tree);	/* no bnxt_re/ in it: inbox */
+	setenv("ROCECTL_CONFIGFS", rel, 1);
+	mkdir(rel, 0755);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(rel, sizeof(rel), "debug/bnxt_re/0000:41:00.0/cc_config/%s", files[i][0]);
+		put(rel, files[i][1]);
+	}
+	host_one(&h, "ens2f0np0", "bnxt_re", "0000:41:00.0");
+	cc = &h.netdevs[0].cc;
+	assert_int_equal(rctl_cc_collect(&h, &e), 0);
+	assert_true(cc->st.ok);
+	assert_string_equal(cc->source, "bnxt_re-debugfs");
+	assert_non_null(strstr(cc->path, "/bnxt_re/0000:41:00.0/cc_config"));
+	assert_true(rctl_cc_get(cc, "ecn_enable", &v) && v == 1);
+	assert_true(rctl_cc_get(cc, "roce_dscp", &v) && v == 26);
+	assert_true(rctl_cc_get(cc, "np_cnp_prio", &v) && v == 6);
+	assert_true(rctl_cc_get(cc, "np_cnp_dscp", &v) && v == 48);
+	assert_false(cc->enable_known);		/* no per-priority enables on bnxt */
+	rctl_host_free(&h);
+
+	/* another function without cc_config: unknown, and why */
+	host_one(&h, "ens2f0np0", "bnxt_re", "0000:41:00.1");
+	cc = &h.netdevs[0].cc;
+	assert_int_equal(rctl_cc_collect(&h, &e), 0);
+	assert_false(cc->st.ok);
+	assert_int_equal(cc->st.err, ENOENT);
+	assert_non_null(strstr(cc->st.reason, "before Linux 6.15"));
+	rctl_host_free(&h);
+}
+
+/* mlx5 cc_params refused: lockdown is named when it is on, root otherwise. */
+static void test_lockdown_reason(void **state)
+{
+	char buf[160];
+
+	put("kernel/security/lockdown", "none [integrity] confidentiality\n");
+	assert_non_null(rctl_cc_denied_reason(-EPERM, buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "kernel lockdown (integrity"));
+	assert_non_null(strstr(buf, "0600"));
+	put("kernel/security/lockdown", "[none] integrity confidentiality\n");
+	assert_string_equal(rctl_cc_denied_reason(-EACCES, buf, sizeof(buf)), "needs root");
+	assert_string_equal(rctl_cc_denied_reason(EPERM, buf, sizeof(buf)),
+			    "not permitted (not root)");
+	assert_null(rctl_cc_denied_reason(-ENOENT, buf, sizeof(buf)));
+}
+
 static int cleanup(void **state)
 {
 	char cmd[PATH_MAX + 16];
@@ -409,6 +473,8 @@ int main(void)
 		cmocka_unit_test(test_u64_exact),
 		cmocka_unit_test(test_ofed_sysfs),
 		cmocka_unit_test(test_debugfs),
+		cmocka_unit_test(test_bnxt_inbox_debugfs),
+		cmocka_unit_test(test_lockdown_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, cleanup);

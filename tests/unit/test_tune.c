@@ -102,6 +102,7 @@ static void test_dscp_two_prios(void **state)
 	rctl_tune_plan_free(&p);
 }
 
+/* mlx5 without DSCP entries: one SET each, whose undo is a DEL (no old entry). */
 static void test_trust_pcp_adds(void **state)
 {
 	struct rctl_tune_plan p;
@@ -109,11 +110,106 @@ static void test_trust_pcp_adds(void **state)
 	(void)state;
 	plan_file("fault-trust-pcp-untagged", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-add");
+	assert_string_equal(p.ch[0].op, "app-set");
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_int_equal(p.ch[0].old_val, RCTL_APP_NONE);
 	assert_int_equal(p.ch[1].app_protocol, 48);
 	assert_int_equal(p.ch[1].app_prio, 6);
+	rctl_tune_plan_free(&p);
+}
+
+/*
+ * mlx5 setapp replaces the DSCP's entry (en_dcbnl.c): remapping DSCP 26
+ * from 0 to 3 is one SET, never ADD + DEL (the DEL would find no entry,
+ * and a rollback DEL would leave DSCP 26 on priority 0). Its undo is a
+ * SET of the old priority, which the plan keeps.
+ */
+/* The plan of a healthy fixture whose DSCP 26 sits on priority 0. */
+static void plan_dscp26_at_0(const char *name, struct rctl_tune_plan *p)
+{
+	struct rctl_host h;
+	uint32_t i;
+
+	load(name, &h);
+	for (i = 0; i < h.netdevs[0].app.n_apps; i++)
+		if (h.netdevs[0].app.apps[i].protocol == 26)
+			h.netdevs[0].app.apps[i].priority = 0;
+	plan_of(&h, p);
+	rctl_host_free(&h);
+}
+
+static void test_mlx5_dscp_replace(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_dscp26_at_0("mlx5-upstream-healthy", &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_string_equal(p.ch[0].op, "app-set");
+	assert_int_equal(p.ch[0].app_protocol, 26);
+	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_int_equal(p.ch[0].old_val, 0);
+	assert_string_equal(p.ch[0].command, "dcb app replace dev ens1f0np0 dscp-prio 26:3");
+	assert_string_equal(p.ch[0].from, "26:0");
+	rctl_tune_plan_free(&p);
+}
+
+/* ice refuses a DSCP that is already mapped: the old entry is deleted first. */
+static void test_ice_dscp_del_then_add(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_dscp26_at_0("ice-irdma-healthy", &p);
+	assert_int_equal(p.n_ch, 2);
+	assert_string_equal(p.ch[0].op, "app-del");
+	assert_int_equal(p.ch[0].app_prio, 0);
+	assert_string_equal(p.ch[1].op, "app-add");
+	assert_int_equal(p.ch[1].app_prio, 3);
+	rctl_tune_plan_free(&p);
+}
+
+/*
+ * What apply and undo write: mlx5's app-set is undone by a SET of the old
+ * priority (a DEL would reset the DSCP to priority 0), or by a DEL when the
+ * DSCP had no entry; app-add and app-del are each other's undo.
+ */
+static void test_app_undo(void **state)
+{
+	struct rctl_tune_change c = { .op = "app-set", .app_protocol = 26, .app_prio = 3,
+				      .old_val = 0 };
+	uint32_t prio;
+
+	(void)state;
+	assert_true(rctl_tune_app_op(&c, false, &prio));
+	assert_int_equal(prio, 3);
+	assert_true(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 0);
+	c.old_val = RCTL_APP_NONE;
+	assert_false(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 3);
+	snprintf(c.op, sizeof(c.op), "app-add");
+	assert_true(rctl_tune_app_op(&c, false, &prio));
+	assert_false(rctl_tune_app_op(&c, true, &prio));
+	snprintf(c.op, sizeof(c.op), "app-del");
+	assert_false(rctl_tune_app_op(&c, false, &prio));
+	assert_true(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 3);
+}
+
+/* The dcbnl core's list (bnxt_en): add the new entry first, then delete the old. */
+static void test_bnxt_dscp_add_then_del(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_dscp26_at_0("bnxt-healthy", &p);
+	assert_int_equal(p.n_ch, 2);
+	assert_string_equal(p.ch[0].op, "app-add");
+	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_string_equal(p.ch[1].op, "app-del");
+	assert_int_equal(p.ch[1].app_prio, 0);
 	rctl_tune_plan_free(&p);
 }
 
@@ -139,7 +235,7 @@ static void test_lldpad_needs_force(void **state)
 /* Several faults at once come out in the safe order of tune.h. */
 static void test_order(void **state)
 {
-	static const char *const want[] = { "pause", "pfc", "app-add", "app-del", "write" };
+	static const char *const want[] = { "pause", "pfc", "app-set", "write" };
 	struct rctl_tune_plan p;
 	struct rctl_host h;
 	struct rctl_netdev *nd;
@@ -155,12 +251,12 @@ static void test_order(void **state)
 			nd->app.apps[i].priority = 0;
 	h.devs[0].ports[0].cm.roce_tos = 0;
 	plan_of(&h, &p);
-	assert_int_equal(p.n_ch, 5);
-	for (i = 0; i < 5; i++)
+	assert_int_equal(p.n_ch, 4);
+	for (i = 0; i < 4; i++)
 		assert_string_equal(p.ch[i].op, want[i]);
-	assert_int_equal(p.ch[3].app_prio, 0);
-	assert_string_equal(p.ch[4].setting, "default_roce_tos");
-	assert_string_equal(p.ch[4].new_text, "106");
+	assert_int_equal(p.ch[2].old_val, 0);
+	assert_string_equal(p.ch[3].setting, "default_roce_tos");
+	assert_string_equal(p.ch[3].new_text, "106");
 	rctl_tune_plan_free(&p);
 	rctl_host_free(&h);
 }
@@ -349,6 +445,10 @@ int main(void)
 		cmocka_unit_test(test_pfc_off),
 		cmocka_unit_test(test_dscp_two_prios),
 		cmocka_unit_test(test_trust_pcp_adds),
+		cmocka_unit_test(test_mlx5_dscp_replace),
+		cmocka_unit_test(test_bnxt_dscp_add_then_del),
+		cmocka_unit_test(test_app_undo),
+		cmocka_unit_test(test_ice_dscp_del_then_add),
 		cmocka_unit_test(test_lldpad_needs_force),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_unsupported_skipped),
