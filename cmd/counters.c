@@ -564,7 +564,10 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool prom)
 		ret = rctl_snapshot_load(o.input, h, &e);
 	else
 		ret = rctl_collect(h, what, &e);
-	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	out_set_stamp(h->hostname, NULL);	/* the host described */
+	return 0;
 }
 
 /* A sampling interval the kernel's counter cache would make meaningless. */

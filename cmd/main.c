@@ -82,12 +82,17 @@ static const struct rctl_cmd root = {
 
 /* ---- errors ---------------------------------------------------------- */
 
+/* The last error, for the Nagios status line of a run that failed early. */
+static char last_err[600];
+
 static void verr(struct rctl_ctx *ctx, const char *prefix, int errnum,
 		 const char *fmt, va_list ap)
 {
 	char msg[600];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (!*prefix)
+		snprintf(last_err, sizeof(last_err), "%s", msg);
 	fprintf(stderr, "rocectl: %s%s\n", prefix, msg);
 	if (ctx && ctx->json && !*prefix)
 		out_error(errnum, msg);
@@ -417,6 +422,40 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 
 /* ---- dispatch -------------------------------------------------------- */
 
+/*
+ * "-o nagios" anywhere on the line, found before parsing: a Nagios plugin
+ * must exit 3 (UNKNOWN) with a status line even for a usage error.
+ */
+static bool wants_nagios(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-onagios") || !strcmp(argv[i], "--output=nagios") ||
+		    ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
+		     i + 1 < argc && !strcmp(argv[i + 1], "nagios")))
+			return true;
+	}
+	return false;
+}
+
+/* "missing TARGET": the positional arguments' names, from the synopsis. */
+static const char *missing_what(const struct rctl_cmd *c)
+{
+	static char buf[160];
+
+	snprintf(buf, sizeof(buf), "missing %s", c->args ? c->args : "argument");
+	return buf;
+}
+
+/* Usage errors exit 64, or 3 in Nagios mode. */
+static int usage_status(const struct rctl_ctx *ctx)
+{
+	return ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE;
+}
+
 static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 		    char *path, int argc, char **argv)
 {
@@ -424,8 +463,9 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 	int pos, n;
 
 	argv[0] = path;
+	ctx->nagios = (c->flags & CMD_CHECK) && wants_nagios(argc, argv);
 	if (rctl_opt_parse(c->opts, global_opts, argc, argv, 0, &pos, &e))
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: %s (see 'rocectl %s --help')",
+		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
 				  path, e.msg, path);
 	ctx->json = g.json || g.pretty;
 	ctx->pretty = g.pretty;
@@ -442,13 +482,39 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 	}
 	n = argc - pos;
 	if (n < c->min_args || (c->max_args >= 0 && n > c->max_args))
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: %s (see 'rocectl %s --help')",
-				  path, n < c->min_args ? "missing argument" :
+		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
+				  path, n < c->min_args ? missing_what(c) :
 				  "too many arguments", path);
 	if ((c->flags & CMD_ROOT) && geteuid() != 0)
 		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
 				  "'rocectl %s' needs root", path);
 	return c->fn(ctx, n, argv + pos);
+}
+
+/*
+ * A group without its command: the help on stderr for people; one line (and
+ * the JSON error object) with -j; a Nagios status line with -o nagios.
+ */
+static int missing_command(struct rctl_ctx *ctx, const char *path,
+			   const struct rctl_cmd *c, int argc, char **argv)
+{
+	const struct rctl_cmd *const *s;
+	char list[256] = "";
+
+	ctx->nagios = wants_nagios(argc + 1, argv - 1);
+	if (!ctx->json && !ctx->nagios) {
+		print_help(stderr, path, c);
+		return RCTL_EXIT_USAGE;
+	}
+	for (s = c->sub; *s; s++)
+		if (!((*s)->flags & CMD_HIDDEN))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 list[0] ? ", " : "", (*s)->name);
+	if (c == &root)
+		return cmd_errorf(ctx, usage_status(ctx), "missing command: one of %s "
+				  "(see 'rocectl help')", list);
+	return cmd_errorf(ctx, usage_status(ctx), "%s: missing command: one of %s "
+			  "(see 'rocectl %s --help')", path, list, path);
 }
 
 static int run(struct rctl_ctx *ctx, int argc, char **argv)
@@ -477,8 +543,7 @@ static int run(struct rctl_ctx *ctx, int argc, char **argv)
 			print_help(stdout, path, c);
 			return RCTL_EXIT_OK;
 		}
-		print_help(stderr, path, c);
-		return RCTL_EXIT_USAGE;
+		return missing_command(ctx, path, c, argc - pos - used, argv + pos + used);
 	}
 	ctx->cmd = c;
 	ctx->path = path;
@@ -491,6 +556,11 @@ int main(int argc, char **argv)
 	int status, ret;
 
 	status = run(&ctx, argc, argv);
+	if (ctx.nagios && !ctx.status_line) {
+		/* Failed before a verdict: a plugin still says UNKNOWN on stdout. */
+		printf("ROCECTL UNKNOWN - %s\n", last_err[0] ? last_err : "no verdict");
+		status = RCTL_EXIT_UNKNOWN;
+	}
 	ret = out_finish();
 	if (ret < 0) {
 		fprintf(stderr, "rocectl: cannot write output: %s\n", strerror(-ret));

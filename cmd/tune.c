@@ -154,6 +154,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, const char *inpu
 		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS, &e);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	out_set_stamp(h->hostname, NULL);	/* the host described */
 	return 0;
 }
 

@@ -18,7 +18,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define RCTL_SCHEMA_VERSION 1
+/*
+ * Version of every command's JSON document (not of snapshots or state files).
+ * 2: hostname and time in every document, one JSON style (CONTRIBUTING.md).
+ */
+#define RCTL_SCHEMA_VERSION 2
 
 enum {
 	OUT_TEXT = 1 << 0,	/* text rendering only */
@@ -38,6 +42,13 @@ struct out_col {
 /* Start a run: text to "f" (stdout when NULL), or one JSON document. */
 int out_init(FILE *f, bool json, bool pretty);
 bool out_json(void);
+
+/*
+ * Every document begins with "schema_version", "hostname" and "time" (RFC 3339
+ * UTC, taken when the document starts). A command that describes another
+ * host (a snapshot) sets its hostname; tests fix both. NULL keeps a value.
+ */
+void out_set_stamp(const char *hostname, const char *time_rfc3339);
 
 /* Write the document, flush, and report a failed write as -errno. */
 int out_finish(void);
