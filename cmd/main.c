@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "rocectl/out.h"
+#include "rocectl/tune.h"
 
 #ifndef ROCECTL_VERSION
 #define ROCECTL_VERSION "0.1.0"
@@ -234,13 +235,16 @@ static int do_help(struct rctl_ctx *ctx, int argc, char **argv)
 
 static cJSON *meta_opts(const struct rctl_opt *opts)
 {
-	cJSON *arr = cJSON_CreateArray(), *o, *ch;
+	cJSON *arr = cJSON_CreateArray(), *o, *ch, *al;
+	char s[2] = "", alias[32];
 	int i, k;
-	char s[2] = "";
 
 	for (i = 0; opts && opts[i].name; i++) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "long", opts[i].name);
+		al = cJSON_AddArrayToObject(o, "aliases");
+		for (k = 0; rctl_opt_alias(&opts[i], k, alias, sizeof(alias)); k++)
+			cJSON_AddItemToArray(al, cJSON_CreateString(alias));
 		s[0] = opts[i].short_name;
 		if (s[0])
 			cJSON_AddStringToObject(o, "short", s);
@@ -330,9 +334,38 @@ static void comp_dir(const char *cur, const char *dir)
 	closedir(d);
 }
 
+/* The --state-dir on the line, or the default. */
+static const char *comp_state_dir;
+
+/* State files of tune apply (full paths); other files when none matches. */
+static void comp_state(const char *cur)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d = opendir(comp_state_dir);
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "tune-", 5) || !strstr(de->d_name, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", comp_state_dir, de->d_name);
+		if (!strncmp(path, cur, strlen(cur))) {
+			puts(path);
+			n++;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!n)
+		puts("@file");
+}
+
 static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 {
 	switch (kind) {
+	case ARG_STATE:
+		comp_state(cur);
+		break;
 	case ARG_DEV:
 		comp_dir(cur, "/sys/class/infiniband");
 		comp_dir(cur, "/sys/class/net");
@@ -348,14 +381,30 @@ static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 	}
 }
 
+/* Whether "--word" (up to '=' or its end, "len" chars) names option o. */
+static bool comp_long_is(const struct rctl_opt *o, const char *w, size_t len)
+{
+	char alias[32];
+	int a;
+
+	if (strlen(o->name) == len && !strncmp(w, o->name, len))
+		return true;
+	for (a = 0; rctl_opt_alias(o, a, alias, sizeof(alias)); a++)
+		if (strlen(alias) == len && !strncmp(w, alias, len))
+			return true;
+	return false;
+}
+
+/* The option a word names: "-d", "--dev", "--ib-dev" or "--dev=..." */
 static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 {
 	const struct rctl_opt *tabs[2] = { c->opts, global_opts };
+	size_t len = w[0] == '-' && w[1] == '-' ? strcspn(w + 2, "=") : 0;
 	int t, i;
 
 	for (t = 0; t < 2; t++)
 		for (i = 0; tabs[t] && tabs[t][i].name; i++)
-			if ((w[0] == '-' && w[1] == '-' && !strcmp(w + 2, tabs[t][i].name)) ||
+			if ((len && comp_long_is(&tabs[t][i], w + 2, len)) ||
 			    (w[0] == '-' && w[1] && !w[2] && w[1] == tabs[t][i].short_name))
 				return &tabs[t][i];
 	return NULL;
@@ -364,13 +413,17 @@ static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 static void comp_options(const char *cur, const struct rctl_cmd *c)
 {
 	const struct rctl_opt *tabs[2] = { c->sub ? NULL : c->opts, global_opts };
-	char buf[80];
-	int t, i;
+	char buf[80], alias[32];
+	int t, i, a;
 
 	for (t = 0; t < 2; t++)
 		for (i = 0; tabs[t] && tabs[t][i].name; i++) {
 			snprintf(buf, sizeof(buf), "--%s", tabs[t][i].name);
 			comp_word(cur, buf);
+			for (a = 0; rctl_opt_alias(&tabs[t][i], a, alias, sizeof(alias)); a++) {
+				snprintf(buf, sizeof(buf), "--%s", alias);
+				comp_word(cur, buf);
+			}
 		}
 }
 
@@ -383,7 +436,20 @@ static void comp_value(const char *cur, const struct rctl_opt *o)
 	comp_kind(cur, o->kind);
 }
 
-/* Words are those after "rocectl"; the last one is being completed. */
+static void comp_commands(const char *cur, const struct rctl_cmd *c)
+{
+	int i;
+
+	for (i = 0; c->sub[i]; i++)
+		if (!(c->sub[i]->flags & CMD_HIDDEN))
+			comp_word(cur, c->sub[i]->name);
+}
+
+/*
+ * Words are those after "rocectl"; the last one is being completed. bash
+ * splits "--input=FILE" into "--input" "=" "FILE": the "=" keeps the option
+ * waiting for its value. After "help", the words name a command again.
+ */
 static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	const struct rctl_cmd *c = &root, *next;
@@ -392,8 +458,13 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 	int i;
 
 	(void)ctx;
+	comp_state_dir = RCTL_TUNE_STATE_DIR;
 	for (i = 0; i < argc - 1; i++) {
+		if (pending && !strcmp(argv[i], "="))
+			continue;
 		if (pending) {
+			if (!strcmp(pending->name, "state-dir"))
+				comp_state_dir = argv[i];
 			pending = NULL;
 			continue;
 		}
@@ -403,6 +474,8 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		next = c->sub && argv[i][0] != '-' ? cmd_find(c, argv[i]) : NULL;
+		if (next == &cmd_help)
+			next = &root;	/* "help check <TAB>" completes like "check <TAB>" */
 		if (next && !(next->flags & CMD_HIDDEN))
 			c = next;
 	}
@@ -411,10 +484,7 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 	else if (cur[0] == '-')
 		comp_options(cur, c);
 	else if (c->sub)
-		for (i = 0; c->sub[i]; i++) {
-			if (!(c->sub[i]->flags & CMD_HIDDEN))
-				comp_word(cur, c->sub[i]->name);
-		}
+		comp_commands(cur, c);
 	else
 		comp_kind(cur, c->arg_kind);
 	return RCTL_EXIT_OK;

@@ -29,6 +29,7 @@ enum rctl_arg_kind {
 	ARG_NETDEV,
 	ARG_FILE,
 	ARG_HOST,
+	ARG_STATE,	/* a state file of tune apply */
 };
 
 struct rctl_opt {
