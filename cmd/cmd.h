@@ -55,6 +55,13 @@ int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)
 void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * A latency distribution as JSON (CONTRIBUTING.md): "key": {"min", "mean",
+ * "stddev", "max", "percentiles": {"50": N, ...}}, integer nanoseconds.
+ */
+struct rctl_hist;
+void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *pcts, int n);
+
 /* The structured target of a finding (device, port, netdev) in JSON. */
 struct rctl_finding;
 void cmd_finding_target(const struct rctl_finding *f);

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rocectl/fileio.h"
@@ -30,12 +32,12 @@ int rctl_write_atomic(const char *path, const char *buf, size_t len,
 	char tmp[PATH_MAX];
 	int fd, ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
 		return rctl_err_set(e, ENAMETOOLONG, "cannot write '%s'", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return rctl_err_set(e, errno, "cannot write '%s'", path);
-	ret = write_all(fd, buf, len);
+	ret = fchmod(fd, 0644) ? -errno : write_all(fd, buf, len);
 	if (!ret && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)

@@ -9,7 +9,7 @@
 
 /*
  * Write buf to "path" atomically: a temporary file in the same directory
- * ("path.tmp.PID", which node_exporter's textfile collector ignores: it reads
+ * ("path.XXXXXX", which node_exporter's textfile collector ignores: it reads
  * only *.prom), fsync, then rename over "path". Mode 0644. 0 or -errno.
  */
 int rctl_write_atomic(const char *path, const char *buf, size_t len,

@@ -14,7 +14,7 @@ load helpers
 	for rw in write randwrite randrw; do
 		run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --rw "$rw"
 		assert_failure 64
-		assert_equal "$stderr" "rocectl: bench nvmf: --$rw writes to namespace 1 and destroys its data; add --write-ok if that is what you want"
+		assert_equal "$stderr" "rocectl: bench nvmf: --rw $rw writes to namespace 1 and destroys its data; add --write-ok if that is what you want"
 	done
 	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --verify --nsid 2
 	assert_failure 64

@@ -28,6 +28,7 @@ setup() {
 	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" check all --input snap
 	assert_output "snapdir/"
 	grep -qx -- "-o nospace" "$LOG"
+	rm -f "$LOG"
 	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" check all --input h
 	assert_output "host.json"
 	run grep -x -- "-o nospace" "$LOG"

@@ -103,5 +103,5 @@ load helpers
 	# the strace shows the write goes to a temporary name, then rename(2)
 	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=rename,renameat,renameat2 -o "$BATS_TEST_TMPDIR/trace" \
 		"$ROCECTL" check all -o prometheus -O "$out" -i "$FIXTURES/mlx5-upstream-healthy.json"
-	grep -q "rocectl.prom.tmp.[0-9]*\", .*rocectl.prom\"" "$BATS_TEST_TMPDIR/trace"
+	grep -Eq "rocectl.prom.[A-Za-z0-9]{6}\", .*rocectl.prom\"" "$BATS_TEST_TMPDIR/trace"
 }
