@@ -319,9 +319,8 @@ static void print_lat(const struct rctl_hist *h)
 	unsigned int i;
 
 	cmd_latency_json("latency_ns", h, rctl_hist_cutoffs, RCTL_HIST_NCUTOFFS);
-	out_text("latency us: avg %.1f  min %.1f  max %.1f  stddev %.1f\n",
-		 rctl_hist_mean(h) / 1000, rctl_hist_min(h) / 1000.0,
-		 rctl_hist_max(h) / 1000.0, rctl_hist_stddev(h) / 1000);
+	out_text("latency us: avg %.1f  min %.1f  max %.1f\n", rctl_hist_mean(h) / 1000,
+		 rctl_hist_min(h) / 1000.0, rctl_hist_max(h) / 1000.0);
 	for (i = 0; i < RCTL_HIST_NCUTOFFS; i++)
 		out_text("  %9.5f%% : %10.1f us\n", rctl_hist_cutoffs[i],
 			 rctl_hist_percentile(h, rctl_hist_cutoffs[i]) / 1000.0);

@@ -71,9 +71,8 @@ static void print_lat(const struct rctl_bench_rdma_result *r)
 	cmd_latency_json("latency_ns", h, rdma_pcts, 3);
 	out_text("  latency_us (%s)\n   ", r->half_rtt ?
 		 "half the round trip, as perftest reports" : "whole operation, as perftest reports");
-	out_text(" min %.2f  median %.2f  avg %.2f  stddev %.2f  p99 %.2f  p99.9 %.2f  max %.2f\n",
-		 rctl_hist_min(h) / 1e3, rctl_hist_percentile(h, 50) / 1e3,
-		 rctl_hist_mean(h) / 1e3, rctl_hist_stddev(h) / 1e3,
+	out_text(" min %.2f  median %.2f  avg %.2f  p99 %.2f  p99.9 %.2f  max %.2f\n",
+		 rctl_hist_min(h) / 1e3, rctl_hist_percentile(h, 50) / 1e3, rctl_hist_mean(h) / 1e3,
 		 rctl_hist_percentile(h, 99) / 1e3, rctl_hist_percentile(h, 99.9) / 1e3,
 		 rctl_hist_max(h) / 1e3);
 }
