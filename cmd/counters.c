@@ -134,7 +134,9 @@ static void print_row(const struct crow *r, double secs)
 	}
 	out_bool(OUT_JSON, "bad_if_growing", NULL, r->ce->bad);
 	out_bool(OUT_JSON, "problem", NULL, problem(r));
-	out_str(OUT_ANY, "meaning", NULL, r->ce->meaning);
+	/* A counter the catalogue does not know has no meaning: null in JSON. */
+	out_str(OUT_TEXT, "meaning", NULL, r->ce->meaning);
+	out_str(OUT_JSON, "meaning", NULL, r->ce->meaning[0] ? r->ce->meaning : NULL);
 	out_row_end();
 }
 
@@ -237,7 +239,7 @@ static void print_port_json_head(const struct rctl_device *d, const struct rctl_
 	out_str(OUT_JSON, "state", NULL, p->state[0] ? p->state : NULL);
 	out_str(OUT_JSON, "netdev", NULL, p->netdev[0] ? p->netdev : NULL);
 	out_str(OUT_JSON, "netdev_driver", NULL, nd && nd->driver[0] ? nd->driver : NULL);
-	out_u64(OUT_JSON, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
+	out_dbl(OUT_JSON, "hw_counters_lifespan_s", NULL, p->hw_lifespan_ms / 1000.0);
 	out_str(OUT_JSON, "hw_counters_missing", NULL, why_missing(p->hw_err, false));
 	out_str(OUT_JSON, "pma_counters_missing", NULL, why_missing(p->pma_err, true));
 	out_str(OUT_JSON, "ethtool_stats_missing", NULL,

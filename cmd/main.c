@@ -570,7 +570,17 @@ static int missing_command(struct rctl_ctx *ctx, const char *path,
 {
 	const struct rctl_cmd *const *s;
 	char list[256] = "";
+	int i;
 
+	/* "check -j": the options after the group were not parsed yet. */
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty"))
+			ctx->pretty = true;
+		if (ctx->pretty || !strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			ctx->json = true;
+	}
+	if (ctx->json)
+		out_init(NULL, true, ctx->pretty);
 	ctx->nagios = wants_nagios(argc + 1, argv - 1);
 	if (!ctx->json && !ctx->nagios) {
 		print_help(stderr, path, c);

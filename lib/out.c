@@ -276,8 +276,8 @@ static bool json_mode(int where)
 
 void out_str(int where, const char *key, const char *fmt, const char *v)
 {
-	if (json_mode(where))
-		json_add(key, v ? cJSON_CreateString(v) : cJSON_CreateNull());
+	if (json_mode(where))	/* "" is unknown too: null (CONTRIBUTING.md) */
+		json_add(key, v && *v ? cJSON_CreateString(v) : cJSON_CreateNull());
 	if (text_mode(where))
 		text_put(key, fmt, v ? v : "-");
 }
@@ -465,6 +465,9 @@ void out_error(int errnum, const char *msg)
 		return;
 	e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "message", msg);
-	cJSON_AddNumberToObject(e, "errno", errnum);
+	if (errnum)	/* null: a usage error or a verdict has no errno */
+		cJSON_AddNumberToObject(e, "errno", errnum);
+	else
+		cJSON_AddNullToObject(e, "errno");
 	cJSON_AddItemToObject(o.root, "error", e);
 }

@@ -65,7 +65,10 @@ void out_obj_end(void);
 void out_arr_begin(const char *key);
 void out_arr_end(void);
 
-/* Fields. A NULL string is JSON null and prints as "-" in text. */
+/*
+ * Fields. A NULL string is JSON null and prints as "-" in text; an empty
+ * string is JSON null too (the JSON style has no "" for unknown).
+ */
 void out_str(int where, const char *key, const char *fmt, const char *v);
 void out_u64(int where, const char *key, const char *fmt, uint64_t v);
 void out_s64(int where, const char *key, const char *fmt, int64_t v);

@@ -56,3 +56,19 @@ load helpers
 	assert_failure 3
 	[[ $stderr == "rocectl: "*"'192.0.2.1'"* ]]
 }
+
+@test "bench rdma without a target names what is missing" {
+	run --separate-stderr -64 rocectl bench rdma
+	assert_equal "$stderr" "rocectl: bench rdma: missing TARGET (see 'rocectl bench rdma --help')"
+	run --separate-stderr -64 rocectl bench rdma -j
+	echo "$output" | jq -e '.error.message | test("missing TARGET")'
+}
+
+@test "perftest's -T is the ToS in bench rdma; the timeout is --timeout only" {
+	run --separate-stderr -64 rocectl bench rdma 192.0.2.1 -T 300
+	assert_equal "$stderr" "rocectl: bench rdma: invalid value '300' for '--tos': expected 0 to 255 (see 'rocectl bench rdma --help')"
+	run --separate-stderr -64 rocectl bench nvmf -a 192.0.2.1 -T 256
+	[[ $stderr == *"for '--tos'"* ]]
+	run --separate-stderr -64 rocectl bench rdma 192.0.2.1 -t 5
+	assert_equal "$stderr" "rocectl: bench rdma: unknown option '-t' (see 'rocectl bench rdma --help')"
+}
