@@ -105,3 +105,12 @@ load helpers
 		"$ROCECTL" check all -o prometheus -O "$out" -i "$FIXTURES/mlx5-upstream-healthy.json"
 	grep -Eq "rocectl.prom.[A-Za-z0-9]{6}\", .*rocectl.prom\"" "$BATS_TEST_TMPDIR/trace"
 }
+
+@test "nagios without root: the rdma_cm defaults are UNKNOWN with the reason, never a failure" {
+	jq '.host.devices[0].ports[0].rdma_cm = {"ok": false, "errno": 1,
+		"reason": "needs root (mkdir in rdma_cm configfs)"}' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/nonroot.json"
+	run -3 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/nonroot.json"
+	assert_line --index 0 --regexp "^ROCECTL UNKNOWN - 0 failed, 1 unknown, "
+	assert_line --index 1 "UNKNOWN mode.roce_v1 mlx5_0/1 (ens1f0np0): cannot read rdma_cm defaults of 'ens1f0np0': needs root (mkdir in rdma_cm configfs)"
+}
