@@ -245,26 +245,29 @@ static bool worst_ratio(const struct rctl_report *r, double *v)
 static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 			 const struct rctl_intent *in, double interval, int status)
 {
-	const enum rctl_status order[] = { RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN };
+	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN };
+	static const enum rctl_status by_exit[] = {
+		[1] = RCTL_WARN, [2] = RCTL_FAIL, [3] = RCTL_UNKNOWN,
+	};
 	char a[48], b[48];
 	double loss = 0;
 	uint32_t i;
 	int k;
 
 	out_text("ROCECTL %s - %u failed, %u unknown, %u warnings, %u passed",
-	       nagios_word[status], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN],
-	       r->count[RCTL_WARN], r->count[RCTL_PASS]);
-	for (i = 0; i < r->n; i++)
-		if (r->f[i].status == (status == 2 ? RCTL_FAIL : status == 3 ? RCTL_UNKNOWN :
-				       RCTL_WARN) && status) {
+		 nagios_word[status], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN],
+		 r->count[RCTL_WARN], r->count[RCTL_PASS]);
+	/* The first finding of the status that decided the exit, for the summary. */
+	for (i = 0; status && i < r->n; i++)
+		if (r->f[i].status == by_exit[status]) {
 			out_text(": first %s %s", r->f[i].id, r->f[i].target);
 			break;
 		}
 	out_text(" | pass=%u warn=%u fail=%u unknown=%u", r->count[RCTL_PASS],
-	       r->count[RCTL_WARN], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN]);
+		 r->count[RCTL_WARN], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN]);
 	if (worst_ratio(r, &loss))
 		out_text(" loss_rate=%s;;%s;0;", plain_dbl(loss, a, sizeof(a)),
-		       plain_dbl(in->loss_budget, b, sizeof(b)));
+			 plain_dbl(in->loss_budget, b, sizeof(b)));
 	if (interval > 0)
 		out_text(" interval=%ss", plain_dbl(interval, a, sizeof(a)));
 	out_text("\n");
@@ -272,7 +275,7 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 		for (i = 0; i < r->n; i++)
 			if (r->f[i].status == order[k])
 				out_text("%s %s %s: %s\n", status_upper[order[k]], r->f[i].id,
-				       r->f[i].target, r->f[i].message);
+					 r->f[i].target, r->f[i].message);
 	ctx->status_line = true;
 }
 
