@@ -469,8 +469,8 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 			continue;
 		}
 		o = comp_opt(c, argv[i]);
-		if (o) {
-			pending = o->type == OPT_FLAG ? NULL : o;
+		if (o) {	/* "--dev=mlx5_0" as one word carries its value */
+			pending = o->type == OPT_FLAG || strchr(argv[i], '=') ? NULL : o;
 			continue;
 		}
 		next = c->sub && argv[i][0] != '-' ? cmd_find(c, argv[i]) : NULL;
