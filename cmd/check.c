@@ -179,6 +179,18 @@ static void print_summary(const struct rctl_report *r, int status)
 	out_obj_end();
 }
 
+/* A --dev that names nothing must not turn a check green: status 3. */
+int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter)
+{
+	if (!filter || rctl_host_matches(h, filter))
+		return 0;
+	if (rctl_host_netdev(h, filter))
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "netdev '%s' has no RDMA port on '%s' "
+				  "(is its RDMA driver loaded?)", filter, h->hostname);
+	return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA device, port or netdev matches "
+			  "'--dev %s' on '%s'", filter, h->hostname);
+}
+
 /* Load the snapshot or read this host (and, for doctor, sample twice). */
 static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample)
 {
@@ -193,9 +205,8 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample)
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	out_set_stamp(h->hostname, NULL);	/* the host judged */
-	if (o.dev && !rctl_host_matches(h, o.dev)) {
-		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA device, port or netdev "
-				 "matches '--dev %s' on '%s'", o.dev, h->hostname);
+	ret = cmd_check_filter(ctx, h, o.dev);
+	if (ret) {
 		rctl_host_free(h);
 		return ret;
 	}

@@ -62,6 +62,10 @@ void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 struct rctl_hist;
 void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *pcts, int n);
 
+/* A --dev that matches no port of the host: the error (status 3), else 0. */
+struct rctl_host;
+int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter);
+
 /* The structured target of a finding (device, port, netdev) in JSON. */
 struct rctl_finding;
 void cmd_finding_target(const struct rctl_finding *f);

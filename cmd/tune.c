@@ -182,9 +182,8 @@ static int make_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	ret = load_host(ctx, &h, input);
 	if (ret)
 		return ret;
-	if (o.dev && !rctl_host_matches(&h, o.dev)) {
-		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA device, port or netdev "
-				 "matches '--dev %s' on '%s'", o.dev, h.hostname);
+	ret = cmd_check_filter(ctx, &h, o.dev);
+	if (ret) {
 		rctl_host_free(&h);
 		return ret;
 	}

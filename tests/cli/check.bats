@@ -273,3 +273,11 @@ expect() {	# fixture exit "id:status ..."
 	[ "$(wc -l <<<"$ids")" -ge 30 ]
 	diff <(echo "$ids") <(echo "$documented")
 }
+
+@test "--dev naming a netdev without an RDMA port says so, exit 3" {
+	jq '.host.netdevs += [.host.netdevs[0] | .name = "eno1" | .ifindex = 99]' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/eno.json"
+	run --separate-stderr -3 rocectl check all -i "$BATS_TEST_TMPDIR/eno.json" --dev eno1
+	assert_equal "$stderr" "rocectl: netdev 'eno1' has no RDMA port on 'node11' (is its RDMA driver loaded?)"
+	run --separate-stderr -3 rocectl tune plan -i "$BATS_TEST_TMPDIR/eno.json" --dev eno1
+}
