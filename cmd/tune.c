@@ -365,6 +365,16 @@ static void persist_args(const struct rctl_intent *in, char *buf, size_t len)
 		snprintf(buf + k, len - k, " --force");
 }
 
+static int persist_ready(struct rctl_ctx *ctx)
+{
+	char unit[4096];
+	struct rctl_err e = { 0 };
+
+	if (rctl_tune_unit_path(unit, sizeof(unit), &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	return 0;
+}
+
 /* --persist: after a good apply (or none needed), enable the boot-time apply. */
 static int persist(struct rctl_ctx *ctx, const struct rctl_intent *in)
 {
@@ -389,6 +399,8 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	ret = need_yes(ctx);
+	if (!ret && o.persist)	/* refuse before writing anything */
+		ret = persist_ready(ctx);
 	if (!ret)
 		ret = load_intent(ctx, &in);
 	if (!ret)

@@ -34,7 +34,7 @@ static const char *systemd_dir(void)
 }
 
 /* The installed unit file: the enable link points at it. */
-static int find_unit(char *path, size_t len, struct rctl_err *e)
+int rctl_tune_unit_path(char *path, size_t len, struct rctl_err *e)
 {
 	int i;
 
@@ -66,7 +66,7 @@ int rctl_tune_persist(const char *args, char *dropin, size_t len, struct rctl_er
 	char stamp[32] = "";
 	int ret;
 
-	ret = find_unit(unit, sizeof(unit), e);
+	ret = rctl_tune_unit_path(unit, sizeof(unit), e);
 	if (ret)
 		return ret;
 	if (gmtime_r(&now, &tm))

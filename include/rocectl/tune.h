@@ -139,6 +139,8 @@ const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_
 #define RCTL_SYSTEMD_DIR_ENV "ROCECTL_SYSTEMD_DIR"
 #define RCTL_TUNE_UNIT "rocectl-tune.service"
 int rctl_tune_persist(const char *args, char *dropin, size_t len, struct rctl_err *e);
+/* Where rocectl-tune.service is installed; ENOENT with a message when nowhere. */
+int rctl_tune_unit_path(char *path, size_t len, struct rctl_err *e);
 /* Remove both; *removed tells whether there was anything. */
 int rctl_tune_unpersist(bool *removed, struct rctl_err *e);
 

@@ -138,3 +138,10 @@ plan_lines() {
 	run -0 rocectl tune plan -i "$FIXTURES/mlx5-upstream-healthy.json"
 	refute_output --partial "do not survive"
 }
+
+@test "apply --persist without rocectl-tune.service installed is refused before the host is read" {
+	run --separate-stderr -3 env ROCECTL_SYSTEMD_DIR="$BATS_TEST_TMPDIR/units" \
+		"$ROCECTL" tune apply --yes --persist --state-dir "$BATS_TEST_TMPDIR/state"
+	assert_equal "$stderr" "rocectl: cannot persist: unit 'rocectl-tune.service' is not installed in $BATS_TEST_TMPDIR/units or the systemd unit directories ('make install' installs it)"
+	[ ! -e "$BATS_TEST_TMPDIR/state" ] && [ ! -e "$BATS_TEST_TMPDIR/units" ]
+}

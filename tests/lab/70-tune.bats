@@ -153,5 +153,7 @@ tune() {
 		tune apply --yes --persist --state-dir "$SD"
 	assert_failure 3
 	assert_regex "$stderr" "^rocectl: cannot persist: unit 'rocectl-tune.service' is not installed"
-	[ ! -e "$units/multi-user.target.wants" ]
+	# refused before anything was written
+	[ ! -e "$units/multi-user.target.wants" ] && [ ! -e "$SD" ]
+	[ "$(cm_tos "$LAB_A_DEV")" = 0 ]
 }
