@@ -19,10 +19,11 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
 
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
+# prometheus ships promtool, which checks every metric rocectl writes.
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
-	util-linux iproute2 strace python3
+	util-linux iproute2 strace python3 prometheus
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
 # V is exported for scripts/install-packages and tests/lab/lab (apt's output).

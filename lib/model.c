@@ -51,6 +51,17 @@ bool rctl_port_match(const char *f, const struct rctl_device *d,
 	       strtoul(f + n + 1, &end, 10) == p->port && !*end;
 }
 
+bool rctl_host_matches(const struct rctl_host *h, const char *filter)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++)
+			if (rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[j]))
+				return true;
+	return false;
+}
+
 void rctl_host_unread(struct rctl_host *h, int errnum, const char *reason,
 		      const char *fmt, ...)
 {

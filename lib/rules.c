@@ -115,6 +115,36 @@ int rctl_area_parse(const char *name)
 	return -1;
 }
 
+/*
+ * The structured target of a finding, from the model: "DEV/PORT (NETDEV)" or
+ * "DEV/PORT" names a port; a netdev name names the netdev and the RDMA port
+ * on it; anything else (the hostname) stays empty.
+ */
+static void finding_locate(const struct rctl_host *h, struct rctl_finding *f)
+{
+	char name[sizeof(f->target)];
+	uint32_t i, k;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (k = 0; k < h->devs[i].n_ports; k++) {
+			const struct rctl_port *p = &h->devs[i].ports[k];
+			bool by_nd = p->netdev[0] && !strcmp(f->target, p->netdev);
+
+			snprintf(name, sizeof(name), "%s/%u", h->devs[i].name, p->port);
+			if (!by_nd && strncmp(f->target, name, strlen(name)))
+				continue;
+			if (!by_nd && f->target[strlen(name)] && f->target[strlen(name)] != ' ')
+				continue;
+			snprintf(f->device, sizeof(f->device), "%s", h->devs[i].name);
+			f->port = p->port;
+			snprintf(f->netdev, sizeof(f->netdev), "%s", p->netdev);
+			return;
+		}
+	for (i = 0; i < h->n_netdevs; i++)
+		if (!strcmp(f->target, h->netdevs[i].name))
+			snprintf(f->netdev, sizeof(f->netdev), "%s", f->target);
+}
+
 void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	       const char *expected, const char *observed, const char *evidence,
 	       const char *fix, const char *fmt, ...)
@@ -132,6 +162,11 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	f->area = j->rule->area;
 	f->status = st;
 	snprintf(f->target, sizeof(f->target), "%s", target ? target : j->h->hostname);
+	f->device[0] = f->netdev[0] = '\0';
+	f->port = 0;
+	f->has_ratio = false;
+	if (target)
+		finding_locate(j->h, f);
 	snprintf(f->expected, sizeof(f->expected), "%s", expected ? expected : "");
 	snprintf(f->observed, sizeof(f->observed), "%s", observed ? observed : "");
 	snprintf(f->evidence, sizeof(f->evidence), "%s", evidence ? evidence : "");
@@ -141,6 +176,14 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	va_end(ap);
 	r->count[st]++;
 	r->area_count[f->area][st]++;
+}
+
+void rctl_emit_ratio(struct rctl_judge *j, double ratio)
+{
+	if (!j->r->n || j->r->f[j->r->n - 1].id != j->rule->id)
+		return;
+	j->r->f[j->r->n - 1].ratio = ratio;
+	j->r->f[j->r->n - 1].has_ratio = true;
 }
 
 bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,

@@ -148,6 +148,7 @@ void rule_counters_loss_budget(struct rctl_judge *j)
 				  exp, got, ev, NULL, "RoCE loss rate %.3g over %.1f s %s the budget %g",
 				  rate, j->h->sample_interval_s,
 				  rate > j->in->loss_budget ? "exceeds" : "is within", j->in->loss_budget);
+			rctl_emit_ratio(j, rate);
 		} else if (lost) {
 			snprintf(got, sizeof(got), "%llu loss events, %s", (unsigned long long)lost,
 				 counted ? "0 packets" : "no packet counter");

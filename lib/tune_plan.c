@@ -17,6 +17,7 @@
 struct planner {
 	const struct rctl_host *h;
 	const struct rctl_intent *in;
+	const char *filter;		/* --dev, as rctl_port_match; NULL all */
 	struct rctl_tune_plan *p;
 	bool oom;
 };
@@ -605,15 +606,20 @@ static const struct {
 	{ plan_tos, true },
 };
 
-/* Whether a port before (i, j) has the same netdev: netdev phases run once. */
-static bool seen_before(const struct rctl_host *h, uint32_t i, uint32_t j)
+/*
+ * Whether a port before (i, j) that the filter keeps has the same netdev:
+ * netdev phases run once per netdev.
+ */
+static bool seen_before(const struct planner *pl, uint32_t i, uint32_t j)
 {
+	const struct rctl_host *h = pl->h;
 	const char *nd = h->devs[i].ports[j].netdev;
 	uint32_t m, n;
 
 	for (m = 0; m <= i; m++)
 		for (n = 0; n < h->devs[m].n_ports && (m < i || n < j); n++)
-			if (!strcmp(h->devs[m].ports[n].netdev, nd))
+			if (!strcmp(h->devs[m].ports[n].netdev, nd) &&
+			    rctl_port_match(pl->filter, &h->devs[m], &h->devs[m].ports[n]))
 				return true;
 	return false;
 }
@@ -644,10 +650,11 @@ static void run_phase(struct planner *pl, unsigned int k)
 		for (j = 0; j < h->devs[i].n_ports; j++) {
 			struct tgt t = { &h->devs[i], &h->devs[i].ports[j], NULL };
 
-			if (strcmp(t.port->link_layer, "Ethernet"))
+			if (strcmp(t.port->link_layer, "Ethernet") ||
+			    !rctl_port_match(pl->filter, t.dev, t.port))
 				continue;
 			t.nd = rctl_host_netdev(h, t.port->netdev);
-			if (!phases[k].per_port && (!t.nd || seen_before(h, i, j)))
+			if (!phases[k].per_port && (!t.nd || seen_before(pl, i, j)))
 				continue;
 			if (!t.nd)
 				t.nd = &none;
@@ -660,7 +667,13 @@ static void run_phase(struct planner *pl, unsigned int k)
 int rctl_tune_plan(const struct rctl_host *h, const struct rctl_intent *in,
 		   struct rctl_tune_plan *p, struct rctl_err *e)
 {
-	struct planner pl = { .h = h, .in = in, .p = p };
+	return rctl_tune_plan_dev(h, in, NULL, p, e);
+}
+
+int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
+		       const char *filter, struct rctl_tune_plan *p, struct rctl_err *e)
+{
+	struct planner pl = { .h = h, .in = in, .filter = filter, .p = p };
 	unsigned int k;
 
 	memset(p, 0, sizeof(*p));
@@ -671,4 +684,15 @@ int rctl_tune_plan(const struct rctl_host *h, const struct rctl_intent *in,
 		return rctl_err_set(e, ENOMEM, "cannot build the tune plan");
 	}
 	return 0;
+}
+
+const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_t len)
+{
+	if (!strcmp(c->area, "mode"))
+		snprintf(buf, len, "reboot, rdma_cm module reload");
+	else if (c->driver[0])
+		snprintf(buf, len, "reboot, %s driver reload", c->driver);
+	else
+		snprintf(buf, len, "reboot, driver reload");
+	return buf;
 }

@@ -350,6 +350,8 @@ struct rctl_device *rctl_host_dev(const struct rctl_host *h, const char *name);
  */
 bool rctl_port_match(const char *filter, const struct rctl_device *d,
 		     const struct rctl_port *p);
+/* Whether "filter" (as rctl_port_match) names any RDMA port of the host. */
+bool rctl_host_matches(const struct rctl_host *h, const char *filter);
 
 /* Append a zeroed element to a dynamic array; NULL when out of memory. */
 void *rctl_arr_push(void *arr_p, uint32_t *n, size_t elem);

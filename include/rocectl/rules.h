@@ -47,6 +47,12 @@ struct rctl_finding {
 	enum rctl_area area;
 	enum rctl_status status;
 	char target[RCTL_NAME_LEN * 2];	/* "mlx5_0/1 (eth2)" or "eth2" */
+	/* The same target, structured: "" and 0 when not applicable (host-wide). */
+	char device[RCTL_NAME_LEN];
+	uint32_t port;
+	char netdev[RCTL_IFNAME_LEN];
+	double ratio;			/* a measured ratio (the loss rate), */
+	bool has_ratio;			/* for Nagios perfdata and Prometheus */
 	char message[RCTL_FIELD_LEN * 2];
 	char expected[RCTL_FIELD_LEN];
 	char observed[RCTL_FIELD_LEN];
@@ -111,6 +117,9 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	       const char *expected, const char *observed, const char *evidence,
 	       const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
+
+/* Attach a measured ratio (the loss rate) to the finding just emitted. */
+void rctl_emit_ratio(struct rctl_judge *j, double ratio);
 
 /* Iterate over the RoCE (Ethernet) ports that match the filter. */
 bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,

@@ -132,6 +132,32 @@ enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
 int rctl_tune_plan(const struct rctl_host *h, const struct rctl_intent *in,
 		   struct rctl_tune_plan *p, struct rctl_err *e);
 
+/* The same for the ports "filter" names (DEV, DEV/PORT or netdev, as check). */
+int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
+		       const char *filter, struct rctl_tune_plan *p, struct rctl_err *e);
+
+/*
+ * What undoes a change without rocectl: every setting tune writes is runtime
+ * state of the kernel or the NIC (dcbnl, ethtool, sysfs, debugfs, configfs).
+ * Into buf: "reboot, mlx5_core reload" or "reboot, rdma_cm reload".
+ */
+const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_t len);
+
+/*
+ * Boot-time re-apply (tune apply --persist): a drop-in of the unit
+ * rocectl-tune.service that carries the intent's options, and the unit's
+ * enable link in multi-user.target.wants. The directory is
+ * $ROCECTL_SYSTEMD_DIR, else /etc/systemd/system.
+ */
+#define RCTL_SYSTEMD_DIR "/etc/systemd/system"
+#define RCTL_SYSTEMD_DIR_ENV "ROCECTL_SYSTEMD_DIR"
+#define RCTL_TUNE_UNIT "rocectl-tune.service"
+int rctl_tune_persist(const char *args, char *dropin, size_t len, struct rctl_err *e);
+/* Where rocectl-tune.service is installed; ENOENT with a message when nowhere. */
+int rctl_tune_unit_path(char *path, size_t len, struct rctl_err *e);
+/* Remove both; *removed tells whether there was anything. */
+int rctl_tune_unpersist(bool *removed, struct rctl_err *e);
+
 /* Number of changes apply would write (not skipped). */
 uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p);
 

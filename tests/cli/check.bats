@@ -42,10 +42,11 @@ expect() {	# fixture exit "id:status ..."
 		assert_line --regexp "^$a +passed$"
 	done
 	rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy.json" | jq -e '
-		.schema_version == 1 and .summary.exit_status == 0 and
-		(.findings | map(select(.id == "gid.index")) | .[0].observed == "index 3") and
+		.schema_version == 2 and .summary.exit_status == 0 and
+		(.findings | map(select(.id == "gid.index")) | .[0].got == "index 3") and
 		(.findings | all(has("id") and has("area") and has("target") and has("status") and
-				 has("message") and has("expected") and has("observed") and has("fix")))'
+				 has("message") and has("expected") and has("got") and has("fix") and
+				 has("device") and has("port") and has("netdev") and has("evidence")))'
 }
 
 @test "fault: PFC off on prio 3" { expect fault-pfc-off-prio3 2 "pfc.prio_disabled:fail"; }
@@ -266,7 +267,7 @@ expect() {	# fixture exit "id:status ..."
 @test "the loss budget finding states the measured rate" {
 	run -2 rocectl check counters -j -i "$FIXTURES/fault-out-of-sequence-rising.json"
 	echo "$output" | jq -e '.findings[] | select(.id == "counters.loss_budget") |
-		.status == "fail" and (.observed | test("^loss rate 0\\.00241 \\(5160 of 2145200 packets\\)$"))'
+		.status == "fail" and (.got | test("^loss rate 0\\.00241 \\(5160 of 2145200 packets\\)$"))'
 	run -1 rocectl check counters -v -i "$FIXTURES/fault-out-of-sequence-rising.json" --loss-budget 0.01
 	assert_output --partial "is within the budget 0.01"
 }
@@ -346,8 +347,13 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "--dev filters targets" {
-	run -0 rocectl check all -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev nosuchdev
-	echo "$output" | jq -e '[.findings[] | select(.target != "node11")] | length == 0'
+	run --separate-stderr -3 rocectl check all -i "$FIXTURES/fault-pfc-off-prio3.json" --dev mlx5_9
+	assert_output ""
+	assert_equal "$stderr" "rocectl: no RDMA device, port or netdev matches '--dev mlx5_9' on 'node11'"
+	run --separate-stderr -3 rocectl check all -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev mlx5_9
+	echo "$output" | jq -e '(.error.message | test("mlx5_9")) and (has("findings") | not)'
+	run -3 rocectl doctor -i "$FIXTURES/fault-pfc-off-prio3.json" -d mlx5_0/2
+	run -2 rocectl check pfc -i "$FIXTURES/fault-pfc-off-prio3.json" --ib-dev mlx5_0/1
 	run -2 rocectl check pfc -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev ens1f0np0
 }
 
@@ -385,4 +391,12 @@ expect() {	# fixture exit "id:status ..."
 	documented=$(man_section "$ROOT/man/rocectl-check.8" RULES | grep -oE '^ {7}[a-z_]+\.[a-z_0-9]+( |$)' | tr -d ' ' | sort)
 	[ "$(wc -l <<<"$ids")" -ge 30 ]
 	diff <(echo "$ids") <(echo "$documented")
+}
+
+@test "--dev naming a netdev without an RDMA port says so, exit 3" {
+	jq '.host.netdevs += [.host.netdevs[0] | .name = "eno1" | .ifindex = 99]' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/eno.json"
+	run --separate-stderr -3 rocectl check all -i "$BATS_TEST_TMPDIR/eno.json" --dev eno1
+	assert_equal "$stderr" "rocectl: netdev 'eno1' has no RDMA port on 'node11' (is its RDMA driver loaded?)"
+	run --separate-stderr -3 rocectl tune plan -i "$BATS_TEST_TMPDIR/eno.json" --dev eno1
 }

@@ -20,14 +20,14 @@ load helpers
 @test "--help prints the usage line and both options" {
 	run -0 rocectl collect --help
 	assert_line --index 0 "usage: rocectl collect [OPTIONS]"
-	assert_line --regexp '^  -o, --output FILE '
+	assert_line --regexp '^  -O, --output-file FILE '
 	assert_line --regexp '^  -I, --interval SECS '
 }
 
-@test "collect -o writes a snapshot that loads, or fails in one line with status 3 and writes nothing" {
+@test "collect -O writes a snapshot that loads, or fails in one line with status 3 and writes nothing" {
 	local dir=$BATS_TEST_TMPDIR/o out=$BATS_TEST_TMPDIR/o/out.json
 	mkdir "$dir"
-	run --separate-stderr rocectl collect -o "$out"
+	run --separate-stderr rocectl collect -O "$out"
 	if [ "$status" -eq 0 ]; then	# a host with RDMA
 		assert_regex "${lines[0]}" "^wrote $out: [0-9]+ RDMA devices, "
 		run -0 rocectl devices -j --input "$out"

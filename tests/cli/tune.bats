@@ -145,3 +145,32 @@ plan_lines() {
 	assert_failure 3
 	assert_regex "$stderr" "cannot read state directory"
 }
+
+@test "plan --dev: only the ports named, like check; a filter that matches nothing exits 3" {
+	local f=$FIXTURES/mlx5-sriov-vf.json
+	run -0 rocectl tune plan -j --tos 104 --dev mlx5_0 -i "$f"
+	echo "$output" | jq -e '[.changes[].target] == ["mlx5_0/1"]'
+	run -0 rocectl tune plan -j --tos 104 -d ens1f0v0 -i "$f"
+	echo "$output" | jq -e '[.changes[].target] | length > 0 and all(. == "ens1f0v0" or . == "mlx5_2/1")'
+	run -0 rocectl tune plan -j --tos 104 --ib-dev mlx5_2/1 -i "$f"
+	echo "$output" | jq -e '[.changes[].target] | index("mlx5_0/1") == null'
+	run --separate-stderr -3 rocectl tune plan --dev mlx5_9 -i "$f"
+	assert_equal "$stderr" "rocectl: no RDMA device, port or netdev matches '--dev mlx5_9' on 'node11'"
+}
+
+@test "the plan says that its changes do not survive a reboot or a driver reload" {
+	run -0 rocectl tune plan -i "$FIXTURES/fault-pfc-off-prio3.json"
+	assert_line "these settings do not survive a reboot or a driver reload: 'tune apply --persist' re-applies the intent at boot"
+	assert_line "        lost at: reboot, mlx5_core driver reload"
+	run -0 rocectl tune plan -j -i "$FIXTURES/fault-tos-0.json"
+	echo "$output" | jq -e '.persistent == false and .changes[0].lost_on == "reboot, rdma_cm module reload"'
+	run -0 rocectl tune plan -i "$FIXTURES/mlx5-upstream-healthy.json"
+	refute_output --partial "do not survive"
+}
+
+@test "apply --persist without rocectl-tune.service installed is refused before the host is read" {
+	run --separate-stderr -3 env ROCECTL_SYSTEMD_DIR="$BATS_TEST_TMPDIR/units" \
+		"$ROCECTL" tune apply --yes --persist --state-dir "$BATS_TEST_TMPDIR/state"
+	assert_equal "$stderr" "rocectl: cannot persist: unit 'rocectl-tune.service' is not installed in $BATS_TEST_TMPDIR/units or the systemd unit directories ('make install' installs it)"
+	[ ! -e "$BATS_TEST_TMPDIR/state" ] && [ ! -e "$BATS_TEST_TMPDIR/units" ]
+}

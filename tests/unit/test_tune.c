@@ -5,6 +5,7 @@
  * revert of file writes on temporary files (the DCB and ethtool writes need
  * a NIC and are exercised in the lab).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -341,7 +342,7 @@ static void put(const char *path, const char *s)
 
 static const char *get(const char *path)
 {
-	static char buf[64];
+	static char buf[512];
 	FILE *f = fopen(path, "r");
 	size_t n;
 
@@ -385,6 +386,45 @@ static int teardown_dir(void **state)
 	unsetenv(RCTL_TUNE_FAIL_ENV);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd);
+}
+
+/* --persist: the drop-in and the enable link, and revert removing exactly those. */
+static void test_persist(void **state)
+{
+	char unit[256], path[256], link[512], dropin[512];
+	struct rctl_err e = { 0 };
+	bool removed;
+	ssize_t n;
+
+	setenv(RCTL_SYSTEMD_DIR_ENV, dir, 1);
+	snprintf(unit, sizeof(unit), "%s/rocectl-tune.service", dir);
+	assert_int_equal(rctl_tune_persist("--tos 104", dropin, sizeof(dropin), &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "not installed"));
+	put(unit, "[Service]\n");
+	assert_int_equal(rctl_tune_persist("--tos 104 --dev mlx5_0", dropin, sizeof(dropin), &e), 0);
+	snprintf(path, sizeof(path), "%s/rocectl-tune.service.d/persist.conf", dir);
+	assert_string_equal(dropin, path);
+	assert_non_null(strstr(get(path), "\n[Service]\nEnvironment=\"ROCECTL_TUNE_ARGS=--tos 104 --dev mlx5_0\"\n"));
+	snprintf(path, sizeof(path), "%s/multi-user.target.wants/rocectl-tune.service", dir);
+	n = readlink(path, link, sizeof(link) - 1);
+	assert_true(n > 0);
+	link[n] = '\0';
+	assert_string_equal(link, unit);
+	/* again: replaced, not refused */
+	assert_int_equal(rctl_tune_persist("--tos 106", dropin, sizeof(dropin), &e), 0);
+	/* an admin's own drop-in stays, and so does its directory */
+	snprintf(path, sizeof(path), "%s/rocectl-tune.service.d/local.conf", dir);
+	put(path, "[Unit]\n");
+	assert_int_equal(rctl_tune_unpersist(&removed, &e), 0);
+	assert_true(removed);
+	assert_int_equal(access(dropin, F_OK), -1);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/multi-user.target.wants/rocectl-tune.service", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access(unit, F_OK), 0);
+	assert_int_equal(rctl_tune_unpersist(&removed, &e), 0);
+	assert_false(removed);
+	unsetenv(RCTL_SYSTEMD_DIR_ENV);
 }
 
 static void test_apply_rollback(void **state)
@@ -455,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_ets_move),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test_setup_teardown(test_apply_rollback, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_persist, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_apply_revert, setup_dir, teardown_dir),
 	};
 
