@@ -147,7 +147,7 @@ plan_lines() {
 }
 
 @test "plan --dev: only the ports named, like check; a filter that matches nothing exits 3" {
-	local f=$FIXTURES/mlx5-sriov-vf.json
+	local f=$FIXTURES/mlx5-vf-beside-pf-healthy.json
 	run -0 rocectl tune plan -j --tos 104 --dev mlx5_0 -i "$f"
 	echo "$output" | jq -e '[.changes[].target] == ["mlx5_0/1"]'
 	run -0 rocectl tune plan -j --tos 104 -d ens1f0v0 -i "$f"
