@@ -21,23 +21,13 @@
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 
-static int attr_cb(const struct nlattr *a, void *data)
-{
-	const struct nlattr **tb = data;
-
-	/* Attributes newer than our headers are ignored, not errors. */
-	if (mnl_attr_type_valid(a, RDMA_NLDEV_ATTR_MAX - 1) > 0)
-		tb[mnl_attr_get_type(a)] = a;
-	return MNL_CB_OK;
-}
-
 static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)
 {
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
 	const struct nlattr *name, *val;
 	struct rctl_counter *c;
 
-	mnl_attr_parse_nested(nest, attr_cb, tb);
+	mnl_attr_parse_nested(nest, rctl_nldev_attr_cb, tb);
 	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
 	val = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE];
 	if (!name || !val)
@@ -55,7 +45,7 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
 	const struct nlattr *a;
 
-	mnl_attr_parse(nlh, 0, attr_cb, tb);
+	mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb);
 	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 		return MNL_CB_OK;
 	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
@@ -74,7 +64,7 @@ static int status_entry(const struct nlattr *nest, struct rctl_opt_counters *oc)
 	const struct nlattr *name, *dyn;
 	struct rctl_counter_status *c;
 
-	mnl_attr_parse_nested(nest, attr_cb, tb);
+	mnl_attr_parse_nested(nest, rctl_nldev_attr_cb, tb);
 	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
 	dyn = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC];
 	if (!name || !dyn)
@@ -92,7 +82,7 @@ int rctl_opt_counters_parse(const struct nlmsghdr *nlh, struct rctl_opt_counters
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
 	const struct nlattr *a;
 
-	if (mnl_attr_parse(nlh, 0, attr_cb, tb) != MNL_CB_OK)
+	if (mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb) != MNL_CB_OK)
 		return MNL_CB_ERROR;
 	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 		return MNL_CB_OK;

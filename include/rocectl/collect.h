@@ -39,6 +39,19 @@ int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft rule
 /* The rules of "nft -j list ruleset" that drop RoCE's ports, into nf. */
 int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err *e);
 
+/*
+ * The netlink reply parsers, on one message (nlmsg_len within the buffer):
+ * a DCB_CMD_IEEE_GET reply into nd; an nldev GET into a new device of h; an
+ * nldev PORT_GET into a new port of d. -ENOMEM is the only failure: what the
+ * reply lacks or does not validate is left unset.
+ */
+int rctl_dcb_parse(const struct nlmsghdr *nlh, struct rctl_netdev *nd);
+int rctl_rdma_parse_dev(const struct nlmsghdr *nlh, struct rctl_host *h);
+int rctl_rdma_parse_port(const struct nlmsghdr *nlh, struct rctl_device *d);
+
+/* MLNX_OFED qos/dscp2prio text (both shapes) into map; false: no entry. */
+bool rctl_qos_parse_dscp2prio(const char *txt, uint8_t map[64]);
+
 /* debugfs and configfs roots, overridable through ROCECTL_DEBUGFS/_CONFIGFS. */
 const char *rctl_debugfs(void);
 const char *rctl_configfs(void);
