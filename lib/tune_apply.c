@@ -194,7 +194,7 @@ static int write_text(const char *path, const char *text)
 
 	/* Like echo: the kernel parsers accept the trailing newline. */
 	snprintf(buf, sizeof(buf), "%s\n", text);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, buf, len + 1) != (ssize_t)(len + 1))
@@ -215,14 +215,18 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 	bool made = false;
 	int ret;
 
+	if (c->mkdir[0] && rctl_tune_path_check(c->mkdir, true, e))
+		return -e->errnum;
 	if (c->mkdir[0]) {
 		if (!mkdir(c->mkdir, 0755))
 			made = true;
 		else if (errno != EEXIST)
 			return rctl_err_set(e, errno, "cannot create '%s'", c->mkdir);
 	}
-	ret = write_text(c->path, text);
-	if (ret)
+	if (rctl_tune_path_check(c->path, false, e) ||
+	    (c->commit[0] && rctl_tune_path_check(c->commit, false, e)))
+		ret = -e->errnum;
+	else if ((ret = write_text(c->path, text)))
 		rctl_err_set(e, ret, "cannot write '%s' to '%s'", text, c->path);
 	else if (c->commit[0] && (ret = write_text(c->commit, "1")))
 		rctl_err_set(e, ret, "cannot write '1' to '%s'", c->commit);
@@ -337,6 +341,7 @@ int rctl_tune_state_parse(const char *text, const char *name,
 {
 	const cJSON *ver, *kind, *st;
 	cJSON *doc = rctl_json_parse_exact(text);
+	uint32_t i;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -355,6 +360,8 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	snprintf(status, len, "%s", st->valuestring);
 	ret = rctl_schema_from_json(&plan_schema, doc, p, name, e);
 	cJSON_Delete(doc);
+	for (i = 0; !ret && i < p->n_ch; i++)
+		ret = rctl_tune_change_check(&p->ch[i], name, i, e);
 	if (ret)
 		rctl_tune_plan_free(p);
 	return ret;
@@ -433,6 +440,29 @@ static int state_create(const struct rctl_tune_plan *p, const char *dir,
 	return state_write(path, p, "pending", e);
 }
 
+/*
+ * Revert writes as root what the state file says: it must be a regular file
+ * of root (or of the user running rocectl) that nobody else can write.
+ */
+static int state_trusted(FILE *f, const char *path, struct rctl_err *e)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st))
+		return rctl_err_set(e, errno, "cannot read state file '%s'", path);
+	if (S_ISDIR(st.st_mode))
+		return rctl_err_msg(e, EISDIR, "cannot read state file '%s': it is a directory", path);
+	if (!S_ISREG(st.st_mode))
+		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a regular file", path);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return rctl_err_msg(e, EPERM, "refusing state file '%s': owned by uid %u, "
+				    "not root", path, (unsigned int)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return rctl_err_msg(e, EPERM, "refusing state file '%s': writable by group "
+				    "or others (mode %04o)", path, (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
 static int state_load(const char *path, struct rctl_tune_plan *p, char *status,
 		      size_t slen, struct rctl_err *e)
 {
@@ -444,6 +474,11 @@ static int state_load(const char *path, struct rctl_tune_plan *p, char *status,
 	memset(p, 0, sizeof(*p));
 	if (!f)
 		return rctl_err_set(e, errno, "cannot open state file '%s'", path);
+	ret = state_trusted(f, path, e);
+	if (ret) {
+		fclose(f);
+		return ret;
+	}
 	fseek(f, 0, SEEK_END);
 	n = ftell(f);
 	rewind(f);

@@ -256,10 +256,15 @@ static const char *get(const char *path)
 	return buf;
 }
 
+/* Files of a tree tune writes (the OFED ECN enables), under a fake sysfs. */
 static void file_plan(struct rctl_tune_plan *p, int n)
 {
+	char cmd[160];
 	int i;
 
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/class/net/eth0/ecn/roce_np/enable", dir);
+	assert_int_equal(system(cmd), 0);
+	setenv("ROCECTL_SYSFS", dir, 1);
 	p->n_ch = n;
 	p->ch = calloc(n, sizeof(*p->ch));
 	for (i = 0; i < n; i++) {
@@ -267,7 +272,10 @@ static void file_plan(struct rctl_tune_plan *p, int n)
 
 		snprintf(c->op, sizeof(c->op), "write");
 		snprintf(c->setting, sizeof(c->setting), "f%d", i);
-		snprintf(c->path, sizeof(c->path), "%s/f%d", dir, i);
+		snprintf(c->target, sizeof(c->target), "eth0");
+		snprintf(c->path, sizeof(c->path), "%s/class/net/eth0/ecn/roce_np/enable/%d",
+			 dir, i);
+		snprintf(c->via, sizeof(c->via), "%s", c->path);
 		snprintf(c->old_text, sizeof(c->old_text), "old%d", i);
 		snprintf(c->new_text, sizeof(c->new_text), "new%d", i);
 		put(c->path, "old\n");
@@ -287,6 +295,7 @@ static int teardown_dir(void **state)
 
 	(void)state;
 	unsetenv(RCTL_TUNE_FAIL_ENV);
+	unsetenv("ROCECTL_SYSFS");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd);
 }
