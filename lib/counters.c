@@ -40,7 +40,7 @@ static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)
 	return MNL_CB_OK;
 }
 
-static int stat_cb(const struct nlmsghdr *nlh, void *data)
+int rctl_hw_counters_parse(const struct nlmsghdr *nlh, struct rctl_port *p)
 {
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
 	const struct nlattr *a;
@@ -49,9 +49,14 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 		return MNL_CB_OK;
 	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		if (hwc_entry(a, data) != MNL_CB_OK)
+		if (hwc_entry(a, p) != MNL_CB_OK)
 			return MNL_CB_ERROR;
 	return MNL_CB_OK;
+}
+
+static int stat_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return rctl_hw_counters_parse(nlh, data);
 }
 
 /*
@@ -149,9 +154,9 @@ static int cmp_counter(const void *a, const void *b)
 /* One PMA file; "N/A (no PMA)" means the driver has no PMA at all. */
 static int pma_read(const char *dir, const char *name, struct rctl_port *p)
 {
-	char path[PATH_MAX], buf[64], *end;
+	char path[PATH_MAX], buf[64];
 	struct rctl_counter *c;
-	unsigned long long v;
+	uint64_t v;
 	int ret;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
@@ -161,9 +166,7 @@ static int pma_read(const char *dir, const char *name, struct rctl_port *p)
 		return ret;
 	if (!strncmp(buf, "N/A", 3))
 		return -EOPNOTSUPP;
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno || end == buf || *end)
+	if (rctl_sysfs_u64(buf, 10, &v))
 		return -EINVAL;
 	c = rctl_arr_push(&p->pma, &p->n_pma, sizeof(*c));
 	if (!c)

@@ -138,7 +138,7 @@ bool rctl_qos_parse_dscp2prio(const char *txt, uint8_t map[64])
 }
 
 /* Rows of two or more numbers after a header: "3\t\t1" or "0 130944 ...". */
-static bool qos_rows(const char *txt, uint8_t *u8, uint64_t *u64)
+bool rctl_qos_parse_rows(const char *txt, uint8_t *u8, uint64_t *u64)
 {
 	const char *line = txt, *p;
 	unsigned long idx, val;
@@ -222,9 +222,9 @@ static void qos_one(struct rctl_host *h, struct rctl_netdev *nd)
 	if (!qos_read(dir, "dscp2prio", buf))
 		q->has_dscp2prio = rctl_qos_parse_dscp2prio(buf, q->dscp2prio);
 	if (!qos_read(dir, "prio2buffer", buf))
-		q->has_prio2buffer = qos_rows(buf, q->prio2buffer, NULL);
+		q->has_prio2buffer = rctl_qos_parse_rows(buf, q->prio2buffer, NULL);
 	if (!qos_read(dir, "buffer_size", buf))
-		q->has_buffer_size = qos_rows(buf, NULL, q->buffer_size);
+		q->has_buffer_size = rctl_qos_parse_rows(buf, NULL, q->buffer_size);
 	q->st.ok = true;
 	(void)h;
 }

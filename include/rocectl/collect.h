@@ -58,6 +58,13 @@ const char *rctl_configfs(void);
 
 /* sysfs root, overridable for tests through ROCECTL_SYSFS ("/sys"). */
 const char *rctl_sysfs(void);
+/*
+ * A number file's text (newline stripped): digits in "base" (0: decimal or
+ * 0x-hex), trailing spaces allowed, no sign, no leading blank. -EINVAL/-ERANGE.
+ */
+int rctl_sysfs_u64(const char *txt, int base, uint64_t *v);
+/* MLNX_OFED qos/prio2buffer or buffer_size rows into u8[8] or u64[8]. */
+bool rctl_qos_parse_rows(const char *txt, uint8_t *u8, uint64_t *u64);
 /* Read a small sysfs/configfs file, newline stripped; -errno on failure. */
 int rctl_read_file(const char *path, char *buf, size_t len);
 
