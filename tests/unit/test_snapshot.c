@@ -107,11 +107,13 @@ static void one_fixture(const char *path)
 	n_fixtures++;
 }
 
-static void test_fixtures_round_trip(void **state)
+/* Run fn on every fixture; returns how many. */
+static int each_fixture(void (*fn)(const char *path))
 {
 	struct dirent *de;
 	char path[PATH_MAX];
 	DIR *d = opendir(FIXTURES);
+	int files = 0;
 
 	assert_non_null(d);
 	while ((de = readdir(d))) {
@@ -120,9 +122,16 @@ static void test_fixtures_round_trip(void **state)
 		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", FIXTURES, de->d_name);
-		one_fixture(path);
+		fn(path);
+		files++;
 	}
 	closedir(d);
+	return files;
+}
+
+static void test_fixtures_round_trip(void **state)
+{
+	each_fixture(one_fixture);
 	assert_true(n_fixtures >= 20);
 }
 
@@ -322,42 +331,34 @@ static void perturb(const struct rctl_schema *s, char *p)
 	}
 }
 
-/* Property: for every fixture with perturbed numbers, write → read → write is identical. */
-static void test_numbers_round_trip(void **state)
+/* 20 rounds of one fixture with perturbed numbers: write → read → write is identical. */
+static void perturbed_round_trips(const char *path)
 {
 	struct rctl_err e = { 0 };
 	struct rctl_host h, h2;
-	char path[PATH_MAX], *t1, *t2;
-	struct dirent *de;
-	DIR *d = opendir(FIXTURES);
-	int round, files = 0;
+	char *t1, *t2;
+	int round;
 
-	assert_non_null(d);
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", FIXTURES, de->d_name);
-		for (round = 0; round < 20; round++) {
-			assert_int_equal(rctl_snapshot_load(path, &h, &e), 0);
-			perturb(&rctl_host_schema, (char *)&h);
-			t1 = rctl_snapshot_text(&h, round % 2);
-			if (rctl_snapshot_parse(t1, path, &h2, &e))
-				fail_msg("%s round %d: %s", path, round, e.msg);
-			t2 = rctl_snapshot_text(&h2, round % 2);
-			assert_string_equal(t1, t2);
-			assert_memory_equal(&h.sample_interval_s, &h2.sample_interval_s,
-					    sizeof(double));
-			cJSON_free(t1);
-			cJSON_free(t2);
-			rctl_host_free(&h);
-			rctl_host_free(&h2);
-		}
-		files++;
+	for (round = 0; round < 20; round++) {
+		assert_int_equal(rctl_snapshot_load(path, &h, &e), 0);
+		perturb(&rctl_host_schema, (char *)&h);
+		t1 = rctl_snapshot_text(&h, round % 2);
+		if (rctl_snapshot_parse(t1, path, &h2, &e))
+			fail_msg("%s round %d: %s", path, round, e.msg);
+		t2 = rctl_snapshot_text(&h2, round % 2);
+		assert_string_equal(t1, t2);
+		assert_memory_equal(&h.sample_interval_s, &h2.sample_interval_s, sizeof(double));
+		cJSON_free(t1);
+		cJSON_free(t2);
+		rctl_host_free(&h);
+		rctl_host_free(&h2);
 	}
-	closedir(d);
-	assert_true(files >= 20);
+}
+
+/* Property: every fixture, its u64s and doubles perturbed, round-trips exactly. */
+static void test_numbers_round_trip(void **state)
+{
+	assert_true(each_fixture(perturbed_round_trips) >= 20);
 }
 
 /* A directory as --input: said so, not "read error or too large". */
