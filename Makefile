@@ -111,7 +111,7 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
 
 $(BUILD)/fuzz/lib/%.o: lib/%.c | check-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(BUILD)/fuzz/librocectl.a: $(FUZZ_LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -152,4 +152,4 @@ clean:
 		$(BUILD)/rocectl $(BUILD)/librocectl.a
 
 -include tests/lab/lab.mk
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
