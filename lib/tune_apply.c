@@ -251,8 +251,8 @@ int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e)
 		return rctl_err_msg(e, EINVAL, "unknown tune operation '%s'", c->op);
 	}
 	if (ret)
-		rctl_err_set(e, ret, "cannot set %s of '%s' (%s)", c->setting,
-			     c->target, c->via);
+		rctl_err_set(e, ret, "cannot set %s of '%s'%s%s%s", c->setting, c->target,
+			     c->via[0] ? " (" : "", c->via, c->via[0] ? ")" : "");
 	return ret;
 }
 
@@ -611,13 +611,6 @@ int rctl_tune_apply(struct rctl_tune_plan *p, const char *state_dir,
 	return ret ? ret : wret;
 }
 
-static bool needs_revert(const struct rctl_tune_change *c)
-{
-	return !strcmp(c->status, RCTL_TUNE_APPLIED) ||
-	       !strcmp(c->status, RCTL_TUNE_PENDING) ||
-	       !strcmp(c->status, RCTL_TUNE_UNDO_FAILED);
-}
-
 int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 		     struct rctl_err *e)
 {
@@ -632,7 +625,7 @@ int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 	for (i = p->n_ch; i-- > 0;) {
 		struct rctl_tune_change *c = &p->ch[i];
 
-		if (!needs_revert(c))
+		if (!rctl_tune_change_written(c))
 			continue;
 		ret = rctl_tune_write(c, true, &we);
 		if (ret == -EOPNOTSUPP) {

@@ -165,16 +165,29 @@ static int check_netdev_op(const struct rctl_tune_change *c, enum rctl_tune_op o
 	return 0;
 }
 
+bool rctl_tune_change_written(const struct rctl_tune_change *c)
+{
+	return !strcmp(c->status, RCTL_TUNE_APPLIED) ||
+	       !strcmp(c->status, RCTL_TUNE_PENDING) ||
+	       !strcmp(c->status, RCTL_TUNE_UNDO_FAILED);
+}
+
 int rctl_tune_change_check(const struct rctl_tune_change *c, const char *name,
 			   uint32_t i, struct rctl_err *e)
 {
 	enum rctl_tune_op op = rctl_tune_op_of(c);
 
-	if (op == RCTL_TUNE_N_OPS)
+	/* A skipped change may have no op (nothing could be read to plan it). */
+	if (op == RCTL_TUNE_N_OPS && (c->op[0] || !c->skip[0]))
 		return bad(e, name, i, "unknown op", c->op);
+	if (!rctl_tune_change_written(c))
+		return 0;
+	/* Apply never writes a skipped change, so revert has nothing to undo. */
+	if (c->skip[0])
+		return bad(e, name, i, "skipped change marked", c->status);
 	/* They name the change in every message: "cannot set  of '' ()". */
-	if (!c->target[0] || !c->setting[0] || !c->via[0])
-		return bad(e, name, i, "empty target, setting or via for op", c->op);
+	if (!c->target[0] || !c->setting[0])
+		return bad(e, name, i, "empty target or setting for op", c->op);
 	if (op == RCTL_TUNE_WRITE)
 		return check_write(c, name, i, e);
 	return check_netdev_op(c, op, name, i, e);

@@ -106,12 +106,16 @@ revert_refused() {
 	state "$T/s.json" '{"op": "rm-rf", "target": "eth0", "setting": "x", "via": "x", "status": "applied"}'
 	revert_refused "$T/s.json"
 	assert_regex "$stderr" "unknown op 'rm-rf'"
+	# A skipped change is never written: marked applied, it is refused.
+	state "$T/s.json" "$(write_change "$T/victim" '"skip": "no knob"')"
+	revert_refused "$T/s.json"
+	assert_regex "$stderr" "skipped change marked 'applied'"
 }
 
 @test "empty fields are named, not 'cannot set  of '' ()'" {
 	state "$T/s.json" '{"op": "pfc", "ifname": "eth0", "status": "applied"}'
 	revert_refused "$T/s.json"
-	assert_equal "$stderr" "rocectl: cannot read state file '$T/s.json': change 1: empty target, setting or via for op 'pfc'"
+	assert_equal "$stderr" "rocectl: cannot read state file '$T/s.json': change 1: empty target or setting for op 'pfc'"
 	state "$T/s.json" "$(write_change "$TOS" | sed 's/"old_text": "0"/"old_text": ""/')"
 	revert_refused "$T/s.json"
 	assert_regex "$stderr" "empty or unprintable old_text"

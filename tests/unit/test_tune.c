@@ -230,6 +230,45 @@ static void test_state_round_trip(void **state)
 	rctl_tune_plan_free(&q);
 }
 
+/*
+ * Every state file apply writes passes revert's checks: the plan of every
+ * fixture (and of the lab's rxe snapshot, whose rdma_cm ToS is off), with
+ * the statuses apply gives, written and read back.
+ */
+static void state_accepted(const char *name)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char status[32], *text;
+	uint32_t i;
+
+	plan_file(name, &p);
+	for (i = 0; i < p.n_ch; i++)
+		snprintf(p.ch[i].status, sizeof(p.ch[i].status), "%s",
+			 p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED);
+	text = rctl_tune_state_text(&p, "applied");
+	if (rctl_tune_state_parse(text, name, &q, status, sizeof(status), &e))
+		fail_msg("%s: %s", name, e.msg);
+	free(text);
+	rctl_tune_plan_free(&p);
+	rctl_tune_plan_free(&q);
+}
+
+static void test_state_of_every_plan(void **state)
+{
+	static const char *const names[] = {
+		"fault-trust-pcp-untagged", "fault-dscp26-missing", "fault-dscp26-two-prios",
+		"fault-pfc-off-prio3", "fault-pfc-on-0-and-3", "fault-tos-0",
+		"fault-roce-mode-v1", "fault-ecn-np-disabled", "fault-global-pause-with-pfc",
+		"fault-cnp-dscp-on-data-prio", "fault-lldpad-running", "fault-debugfs-unreadable",
+		"bnxt-healthy", "mlx5-sriov-vf", "../../cli/data/rxe-lab",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		state_accepted(names[i]);
+}
+
 /* ---- apply / rollback / revert on plain files ------------------------- */
 
 static char dir[64];
@@ -363,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_unsupported_skipped),
 		cmocka_unit_test(test_ets_move),
 		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_state_of_every_plan),
 		cmocka_unit_test_setup_teardown(test_apply_rollback, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_apply_revert, setup_dir, teardown_dir),
 	};
