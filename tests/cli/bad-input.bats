@@ -11,7 +11,7 @@ setup_file() {
 	: >"$d/empty.json"
 	head -c 500 "$ok" >"$d/trunc.json"
 	printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\xff\xfe' >"$d/bin.json"
-	jq '.schema_version = 2' "$ok" >"$d/v2.json"
+	jq '.schema_version = 99' "$ok" >"$d/v99.json"
 	echo '[1, 2]' >"$d/arr.json"
 	jq '.host.netdevs[0].pfc.requests[0] = " -1"' "$ok" >"$d/neg-u64.json"
 	jq '.host.netdevs[0].buffer.total_size = ""' "$ok" >"$d/empty-u64.json"
@@ -86,7 +86,7 @@ bad() {
 	bad 3 check all -i empty.json
 	bad 3 check all -i trunc.json
 	bad 3 check all -i bin.json
-	bad 3 check all -i v2.json
+	bad 3 check all -i v99.json
 	bad 3 check all -i arr.json
 	bad 3 doctor -i bin.json
 	bad 3 devices -i dir
