@@ -5,6 +5,8 @@
 #                  and the unit and CLI tests again on an ASan+UBSan build
 #   demo           deps, build, then rocectl's main job in the Soft-RoCE lab
 #   unit cli asan  the parts of check; lab-check lab-shell: see tests/lab
+#   fuzz           each libFuzzer harness of tests/fuzz for FUZZ_SECS (60) seconds
+#   fuzz-smoke     each harness for 3 seconds on its seeds (part of check)
 #   install        PREFIX=/usr/local DESTDIR=
 #   deb rpm        the Debian package and the RPM (in $(BUILD)/pkg); pkg-check tests the .deb
 # V=1 shows the commands (compiler lines, apt's output); by default one line a step.
@@ -23,7 +25,7 @@ PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
-	util-linux iproute2 strace python3 prometheus
+	util-linux iproute2 strace python3 prometheus clang libclang-rt-14-dev
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
 # V is exported for scripts/install-packages and tests/lab/lab (apt's output).
@@ -64,7 +66,7 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps check unit cli asan demo install clean check-deps
+.PHONY: all deps check unit cli asan demo install clean check-deps fuzz fuzz-smoke
 all: $(BUILD)/rocectl
 
 $(BUILD)/%.o: %.c | check-deps
@@ -107,9 +109,50 @@ check: deps
 	$(Q)$(MAKE) all
 	$(Q)$(MAKE) unit
 	$(Q)$(MAKE) cli
+	$(Q)$(MAKE) fuzz-smoke
 	$(Q)$(MAKE) pkg-check
 	$(Q)$(MAKE) lab-check
 	$(Q)$(MAKE) asan
+
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c): the library again, built by clang
+# with ASan+UBSan and the fuzzer's coverage; each harness is a binary. Seeds
+# are committed in tests/fuzz/seeds/<name>/ (the snapshot harness also reads
+# the host fixtures); the corpus a run grows stays in $(BUILD)/fuzz/corpus.
+FUZZ_CC ?= clang
+FUZZ_SECS ?= 60
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude \
+	-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -Wall -Wno-unused-parameter \
+	-Wno-gnu-variable-sized-type-not-at-end -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
+
+$(BUILD)/fuzz/lib/%.o: lib/%.c | check-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/fuzz/librocectl.a: $(FUZZ_LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/fuzz/librocectl.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/librocectl.a $(LIBS)
+
+# Each harness for FUZZ_SECS seconds; a crash stops make with its input saved
+# as $(BUILD)/fuzz/crash-<harness>-*.
+fuzz: $(FUZZ_BIN)
+	@set -e; for b in $(FUZZ_BIN); do n=$${b##*/fuzz_}; \
+		mkdir -p $(BUILD)/fuzz/corpus/$$n; \
+		extra=; [ $$n = snapshot ] && extra=tests/fixtures/hosts; \
+		echo "fuzz: $$n for $(FUZZ_SECS) s"; \
+		$$b -max_total_time=$(FUZZ_SECS) -print_final_stats=1 -timeout=10 \
+			-rss_limit_mb=2048 -artifact_prefix=$(BUILD)/fuzz/crash-$$n- \
+			$(BUILD)/fuzz/corpus/$$n tests/fuzz/seeds/$$n $$extra 2>$(BUILD)/fuzz/$$n.log || \
+			{ tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^stat::new_units_added' $(BUILD)/fuzz/$$n.log | tr '\n' ' '; echo; \
+	done
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECS=3
 
 demo: deps lab-deps all lab-fetch
 	@echo "demo: booting the Soft-RoCE lab under qemu (about 10 s)…"
@@ -132,7 +175,7 @@ install: all
 		install -D -m 0644 etc/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl.conf
 
 clean:
-	$(Q)rm -rf $(BUILD)/cmd $(BUILD)/lib $(BUILD)/tests $(BUILD)/asan $(BUILD)/pkg \
+	$(Q)rm -rf $(BUILD)/cmd $(BUILD)/lib $(BUILD)/tests $(BUILD)/asan $(BUILD)/pkg $(BUILD)/fuzz \
 		$(BUILD)/rocectl $(BUILD)/librocectl.a
 
 # ---- Packages: make deb, make rpm, make pkg-check (see README.md "Install") ----
@@ -193,4 +236,4 @@ pkg-check: deb rpm
 		ROCECTL_RPM=$$(ls $(RPM_TOP)/RPMS/*/rocectl-$(VERSION)-*.rpm) bats tests/pkg
 
 -include tests/lab/lab.mk
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

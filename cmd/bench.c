@@ -18,6 +18,7 @@
 #define CM_TIMEOUT_MS 3000	/* each rdma_cm step and each admin command */
 #define IO_TIMEOUT_MS 5000	/* no completion for this long: target gone */
 #define KATO_MS 10000		/* keep-alive sent every KATO/2 */
+#define WAIT_MS 10000		/* controller enable/shutdown, unless CAP.TO is shorter */
 
 static const char *const rw_names[] = {
 	"randread", "read", "randwrite", "write", "randrw", NULL,
@@ -27,9 +28,9 @@ static struct {
 	const char *target, *nqn, *hostnqn, *rw;
 	int port, nsid, mix, qd, queues, tos;
 	uint64_t bs, ios;
-	double time, ramp;
+	double time, ramp, timeout;
 	bool write_ok, verify, histogram, strict, event;
-	bool time_given, ios_given, tos_given;
+	bool time_given, ios_given, tos_given, timeout_given;
 } o = {
 	.port = RCTL_NVMF_PORT, .nsid = 1, .rw = "randread", .mix = 50, .qd = 1,
 	.queues = 1, .bs = 4096, .time = 10,
@@ -62,6 +63,10 @@ static const struct rctl_opt nvmf_opts[] = {
 	  .given = &o.ios_given, .help = "measure N I/Os instead of a time" },
 	{ .name = "ramp", .type = OPT_SECS, .arg = "SECS", .dst = &o.ramp, .max = 3600,
 	  .help = "run SECS seconds before measuring" },
+	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS", .dst = &o.timeout,
+	  .max = 3600, .given = &o.timeout_given,
+	  .help = "bound of each connect step, command, I/O and controller "
+		  "enable/shutdown wait (default 3, 5 and 10 s)" },
 	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &o.tos, .min = 0,
 	  .max = 255, .given = &o.tos_given,
 	  .help = "IP TOS byte of the connections (default: rdma_cm's)" },
@@ -115,12 +120,18 @@ static int check_usage(struct rctl_ctx *ctx)
 	return 0;
 }
 
+static int secs_ms(double secs)
+{
+	return secs * 1000 < 1 ? 1 : (int)(secs * 1000);
+}
+
 static struct rctl_nvmf_opts conn_opts(const char *subnqn)
 {
 	return (struct rctl_nvmf_opts){
 		.traddr = o.target, .port = (uint16_t)o.port, .subnqn = subnqn,
 		.hostnqn = o.hostnqn, .tos = o.tos_given ? o.tos : -1,
-		.timeout_ms = CM_TIMEOUT_MS,
+		.timeout_ms = o.timeout_given ? secs_ms(o.timeout) : CM_TIMEOUT_MS,
+		.wait_ms = o.timeout_given ? secs_ms(o.timeout) : WAIT_MS,
 		.kato_ms = strcmp(subnqn, RCTL_NVMF_DISC_NQN) ? KATO_MS : 0,
 	};
 }
@@ -226,9 +237,13 @@ static int check_ns(struct rctl_ctx *ctx, struct session *s, struct rctl_err *e)
 				  "(active: %s)", o.nsid, s->nqn, n ? list : "none");
 	if (rctl_nvmf_identify_ns(s->c, (uint32_t)o.nsid, &s->ns, e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
-	bsz = 1u << s->ns.lbads;
-	mdts = in->id.mdts ? 4096ull << in->id.mdts : UINT64_MAX;
-	if (s->ns.lbads < 9 || s->ns.lbads > 16 || o.bs % bsz)
+	bsz = rctl_nvme_block_size(s->ns.lbads);
+	mdts = rctl_nvme_mdts_bytes(in->id.mdts);
+	if (!bsz)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "namespace %d has an unsupported "
+				  "block size (LBADS %u; 9 to 16 are supported)", o.nsid,
+				  s->ns.lbads);
+	if (o.bs % bsz)
 		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "--bs %" PRIu64 " is not a multiple "
 				  "of the %u-byte blocks of namespace %d", o.bs, bsz, o.nsid);
 	if (o.bs > mdts)
@@ -284,7 +299,7 @@ static void print_setup(const struct session *s)
 	out_u64(OUT_JSON, "inline_write_max_bytes", NULL, rctl_nvmf_q_inline_max(s->q[0]));
 	out_u64(OUT_ANY, "nsid", "namespace %" PRIu64, (uint64_t)o.nsid);
 	out_u64(OUT_ANY, "blocks", ": %" PRIu64 " blocks", s->ns.nsze);
-	out_u64(OUT_ANY, "block_size_bytes", " of %" PRIu64 " bytes\n", 1ull << s->ns.lbads);
+	out_u64(OUT_ANY, "block_size_bytes", " of %" PRIu64 " bytes\n", (uint64_t)rctl_nvme_block_size(s->ns.lbads));
 	out_str(OUT_ANY, "rw", "%s", o.rw);
 	if (!strcmp(o.rw, "randrw"))
 		out_u64(OUT_ANY, "mix_read_pct", " (%" PRIu64 "%% reads)", (uint64_t)o.mix);
@@ -430,7 +445,7 @@ static int run(struct rctl_ctx *ctx, struct session *s)
 		.nsid = (uint32_t)o.nsid, .ns_blocks = s->ns.nsze, .lbads = s->ns.lbads,
 		.time_s = o.ios_given ? 0 : o.time, .ios = o.ios_given ? o.ios : 0,
 		.ramp_s = o.ramp, .verify = o.verify, .event = o.event,
-		.io_timeout_ms = IO_TIMEOUT_MS,
+		.io_timeout_ms = o.timeout_given ? secs_ms(o.timeout) : IO_TIMEOUT_MS,
 		.progress = show_progress ? on_progress : NULL,
 	};
 	struct rctl_nvmf_bench_res *r = malloc(sizeof(*r));

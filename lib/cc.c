@@ -112,14 +112,10 @@ const char *rctl_debugfs(void)
 /* A number file: decimal or 0x-hex (bnxt prints hex), trailing space ok. */
 static int read_u64(const char *path, uint64_t *v)
 {
-	char buf[64], *end;
+	char buf[64];
 	int ret = rctl_read_file(path, buf, sizeof(buf));
 
-	if (ret)
-		return ret;
-	errno = 0;
-	*v = strtoull(buf, &end, 0);
-	return errno || end == buf || *end ? -EINVAL : 0;
+	return ret ? ret : rctl_sysfs_u64(buf, 0, v) ? -EINVAL : 0;
 }
 
 /* Add one parameter: 0, -ENOENT when the file is absent, or another -errno. */

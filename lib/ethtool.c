@@ -240,7 +240,8 @@ int rctl_pause_stats_parse(const struct nlmsghdr *nlh, struct rctl_counter_set *
 
 	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), pause_attr_cb, tb) != MNL_CB_OK)
 		return -EINVAL;
-	if (!tb[ETHTOOL_A_PAUSE_STATS])
+	if (!tb[ETHTOOL_A_PAUSE_STATS] ||
+	    mnl_attr_validate(tb[ETHTOOL_A_PAUSE_STATS], MNL_TYPE_NESTED) < 0)
 		return 0;
 	mnl_attr_for_each_nested(a, tb[ETHTOOL_A_PAUSE_STATS]) {
 		t = mnl_attr_get_type(a);

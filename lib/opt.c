@@ -173,8 +173,12 @@ static int opt_store(const struct rctl_opt *o, const char *val,
 			return opt_bad(e, o, val, "not a size (e.g. 4096, 4k, 1M)");
 		if (*(uint64_t *)o->dst < (uint64_t)o->min ||
 		    (o->max > 0 && *(uint64_t *)o->dst > (uint64_t)o->max)) {
-			snprintf(why, sizeof(why), "expected %lld to %lld bytes",
-				 o->min, o->max);
+			/* Without a maximum, only the minimum can be said. */
+			if (o->max > 0)
+				snprintf(why, sizeof(why), "expected %lld to %lld bytes",
+					 o->min, o->max);
+			else
+				snprintf(why, sizeof(why), "expected at least %lld", o->min);
 			return opt_bad(e, o, val, why);
 		}
 		break;

@@ -19,6 +19,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "rocectl/probe.h"
+#include "rocectl/probe_wire.h"
 
 static const char *const class_ids[RCTL_REACH_NCLASSES] = {
 	[RCTL_REACH_OK] = NULL,
@@ -309,23 +310,24 @@ static int handle_reject(struct rctl_conn *c, struct rdma_cm_event *ev,
 static int take_welcome(struct rctl_conn *c, struct rdma_cm_event *ev,
 			struct rctl_err *e)
 {
-	const struct rctl_welcome *w = ev->param.conn.private_data;
+	struct rctl_welcome w;
+	int ret = rctl_welcome_decode(ev->param.conn.private_data,
+				      ev->param.conn.private_data_len, &w);
 
-	if (!w || ev->param.conn.private_data_len < sizeof(*w) ||
-	    memcmp(w->magic, RCTL_PROBE_MAGIC, 4)) {
+	if (ret == -EPROTO) {
 		c->cls = RCTL_REACH_VERSION;
 		return rctl_err_msg(e, EPROTO, "'%s' accepted without the rocectl handshake: not 'rocectl serve'",
 				    c->path.dst_ip);
 	}
-	c->peer_version = w->version;
-	if (w->version != RCTL_PROBE_VERSION) {
+	c->peer_version = w.version;
+	if (ret) {
 		c->cls = RCTL_REACH_VERSION;
 		return rctl_err_msg(e, EPROTO, "handshake version mismatch: serve at '%s' speaks v%u, this rocectl v%u",
-				    c->path.dst_ip, w->version, RCTL_PROBE_VERSION);
+				    c->path.dst_ip, w.version, RCTL_PROBE_VERSION);
 	}
-	c->raddr = be64toh(w->addr);
-	c->rkey = ntohl(w->rkey);
-	c->peer_lifetime_s = ntohl(w->lifetime_s);
+	c->raddr = w.addr;
+	c->rkey = w.rkey;
+	c->peer_lifetime_s = w.lifetime_s;
 	return 0;
 }
 

@@ -21,8 +21,8 @@
  * file when the table has no DSCP entry). Returns how many distinct ones;
  * *trust_dscp tells whether the port classifies by DSCP at all.
  */
-static int dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
-		      bool *trust_dscp)
+int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
+		    bool *trust_dscp)
 {
 	const struct rctl_app_table *a = &nd->app;
 	uint32_t i;
@@ -115,7 +115,7 @@ void rule_dscp_trust_pcp(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!rctl_part_ok(j, &t, &t.nd->app.st, "the DCB APP table", true))
 			continue;
-		dscp_prios(t.nd, j->in->dscp, prios, &trust);
+		rctl_dscp_prios(t.nd, j->in->dscp, prios, &trust);
 		if (trust) {
 			rctl_emit(j, RCTL_PASS, t.name, "trust dscp", "trust dscp", NULL, NULL,
 				  "the port classifies by DSCP");
@@ -141,7 +141,7 @@ void rule_dscp_missing(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!t.nd->app.st.ok)
 			continue;
-		n = dscp_prios(t.nd, d, prios, &trust);
+		n = rctl_dscp_prios(t.nd, d, prios, &trust);
 		if (!trust)		/* dscp.trust_pcp says it */
 			continue;
 		snprintf(exp, sizeof(exp), "DSCP %d -> prio %d", d, p);
@@ -172,7 +172,7 @@ void rule_dscp_ambiguous(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!t.nd->app.st.ok)
 			continue;
-		n = dscp_prios(t.nd, d, prios, &trust);
+		n = rctl_dscp_prios(t.nd, d, prios, &trust);
 		if (!trust || !n)
 			continue;
 		snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
@@ -227,7 +227,7 @@ static int cnp_lands(const struct rctl_netdev *nd, uint64_t cdscp, bool hp,
 	bool prios[8], trust;
 	int i;
 
-	if (dscp_prios(nd, cdscp & 63, prios, &trust) && trust)
+	if (rctl_dscp_prios(nd, cdscp & 63, prios, &trust) && trust)
 		for (i = 0; i < 8; i++)
 			if (prios[i])
 				return i;

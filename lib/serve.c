@@ -24,6 +24,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "rocectl/probe.h"
+#include "rocectl/probe_wire.h"
 
 #define SPIN_NS 2000000ull	/* keep polling this long after the last completion */
 #define TICK_MS 100		/* sleeps are this short, to notice stop and lifetime */
@@ -321,21 +322,11 @@ static int sconn_setup(struct sconn *s)
 static uint8_t check_hello(struct server *sv, const struct rdma_cm_event *ev,
 			   struct rctl_hello *h)
 {
-	if (!ev->param.conn.private_data ||
-	    ev->param.conn.private_data_len < sizeof(*h))
-		return RCTL_PROBE_BAD_REQUEST;
-	memcpy(h, ev->param.conn.private_data, sizeof(*h));
-	if (memcmp(h->magic, RCTL_PROBE_MAGIC, 4))
-		return RCTL_PROBE_BAD_REQUEST;
-	if (h->version != RCTL_PROBE_VERSION)
-		return RCTL_PROBE_VERSION_MISMATCH;
-	h->size = ntohl(h->size);
-	h->depth = ntohl(h->depth);
-	if (!h->size || h->size > RCTL_PROBE_MAX_SIZE || !h->depth ||
-	    h->depth > RCTL_PROBE_MAX_DEPTH ||
-	    (h->mode != RCTL_MODE_ECHO && h->mode != RCTL_MODE_SINK &&
-	     h->mode != RCTL_MODE_POLL))
-		return RCTL_PROBE_BAD_REQUEST;
+	uint8_t st = rctl_hello_decode(ev->param.conn.private_data,
+				       ev->param.conn.private_data_len, h);
+
+	if (st != RCTL_PROBE_OK)
+		return st;
 	if (sv->n >= sv->o->max_clients)
 		return RCTL_PROBE_BUSY;
 	return RCTL_PROBE_OK;
@@ -414,8 +405,8 @@ static void on_request(struct server *sv, struct rdma_cm_event *ev)
 		s->size = h.size;
 		s->depth = h.depth;
 		s->mode = h.mode;
-		s->caddr = be64toh(h.addr);
-		s->crkey = ntohl(h.rkey);
+		s->caddr = h.addr;
+		s->crkey = h.rkey;
 		peer_str(id, s->peer, sizeof(s->peer));
 		id->context = s;
 		if (sconn_setup(s) || accept_conn(sv, s, ev)) {

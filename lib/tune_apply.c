@@ -210,7 +210,7 @@ static int write_text(const char *path, const char *text)
 
 	/* Like echo: the kernel parsers accept the trailing newline. */
 	snprintf(buf, sizeof(buf), "%s\n", text);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, buf, len + 1) != (ssize_t)(len + 1))
@@ -231,14 +231,18 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 	bool made = false;
 	int ret;
 
+	if (c->mkdir[0] && rctl_tune_path_check(c->mkdir, true, e))
+		return -e->errnum;
 	if (c->mkdir[0]) {
 		if (!mkdir(c->mkdir, 0755))
 			made = true;
 		else if (errno != EEXIST)
 			return rctl_err_set(e, errno, "cannot create '%s'", c->mkdir);
 	}
-	ret = write_text(c->path, text);
-	if (ret)
+	if (rctl_tune_path_check(c->path, false, e) ||
+	    (c->commit[0] && rctl_tune_path_check(c->commit, false, e)))
+		ret = -e->errnum;
+	else if ((ret = write_text(c->path, text)))
 		rctl_err_set(e, ret, "cannot write '%s' to '%s'", text, c->path);
 	else if (c->commit[0] && (ret = write_text(c->commit, "1")))
 		rctl_err_set(e, ret, "cannot write '1' to '%s'", c->commit);
@@ -264,8 +268,8 @@ int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e)
 		return rctl_err_msg(e, EINVAL, "unknown tune operation '%s'", c->op);
 	}
 	if (ret)
-		rctl_err_set(e, ret, "cannot set %s of '%s' (%s)", c->setting,
-			     c->target, c->via);
+		rctl_err_set(e, ret, "cannot set %s of '%s'%s%s%s", c->setting, c->target,
+			     c->via[0] ? " (" : "", c->via, c->via[0] ? ")" : "");
 	return ret;
 }
 
@@ -354,6 +358,7 @@ int rctl_tune_state_parse(const char *text, const char *name,
 {
 	const cJSON *ver, *kind, *st;
 	cJSON *doc = rctl_json_parse_exact(text);
+	uint32_t i;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -372,6 +377,8 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	snprintf(status, len, "%s", st->valuestring);
 	ret = rctl_schema_from_json(&plan_schema, doc, p, name, e);
 	cJSON_Delete(doc);
+	for (i = 0; !ret && i < p->n_ch; i++)
+		ret = rctl_tune_change_check(&p->ch[i], name, i, e);
 	if (ret)
 		rctl_tune_plan_free(p);
 	return ret;
@@ -450,6 +457,29 @@ static int state_create(const struct rctl_tune_plan *p, const char *dir,
 	return state_write(path, p, "pending", e);
 }
 
+/*
+ * Revert writes as root what the state file says: it must be a regular file
+ * of root (or of the user running rocectl) that nobody else can write.
+ */
+static int state_trusted(FILE *f, const char *path, struct rctl_err *e)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st))
+		return rctl_err_set(e, errno, "cannot read state file '%s'", path);
+	if (S_ISDIR(st.st_mode))
+		return rctl_err_msg(e, EISDIR, "cannot read state file '%s': it is a directory", path);
+	if (!S_ISREG(st.st_mode))
+		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a regular file", path);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return rctl_err_msg(e, EPERM, "refusing state file '%s': owned by uid %u, "
+				    "not root", path, (unsigned int)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return rctl_err_msg(e, EPERM, "refusing state file '%s': writable by group "
+				    "or others (mode %04o)", path, (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
 static int state_load(const char *path, struct rctl_tune_plan *p, char *status,
 		      size_t slen, struct rctl_err *e)
 {
@@ -461,6 +491,11 @@ static int state_load(const char *path, struct rctl_tune_plan *p, char *status,
 	memset(p, 0, sizeof(*p));
 	if (!f)
 		return rctl_err_set(e, errno, "cannot open state file '%s'", path);
+	ret = state_trusted(f, path, e);
+	if (ret) {
+		fclose(f);
+		return ret;
+	}
 	fseek(f, 0, SEEK_END);
 	n = ftell(f);
 	rewind(f);
@@ -593,13 +628,6 @@ int rctl_tune_apply(struct rctl_tune_plan *p, const char *state_dir,
 	return ret ? ret : wret;
 }
 
-static bool needs_revert(const struct rctl_tune_change *c)
-{
-	return !strcmp(c->status, RCTL_TUNE_APPLIED) ||
-	       !strcmp(c->status, RCTL_TUNE_PENDING) ||
-	       !strcmp(c->status, RCTL_TUNE_UNDO_FAILED);
-}
-
 int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 		     struct rctl_err *e)
 {
@@ -614,7 +642,7 @@ int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 	for (i = p->n_ch; i-- > 0;) {
 		struct rctl_tune_change *c = &p->ch[i];
 
-		if (!needs_revert(c))
+		if (!rctl_tune_change_written(c))
 			continue;
 		ret = rctl_tune_write(c, true, &we);
 		if (ret == -EOPNOTSUPP) {

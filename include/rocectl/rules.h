@@ -162,6 +162,13 @@ bool rctl_loss_rate(uint64_t lost, uint64_t packets, double *rate);
 bool rctl_part_ok(struct rctl_judge *j, const struct rctl_target *t,
 		  const struct rctl_part *p, const char *what, bool report);
 /* Priorities set in en[8] as "0,3", or "none". */
+/*
+ * Priorities "dscp" maps to on nd: the APP table, else the MLNX_OFED
+ * dscp2prio file when qos/trust is dscp. Returns how many distinct ones;
+ * *trust_dscp: whether the port classifies by DSCP at all (lib/rules_dscp.c).
+ */
+int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
+		    bool *trust_dscp);
 const char *rctl_prio_list(const bool en[8], char *buf, size_t len);
 /* Whether the host's counters carry deltas of two samples. */
 bool rctl_host_has_deltas(const struct rctl_host *h);

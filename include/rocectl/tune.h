@@ -187,6 +187,20 @@ int rctl_tune_newest_state(const char *dir, char *path, size_t len,
 			   struct rctl_err *e);
 
 /* State file document <-> plan (also used by the unit tests). */
+/*
+ * Change i of state file "name" names only what tune writes: a known op and,
+ * when revert would write it back, a target and setting, a valid netdev name
+ * and in-range values for dcbnl/ethtool ops, and for file writes a path,
+ * commit file and mkdir directory of the trees tune writes (no "..", nothing
+ * else) and printable non-empty texts. -EINVAL with a message.
+ */
+int rctl_tune_change_check(const struct rctl_tune_change *c, const char *name,
+			   uint32_t i, struct rctl_err *e);
+/* Whether revert writes this change back (applied, pending, rollback-failed). */
+bool rctl_tune_change_written(const struct rctl_tune_change *c);
+/* Before writing: the real path (of a dir: of its parent) stays in those trees. */
+int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e);
+
 char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status);
 int rctl_tune_state_parse(const char *text, const char *name,
 			  struct rctl_tune_plan *p, char *status, size_t len,

@@ -44,6 +44,17 @@ load helpers
 	assert_equal "$stderr" "rocectl: bench nvmf: --bs 1000 is not a multiple of 512"
 }
 
+@test "--ios 0 names the minimum only; --timeout takes 0 < SECS <= 3600" {
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --ios 0
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: invalid value '0' for '--ios': expected at least 1 (see 'rocectl bench nvmf --help')"
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --timeout 0
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: invalid value '0' for '--timeout': must be greater than 0 (see 'rocectl bench nvmf --help')"
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --timeout 3601
+	assert_failure 64
+}
+
 @test "bench without a verb prints its help to stderr and exits 64" {
 	run --separate-stderr rocectl bench
 	assert_failure 64

@@ -379,10 +379,40 @@ expect() {	# fixture exit "id:status ..."
 		.exit_status == 1 and (.ports | length) == 5'
 }
 
-@test "compare: two hosts that differ flag both sides" {
+@test "compare: two hosts that differ flag both sides, naming no 'most common' value" {
 	run -1 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-cnp-dscp-on-data-prio.json"
-	assert_line --regexp "^  node11 mlx5_0/1 \(ens1f0np0\): cnp_dscp 48 \(most common (48|24)\)$"
-	assert_line --regexp "cnp_dscp 24 \(most common (48|24)\)$"
+	assert_line "  node11 mlx5_0/1 (ens1f0np0): cnp_dscp 48 (no value is held by most ports)"
+	assert_line "  node11 mlx5_0/1 (ens1f0np0): cnp_dscp 24 (no value is held by most ports)"
+	refute_output --partial "48 (most common 48)"
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-cnp-dscp-on-data-prio.json"
+	echo "$output" | jq -e '[.outliers[] | select(.field == "cnp_dscp") | .most_common] == [null, null]'
+}
+
+@test "compare -j: every key once; the rows under 'ports', their count under 'port_count'" {
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-tos-0.json" \
+		"$FIXTURES/mlx5-ofed-healthy.json"
+	python3 -c 'import json, sys
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
+	echo "$output" | jq -e '(.ports | length) == 3 and .port_count == 3'
+}
+
+@test "compare: one snapshot is a usage error that says two are needed" {
+	run --separate-stderr rocectl compare "$FIXTURES/bnxt-healthy.json"
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: compare: needs two or more snapshots, got only '$FIXTURES/bnxt-healthy.json' (see 'rocectl compare --help')"
+}
+
+@test "compare: firmware and driver version columns show a host on older firmware" {
+	local old=$BATS_TEST_TMPDIR/old-fw.json
+	jq '.host.devices[0].fw = "22.36.1010" | .host.hostname = "node12"' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$old"
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-upstream-healthy.json" "$old"
+	echo "$output" | jq -e '[.outliers[] | "\(.host) \(.field)=\(.value)/\(.most_common)"] ==
+		["node12 fw_version=22.36.1010/22.41.1000"] and .ports[0].driver_version == "mlx5 6.8.0-45-generic"'
 }
 
 @test "rocectl-check(8) lists every rule id of the table, and only those" {

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,11 +111,13 @@ static void one_fixture(const char *path)
 	n_fixtures++;
 }
 
-static void test_fixtures_round_trip(void **state)
+/* Run fn on every fixture; returns how many. */
+static int each_fixture(void (*fn)(const char *path))
 {
 	struct dirent *de;
 	char path[PATH_MAX];
 	DIR *d = opendir(FIXTURES);
+	int files = 0;
 
 	assert_non_null(d);
 	while ((de = readdir(d))) {
@@ -123,9 +126,16 @@ static void test_fixtures_round_trip(void **state)
 		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", FIXTURES, de->d_name);
-		one_fixture(path);
+		fn(path);
+		files++;
 	}
 	closedir(d);
+	return files;
+}
+
+static void test_fixtures_round_trip(void **state)
+{
+	each_fixture(one_fixture);
 	assert_true(n_fixtures >= 20);
 }
 
@@ -251,6 +261,150 @@ static void test_u64_exact(void **state)
 	assert_non_null(strstr(text, "[18446744073709551615,9007199254740993,0,"));
 	cJSON_free(text);
 	rctl_host_free(&h);
+}
+
+/*
+ * Numbers the old reader got wrong: the 16 digits after a decimal point were
+ * quoted ("not valid JSON" for a snapshot rocectl wrote itself), " -1" read
+ * as 2^64 - 1, "" as 0, 1e999 and a negative interval were accepted.
+ */
+static void test_numbers(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	char *text;
+
+	assert_int_equal(rctl_snapshot_parse(DOC("{\"sample_interval_s\":2.0001234567891233}"),
+					     "f", &h, &e), 0);
+	assert_true(h.sample_interval_s == 2.0001234567891233);
+	rctl_host_free(&h);
+	assert_int_equal(rctl_snapshot_parse(DOC("{\"sample_interval_s\":0.30000000000000004}"),
+					     "f", &h, &e), 0);
+	assert_true(h.sample_interval_s == 0.1 + 0.2);
+	text = rctl_snapshot_text(&h, false);
+	assert_non_null(strstr(text, "\"sample_interval_s\":0.30000000000000004"));
+	cJSON_free(text);
+	rctl_host_free(&h);
+	assert_int_equal(rctl_snapshot_parse(DOC("{\"sample_interval_s\":1.5e-17,"
+		"\"time\":1234567890123456}"), "f", &h, &e), 0);
+	assert_true(h.sample_interval_s == 1.5e-17);
+	rctl_host_free(&h);
+
+	expect_bad(DOC("{\"netdevs\":[{\"pfc\":{\"requests\":[\" -1\",0,0,0,0,0,0,0]}}]}"),
+		   "'requests' holds a bad number");
+	expect_bad(DOC("{\"netdevs\":[{\"buffer\":{\"total_size\":\"\"}}]}"),
+		   "'total_size' is not an integer in range");
+	expect_bad(DOC("{\"netdevs\":[{\"buffer\":{\"total_size\":\" 7\"}}]}"),
+		   "'total_size' is not an integer in range");
+	expect_bad(DOC("{\"netdevs\":[{\"buffer\":{\"total_size\":1e999}}]}"),
+		   "'total_size' is not an integer in range");
+	expect_bad(DOC("{\"netdevs\":[{\"buffer\":{\"total_size\":18446744073709551616}}]}"),
+		   "'total_size' is not an integer in range");
+	expect_bad(DOC("{\"time\":\"1e3\"}"), "'time' is not an integer");
+	expect_bad(DOC("{\"sample_interval_s\":-1}"),
+		   "'sample_interval_s' is not a finite number >= 0");
+	expect_bad(DOC("{\"sample_interval_s\":1e999}"),
+		   "'sample_interval_s' is not a finite number >= 0");
+}
+
+/* xorshift64*: the property test's numbers, reproducible. */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state >> 12;
+	rnd_state ^= rnd_state << 25;
+	rnd_state ^= rnd_state >> 27;
+	return rnd_state * 2685821657736338717ull;
+}
+
+/* Any u64 (often near 2^53 and 2^64), any finite double >= 0 of any exponent. */
+static uint64_t rnd_u64(void)
+{
+	static const uint64_t edges[] = { 0, 1, (1ull << 53) - 1, (1ull << 53) + 1,
+					  UINT64_MAX, UINT64_MAX - 1, 999999999999999ull };
+	uint64_t r = rnd();
+
+	return r % 4 ? rnd() >> (r % 64) : edges[r % (sizeof(edges) / sizeof(edges[0]))];
+}
+
+static double rnd_dbl(void)
+{
+	double d;
+	uint64_t bits;
+
+	do {
+		bits = rnd() & ~(1ull << 63);
+		memcpy(&d, &bits, sizeof(d));
+	} while (!isfinite(d));
+	return rnd() % 3 ? d : (double)(rnd() % 1000) / 10.0 + 0.1 + 0.2;
+}
+
+/* Every u64 and double of p, through its schema, to random values. */
+static void perturb(const struct rctl_schema *s, char *p)
+{
+	const struct rctl_field *f;
+	uint32_t i, n;
+
+	for (f = s->fields; f->key; f++) {
+		char *v = p + f->off;
+
+		switch (f->type) {
+		case FT_U64: *(uint64_t *)v = rnd_u64(); break;
+		case FT_DBL: *(double *)v = rnd_dbl(); break;
+		case FT_U64V:
+			for (i = 0; i < f->size / 8; i++)
+				((uint64_t *)v)[i] = rnd_u64();
+			break;
+		case FT_OBJ: perturb(f->sub, v); break;
+		case FT_ARR:
+			n = *(uint32_t *)(p + f->count_off);
+			for (i = 0; i < n; i++)
+				perturb(f->sub, *(char **)v + (size_t)i * f->sub->size);
+			break;
+		default: break;
+		}
+	}
+}
+
+/* 20 rounds of one fixture with perturbed numbers: write → read → write is identical. */
+static void perturbed_round_trips(const char *path)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h, h2;
+	char *t1, *t2;
+	int round;
+
+	for (round = 0; round < 20; round++) {
+		assert_int_equal(rctl_snapshot_load(path, &h, &e), 0);
+		perturb(&rctl_host_schema, (char *)&h);
+		t1 = rctl_snapshot_text(&h, round % 2);
+		if (rctl_snapshot_parse(t1, path, &h2, &e))
+			fail_msg("%s round %d: %s", path, round, e.msg);
+		t2 = rctl_snapshot_text(&h2, round % 2);
+		assert_string_equal(t1, t2);
+		assert_memory_equal(&h.sample_interval_s, &h2.sample_interval_s, sizeof(double));
+		cJSON_free(t1);
+		cJSON_free(t2);
+		rctl_host_free(&h);
+		rctl_host_free(&h2);
+	}
+}
+
+/* Property: every fixture, its u64s and doubles perturbed, round-trips exactly. */
+static void test_numbers_round_trip(void **state)
+{
+	assert_true(each_fixture(perturbed_round_trips) >= 20);
+}
+
+/* A directory as --input: said so, not "read error or too large". */
+static void test_load_directory(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+
+	assert_int_equal(rctl_snapshot_load(FIXTURES, &h, &e), -EISDIR);
+	assert_string_equal(e.msg, "cannot read snapshot '" FIXTURES "': it is a directory");
 }
 
 /* ---- file parsers on a tree shaped like an OFED / upstream host ------ */
@@ -471,6 +625,9 @@ int main(void)
 		cmocka_unit_test(test_schema_versions),
 		cmocka_unit_test(test_bad_snapshots),
 		cmocka_unit_test(test_u64_exact),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_numbers_round_trip),
+		cmocka_unit_test(test_load_directory),
 		cmocka_unit_test(test_ofed_sysfs),
 		cmocka_unit_test(test_debugfs),
 		cmocka_unit_test(test_bnxt_inbox_debugfs),

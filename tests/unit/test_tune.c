@@ -327,6 +327,45 @@ static void test_state_round_trip(void **state)
 	rctl_tune_plan_free(&q);
 }
 
+/*
+ * Every state file apply writes passes revert's checks: the plan of every
+ * fixture (and of the lab's rxe snapshot, whose rdma_cm ToS is off), with
+ * the statuses apply gives, written and read back.
+ */
+static void state_accepted(const char *name)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char status[32], *text;
+	uint32_t i;
+
+	plan_file(name, &p);
+	for (i = 0; i < p.n_ch; i++)
+		snprintf(p.ch[i].status, sizeof(p.ch[i].status), "%s",
+			 p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED);
+	text = rctl_tune_state_text(&p, "applied");
+	if (rctl_tune_state_parse(text, name, &q, status, sizeof(status), &e))
+		fail_msg("%s: %s", name, e.msg);
+	free(text);
+	rctl_tune_plan_free(&p);
+	rctl_tune_plan_free(&q);
+}
+
+static void test_state_of_every_plan(void **state)
+{
+	static const char *const names[] = {
+		"fault-trust-pcp-untagged", "fault-dscp26-missing", "fault-dscp26-two-prios",
+		"fault-pfc-off-prio3", "fault-pfc-on-0-and-3", "fault-tos-0",
+		"fault-roce-mode-v1", "fault-ecn-np-disabled", "fault-global-pause-with-pfc",
+		"fault-cnp-dscp-on-data-prio", "fault-lldpad-running", "fault-debugfs-unreadable",
+		"bnxt-healthy", "mlx5-sriov-vf", "../../cli/data/rxe-lab",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		state_accepted(names[i]);
+}
+
 /* ---- apply / rollback / revert on plain files ------------------------- */
 
 static char dir[64];
@@ -353,10 +392,15 @@ static const char *get(const char *path)
 	return buf;
 }
 
+/* Files of a tree tune writes (the OFED ECN enables), under a fake sysfs. */
 static void file_plan(struct rctl_tune_plan *p, int n)
 {
+	char cmd[160];
 	int i;
 
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/class/net/eth0/ecn/roce_np/enable", dir);
+	assert_int_equal(system(cmd), 0);
+	setenv("ROCECTL_SYSFS", dir, 1);
 	p->n_ch = n;
 	p->ch = calloc(n, sizeof(*p->ch));
 	for (i = 0; i < n; i++) {
@@ -364,7 +408,10 @@ static void file_plan(struct rctl_tune_plan *p, int n)
 
 		snprintf(c->op, sizeof(c->op), "write");
 		snprintf(c->setting, sizeof(c->setting), "f%d", i);
-		snprintf(c->path, sizeof(c->path), "%s/f%d", dir, i);
+		snprintf(c->target, sizeof(c->target), "eth0");
+		snprintf(c->path, sizeof(c->path), "%s/class/net/eth0/ecn/roce_np/enable/%d",
+			 dir, i);
+		snprintf(c->via, sizeof(c->via), "%s", c->path);
 		snprintf(c->old_text, sizeof(c->old_text), "old%d", i);
 		snprintf(c->new_text, sizeof(c->new_text), "new%d", i);
 		put(c->path, "old\n");
@@ -384,6 +431,7 @@ static int teardown_dir(void **state)
 
 	(void)state;
 	unsetenv(RCTL_TUNE_FAIL_ENV);
+	unsetenv("ROCECTL_SYSFS");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd);
 }
@@ -494,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_unsupported_skipped),
 		cmocka_unit_test(test_ets_move),
 		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_state_of_every_plan),
 		cmocka_unit_test_setup_teardown(test_apply_rollback, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_persist, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_apply_revert, setup_dir, teardown_dir),
