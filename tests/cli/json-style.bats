@@ -10,7 +10,7 @@ style() { python3 "$BATS_TEST_DIRNAME/lib/json_style.py" "$@"; }
 doc_ok() {
 	local out
 	out=$("$ROCECTL" "$@" 2>/dev/null) || true
-	run style "rocectl $*" ${KNOWN_DUP:+--known-dup "$KNOWN_DUP"} <<<"$out"
+	run style "rocectl $*" <<<"$out"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
 
@@ -43,10 +43,8 @@ doc_ok() {
 	done
 }
 
-# compare writes "ports" twice (rows, then a count): issue 16 fixes it in its
-# compare rework; KNOWN_DUP exempts exactly that key until it is merged.
 @test "compare of fixtures" {
-	KNOWN_DUP=ports doc_ok compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-pfc-on-0-and-3.json" \
+	doc_ok compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-pfc-on-0-and-3.json" \
 		"$FIXTURES/fault-tos-0.json"
 }
 

@@ -2,7 +2,7 @@
 """Check rocectl JSON documents (one per line, or one pretty document) against
 the JSON style of CONTRIBUTING.md. Prints one line per violation; exit 1 if any.
 
-usage: json_style.py NAME [--known-dup KEY] < documents
+usage: json_style.py NAME < documents
 """
 import json
 import re
@@ -18,14 +18,13 @@ RETIRED = {"secs", "bs", "interval_s", "latency_us", "percentiles_ns", "iops", "
 BAD_SUFFIX = ("_us", "_ms", "_mib_s", "_gbit_s", "_mpps", "_kb", "_mb", "_secs", "_sec")
 
 problems = []
-KNOWN_DUP = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--known-dup" else None
 
 
 def pairs(where):
     def hook(items):
         seen = set()
         for k, _ in items:
-            if k in seen and k != KNOWN_DUP:
+            if k in seen:
                 problems.append(f"{where}: key '{k}' twice in one object")
             seen.add(k)
         return dict(items)
