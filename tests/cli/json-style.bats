@@ -6,10 +6,12 @@ load helpers
 
 style() { python3 "$BATS_TEST_DIRNAME/lib/json_style.py" "$@"; }
 
-# Run a command line (the JSON document on stdout) and check it; exit status ignored.
+# Run a command line (the JSON document on stdout) and check it; any documented
+# exit status (0-3, 64) is fine, a crash or another status is not.
 doc_ok() {
-	local out
-	out=$("$ROCECTL" "$@" 2>/dev/null) || true
+	local out rc=0
+	out=$("$ROCECTL" "$@" 2>/dev/null) || rc=$?
+	case $rc in 0 | 1 | 2 | 3 | 64) ;; *) echo "rocectl $*: exit $rc"; return 1 ;; esac
 	run style "rocectl $*" <<<"$out"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 }
