@@ -155,7 +155,9 @@ static int add_rule(struct rctl_netfilter *nf, const cJSON *rule,
 	snprintf(r->table, sizeof(r->table), "%.63s", v ? v : "");
 	v = str_of(rule, "chain");
 	snprintf(r->chain, sizeof(r->chain), "%.63s", v ? v : "");
-	r->handle = cJSON_IsNumber(h) && h->valuedouble >= 0 ? (uint64_t)h->valuedouble : 0;
+	/* nft handles are u64: anything else (1e44, found by fuzzing) is unknown, 0. */
+	r->handle = cJSON_IsNumber(h) && h->valuedouble >= 0 &&
+		    h->valuedouble < 18446744073709551616.0 ? (uint64_t)h->valuedouble : 0;
 	snprintf(r->proto, sizeof(r->proto), "%s", watched[k].proto);
 	r->dport = watched[k].port;
 	snprintf(r->verdict, sizeof(r->verdict), "%s", s->verdict);
