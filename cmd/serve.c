@@ -13,9 +13,10 @@
 
 static struct {
 	const char *bind;
-	int port, max_clients;
+	int port, max_clients, max_per_peer;
 	double lifetime;
-} so = { .bind = "0.0.0.0", .port = RCTL_PROBE_PORT, .max_clients = 16, .lifetime = 300 };
+} so = { .bind = "0.0.0.0", .port = RCTL_PROBE_PORT, .max_clients = 16, .max_per_peer = 8,
+	 .lifetime = 300 };
 
 static const struct rctl_opt serve_opts[] = {
 	{ .name = "bind", .short_name = 'b', .type = OPT_STR, .arg = "ADDR", .dst = &so.bind,
@@ -23,7 +24,10 @@ static const struct rctl_opt serve_opts[] = {
 	{ .name = "port", .short_name = 'P', .type = OPT_INT, .arg = "PORT", .dst = &so.port,
 	  .min = 1, .max = 65535, .help = "rdma_cm and TCP control port (default 18520)" },
 	{ .name = "max-clients", .type = OPT_INT, .arg = "N", .dst = &so.max_clients,
-	  .min = 1, .max = 256, .help = "clients served at once (default 16)" },
+	  .min = 1, .max = RCTL_SERVE_MAX_CLIENTS, .help = "clients served at once (default 16)" },
+	{ .name = "max-per-peer", .type = OPT_INT, .arg = "N", .dst = &so.max_per_peer,
+	  .min = 1, .max = RCTL_SERVE_MAX_CLIENTS,
+	  .help = "of those, clients from one address (default 8)" },
 	{ .name = "lifetime", .type = OPT_SECS, .arg = "SECS", .dst = &so.lifetime,
 	  .max = 86400, .help = "disconnect a client after this long (default 300)" },
 	{ 0 }
@@ -81,6 +85,7 @@ static int do_serve(struct rctl_ctx *ctx, int argc, char **argv)
 	struct rctl_err e = { 0 };
 	struct rctl_serve_opts o = {
 		.bind = (struct sockaddr *)&ss, .max_clients = (unsigned int)so.max_clients,
+		.max_per_peer = (unsigned int)so.max_per_peer,
 		.lifetime_s = so.lifetime, .stop = &serve_stop,
 	};
 
