@@ -40,7 +40,7 @@ static const struct rctl_opt reach_opts[] = {
 	{ .name = "compare-tcp", .type = OPT_FLAG, .dst = &ro.compare_tcp,
 	  .help = "also time TCP round trips to serve's control port, and print the ratio" },
 	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS", .dst = &ro.timeout, .max = 600,
-	  .help = "longest wait of each step and each message (default 5)" },
+	  .help = "longest wait of each step and each message (default 5; the connect waits at least 13)" },
 	{ .name = "dev", .short_name = 'd', .type = OPT_STR, .arg = "DEV", .dst = &ro.dev,
 	  .kind = ARG_DEV, .help = "send from this RDMA device (its RoCE v2 address)" },
 	{ .name = "ib-dev", .type = OPT_STR, .arg = "DEV", .dst = &ro.dev,
