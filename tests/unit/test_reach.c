@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rocectl/hist.h"
 #include "rocectl/reach.h"
 
 static const struct rctl_mtu_view big = {
@@ -75,6 +76,29 @@ static void test_targets_file(void **state)
 	assert_int_equal(rctl_reach_targets_parse("a\nb c\n", "f", &l, &n, &e), -EINVAL);
 	assert_string_equal(e.msg, "'f' line 2: one address per line");
 	rctl_reach_targets_free(l, n);
+}
+
+/* rtt_ns: exact mean and sample standard deviation next to the histogram. */
+static void test_lat_summary(void **state)
+{
+	static const uint64_t v[] = { 2000, 4000, 4000, 4000, 5000, 5000, 7000, 9000 };
+	struct rctl_hist *h = malloc(sizeof(*h));
+	struct rctl_stat st = { 0 };
+	struct rctl_lat l;
+	size_t i;
+
+	assert_non_null(h);
+	rctl_hist_init(h);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		rctl_stat_add(h, &st, v[i]);
+	rctl_lat_of(&l, h, &st);
+	assert_int_equal(l.count, 8);
+	assert_int_equal(l.min, 2000);
+	assert_int_equal(l.max, 9000);
+	assert_int_equal(l.mean, 5000);
+	assert_int_equal(l.stddev, 2138);	/* sqrt(32e6 / 7) */
+	assert_in_range(l.p50, 3960, 5040);	/* within a bucket (< 1 %) */
+	free(h);
 }
 
 static void test_worst(void **state)
@@ -172,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_mtu_local_smaller),
 		cmocka_unit_test(test_mtu_path_and_unknown),
 		cmocka_unit_test(test_targets_file),
+		cmocka_unit_test(test_lat_summary),
 		cmocka_unit_test(test_worst),
 		cmocka_unit_test(test_matrix),
 		cmocka_unit_test(test_matrix_pdsh),
