@@ -444,8 +444,7 @@ static size_t welcome(struct rdma_cm_id *id, uint8_t version, uint8_t st,
 	return rctl_welcome_encode(w, buf);
 }
 
-static void reject(struct server *sv, struct rdma_cm_id *id, uint8_t version,
-		   uint8_t st)
+static void reject(struct server *sv, struct rdma_cm_id *id, uint8_t st)
 {
 	struct rctl_welcome w = { 0 };
 	uint8_t buf[RCTL_WELCOME_LEN];
@@ -453,8 +452,11 @@ static void reject(struct server *sv, struct rdma_cm_id *id, uint8_t version,
 				       .clients = sv->n, .why = status_why(st) };
 	size_t n;
 
-	/* An old client reads only version 1's layout: answer in it. */
-	n = welcome(id, st == RCTL_PROBE_VERSION_MISMATCH ? 1 : version, st, &w, buf);
+	/*
+	 * Our own version, in the full layout: its first 32 bytes are version
+	 * 1's, so a client of any version reads the status and our version.
+	 */
+	n = welcome(id, RCTL_PROBE_VERSION, st, &w, buf);
 	peer_str(id, ev.peer, sizeof(ev.peer));
 	rdma_reject(id, buf, (uint8_t)n);
 	sv->cb(sv->arg, &ev);
@@ -537,7 +539,7 @@ static void on_request(struct server *sv, struct rdma_cm_event *ev)
 	if (!s) {
 		if (!st)
 			st = RCTL_PROBE_NO_RESOURCES;
-		reject(sv, id, h.version, st);
+		reject(sv, id, st);
 		rdma_ack_cm_event(ev);
 		rdma_destroy_id(id);
 		return;

@@ -100,14 +100,14 @@ reach() {
 	run reach -c 2 --mtu-sweep --size 16384 --timeout 2 -j
 	assert_equal "$status" 2
 	# A sends 4096-byte packets, B's veth drops any frame over 1500 bytes.
-	jq -e '.finding.id == "reach.mtu_black_hole" and .path.path_mtu == 4096 and
+	jq -e '. as $r | .finding.id == "reach.mtu_black_hole" and .path.path_mtu == 4096 and
 		.send.count == 2 and .send.size_bytes == 64 and
 		.mtu_sweep.cause == "peer" and .mtu_sweep.max_bytes == 16384 and
 		.mtu_sweep.largest_ok_bytes >= 1024 and .mtu_sweep.largest_ok_bytes < 1500 and
 		.mtu_sweep.smallest_failed_bytes == .mtu_sweep.largest_ok_bytes + 1 and
 		.path.netdev_mtu == 9000 and .path.active_mtu == 4096 and
 		.peer.netdev_mtu == 1500 and .peer.active_mtu == 1024 and
-		(.finding.message | test("messages up to \(.mtu_sweep.largest_ok_bytes) bytes pass, \(.mtu_sweep.smallest_failed_bytes) bytes stall")) and
+		(.finding.message | test("messages up to \($r.mtu_sweep.largest_ok_bytes) bytes pass, \($r.mtu_sweep.smallest_failed_bytes) bytes stall")) and
 		(.finding.message | test("veth0 mtu 9000, active_mtu 4096")) and
 		(.finding.message | test("veth1 mtu 1500, active_mtu 1024")) and
 		(.finding.message | test("the peer.s smaller MTU"))' <<<"$output"
@@ -276,6 +276,11 @@ cm_dropped() {
 	jq -e '.compare_tcp.tcp.count == 100 and .compare_tcp.tcp_to_rdma_ratio > 0' <<<"$output"
 }
 
+# a_clients N: serve's log shows N connections from A
+a_clients() {
+	[ "$(grep -c '^connected 10.0.0.1' "$SERVE_LOG")" = "$1" ]
+}
+
 @test "serve: one peer cannot hold every slot, another address still connects" {
 	local i p
 	serve_start --max-clients 4 --max-per-peer 2
@@ -283,8 +288,7 @@ cm_dropped() {
 		timeout 60 "$ROCECTL" bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --time 15 >/dev/null 2>&1 &
 		p+=" $!"
 	done
-	lab_wait 20 test "$(grep -c '^connected 10.0.0.1' "$SERVE_LOG")" = 2 ||
-		fail "two clients of A did not connect: $(cat "$SERVE_LOG")"
+	lab_wait 20 a_clients 2 || fail "two clients of A did not connect: $(cat "$SERVE_LOG")"
 	run reach --timeout 3
 	assert_equal "$status" 2
 	assert_output --partial "rejected (serve is at its limit of connections from this address)"
