@@ -44,7 +44,9 @@
 #define HANDSHAKE_NS 10000000000ull	/* REQ to ESTABLISHED, at most */
 #define TCP_IDLE_NS 10000000000ull	/* an echo connection silent this long is closed */
 #define TCP_BUF 65536
-#define KEEPALIVE_NS 2000000000ull	/* an idle client is probed this often */
+#define KEEPALIVE_NS 2000000000ull	/* an idle client is probed this often, and
+					 * must acknowledge within as long */
+#define KEEPALIVE_WRID 0x4b41ull		/* wr_id of a probe; answers carry 0 */
 
 struct sconn {
 	struct rdma_cm_id *id;
@@ -60,7 +62,7 @@ struct sconn {
 	pthread_t thr;
 	bool started, established;
 	volatile int stop, done;
-	uint64_t msgs, t0, deadline, accepted, next_keepalive;
+	uint64_t msgs, t0, deadline, accepted, next_keepalive, keepalive_sent;
 	const char *why;
 	char peer[RCTL_ADDR_LEN + 8];
 	char peer_ip[RCTL_ADDR_LEN];
@@ -137,12 +139,20 @@ static int reply(struct sconn *s, const struct ibv_wc *wc)
 	return ibv_post_send(s->id->qp, &wr, &bad);
 }
 
+/* A completion of our probe: the client is there. */
+static void keepalive_done(struct sconn *s, const struct ibv_wc *wc)
+{
+	if (wc->wr_id == KEEPALIVE_WRID && wc->status == IBV_WC_SUCCESS)
+		s->keepalive_sent = 0;
+}
+
 /* Handle a batch; 0 to go on, -1 when this client is finished. */
 static int serve_wcs(struct sconn *s, const struct ibv_wc *wc, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
+		keepalive_done(s, &wc[i]);
 		if (wc[i].status != IBV_WC_SUCCESS) {
 			s->why = wc[i].status == IBV_WC_WR_FLUSH_ERR ? "flushed" :
 				 ibv_wc_status_str(wc[i].status);
@@ -190,25 +200,36 @@ static void worker_nap(struct sconn *s)
 /*
  * A client whose DREQ was lost (or whose host died) would hold its slot until
  * its lifetime: nothing tells serve it is gone. A zero-length RDMA WRITE to
- * an idle client is acknowledged by its QP while it exists; once it is gone
- * the transport's retries run out (about half a second at ACK timeout 14) and
- * the work completion fails, which ends the client.
+ * an idle client is acknowledged by its QP while it exists. Once it is gone
+ * the transport retries: with retry_cnt 7 a NIC gives up after about half a
+ * second at ACK timeout 14, but rxe never does (rxe_comp.c does not count
+ * down a retry_cnt of 7), so a probe unacknowledged for KEEPALIVE_NS ends the
+ * client either way. False when the client is gone.
  */
-static void keepalive(struct sconn *s, uint64_t now)
+static bool keepalive(struct sconn *s, uint64_t now)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .lkey = s->mr->lkey };
 	struct ibv_send_wr wr = {
-		.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
-		.send_flags = IBV_SEND_SIGNALED, .wr.rdma = {
-			.remote_addr = s->caddr, .rkey = s->crkey },
+		.wr_id = KEEPALIVE_WRID, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = s->caddr, .rkey = s->crkey },
 	}, *bad;
 
+	if (s->keepalive_sent) {
+		if (now - s->keepalive_sent < KEEPALIVE_NS)
+			return true;
+		s->why = "client gone: idle probe not acknowledged";
+		return false;
+	}
 	if (now < s->next_keepalive)
-		return;
+		return true;
 	s->next_keepalive = now + KEEPALIVE_NS;
 	/* A full send queue means answers are in flight: no probe needed. */
-	ibv_post_send(s->id->qp, &wr, &bad);
+	if (!ibv_post_send(s->id->qp, &wr, &bad))
+		s->keepalive_sent = now;
+	return true;
 }
+
 
 static bool worker_idle(struct sconn *s, unsigned int *spins, uint64_t *busy,
 			void (*rest)(struct sconn *s))
@@ -224,8 +245,8 @@ static bool worker_idle(struct sconn *s, unsigned int *spins, uint64_t *busy,
 		s->why = "lifetime reached";
 		return false;
 	}
-	if (now - *busy > KEEPALIVE_NS)
-		keepalive(s, now);
+	if (now - *busy > KEEPALIVE_NS && !keepalive(s, now))
+		return false;
 	if (now - *busy > SPIN_NS)
 		rest(s);
 	else if (now - *busy > RCTL_YIELD_NS)
@@ -278,9 +299,13 @@ static int write_back(struct sconn *s)
 		s->why = "cannot post a work request";
 		return -1;
 	}
-	/* Bounded by the transport: retries run out in about half a second. */
-	while (!(n = ibv_poll_cq(s->cq, 1, &wc)) && !s->stop)
-		;
+	/* Bounded by the transport, or by stop (rxe retries a retry_cnt of 7 forever). */
+	do {
+		while (!(n = ibv_poll_cq(s->cq, 1, &wc)) && !s->stop)
+			;
+		if (n == 1)
+			keepalive_done(s, &wc);
+	} while (n == 1 && wc.wr_id == KEEPALIVE_WRID && wc.status == IBV_WC_SUCCESS);
 	if (n == 1 && wc.status == IBV_WC_SUCCESS)
 		return 0;
 	s->why = n < 0 ? "cannot poll the CQ" : n == 0 ? NULL :
@@ -294,6 +319,8 @@ static bool cq_ok(struct sconn *s)
 	struct ibv_wc wc;
 	int n = ibv_poll_cq(s->cq, 1, &wc);
 
+	if (n == 1)
+		keepalive_done(s, &wc);
 	if (n <= 0 || wc.status == IBV_WC_SUCCESS)
 		return n >= 0;
 	s->why = wc.status == IBV_WC_WR_FLUSH_ERR ? "flushed" : ibv_wc_status_str(wc.status);

@@ -178,6 +178,21 @@ cm_dropped() {
 	jq -e '.verdict == "ok" and .send.count == 2' <<<"$output"
 }
 
+# Without the probe, a client whose DREQ was lost held its slot until its
+# lifetime (300 s): with --max-per-peer, every later run from that host was
+# rejected.
+@test "a lost DREQ: serve's idle probe frees the slot within seconds" {
+	serve_start --max-per-peer 1
+	cm_drop 3
+	run reach -c 2 --timeout 3
+	assert_success
+	lab_wait 20 grep -q 'disconnected 10.0.0.1:[0-9]* after 4 messages .*(client gone: idle probe not acknowledged) \[0 connected\]' "$SERVE_LOG" ||
+		fail "the slot was not freed: $(cat "$SERVE_LOG")"
+	assert_equal "$(cm_dropped)" 1
+	run reach -c 2 --timeout 3
+	assert_success
+}
+
 @test "bench rdma: send, write and read give latency and bandwidth" {
 	local op
 	serve_start
