@@ -1,23 +1,44 @@
 # rocectl — one multi-call binary. Targets:
 #   all (default)  build build/rocectl
 #   deps           install the Debian packages needed to build and test
-#   check          deps, build, unit tests, CLI tests, lab tests, and the unit
-#                  and CLI tests again on an ASan+UBSan build
+#   check          deps, build, unit tests, CLI tests, package tests, lab tests,
+#                  and the unit and CLI tests again on an ASan+UBSan build
 #   demo           deps, build, then rocectl's main job in the Soft-RoCE lab
 #   unit cli asan  the parts of check; lab-check lab-shell: see tests/lab
+#   fuzz           each libFuzzer harness of tests/fuzz for FUZZ_SECS (60) seconds
+#   fuzz-smoke     each harness for 3 seconds on its seeds (part of check)
 #   install        PREFIX=/usr/local DESTDIR=
+#   deb rpm        the Debian package and the RPM (in $(BUILD)/pkg); pkg-check tests the .deb
+# V=1 shows the commands (compiler lines, apt's output); by default one line a step.
 VERSION := 0.1.0
 BUILD ?= build
 PREFIX ?= /usr/local
 DESTDIR ?=
+# rocectl reads /etc/rocectl.conf whatever the PREFIX.
+SYSCONFDIR ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 
 PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
 
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
+# prometheus ships promtool, which checks every metric rocectl writes.
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
-	util-linux iproute2 strace python3
+	util-linux iproute2 strace python3 prometheus clang libclang-rt-14-dev
+
+# Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
+# V is exported for scripts/install-packages and tests/lab/lab (apt's output).
+V ?= 0
+export V
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+msg = @printf '  %-7s %s\n' '$(1)' '$(patsubst $(BUILD)/%,%,$(2))'
+MAKEFLAGS += --no-print-directory
+endif
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -34,7 +55,7 @@ endif
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -Iinclude -Icmd \
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) -D_GNU_SOURCE -Iinclude -Icmd \
 	-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
 LIBS = $(PKG_LIBS) -lm -lpthread
 
@@ -45,68 +66,174 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps check unit cli asan demo install clean check-deps
+.PHONY: all deps check unit cli asan demo install clean check-deps fuzz fuzz-smoke
 all: $(BUILD)/rocectl
 
 $(BUILD)/%.o: %.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/librocectl.a: $(LIB_OBJ)
-	$(AR) rcs $@ $^
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(BUILD)/rocectl: $(CMD_OBJ) $(BUILD)/librocectl.a
-	$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/librocectl.a $(LIBS)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CMD_OBJ) $(BUILD)/librocectl.a $(LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/librocectl.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librocectl.a $(LIBS) -lcmocka
+	$(call msg,CCLD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/librocectl.a $(LIBS) -lcmocka
 
 check-deps:
 	@pkg-config --exists $(PKGS) || { echo "rocectl: build libraries missing; run 'make deps'" >&2; exit 1; }
 
-# Idempotent: installs only what is missing; as non-root it prints the command.
+# Idempotent: installs only what is missing, one line a step (apt's output on
+# failure or with V=1); as non-root it prints the command.
 deps:
-	@missing=$$(for p in $(DEB_BUILD); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
-	if [ -z "$$missing" ]; then echo "deps: all build and test packages present"; exit 0; fi; \
-	cmd="apt-get install -y --no-install-recommends $$(echo $$missing)"; \
-	if [ "$$(id -u)" != 0 ]; then echo "deps: missing packages; run as root: $$cmd" >&2; exit 1; fi; \
-	echo "deps: installing $$missing"; \
-	{ [ -n "$$(find /var/lib/apt/lists -name '*Packages*' 2>/dev/null | head -1)" ] || apt-get update -qq; } && \
-	DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null || \
-	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null; }
+	$(Q)scripts/install-packages deps $(DEB_BUILD)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "unit: $$t"; $$t; done
 
 cli: $(BUILD)/rocectl
-	ROCECTL=$(abspath $(BUILD)/rocectl) bats tests/cli
+	$(Q)ROCECTL=$(abspath $(BUILD)/rocectl) bats tests/cli
 
 # The same unit and CLI tests on an ASan+UBSan build, in its own directory.
 asan:
-	$(MAKE) BUILD=$(BUILD)/asan SAN=1 unit cli
+	$(Q)$(MAKE) BUILD=$(BUILD)/asan SAN=1 unit cli
 
 check: deps
-	$(MAKE) all
-	$(MAKE) unit
-	$(MAKE) cli
-	$(MAKE) lab-check
-	$(MAKE) asan
+	$(Q)$(MAKE) all
+	$(Q)$(MAKE) unit
+	$(Q)$(MAKE) cli
+	$(Q)$(MAKE) fuzz-smoke
+	$(Q)$(MAKE) pkg-check
+	$(Q)$(MAKE) lab-check
+	$(Q)$(MAKE) asan
+
+# libFuzzer harnesses (tests/fuzz/fuzz_*.c): the library again, built by clang
+# with ASan+UBSan and the fuzzer's coverage; each harness is a binary. Seeds
+# are committed in tests/fuzz/seeds/<name>/ (the snapshot harness also reads
+# the host fixtures); the corpus a run grows stays in $(BUILD)/fuzz/corpus.
+FUZZ_CC ?= clang
+FUZZ_SECS ?= 60
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude \
+	-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -Wall -Wno-unused-parameter \
+	-Wno-gnu-variable-sized-type-not-at-end -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
+
+$(BUILD)/fuzz/lib/%.o: lib/%.c | check-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(BUILD)/fuzz/librocectl.a: $(FUZZ_LIB_OBJ)
+	$(AR) rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/fuzz/librocectl.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/librocectl.a $(LIBS)
+
+# Each harness for FUZZ_SECS seconds; a crash stops make with its input saved
+# as $(BUILD)/fuzz/crash-<harness>-*.
+fuzz: $(FUZZ_BIN)
+	@set -e; for b in $(FUZZ_BIN); do n=$${b##*/fuzz_}; \
+		mkdir -p $(BUILD)/fuzz/corpus/$$n; \
+		extra=; [ $$n = snapshot ] && extra=tests/fixtures/hosts; \
+		echo "fuzz: $$n for $(FUZZ_SECS) s"; \
+		$$b -max_total_time=$(FUZZ_SECS) -print_final_stats=1 -timeout=10 \
+			-rss_limit_mb=2048 -artifact_prefix=$(BUILD)/fuzz/crash-$$n- \
+			$(BUILD)/fuzz/corpus/$$n tests/fuzz/seeds/$$n $$extra 2>$(BUILD)/fuzz/$$n.log || \
+			{ tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
+		grep -E '^stat::number_of_executed_units|^stat::new_units_added' $(BUILD)/fuzz/$$n.log | tr '\n' ' '; echo; \
+	done
+
+fuzz-smoke:
+	$(MAKE) fuzz FUZZ_SECS=3
 
 demo: deps lab-deps all lab-fetch
-	tests/lab/lab run -- tests/lab/demo.sh
+	@echo "demo: booting the Soft-RoCE lab under qemu (about 10 s)…"
+	$(Q)tests/lab/lab run -- tests/lab/demo.sh
+
+# Every unit in systemd/ (none is fine); installed, never enabled.
+UNITS := $(sort $(wildcard systemd/*.service systemd/*.timer))
 
 install: all
-	install -D -m 0755 $(BUILD)/rocectl $(DESTDIR)$(PREFIX)/sbin/rocectl
-	install -d $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man5
-	install -m 0644 man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	-install -m 0644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/ 2>/dev/null
-	install -D -m 0644 completions/rocectl \
+	$(Q)install -D -m 0755 $(BUILD)/rocectl $(DESTDIR)$(PREFIX)/sbin/rocectl
+	$(Q)install -d $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man5
+	$(Q)install -m 0644 man/*.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	$(Q)install -m 0644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	$(Q)install -D -m 0644 completions/rocectl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocectl
+	$(if $(UNITS),$(Q)install -d $(DESTDIR)$(SYSTEMDUNITDIR) && \
+		install -m 0644 $(UNITS) $(DESTDIR)$(SYSTEMDUNITDIR)/)
+	@# The example (all defaults, commented out); never over an existing file.
+	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/rocectl.conf ] || \
+		install -D -m 0644 etc/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl.conf
 
 clean:
-	rm -rf $(BUILD)/cmd $(BUILD)/lib $(BUILD)/tests $(BUILD)/asan \
+	$(Q)rm -rf $(BUILD)/cmd $(BUILD)/lib $(BUILD)/tests $(BUILD)/asan $(BUILD)/pkg $(BUILD)/fuzz \
 		$(BUILD)/rocectl $(BUILD)/librocectl.a
 
+# ---- Packages: make deb, make rpm, make pkg-check (see README.md "Install") ----
+# VERSION above is the one version: debian/changelog carries it too and the spec is
+# generated with it (tests/cli/packaging.bats checks). Each package builds from its
+# own copy of the working tree under $(PKG_DIR), so a developer's build/ is left alone.
+PKG_DIR := $(BUILD)/pkg
+DEB_DIR := $(PKG_DIR)/deb
+DEB_FILE := $(DEB_DIR)/rocectl_$(VERSION)_$(shell dpkg --print-architecture 2>/dev/null).deb
+RPM_TOP := $(abspath $(PKG_DIR)/rpm)
+RPM_SRC := $(RPM_TOP)/src/rocectl-$(VERSION)
+# Debian 12 packages that build and check the packages (rpm and rpmlint for the spec).
+DEB_PACKAGING := dpkg-dev debhelper fakeroot lintian man-db rpm rpmlint
+# rpm's systemd macros come with RHEL's systemd-rpm-macros; Debian's rpm lacks them.
+RPM_MACROS = $(if $(shell rpm --eval '%{?_unitdir}' 2>/dev/null),,--load tests/pkg/debian-rpm.macros)
+
+# pkg_tree DIR: the working tree as git sees it (tracked and new files, not
+# ignored ones) copied into DIR, which is emptied first.
+pkg_tree = rm -rf $(1) && mkdir -p $(1) && \
+	git ls-files -z --cached --others --exclude-standard | \
+	xargs -0 -r sh -c 'for f; do [ -e "$$f" ] && printf "%s\0" "$$f"; done' sh | \
+	tar -c --null -T - -f - | tar -x -C $(1) -f -
+
+.PHONY: pkg-deps deb rpm pkg-check
+pkg-deps:
+	$(Q)scripts/install-packages pkg-deps $(DEB_BUILD) $(DEB_PACKAGING)
+
+# dpkg-buildpackage's and lintian's output only on failure or with V=1.
+deb: pkg-deps
+	@echo "deb: building $(notdir $(DEB_FILE))…"
+	$(Q)$(call pkg_tree,$(DEB_DIR)/rocectl-$(VERSION))
+	$(Q)cd $(DEB_DIR)/rocectl-$(VERSION) && scripts/quiet dpkg-buildpackage -us -uc -b
+	@echo "deb: lintian…"
+	$(Q)scripts/quiet lintian --fail-on error,warning $(DEB_DIR)/rocectl_$(VERSION)_*.changes
+	@echo "deb: $(DEB_FILE)"
+
+# rocectl.spec generated from rocectl.spec.in (VERSION, the date, the units in
+# systemd/) into the source tarball, so 'rpmbuild -ta' of the tarball works too.
+# --nodeps: the BuildRequires are RHEL 9 names, unknown to Debian's rpm database;
+# on Debian this checks the spec and its file list.
+rpm: pkg-deps
+	@echo "rpm: building rocectl-$(VERSION) with rpmbuild…"
+	$(Q)$(call pkg_tree,$(RPM_SRC))
+	$(Q)sed -e 's/@VERSION@/$(VERSION)/g' -e "s/@DATE@/$$(LC_ALL=C date -u '+%a %b %d %Y')/" \
+		-e 's/@UNITS_GLOBAL@/$(if $(UNITS),%global units $(notdir $(UNITS)))/' \
+		rocectl.spec.in >$(RPM_SRC)/rocectl.spec
+	$(Q)rm -rf $(RPM_TOP)/RPMS && mkdir -p $(RPM_TOP)/SOURCES && \
+		tar -C $(dir $(RPM_SRC)) -czf $(RPM_TOP)/SOURCES/rocectl-$(VERSION).tar.gz rocectl-$(VERSION)
+	$(Q)scripts/quiet rpmbuild $(RPM_MACROS) --define "_topdir $(RPM_TOP)" --nodeps \
+		-bb $(RPM_SRC)/rocectl.spec
+	@echo "rpm: rpmlint…"
+	$(Q)scripts/quiet rpmlint -r rocectl.rpmlintrc $(RPM_SRC)/rocectl.spec $(RPM_TOP)/RPMS/*/*.rpm
+	@echo "rpm: $$(ls $(RPM_TOP)/RPMS/*/rocectl-$(VERSION)-*.rpm)"
+
+# The .deb unpacked into a scratch root and run from there, the .rpm's version (tests/pkg).
+pkg-check: deb rpm
+	$(Q)ROCECTL_DEB=$(abspath $(DEB_FILE)) \
+		ROCECTL_RPM=$$(ls $(RPM_TOP)/RPMS/*/rocectl-$(VERSION)-*.rpm) bats tests/pkg
+
 -include tests/lab/lab.mk
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

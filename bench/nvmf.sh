@@ -25,7 +25,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # rocectl QD: prints "mean_us p99_us iops cpu_s_per_io"
 rocectl_run() {
 	$T "$R" -j -q bench nvmf --target "$B" --nqn "$NQN" --qd "$1" --time "$SECS" $RARGS | jq -r '.results |
-		"\(.latency.avg_ns / 1000) \(.latency.percentiles_ns.p99 / 1000) \(.iops) \(.cpu_s / .ios)"'
+		"\(.latency_ns.mean / 1000) \(.latency_ns.percentiles["99"] / 1000) \(.ios_per_s) \(.cpu_s / .ios)"'
 }
 
 # fio ENGINE QD DEV: the same four figures; CPU = fio's usr+sys share of the run.
@@ -51,7 +51,7 @@ if "$R" bench rdma --help >/dev/null 2>&1; then
 	$T "$R" serve --bind "$B" >/dev/null 2>&1 &
 	spid=$!
 	sleep 1
-	rt_raw=$($T "$R" -j bench rdma "$B" --src "$A" --lat -n 2000 | jq -r '.latency_us.median * 2')
+	rt_raw=$($T "$R" -j bench rdma "$B" --src "$A" --lat --iters 2000 | jq -r '.latency_ns.percentiles["50"] * 2 / 1000')
 	kill "$spid" 2>/dev/null
 	wait "$spid" 2>/dev/null
 fi

@@ -60,13 +60,13 @@ run_case() {
 		p=$($pcmd)
 		r=$($T "$R" -j bench rdma "$B" --src "$A" $rargs)
 		if [ "$kind" = lat ]; then
-			# perftest: t_typical is column 5 (median); rocectl: latency_us.median
+			# perftest: t_typical is column 5 (median); rocectl: the 50th percentile
 			pv+=("$(awk '{ print $5 }' <<<"$p")")
-			rv+=("$(jq -r '.latency_us.median' <<<"$r")")
+			rv+=("$(jq -r '.latency_ns.percentiles["50"] / 1000' <<<"$r")")
 		else
 			# perftest: BW average[MB/sec] is column 4 (MB = 2^20 bytes)
 			pv+=("$(awk '{ print $4 }' <<<"$p")")
-			rv+=("$(jq -r '.bw_mib_s' <<<"$r")")
+			rv+=("$(jq -r '.bytes_per_s / 1048576' <<<"$r")")
 		fi
 	done
 	p=$(printf '%s\n' "${pv[@]}" | median)

@@ -11,12 +11,14 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "rocectl/hist.h"
 #include "rocectl/nvmf.h"
 #include "rocectl/out.h"
 
 #define CM_TIMEOUT_MS 3000	/* each rdma_cm step and each admin command */
 #define IO_TIMEOUT_MS 5000	/* no completion for this long: target gone */
 #define KATO_MS 10000		/* keep-alive sent every KATO/2 */
+#define WAIT_MS 10000		/* controller enable/shutdown, unless CAP.TO is shorter */
 
 static const char *const rw_names[] = {
 	"randread", "read", "randwrite", "write", "randrw", NULL,
@@ -26,19 +28,19 @@ static struct {
 	const char *target, *nqn, *hostnqn, *rw;
 	int port, nsid, mix, qd, queues, tos;
 	uint64_t bs, ios;
-	double time, ramp;
+	double time, ramp, timeout;
 	bool write_ok, verify, histogram, strict, event;
-	bool time_given, ios_given, tos_given;
+	bool time_given, ios_given, tos_given, timeout_given;
 } o = {
 	.port = RCTL_NVMF_PORT, .nsid = 1, .rw = "randread", .mix = 50, .qd = 1,
 	.queues = 1, .bs = 4096, .time = 10,
 };
 
 static const struct rctl_opt nvmf_opts[] = {
-	{ .name = "target", .short_name = 't', .type = OPT_STR, .arg = "ADDR",
+	{ .name = "target", .aliases = "traddr", .short_name = 'a', .type = OPT_STR, .arg = "ADDR",
 	  .dst = &o.target, .kind = ARG_HOST,
 	  .help = "address of the NVMe-oF RDMA target (required)" },
-	{ .name = "port", .type = OPT_INT, .arg = "PORT", .dst = &o.port,
+	{ .name = "port", .aliases = "trsvcid", .type = OPT_INT, .arg = "PORT", .dst = &o.port,
 	  .min = 1, .max = 65535, .help = "RDMA CM port of the target (default 4420)" },
 	{ .name = "nqn", .short_name = 'n', .type = OPT_STR, .arg = "NQN", .dst = &o.nqn,
 	  .help = "subsystem NQN (default: the only one in the discovery log)" },
@@ -50,18 +52,22 @@ static const struct rctl_opt nvmf_opts[] = {
 	  .max = 100, .help = "percent reads with --rw randrw (default 50)" },
 	{ .name = "bs", .type = OPT_SIZE, .arg = "SIZE", .dst = &o.bs, .min = 512,
 	  .max = 16 * 1024 * 1024 - 1, .help = "I/O size in bytes (default 4096)" },
-	{ .name = "qd", .type = OPT_INT, .arg = "N", .dst = &o.qd, .min = 1,
+	{ .name = "qd", .aliases = "iodepth", .type = OPT_INT, .arg = "N", .dst = &o.qd, .min = 1,
 	  .max = 4095, .help = "commands outstanding per queue (default 1)" },
-	{ .name = "queues", .type = OPT_INT, .arg = "N", .dst = &o.queues, .min = 1,
+	{ .name = "queues", .aliases = "numjobs", .type = OPT_INT, .arg = "N", .dst = &o.queues, .min = 1,
 	  .max = 64, .help = "I/O queues, one RC QP each (default 1)" },
-	{ .name = "time", .type = OPT_SECS, .arg = "SECS", .dst = &o.time,
+	{ .name = "time", .aliases = "runtime", .type = OPT_SECS, .arg = "SECS", .dst = &o.time,
 	  .max = 86400, .given = &o.time_given,
 	  .help = "measure for SECS seconds (default 10)" },
 	{ .name = "ios", .type = OPT_SIZE, .arg = "N", .dst = &o.ios, .min = 1,
 	  .given = &o.ios_given, .help = "measure N I/Os instead of a time" },
 	{ .name = "ramp", .type = OPT_SECS, .arg = "SECS", .dst = &o.ramp, .max = 3600,
 	  .help = "run SECS seconds before measuring" },
-	{ .name = "tos", .type = OPT_INT, .arg = "T", .dst = &o.tos, .min = 0,
+	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS", .dst = &o.timeout,
+	  .max = 3600, .given = &o.timeout_given,
+	  .help = "bound of each connect step, command, I/O and controller "
+		  "enable/shutdown wait (default 3, 5 and 10 s)" },
+	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &o.tos, .min = 0,
 	  .max = 255, .given = &o.tos_given,
 	  .help = "IP TOS byte of the connections (default: rdma_cm's)" },
 	{ .name = "hostnqn", .type = OPT_STR, .arg = "NQN", .dst = &o.hostnqn,
@@ -105,13 +111,18 @@ static int check_usage(struct rctl_ctx *ctx)
 				  "bench nvmf: --time and --ios exclude each other");
 	if ((writes(rw_of(o.rw)) || o.verify) && !o.write_ok)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
-				  "bench nvmf: --%s writes to namespace %d and destroys its data; "
+				  "bench nvmf: %s%s writes to namespace %d and destroys its data; "
 				  "add --write-ok if that is what you want",
-				  o.verify ? "verify" : o.rw, o.nsid);
+				  o.verify ? "--verify" : "--rw ", o.verify ? "" : o.rw, o.nsid);
 	if (o.bs % 512)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
 				  "bench nvmf: --bs %" PRIu64 " is not a multiple of 512", o.bs);
 	return 0;
+}
+
+static int secs_ms(double secs)
+{
+	return secs * 1000 < 1 ? 1 : (int)(secs * 1000);
 }
 
 static struct rctl_nvmf_opts conn_opts(const char *subnqn)
@@ -119,7 +130,8 @@ static struct rctl_nvmf_opts conn_opts(const char *subnqn)
 	return (struct rctl_nvmf_opts){
 		.traddr = o.target, .port = (uint16_t)o.port, .subnqn = subnqn,
 		.hostnqn = o.hostnqn, .tos = o.tos_given ? o.tos : -1,
-		.timeout_ms = CM_TIMEOUT_MS,
+		.timeout_ms = o.timeout_given ? secs_ms(o.timeout) : CM_TIMEOUT_MS,
+		.wait_ms = o.timeout_given ? secs_ms(o.timeout) : WAIT_MS,
 		.kato_ms = strcmp(subnqn, RCTL_NVMF_DISC_NQN) ? KATO_MS : 0,
 	};
 }
@@ -225,9 +237,13 @@ static int check_ns(struct rctl_ctx *ctx, struct session *s, struct rctl_err *e)
 				  "(active: %s)", o.nsid, s->nqn, n ? list : "none");
 	if (rctl_nvmf_identify_ns(s->c, (uint32_t)o.nsid, &s->ns, e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
-	bsz = 1u << s->ns.lbads;
-	mdts = in->id.mdts ? 4096ull << in->id.mdts : UINT64_MAX;
-	if (s->ns.lbads < 9 || s->ns.lbads > 16 || o.bs % bsz)
+	bsz = rctl_nvme_block_size(s->ns.lbads);
+	mdts = rctl_nvme_mdts_bytes(in->id.mdts);
+	if (!bsz)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "namespace %d has an unsupported "
+				  "block size (LBADS %u; 9 to 16 are supported)", o.nsid,
+				  s->ns.lbads);
+	if (o.bs % bsz)
 		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "--bs %" PRIu64 " is not a multiple "
 				  "of the %u-byte blocks of namespace %d", o.bs, bsz, o.nsid);
 	if (o.bs > mdts)
@@ -283,37 +299,46 @@ static void print_setup(const struct session *s)
 	out_u64(OUT_JSON, "inline_write_max_bytes", NULL, rctl_nvmf_q_inline_max(s->q[0]));
 	out_u64(OUT_ANY, "nsid", "namespace %" PRIu64, (uint64_t)o.nsid);
 	out_u64(OUT_ANY, "blocks", ": %" PRIu64 " blocks", s->ns.nsze);
-	out_u64(OUT_ANY, "block_size", " of %" PRIu64 " bytes\n", 1ull << s->ns.lbads);
+	out_u64(OUT_ANY, "block_size_bytes", " of %" PRIu64 " bytes\n", (uint64_t)rctl_nvme_block_size(s->ns.lbads));
 	out_str(OUT_ANY, "rw", "%s", o.rw);
 	if (!strcmp(o.rw, "randrw"))
 		out_u64(OUT_ANY, "mix_read_pct", " (%" PRIu64 "%% reads)", (uint64_t)o.mix);
-	out_u64(OUT_ANY, "bs", "  bs %" PRIu64, o.bs);
+	out_u64(OUT_ANY, "size_bytes", "  bs %" PRIu64, o.bs);
 	out_u64(OUT_ANY, "qd", "  qd %" PRIu64, s->qd);
 	out_u64(OUT_ANY, "queues", "  queues %" PRIu64, (uint64_t)s->nq);
 	out_str(OUT_ANY, "mode", "  %s", o.event ? "event" : "busy-poll");
 	out_bool(OUT_ANY, "verify", o.verify ? "  verify\n" : "\n", o.verify);
 }
 
-static void print_lat(const char *key, const struct rctl_hist *h)
+void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *pcts, int n)
 {
-	unsigned int i;
 	char k[16];
+	int i;
 
 	out_obj_begin(key);
-	out_dbl(OUT_JSON, "avg_ns", NULL, rctl_hist_mean(h));
-	out_text("latency us: avg %.1f", rctl_hist_mean(h) / 1000);
-	out_u64(OUT_JSON, "min_ns", NULL, rctl_hist_min(h));
-	out_u64(OUT_JSON, "max_ns", NULL, rctl_hist_max(h));
-	out_text("  min %.1f  max %.1f\n", rctl_hist_min(h) / 1000.0, rctl_hist_max(h) / 1000.0);
-	out_obj_begin("percentiles_ns");
-	for (i = 0; i < RCTL_HIST_NCUTOFFS; i++) {
-		snprintf(k, sizeof(k), "p%g", rctl_hist_cutoffs[i]);
-		out_u64(OUT_JSON, k, NULL, rctl_hist_percentile(h, rctl_hist_cutoffs[i]));
-		out_text("  %9.5f%% : %10.1f us\n", rctl_hist_cutoffs[i],
-			 rctl_hist_percentile(h, rctl_hist_cutoffs[i]) / 1000.0);
+	out_u64(OUT_JSON, "min", NULL, rctl_hist_min(h));
+	out_u64(OUT_JSON, "mean", NULL, (uint64_t)(rctl_hist_mean(h) + 0.5));
+	out_u64(OUT_JSON, "stddev", NULL, (uint64_t)(rctl_hist_stddev(h) + 0.5));
+	out_u64(OUT_JSON, "max", NULL, rctl_hist_max(h));
+	out_obj_begin("percentiles");
+	for (i = 0; i < n; i++) {
+		snprintf(k, sizeof(k), "%g", pcts[i]);
+		out_u64(OUT_JSON, k, NULL, rctl_hist_percentile(h, pcts[i]));
 	}
 	out_obj_end();
 	out_obj_end();
+}
+
+static void print_lat(const struct rctl_hist *h)
+{
+	unsigned int i;
+
+	cmd_latency_json("latency_ns", h, rctl_hist_cutoffs, RCTL_HIST_NCUTOFFS);
+	out_text("latency us: avg %.1f  min %.1f  max %.1f\n", rctl_hist_mean(h) / 1000,
+		 rctl_hist_min(h) / 1000.0, rctl_hist_max(h) / 1000.0);
+	for (i = 0; i < RCTL_HIST_NCUTOFFS; i++)
+		out_text("  %9.5f%% : %10.1f us\n", rctl_hist_cutoffs[i],
+			 rctl_hist_percentile(h, rctl_hist_cutoffs[i]) / 1000.0);
 }
 
 /* Bars over groups of 16 buckets (4 per octave); JSON gets the exact buckets. */
@@ -367,29 +392,31 @@ static void print_results(const struct session *s, const struct rctl_nvmf_bench_
 	out_u64(OUT_ANY, "ios", "ios %" PRIu64, r->ios);
 	out_u64(OUT_JSON, "reads", NULL, r->reads);
 	out_u64(OUT_JSON, "writes", NULL, r->writes);
-	out_u64(OUT_JSON, "bytes", NULL, r->bytes);
+	out_u64(OUT_JSON, "transferred_bytes", NULL, r->bytes);
 	out_dbl(OUT_ANY, "elapsed_s", " in %.2f s", t);
-	out_dbl(OUT_ANY, "iops", "  IOPS %.1f", iops);
-	out_dbl(OUT_ANY, "mib_s", "  MiB/s %.2f", t > 0 ? (double)r->bytes / t / 1048576 : 0);
+	out_dbl(OUT_ANY, "ios_per_s", "  IOPS %.1f", iops);
+	out_dbl(OUT_JSON, "bytes_per_s", NULL, t > 0 ? (double)r->bytes / t : 0);
+	out_text("  MiB/s %.2f", t > 0 ? (double)r->bytes / t / 1048576 : 0);
 	out_dbl(OUT_ANY, "cpu_s", "  cpu %.2f s", r->cpu_s);
-	out_dbl(OUT_JSON, "cpu_us_per_io", NULL, r->ios ? r->cpu_s * 1e6 / (double)r->ios : 0);
+	out_u64(OUT_JSON, "cpu_per_io_ns", NULL,
+		r->ios ? (uint64_t)(r->cpu_s * 1e9 / (double)r->ios + 0.5) : 0);
 	out_u64(OUT_JSON, "keep_alives", NULL, r->ka_sent);
 	if (o.verify)
 		out_u64(OUT_ANY, "verified", "  verified %" PRIu64, r->verified);
 	out_text("%s\n", r->partial ? "  (partial)" : "");
-	print_lat("latency", &r->lat);
+	print_lat(&r->lat);
 	if (r->reads && r->writes) {
-		out_dbl(OUT_JSON, "read_avg_ns", NULL, rctl_hist_mean(&r->rlat));
-		out_dbl(OUT_JSON, "write_avg_ns", NULL, rctl_hist_mean(&r->wlat));
+		out_u64(OUT_JSON, "read_mean_ns", NULL, (uint64_t)(rctl_hist_mean(&r->rlat) + 0.5));
+		out_u64(OUT_JSON, "write_mean_ns", NULL, (uint64_t)(rctl_hist_mean(&r->wlat) + 0.5));
 		out_text("read avg %.1f us  write avg %.1f us\n", rctl_hist_mean(&r->rlat) / 1000,
 			 rctl_hist_mean(&r->wlat) / 1000);
 	}
-	out_arr_begin("queues");
+	out_arr_begin("per_queue");
 	for (i = 0; i < r->nq; i++) {
 		out_obj_begin(NULL);
 		out_u64(OUT_ANY, "qid", "queue %" PRIu64, i + 1);
 		out_u64(OUT_ANY, "ios", ": ios %" PRIu64, r->q[i].ios);
-		out_dbl(OUT_ANY, "iops", "  IOPS %.1f\n", t > 0 ? (double)r->q[i].ios / t : 0);
+		out_dbl(OUT_ANY, "ios_per_s", "  IOPS %.1f\n", t > 0 ? (double)r->q[i].ios / t : 0);
 		out_obj_end();
 	}
 	out_arr_end();
@@ -418,7 +445,7 @@ static int run(struct rctl_ctx *ctx, struct session *s)
 		.nsid = (uint32_t)o.nsid, .ns_blocks = s->ns.nsze, .lbads = s->ns.lbads,
 		.time_s = o.ios_given ? 0 : o.time, .ios = o.ios_given ? o.ios : 0,
 		.ramp_s = o.ramp, .verify = o.verify, .event = o.event,
-		.io_timeout_ms = IO_TIMEOUT_MS,
+		.io_timeout_ms = o.timeout_given ? secs_ms(o.timeout) : IO_TIMEOUT_MS,
 		.progress = show_progress ? on_progress : NULL,
 	};
 	struct rctl_nvmf_bench_res *r = malloc(sizeof(*r));

@@ -25,31 +25,31 @@ static struct {
 	 .timeout = 5 };
 
 static const struct rctl_opt bench_rdma_opts[] = {
-	{ .name = "op", .short_name = 'o', .type = OPT_CHOICE, .arg = "OP", .dst = &bo.op,
+	{ .name = "op", .type = OPT_CHOICE, .arg = "OP", .dst = &bo.op,
 	  .choices = op_names, .help = "send, write or read (default send)" },
 	{ .name = "size", .short_name = 's', .type = OPT_SIZE, .arg = "BYTES", .dst = &bo.size,
 	  .min = 1, .max = RCTL_PROBE_MAX_SIZE, .given = &bo.size_given,
 	  .help = "message size (default 64 for --lat, 65536 for --bw)" },
-	{ .name = "iters", .short_name = 'n', .type = OPT_INT, .arg = "N", .dst = &bo.iters,
+	{ .name = "iters", .type = OPT_INT, .arg = "N", .dst = &bo.iters,
 	  .min = 1, .max = 100000000, .given = &bo.iters_given,
 	  .help = "iterations (default 1000 for --lat, 5000 for --bw)" },
-	{ .name = "time", .type = OPT_SECS, .arg = "SECS", .dst = &bo.time, .max = 3600,
+	{ .name = "time", .aliases = "duration", .short_name = 'D', .type = OPT_SECS, .arg = "SECS", .dst = &bo.time, .max = 3600,
 	  .given = &bo.time_given, .help = "run for SECS seconds instead of --iters" },
-	{ .name = "qd", .type = OPT_INT, .arg = "N", .dst = &bo.qd, .min = 1,
+	{ .name = "qd", .aliases = "tx-depth", .type = OPT_INT, .arg = "N", .dst = &bo.qd, .min = 1,
 	  .max = RCTL_PROBE_MAX_DEPTH, .given = &bo.qd_given,
 	  .help = "work requests in flight with --bw (default 128)" },
 	{ .name = "lat", .type = OPT_FLAG, .dst = &bo.lat,
 	  .help = "measure latency (the default)" },
 	{ .name = "bw", .type = OPT_FLAG, .dst = &bo.bw,
 	  .help = "measure bandwidth and message rate" },
-	{ .name = "tos", .short_name = 't', .type = OPT_INT, .arg = "TOS", .dst = &bo.tos,
+	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &bo.tos,
 	  .min = 0, .max = 255, .given = &bo.tos_given,
 	  .help = "IP ToS of the connection (default: rdma_cm's)" },
 	{ .name = "src", .type = OPT_STR, .arg = "ADDR", .dst = &bo.src,
 	  .help = "send from this local IP address" },
 	{ .name = "port", .short_name = 'P', .type = OPT_INT, .arg = "PORT", .dst = &bo.port,
 	  .min = 1, .max = 65535, .help = "port of 'rocectl serve' (default 18520)" },
-	{ .name = "timeout", .short_name = 'T', .type = OPT_SECS, .arg = "SECS",
+	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS",
 	  .dst = &bo.timeout, .max = 600,
 	  .help = "longest wait of each connect step and each completion (default 5)" },
 	{ .name = "compare-tcp", .type = OPT_FLAG, .dst = &bo.compare_tcp,
@@ -63,31 +63,30 @@ static enum rctl_xfer_op op_of(const char *s)
 	       RCTL_OP_SEND;
 }
 
+static const double rdma_pcts[] = { 50, 99, 99.9 };
+
 static void print_lat(const struct rctl_bench_rdma_result *r)
 {
 	const struct rctl_hist *h = r->lat;
 
-	out_obj_begin("latency_us");
 	out_bool(OUT_JSON, "half_round_trip", NULL, r->half_rtt);
+	cmd_latency_json("latency_ns", h, rdma_pcts, 3);
 	out_text("  latency_us (%s)\n   ", r->half_rtt ?
 		 "half the round trip, as perftest reports" : "whole operation, as perftest reports");
-	out_dbl(OUT_ANY, "min", " min %.2f", rctl_hist_min(h) / 1e3);
-	out_dbl(OUT_ANY, "median", "  median %.2f", rctl_hist_percentile(h, 50) / 1e3);
-	out_dbl(OUT_ANY, "avg", "  avg %.2f", rctl_hist_mean(h) / 1e3);
-	out_dbl(OUT_ANY, "p99", "  p99 %.2f", rctl_hist_percentile(h, 99) / 1e3);
-	out_dbl(OUT_ANY, "p99_9", "  p99.9 %.2f", rctl_hist_percentile(h, 99.9) / 1e3);
-	out_dbl(OUT_ANY, "max", "  max %.2f\n", rctl_hist_max(h) / 1e3);
-	out_obj_end();
+	out_text(" min %.2f  median %.2f  avg %.2f  p99 %.2f  p99.9 %.2f  max %.2f\n",
+		 rctl_hist_min(h) / 1e3, rctl_hist_percentile(h, 50) / 1e3, rctl_hist_mean(h) / 1e3,
+		 rctl_hist_percentile(h, 99) / 1e3, rctl_hist_percentile(h, 99.9) / 1e3,
+		 rctl_hist_max(h) / 1e3);
 }
 
 static void print_bw(const struct rctl_bench_rdma_result *r)
 {
 	double bps = r->secs > 0 ? r->bytes / r->secs : 0;
 
-	out_dbl(OUT_ANY, "bw_mib_s", "  bw %.2f MiB/s", bps / 1048576);
-	out_dbl(OUT_ANY, "bw_gbit_s", " (%.3f Gb/s)", bps * 8 / 1e9);
-	out_dbl(OUT_ANY, "msg_rate_mpps", "  msg_rate %.4f Mpps\n",
-		r->secs > 0 ? r->iters / r->secs / 1e6 : 0);
+	out_dbl(OUT_JSON, "bytes_per_s", NULL, bps);
+	out_text("  bw %.2f MiB/s (%.3f Gb/s)", bps / 1048576, bps * 8 / 1e9);
+	out_dbl(OUT_JSON, "messages_per_s", NULL, r->secs > 0 ? r->iters / r->secs : 0);
+	out_text("  msg_rate %.4f Mpps\n", r->secs > 0 ? r->iters / r->secs / 1e6 : 0);
 }
 
 static void print_result(const char *target, const struct rctl_conn *c,
@@ -99,7 +98,7 @@ static void print_result(const char *target, const struct rctl_conn *c,
 	out_u64(OUT_ANY, "iters", " %" PRIu64, r->iters);
 	out_u64(OUT_ANY, "size_bytes", " x %" PRIu64 " B", size);
 	out_u64(OUT_ANY, "qd", ", qd %" PRIu64, bo.bw ? (uint64_t)bo.qd : 1);
-	out_dbl(OUT_ANY, "secs", ", %.2f s", r->secs);
+	out_dbl(OUT_ANY, "elapsed_s", ", %.2f s", r->secs);
 	out_str(OUT_ANY, "device", " (%s", c->path.dev);
 	out_u64(OUT_ANY, "path_mtu", ", path_mtu %" PRIu64 ")\n", c->path.path_mtu);
 	if (bo.bw)

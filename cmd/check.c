@@ -6,32 +6,45 @@
  * expected, what was read and the command that fixes it. Read-only.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
+#include "rocectl/fileio.h"
 #include "rocectl/intent.h"
 #include "rocectl/out.h"
+#include "rocectl/prom.h"
 #include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
+
+static const char *const outputs[] = { "text", "nagios", "prometheus", NULL };
 
 static struct {
 	const char *input;
 	const char *dev;
+	const char *output, *output_file;
 	double interval;
 	bool no_sample;
 	struct rctl_intent_args ia;
-} o = { .interval = 2.0 };
+} o = { .interval = 2.0, .output = "text" };
 
 #define COMMON_OPTS							\
-	{ .name = "dev", .short_name = 'd', .type = OPT_STR, .arg = "DEV",	\
-	  .dst = &o.dev, .kind = ARG_DEV,				\
+	{ .name = "dev", .aliases = "ib-dev", .short_name = 'd', .type = OPT_STR, \
+	  .arg = "DEV", .dst = &o.dev, .kind = ARG_DEV,			\
 	  .help = "only this RDMA device, DEV/PORT or netdev" },	\
 	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE", \
 	  .dst = &o.input, .kind = ARG_FILE,				\
 	  .help = "judge a snapshot written by 'rocectl collect' instead of this host" }, \
+	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", \
+	  .dst = &o.output, .choices = outputs,				\
+	  .help = "text (default), nagios (plugin status line) or prometheus" }, \
+	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE", \
+	  .dst = &o.output_file, .kind = ARG_FILE,			\
+	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \
 	RCTL_INTENT_OPTS(o.ia)
 
 static const struct rctl_opt check_opts[] = {
@@ -77,6 +90,22 @@ static void area_line(const struct rctl_report *r, int a, bool ran)
 	out_obj_end();
 }
 
+static const char *nz(const char *s)
+{
+	return s[0] ? s : NULL;
+}
+
+/* The structured target of a finding: null where it does not apply. */
+void cmd_finding_target(const struct rctl_finding *f)
+{
+	out_str(OUT_JSON, "device", NULL, nz(f->device));
+	if (f->port)
+		out_u64(OUT_JSON, "port", NULL, f->port);
+	else
+		out_null(OUT_JSON, "port", NULL);
+	out_str(OUT_JSON, "netdev", NULL, nz(f->netdev));
+}
+
 static void print_finding(const struct rctl_finding *f)
 {
 	out_obj_begin(NULL);
@@ -85,9 +114,10 @@ static void print_finding(const struct rctl_finding *f)
 	out_str(OUT_ANY, "id", " %s", f->id);
 	out_str(OUT_JSON, "area", NULL, rctl_area_name(f->area));
 	out_str(OUT_ANY, "target", "  %s\n", f->target);
+	cmd_finding_target(f);
 	out_str(OUT_ANY, "message", "           %s\n", f->message);
-	out_str(OUT_JSON, "expected", NULL, f->expected);
-	out_str(OUT_JSON, "observed", NULL, f->observed);
+	out_str(OUT_JSON, "expected", NULL, nz(f->expected));
+	out_str(OUT_JSON, "got", NULL, nz(f->observed));
 	if (f->expected[0])
 		out_text("           expected %s, got %s\n", f->expected, f->observed);
 	out_str(OUT_ANY, "evidence", f->evidence[0] ? "           evidence: %s\n" : NULL,
@@ -149,6 +179,18 @@ static void print_summary(const struct rctl_report *r, int status)
 	out_obj_end();
 }
 
+/* A --dev that names nothing must not turn a check green: status 3. */
+int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter)
+{
+	if (!filter || rctl_host_matches(h, filter))
+		return 0;
+	if (rctl_host_netdev(h, filter))
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "netdev '%s' has no RDMA port on '%s' "
+				  "(is its RDMA driver loaded?)", filter, h->hostname);
+	return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA device, port or netdev matches "
+			  "'--dev %s' on '%s'", filter, h->hostname);
+}
+
 /* Load the snapshot or read this host (and, for doctor, sample twice). */
 static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample)
 {
@@ -156,16 +198,228 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample)
 	int ret;
 
 	if (o.input)
-		return rctl_snapshot_load(o.input, h, &e) ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
-	ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |
-			   RCTL_COLLECT_QOS, &e);
+		ret = rctl_snapshot_load(o.input, h, &e);
+	else
+		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |
+				   RCTL_COLLECT_QOS, &e);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	if (sample && rctl_sample_deltas(h, o.interval, &e)) {
+	out_set_stamp(h->hostname, NULL);	/* the host judged */
+	ret = cmd_check_filter(ctx, h, o.dev);
+	if (ret) {
+		rctl_host_free(h);
+		return ret;
+	}
+	if (!o.input && sample && rctl_sample_deltas(h, o.interval, &e)) {
 		rctl_host_free(h);
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}
 	return 0;
+}
+
+/* ---- Nagios / Icinga ------------------------------------------------- */
+
+static const char *const nagios_word[] = { "OK", "WARNING", "CRITICAL", "UNKNOWN" };
+
+/* Perfdata values take no exponent: a ratio as a plain decimal. */
+static const char *plain_dbl(double v, char *buf, size_t len)
+{
+	char *e;
+
+	snprintf(buf, len, "%.12f", v);
+	e = buf + strlen(buf) - 1;
+	while (e > buf && *e == '0')
+		*e-- = '\0';
+	if (*e == '.')
+		*e = '\0';
+	return buf;
+}
+
+/* The worst loss rate measured, if any. */
+static bool worst_ratio(const struct rctl_report *r, double *v)
+{
+	bool any = false;
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].has_ratio && (!any || r->f[i].ratio > *v)) {
+			*v = r->f[i].ratio;
+			any = true;
+		}
+	return any;
+}
+
+/*
+ * "ROCECTL CRITICAL - 1 failed (mtu.active rxe0/1 (veth0)), ... | perfdata",
+ * then one line per finding that is not a pass (the plugin's long output).
+ */
+static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
+			 const struct rctl_intent *in, double interval, int status)
+{
+	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN };
+	static const enum rctl_status by_exit[] = {
+		[1] = RCTL_WARN, [2] = RCTL_FAIL, [3] = RCTL_UNKNOWN,
+	};
+	char a[48], b[48];
+	double loss = 0;
+	uint32_t i;
+	int k;
+
+	out_text("ROCECTL %s - %u failed, %u unknown, %u warnings, %u passed",
+		 nagios_word[status], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN],
+		 r->count[RCTL_WARN], r->count[RCTL_PASS]);
+	/* The first finding of the status that decided the exit, for the summary. */
+	for (i = 0; status && i < r->n; i++)
+		if (r->f[i].status == by_exit[status]) {
+			out_text(": first %s %s", r->f[i].id, r->f[i].target);
+			break;
+		}
+	out_text(" | pass=%u warn=%u fail=%u unknown=%u", r->count[RCTL_PASS],
+		 r->count[RCTL_WARN], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN]);
+	if (worst_ratio(r, &loss))
+		out_text(" loss_rate=%s;;%s;0;", plain_dbl(loss, a, sizeof(a)),
+			 plain_dbl(in->loss_budget, b, sizeof(b)));
+	if (interval > 0)
+		out_text(" interval=%ss", plain_dbl(interval, a, sizeof(a)));
+	out_text("\n");
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < r->n; i++)
+			if (r->f[i].status == order[k])
+				out_text("%s %s %s: %s\n", status_upper[order[k]], r->f[i].id,
+					 r->f[i].target, r->f[i].message);
+	ctx->status_line = true;
+}
+
+/* ---- Prometheus ------------------------------------------------------ */
+
+/* The gauge's values: 0 pass, 1 warn, 2 fail, 3 unknown. */
+static const unsigned int prom_value[] = {
+	[RCTL_PASS] = 0, [RCTL_WARN] = 1, [RCTL_FAIL] = 2, [RCTL_UNKNOWN] = 3,
+};
+
+static bool same_series(const struct rctl_finding *a, const struct rctl_finding *b)
+{
+	return !strcmp(a->id, b->id) && !strcmp(a->device, b->device) &&
+	       a->port == b->port && !strcmp(a->netdev, b->netdev);
+}
+
+/*
+ * One series per finding; findings with the same labels (gid.index of two
+ * addresses, host-wide ones) become one series holding the worst status.
+ */
+static void prom_status(struct rctl_prom *pr, const struct rctl_report *r)
+{
+	uint32_t i, k;
+
+	rctl_prom_family(pr, "rocectl_check_status", "gauge",
+			 "Verdict of a rocectl check finding: 0 pass, 1 warn, 2 fail, 3 unknown");
+	for (i = 0; i < r->n; i++) {
+		const struct rctl_finding *f = &r->f[i];
+		enum rctl_status worst = f->status;
+		char port[16] = "";
+		bool seen = false;
+
+		for (k = 0; k < r->n && !seen; k++)
+			if (k != i && same_series(f, &r->f[k]))
+				seen = k < i;
+		if (seen)
+			continue;
+		for (k = i + 1; k < r->n; k++)
+			if (same_series(f, &r->f[k]) && r->f[k].status > worst)
+				worst = r->f[k].status;
+		if (f->port)
+			snprintf(port, sizeof(port), "%u", f->port);
+		rctl_prom_u64(pr, (struct rctl_prom_label[]){
+			{ "id", f->id }, { "area", rctl_area_name(f->area) },
+			{ "device", f->device }, { "port", port }, { "netdev", f->netdev },
+		}, 5, prom_value[worst]);
+	}
+}
+
+static void prom_loss(struct rctl_prom *pr, const struct rctl_report *r)
+{
+	char port[16];
+	uint32_t i;
+
+	rctl_prom_family(pr, "rocectl_check_loss_ratio", "gauge",
+			 "RoCE loss rate over the sampled interval: (sequence errors + out-of-sequence + retransmissions) / packets");
+	for (i = 0; i < r->n; i++) {
+		if (!r->f[i].has_ratio)
+			continue;
+		snprintf(port, sizeof(port), "%u", r->f[i].port);
+		rctl_prom_dbl(pr, (struct rctl_prom_label[]){
+			{ "device", r->f[i].device }, { "port", port },
+			{ "netdev", r->f[i].netdev },
+		}, 3, r->f[i].ratio);
+	}
+}
+
+static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
+		      const struct rctl_intent *in, double interval, int status)
+{
+	struct rctl_prom pr = { 0 };
+	struct rctl_err e = { 0 };
+	int ret;
+
+	prom_status(&pr, r);
+	prom_loss(&pr, r);
+	rctl_prom_family(&pr, "rocectl_check_loss_budget_ratio", "gauge",
+			 "The loss budget of the intent the host was judged against");
+	rctl_prom_dbl(&pr, NULL, 0, in->loss_budget);
+	rctl_prom_family(&pr, "rocectl_check_sample_interval_seconds", "gauge",
+			 "Seconds between the two counter samples (0: one sample, no counter deltas)");
+	rctl_prom_dbl(&pr, NULL, 0, interval);
+	rctl_prom_family(&pr, "rocectl_check_exit_status", "gauge",
+			 "Exit status of the check: 0 ok, 1 warning, 2 failure, 3 unknown");
+	rctl_prom_u64(&pr, NULL, 0, status);
+	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
+			 "When the check ran, in seconds since the epoch");
+	rctl_prom_u64(&pr, NULL, 0, (uint64_t)time(NULL));
+	ret = rctl_prom_status(&pr, &e);
+	if (!ret && o.output_file)
+		ret = rctl_write_atomic(o.output_file, pr.buf, pr.len, &e);
+	else if (!ret)
+		out_text("%s", pr.buf);
+	rctl_prom_free(&pr);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : status;
+}
+
+/* ---- the commands ---------------------------------------------------- */
+
+static void print_text(struct rctl_ctx *ctx, const struct rctl_report *r,
+		       const struct rctl_host *h, const struct rctl_intent *in,
+		       unsigned int areas, int status)
+{
+	bool deltas = rctl_host_has_deltas(h);
+	int a;
+
+	out_text("%s: ", h->hostname);
+	out_dbl(OUT_ANY, "sample_interval_s", deltas ? "counters over %.1f s, " :
+		"one counter sample, ", h->sample_interval_s);
+	print_intent(in);
+	out_text("\n");
+	out_arr_begin("areas");
+	for (a = 0; a < RCTL_AREA_N; a++)
+		if (areas & (1u << a))
+			area_line(r, a, deltas || a != RCTL_AREA_COUNTERS);
+	out_arr_end();
+	print_findings(ctx, r);
+	print_summary(r, status);
+}
+
+/* Output options that exclude each other: a usage error (3 with -o nagios). */
+static int check_output(struct rctl_ctx *ctx)
+{
+	const char *why = NULL;
+
+	if (strcmp(o.output, "text") && ctx->json)
+		why = "'-o' and '--json' exclude each other";
+	else if (o.output_file && strcmp(o.output, "prometheus"))
+		why = "'--output-file' needs '-o prometheus'";
+	if (!why)
+		return 0;
+	return cmd_errorf(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE,
+			  "%s: %s (see 'rocectl %s --help')", ctx->path, why, ctx->path);
 }
 
 static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
@@ -174,34 +428,29 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	struct rctl_intent in;
 	struct rctl_report r;
 	struct rctl_host h;
-	bool deltas;
-	int a, status;
+	int status;
 
+	status = check_output(ctx);
+	if (status)
+		return status;
 	if (rctl_intent_resolve(&in, &o.ia, &e))
-		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+		return cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e);
 	status = load_host(ctx, &h, sample);
 	if (status)
 		return status;
-	deltas = rctl_host_has_deltas(&h);
-	if (areas == 1u << RCTL_AREA_COUNTERS && !deltas) {
+	if (areas == 1u << RCTL_AREA_COUNTERS && !rctl_host_has_deltas(&h)) {
 		rctl_host_free(&h);
 		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
 				  "no counter deltas to judge: use 'rocectl doctor' or a snapshot of two samples");
 	}
 	rctl_judge_host(&h, &in, areas, o.dev, &r);
 	status = rctl_report_exit(&r);
-	out_str(OUT_ANY, "hostname", "%s: ", h.hostname);
-	out_dbl(OUT_ANY, "sample_interval_s", deltas ? "counters over %.1f s, " : "one counter sample, ",
-		h.sample_interval_s);
-	print_intent(&in);
-	out_text("\n");
-	out_arr_begin("areas");
-	for (a = 0; a < RCTL_AREA_N; a++)
-		if (areas & (1u << a))
-			area_line(&r, a, deltas || a != RCTL_AREA_COUNTERS);
-	out_arr_end();
-	print_findings(ctx, &r);
-	print_summary(&r, status);
+	if (!strcmp(o.output, "nagios"))
+		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
+	else if (!strcmp(o.output, "prometheus"))
+		status = print_prom(ctx, &r, &in, h.sample_interval_s, status);
+	else
+		print_text(ctx, &r, &h, &in, areas, status);
 	rctl_report_free(&r);
 	rctl_host_free(&h);
 	return status;

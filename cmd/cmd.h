@@ -29,6 +29,8 @@ struct rctl_ctx {
 	bool pretty;
 	bool verbose;
 	bool quiet;
+	bool nagios;			/* -o nagios: a plugin's status line and exits */
+	bool status_line;		/* the Nagios status line was printed */
 	const char *path;		/* "check pfc", for messages */
 	const struct rctl_cmd *cmd;	/* the command being run */
 };
@@ -52,6 +54,21 @@ int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)
 /* "rocectl: warning: <msg>" on stderr unless -q. */
 void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A latency distribution as JSON (CONTRIBUTING.md): "key": {"min", "mean",
+ * "stddev", "max", "percentiles": {"50": N, ...}}, integer nanoseconds.
+ */
+struct rctl_hist;
+void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *pcts, int n);
+
+/* A --dev that matches no port of the host: the error (status 3), else 0. */
+struct rctl_host;
+int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter);
+
+/* The structured target of a finding (device, port, netdev) in JSON. */
+struct rctl_finding;
+void cmd_finding_target(const struct rctl_finding *f);
 
 /* Command groups, one file each. */
 extern const struct rctl_cmd cmd_devices;

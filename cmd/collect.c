@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "rocectl/collect.h"
+#include "rocectl/fileio.h"
 #include "rocectl/counters.h"
 #include "rocectl/out.h"
 #include "rocectl/snapshot.h"
@@ -25,7 +26,7 @@ static struct {
 } o;
 
 static const struct rctl_opt collect_opts[] = {
-	{ .name = "output", .short_name = 'o', .type = OPT_STR, .arg = "FILE",
+	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE",
 	  .dst = &o.output, .kind = ARG_FILE,
 	  .help = "write the snapshot to FILE ('-': standard output, the default)" },
 	{ .name = "interval", .short_name = 'I', .type = OPT_SECS, .arg = "SECS",
@@ -34,40 +35,17 @@ static const struct rctl_opt collect_opts[] = {
 	{ 0 }
 };
 
-/* Write next to the target and rename, so a reader never sees half a file. */
+/* The snapshot and its newline, atomically: a reader never sees half a file. */
 static int write_file(const char *path, const char *text, struct rctl_err *e)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd;
+	char *buf;
+	int ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
-		return rctl_err_set(e, ENAMETOOLONG, "cannot write '%s'", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return rctl_err_set(e, errno, "cannot write '%s'", path);
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return rctl_err_set(e, errno, "cannot write '%s'", path);
-	}
-	fchmod(fd, 0644);
-	fputs(text, f);
-	fputc('\n', f);
-	if (fflush(f) || ferror(f) || fsync(fd) || fclose(f)) {
-		int err = errno ? errno : EIO;
-
-		unlink(tmp);
-		return rctl_err_set(e, err, "cannot write '%s'", path);
-	}
-	if (rename(tmp, path)) {
-		int err = errno;
-
-		unlink(tmp);
-		return rctl_err_set(e, err, "cannot write '%s'", path);
-	}
-	return 0;
+	if (asprintf(&buf, "%s\n", text) < 0)
+		return rctl_err_set(e, ENOMEM, "cannot write '%s'", path);
+	ret = rctl_write_atomic(path, buf, strlen(buf), e);
+	free(buf);
+	return ret;
 }
 
 static const struct out_col unread_cols[] = {
@@ -81,7 +59,7 @@ static void print_summary(const struct rctl_host *h, const char *path)
 {
 	uint32_t i;
 
-	out_str(OUT_ANY, "output", "wrote %s:", path);
+	out_str(OUT_ANY, "output_file", "wrote %s:", path);
 	out_u64(OUT_ANY, "devices", " %" PRIu64 " RDMA devices,", h->n_devs);
 	out_u64(OUT_ANY, "netdevs", " %" PRIu64 " netdevs,", h->n_netdevs);
 	out_u64(OUT_ANY, "unreadable", " %" PRIu64 " parts unreadable\n", h->n_unread);

@@ -20,6 +20,7 @@
 #include "rocectl/catalog.h"
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
+#include "rocectl/fileio.h"
 #include "rocectl/out.h"
 #include "rocectl/prom.h"
 #include "rocectl/snapshot.h"
@@ -27,7 +28,7 @@
 static const char *const outputs[] = { "text", "prometheus", NULL };
 
 static struct {
-	const char *input, *group, *output;
+	const char *input, *group, *output, *output_file;
 	bool all, nonzero;
 	double interval, watch;
 } o;
@@ -36,9 +37,9 @@ static const struct rctl_opt counters_opts[] = {
 	{ .name = "group", .short_name = 'g', .type = OPT_CHOICE, .arg = "GROUP",
 	  .dst = &o.group, .choices = rctl_cgroup_names,
 	  .help = "show only the counters of GROUP" },
-	{ .name = "all", .short_name = 'a', .type = OPT_FLAG, .dst = &o.all,
+	{ .name = "all", .type = OPT_FLAG, .dst = &o.all,
 	  .help = "show every counter, also zero traffic counters" },
-	{ .name = "nonzero", .short_name = 'n', .type = OPT_FLAG, .dst = &o.nonzero,
+	{ .name = "nonzero", .type = OPT_FLAG, .dst = &o.nonzero,
 	  .help = "show only counters that are not zero (or moved, with rates)" },
 	{ .name = "interval", .short_name = 'I', .type = OPT_SECS, .arg = "SECS",
 	  .dst = &o.interval, .max = 3600,
@@ -49,6 +50,9 @@ static const struct rctl_opt counters_opts[] = {
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT",
 	  .dst = &o.output, .choices = outputs,
 	  .help = "text (default) or prometheus (node_exporter textfile format)" },
+	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE",
+	  .dst = &o.output_file, .kind = ARG_FILE,
+	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" },
 	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
 	  .dst = &o.input, .kind = ARG_FILE,
 	  .help = "read a snapshot written by 'rocectl collect' instead of this host" },
@@ -130,7 +134,9 @@ static void print_row(const struct crow *r, double secs)
 	}
 	out_bool(OUT_JSON, "bad_if_growing", NULL, r->ce->bad);
 	out_bool(OUT_JSON, "problem", NULL, problem(r));
-	out_str(OUT_ANY, "meaning", NULL, r->ce->meaning);
+	/* A counter the catalogue does not know has no meaning: null in JSON. */
+	out_str(OUT_TEXT, "meaning", NULL, r->ce->meaning);
+	out_str(OUT_JSON, "meaning", NULL, r->ce->meaning[0] ? r->ce->meaning : NULL);
 	out_row_end();
 }
 
@@ -190,7 +196,10 @@ static const char *part_missing(const struct rctl_part *st)
 	return st->ok ? NULL : st->err ? st->reason : "not collected";
 }
 
-/* The optional hw counters (M24: a CNP counter that exists but is off counts nothing). */
+/*
+ * The optional hw counters (docs/roce-facts.md, "Counters"): a CNP counter
+ * that exists but is off counts nothing.
+ */
 static void print_opt_counters(const struct rctl_opt_counters *oc)
 {
 	uint32_t i;
@@ -233,7 +242,7 @@ static void print_port_json_head(const struct rctl_device *d, const struct rctl_
 	out_str(OUT_JSON, "state", NULL, p->state[0] ? p->state : NULL);
 	out_str(OUT_JSON, "netdev", NULL, p->netdev[0] ? p->netdev : NULL);
 	out_str(OUT_JSON, "netdev_driver", NULL, nd && nd->driver[0] ? nd->driver : NULL);
-	out_u64(OUT_JSON, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
+	out_dbl(OUT_JSON, "hw_counters_lifespan_s", NULL, p->hw_lifespan_ms / 1000.0);
 	out_str(OUT_JSON, "hw_counters_missing", NULL, why_missing(p->hw_err, false));
 	out_str(OUT_JSON, "pma_counters_missing", NULL, why_missing(p->pma_err, true));
 	out_str(OUT_JSON, "ethtool_stats_missing", NULL,
@@ -295,7 +304,7 @@ static uint32_t print_ports(const struct rctl_host *h, const char *filter)
 {
 	uint32_t i, j, shown = 0;
 
-	out_dbl(OUT_JSON, "interval_s", NULL, h->sample_interval_s);
+	out_dbl(OUT_JSON, "sample_interval_s", NULL, h->sample_interval_s);
 	out_arr_begin("ports");
 	for (i = 0; i < h->n_devs; i++)
 		for (j = 0; j < h->devs[i].n_ports; j++)
@@ -334,79 +343,134 @@ static void prom_port_info(struct rctl_prom *pr, const struct rctl_host *h, cons
 		}
 }
 
-/* One family per source; "name" is the label that carries the counter name. */
+/*
+ * The IB PMA data counters count 4-byte words ("octets divided by 4", the
+ * kernel's Documentation/ABI/stable/sysfs-class-infiniband): they are
+ * exported in bytes, in their own family.
+ */
+static bool pma_words(const char *name)
+{
+	return !strcmp(name, "port_rcv_data") || !strcmp(name, "port_xmit_data");
+}
+
+/* Every port that matches, with its counters of source "src". */
+#define FOR_PORTS(h, filter, d, p, i, j)					\
+	for (i = 0; i < (h)->n_devs; i++)					\
+		for (j = 0; j < (h)->devs[i].n_ports; j++)			\
+			if ((d = &(h)->devs[i]), (p = &d->ports[j]),		\
+			    rctl_port_match(filter, d, p))
+
+/*
+ * hw_counters and the PMA counters other than the data words: event and
+ * packet counts, one family per source; the "counter" label names them.
+ */
 static void prom_counters(struct rctl_prom *pr, const struct rctl_host *h,
 			  const char *filter, enum rctl_csrc src)
 {
-	static const char *const fam[] = {
-		[RCTL_SRC_HW] = "rocectl_hw_counter", [RCTL_SRC_PMA] = "rocectl_pma_counter",
-	};
+	const struct rctl_device *d;
+	const struct rctl_port *p;
 	char port[16];
 	uint32_t i, j, k;
 
-	rctl_prom_family(pr, fam[src], "counter", src == RCTL_SRC_HW ?
-			 "RDMA port hw_counters (rdma statistic show)" :
-			 "RDMA port IB PMA counters (sysfs counters/)");
-	for (i = 0; i < h->n_devs; i++)
-		for (j = 0; j < h->devs[i].n_ports; j++) {
-			const struct rctl_device *d = &h->devs[i];
-			const struct rctl_port *p = &d->ports[j];
-			const struct rctl_counter *c = src == RCTL_SRC_HW ? p->hw : p->pma;
-			uint32_t n = src == RCTL_SRC_HW ? p->n_hw : p->n_pma;
+	if (src == RCTL_SRC_HW)
+		rctl_prom_family(pr, "rocectl_rdma_hw_events_total", "counter",
+				 "RDMA port hw_counters (rdma statistic show): packets and events");
+	else
+		rctl_prom_family(pr, "rocectl_rdma_pma_events_total", "counter",
+				 "RDMA port IB PMA counters (sysfs counters/) other than the data words: packets and events");
+	FOR_PORTS(h, filter, d, p, i, j) {
+		const struct rctl_counter *c = src == RCTL_SRC_HW ? p->hw : p->pma;
+		uint32_t n = src == RCTL_SRC_HW ? p->n_hw : p->n_pma;
 
-			if (!rctl_port_match(filter, d, p))
+		snprintf(port, sizeof(port), "%u", p->port);
+		for (k = 0; k < n; k++) {
+			struct crow r = { &c[k], rctl_catalog_lookup(d->driver, src, c[k].name), "" };
+
+			if (!row_shown(&r, false) || (src == RCTL_SRC_PMA && pma_words(c[k].name)))
 				continue;
-			snprintf(port, sizeof(port), "%u", p->port);
-			for (k = 0; k < n; k++) {
-				struct crow r = { &c[k], rctl_catalog_lookup(d->driver, src, c[k].name), "" };
-				struct rctl_prom_label l[] = {
-					{ "device", d->name }, { "port", port },
-					{ "counter", c[k].name },
-					{ "group", rctl_cgroup_name(r.ce->group) },
-				};
-
-				if (row_shown(&r, false))
-					rctl_prom_u64(pr, l, 4, c[k].value);
-			}
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+				{ "device", d->name }, { "port", port }, { "counter", c[k].name },
+				{ "group", rctl_cgroup_name(r.ce->group) },
+			}, 4, c[k].value);
 		}
+	}
+}
+
+static void prom_pma_bytes(struct rctl_prom *pr, const struct rctl_host *h, const char *filter)
+{
+	const struct rctl_device *d;
+	const struct rctl_port *p;
+	char port[16];
+	uint32_t i, j, k;
+
+	rctl_prom_family(pr, "rocectl_rdma_pma_data_bytes_total", "counter",
+			 "RDMA port data received (port_rcv_data) and sent (port_xmit_data), in bytes: the PMA's 4-byte words times 4");
+	FOR_PORTS(h, filter, d, p, i, j) {
+		snprintf(port, sizeof(port), "%u", p->port);
+		for (k = 0; k < p->n_pma; k++)
+			if (pma_words(p->pma[k].name))
+				rctl_prom_u64(pr, (struct rctl_prom_label[]){
+					{ "device", d->name }, { "port", port },
+					{ "counter", p->pma[k].name },
+				}, 3, p->pma[k].value * 4);
+	}
+}
+
+/* Whether a netdev is under an RDMA port the filter keeps. */
+static bool netdev_wanted(const struct rctl_host *h, const char *filter, const char *name)
+{
+	const struct rctl_device *d;
+	const struct rctl_port *p;
+	uint32_t i, j;
+
+	FOR_PORTS(h, filter, d, p, i, j)
+		if (!strcmp(p->netdev, name))
+			return true;
+	return false;
+}
+
+/* An ethtool stat in bytes goes to the _bytes family: one unit per metric. */
+static bool stat_bytes(const char *name)
+{
+	return strstr(name, "bytes") || strstr(name, "octets");
 }
 
 /*
- * ethtool stats are not all counters (peer_ifindex, stall percentages):
- * untyped. Pause statistics are counters.
+ * ethtool -S stats are not all counters (peer_ifindex, stall percentages,
+ * buffer sizes): untyped, in two families, bytes and the rest. Pause frame
+ * statistics are counters.
  */
 static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const char *filter,
-			 enum rctl_csrc src)
+			 enum rctl_csrc src, bool bytes)
 {
 	bool pause = src == RCTL_SRC_PAUSE;
-	uint32_t i, j, k, x, n;
-	bool want;
+	uint32_t k, x, n;
 
 	if (pause)
-		rctl_prom_family(pr, "rocectl_pause_stat", "counter",
+		rctl_prom_family(pr, "rocectl_pause_frames_total", "counter",
 				 "802.3x pause frame statistics (ethtool -I -a) of the netdev under an RDMA port");
+	else if (bytes)
+		rctl_prom_family(pr, "rocectl_ethtool_stat_bytes", "untyped",
+				 "ethtool -S statistics in bytes of the netdev under an RDMA port");
 	else
 		rctl_prom_family(pr, "rocectl_ethtool_stat", "untyped",
-				 "ethtool -S statistics of the netdev under an RDMA port");
+				 "ethtool -S statistics other than bytes of the netdev under an RDMA port");
 	for (x = 0; x < h->n_netdevs; x++) {
 		const struct rctl_netdev *nd = &h->netdevs[x];
 		const struct rctl_counter *c = pause ? nd->pause_stats.c : nd->stats;
 
-		want = false;
-		for (i = 0; i < h->n_devs; i++)
-			for (j = 0; j < h->devs[i].n_ports; j++)
-				want |= !strcmp(h->devs[i].ports[j].netdev, nd->name) &&
-					rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[j]);
+		if (!netdev_wanted(h, filter, nd->name))
+			continue;
 		n = pause ? nd->pause_stats.n : nd->n_stats;
-		for (k = 0; want && k < n; k++) {
+		for (k = 0; k < n; k++) {
 			struct crow r = { &c[k], rctl_catalog_lookup(nd->driver, src, c[k].name), "" };
-			struct rctl_prom_label l[] = {
+
+			if (!row_shown(&r, false) || (!pause && stat_bytes(c[k].name) != bytes))
+				continue;
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
 				{ "netdev", nd->name }, { "stat", c[k].name },
 				{ "group", rctl_cgroup_name(r.ce->group) },
-			};
-
-			if (row_shown(&r, false))
-				rctl_prom_u64(pr, l, 3, c[k].value);
+			}, 3, c[k].value);
 		}
 	}
 }
@@ -420,10 +484,14 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_host *h, const cha
 	prom_port_info(&pr, h, filter);
 	prom_counters(&pr, h, filter, RCTL_SRC_HW);
 	prom_counters(&pr, h, filter, RCTL_SRC_PMA);
-	prom_ethtool(&pr, h, filter, RCTL_SRC_ETHTOOL);
-	prom_ethtool(&pr, h, filter, RCTL_SRC_PAUSE);
+	prom_pma_bytes(&pr, h, filter);
+	prom_ethtool(&pr, h, filter, RCTL_SRC_ETHTOOL, false);
+	prom_ethtool(&pr, h, filter, RCTL_SRC_ETHTOOL, true);
+	prom_ethtool(&pr, h, filter, RCTL_SRC_PAUSE, false);
 	ret = rctl_prom_status(&pr, &e);
-	if (!ret && pr.buf)
+	if (!ret && o.output_file)
+		ret = rctl_write_atomic(o.output_file, pr.buf ? pr.buf : "", pr.len, &e);
+	else if (!ret && pr.buf)
 		out_text("%s", pr.buf);
 	rctl_prom_free(&pr);
 	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;
@@ -473,7 +541,6 @@ static void watch_frame(const struct rctl_host *h, const char *filter, bool tty)
 		out_text("\033[H\033[J");	/* home, clear: redraw in place */
 	out_text("rocectl counters every %gs  %s  (! error counter growing, * changed; q quits)\n\n",
 		 o.watch, ts);
-	out_s64(OUT_JSON, "time", NULL, now);
 	print_ports(h, filter);
 }
 
@@ -531,6 +598,8 @@ static int check_options(struct rctl_ctx *ctx, bool prom)
 		return usage(ctx, "'--interval' and '--watch' exclude each other");
 	if (o.input && (o.interval > 0 || o.watch > 0))
 		return usage(ctx, "a snapshot ('--input') cannot be sampled again");
+	if (o.output_file && !prom)
+		return usage(ctx, "'--output-file' needs '-o prometheus'");
 	if (prom && o.watch > 0)
 		return usage(ctx, "'-o prometheus' writes one sample; use '--interval' or none");
 	if (o.all && o.nonzero)
@@ -564,7 +633,10 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool prom)
 		ret = rctl_snapshot_load(o.input, h, &e);
 	else
 		ret = rctl_collect(h, what, &e);
-	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	out_set_stamp(h->hostname, NULL);	/* the host described */
+	return 0;
 }
 
 /* A sampling interval the kernel's counter cache would make meaningless. */

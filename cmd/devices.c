@@ -152,6 +152,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
 		out_arr_end();
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}
+	out_set_stamp(h->hostname, NULL);	/* the host described */
 	return 0;
 }
 

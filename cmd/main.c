@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "rocectl/out.h"
+#include "rocectl/tune.h"
 
 #ifndef ROCECTL_VERSION
 #define ROCECTL_VERSION "0.1.0"
@@ -82,12 +83,17 @@ static const struct rctl_cmd root = {
 
 /* ---- errors ---------------------------------------------------------- */
 
+/* The last error, for the Nagios status line of a run that failed early. */
+static char last_err[600];
+
 static void verr(struct rctl_ctx *ctx, const char *prefix, int errnum,
 		 const char *fmt, va_list ap)
 {
 	char msg[600];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (!*prefix)
+		snprintf(last_err, sizeof(last_err), "%s", msg);
 	fprintf(stderr, "rocectl: %s%s\n", prefix, msg);
 	if (ctx && ctx->json && !*prefix)
 		out_error(errnum, msg);
@@ -229,13 +235,16 @@ static int do_help(struct rctl_ctx *ctx, int argc, char **argv)
 
 static cJSON *meta_opts(const struct rctl_opt *opts)
 {
-	cJSON *arr = cJSON_CreateArray(), *o, *ch;
+	cJSON *arr = cJSON_CreateArray(), *o, *ch, *al;
+	char s[2] = "", alias[32];
 	int i, k;
-	char s[2] = "";
 
 	for (i = 0; opts && opts[i].name; i++) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "long", opts[i].name);
+		al = cJSON_AddArrayToObject(o, "aliases");
+		for (k = 0; rctl_opt_alias(&opts[i], k, alias, sizeof(alias)); k++)
+			cJSON_AddItemToArray(al, cJSON_CreateString(alias));
 		s[0] = opts[i].short_name;
 		if (s[0])
 			cJSON_AddStringToObject(o, "short", s);
@@ -325,9 +334,38 @@ static void comp_dir(const char *cur, const char *dir)
 	closedir(d);
 }
 
+/* The --state-dir on the line, or the default. */
+static const char *comp_state_dir;
+
+/* State files of tune apply (full paths); other files when none matches. */
+static void comp_state(const char *cur)
+{
+	char path[4096];
+	struct dirent *de;
+	DIR *d = opendir(comp_state_dir);
+	int n = 0;
+
+	while (d && (de = readdir(d))) {
+		if (strncmp(de->d_name, "tune-", 5) || !strstr(de->d_name, ".json"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", comp_state_dir, de->d_name);
+		if (!strncmp(path, cur, strlen(cur))) {
+			puts(path);
+			n++;
+		}
+	}
+	if (d)
+		closedir(d);
+	if (!n)
+		puts("@file");
+}
+
 static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 {
 	switch (kind) {
+	case ARG_STATE:
+		comp_state(cur);
+		break;
 	case ARG_DEV:
 		comp_dir(cur, "/sys/class/infiniband");
 		comp_dir(cur, "/sys/class/net");
@@ -343,14 +381,30 @@ static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 	}
 }
 
+/* Whether "--word" (up to '=' or its end, "len" chars) names option o. */
+static bool comp_long_is(const struct rctl_opt *o, const char *w, size_t len)
+{
+	char alias[32];
+	int a;
+
+	if (strlen(o->name) == len && !strncmp(w, o->name, len))
+		return true;
+	for (a = 0; rctl_opt_alias(o, a, alias, sizeof(alias)); a++)
+		if (strlen(alias) == len && !strncmp(w, alias, len))
+			return true;
+	return false;
+}
+
+/* The option a word names: "-d", "--dev", "--ib-dev" or "--dev=..." */
 static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 {
 	const struct rctl_opt *tabs[2] = { c->opts, global_opts };
+	size_t len = w[0] == '-' && w[1] == '-' ? strcspn(w + 2, "=") : 0;
 	int t, i;
 
 	for (t = 0; t < 2; t++)
 		for (i = 0; tabs[t] && tabs[t][i].name; i++)
-			if ((w[0] == '-' && w[1] == '-' && !strcmp(w + 2, tabs[t][i].name)) ||
+			if ((len && comp_long_is(&tabs[t][i], w + 2, len)) ||
 			    (w[0] == '-' && w[1] && !w[2] && w[1] == tabs[t][i].short_name))
 				return &tabs[t][i];
 	return NULL;
@@ -359,13 +413,17 @@ static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 static void comp_options(const char *cur, const struct rctl_cmd *c)
 {
 	const struct rctl_opt *tabs[2] = { c->sub ? NULL : c->opts, global_opts };
-	char buf[80];
-	int t, i;
+	char buf[80], alias[32];
+	int t, i, a;
 
 	for (t = 0; t < 2; t++)
 		for (i = 0; tabs[t] && tabs[t][i].name; i++) {
 			snprintf(buf, sizeof(buf), "--%s", tabs[t][i].name);
 			comp_word(cur, buf);
+			for (a = 0; rctl_opt_alias(&tabs[t][i], a, alias, sizeof(alias)); a++) {
+				snprintf(buf, sizeof(buf), "--%s", alias);
+				comp_word(cur, buf);
+			}
 		}
 }
 
@@ -378,7 +436,20 @@ static void comp_value(const char *cur, const struct rctl_opt *o)
 	comp_kind(cur, o->kind);
 }
 
-/* Words are those after "rocectl"; the last one is being completed. */
+static void comp_commands(const char *cur, const struct rctl_cmd *c)
+{
+	int i;
+
+	for (i = 0; c->sub[i]; i++)
+		if (!(c->sub[i]->flags & CMD_HIDDEN))
+			comp_word(cur, c->sub[i]->name);
+}
+
+/*
+ * Words are those after "rocectl"; the last one is being completed. bash
+ * splits "--input=FILE" into "--input" "=" "FILE": the "=" keeps the option
+ * waiting for its value. After "help", the words name a command again.
+ */
 static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	const struct rctl_cmd *c = &root, *next;
@@ -387,17 +458,24 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 	int i;
 
 	(void)ctx;
+	comp_state_dir = RCTL_TUNE_STATE_DIR;
 	for (i = 0; i < argc - 1; i++) {
+		if (pending && !strcmp(argv[i], "="))
+			continue;
 		if (pending) {
+			if (!strcmp(pending->name, "state-dir"))
+				comp_state_dir = argv[i];
 			pending = NULL;
 			continue;
 		}
 		o = comp_opt(c, argv[i]);
-		if (o) {
-			pending = o->type == OPT_FLAG ? NULL : o;
+		if (o) {	/* "--dev=mlx5_0" as one word carries its value */
+			pending = o->type == OPT_FLAG || strchr(argv[i], '=') ? NULL : o;
 			continue;
 		}
 		next = c->sub && argv[i][0] != '-' ? cmd_find(c, argv[i]) : NULL;
+		if (next == &cmd_help)
+			next = &root;	/* "help check <TAB>" completes like "check <TAB>" */
 		if (next && !(next->flags & CMD_HIDDEN))
 			c = next;
 	}
@@ -406,16 +484,47 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 	else if (cur[0] == '-')
 		comp_options(cur, c);
 	else if (c->sub)
-		for (i = 0; c->sub[i]; i++) {
-			if (!(c->sub[i]->flags & CMD_HIDDEN))
-				comp_word(cur, c->sub[i]->name);
-		}
+		comp_commands(cur, c);
 	else
 		comp_kind(cur, c->arg_kind);
 	return RCTL_EXIT_OK;
 }
 
 /* ---- dispatch -------------------------------------------------------- */
+
+/*
+ * "-o nagios" anywhere on the line, found before parsing: a Nagios plugin
+ * must exit 3 (UNKNOWN) with a status line even for a usage error.
+ */
+static bool wants_nagios(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-onagios") || !strcmp(argv[i], "--output=nagios") ||
+		    ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
+		     i + 1 < argc && !strcmp(argv[i + 1], "nagios")))
+			return true;
+	}
+	return false;
+}
+
+/* "missing TARGET": the positional arguments' names, from the synopsis. */
+static const char *missing_what(const struct rctl_cmd *c)
+{
+	static char buf[160];
+
+	snprintf(buf, sizeof(buf), "missing %s", c->args ? c->args : "argument");
+	return buf;
+}
+
+/* Usage errors exit 64, or 3 in Nagios mode. */
+static int usage_status(const struct rctl_ctx *ctx)
+{
+	return ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE;
+}
 
 static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 		    char *path, int argc, char **argv)
@@ -424,8 +533,9 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 	int pos, n;
 
 	argv[0] = path;
+	ctx->nagios = (c->flags & CMD_CHECK) && wants_nagios(argc, argv);
 	if (rctl_opt_parse(c->opts, global_opts, argc, argv, 0, &pos, &e))
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: %s (see 'rocectl %s --help')",
+		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
 				  path, e.msg, path);
 	ctx->json = g.json || g.pretty;
 	ctx->pretty = g.pretty;
@@ -442,13 +552,49 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 	}
 	n = argc - pos;
 	if (n < c->min_args || (c->max_args >= 0 && n > c->max_args))
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: %s (see 'rocectl %s --help')",
-				  path, n < c->min_args ? "missing argument" :
+		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
+				  path, n < c->min_args ? missing_what(c) :
 				  "too many arguments", path);
 	if ((c->flags & CMD_ROOT) && geteuid() != 0)
 		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
 				  "'rocectl %s' needs root", path);
 	return c->fn(ctx, n, argv + pos);
+}
+
+/*
+ * A group without its command: the help on stderr for people; one line (and
+ * the JSON error object) with -j; a Nagios status line with -o nagios.
+ */
+static int missing_command(struct rctl_ctx *ctx, const char *path,
+			   const struct rctl_cmd *c, int argc, char **argv)
+{
+	const struct rctl_cmd *const *s;
+	char list[256] = "";
+	int i;
+
+	/* "check -j": the options after the group were not parsed yet. */
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty"))
+			ctx->pretty = true;
+		if (ctx->pretty || !strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
+			ctx->json = true;
+	}
+	if (ctx->json)
+		out_init(NULL, true, ctx->pretty);
+	ctx->nagios = wants_nagios(argc + 1, argv - 1);
+	if (!ctx->json && !ctx->nagios) {
+		print_help(stderr, path, c);
+		return RCTL_EXIT_USAGE;
+	}
+	for (s = c->sub; *s; s++)
+		if (!((*s)->flags & CMD_HIDDEN))
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 list[0] ? ", " : "", (*s)->name);
+	if (c == &root)
+		return cmd_errorf(ctx, usage_status(ctx), "missing command: one of %s "
+				  "(see 'rocectl help')", list);
+	return cmd_errorf(ctx, usage_status(ctx), "%s: missing command: one of %s "
+			  "(see 'rocectl %s --help')", path, list, path);
 }
 
 static int run(struct rctl_ctx *ctx, int argc, char **argv)
@@ -477,8 +623,7 @@ static int run(struct rctl_ctx *ctx, int argc, char **argv)
 			print_help(stdout, path, c);
 			return RCTL_EXIT_OK;
 		}
-		print_help(stderr, path, c);
-		return RCTL_EXIT_USAGE;
+		return missing_command(ctx, path, c, argc - pos - used, argv + pos + used);
 	}
 	ctx->cmd = c;
 	ctx->path = path;
@@ -491,6 +636,11 @@ int main(int argc, char **argv)
 	int status, ret;
 
 	status = run(&ctx, argc, argv);
+	if (ctx.nagios && !ctx.status_line) {
+		/* Failed before a verdict: a plugin still says UNKNOWN on stdout. */
+		printf("ROCECTL UNKNOWN - %s\n", last_err[0] ? last_err : "no verdict");
+		status = RCTL_EXIT_UNKNOWN;
+	}
 	ret = out_finish();
 	if (ret < 0) {
 		fprintf(stderr, "rocectl: cannot write output: %s\n", strerror(-ret));

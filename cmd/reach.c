@@ -430,15 +430,12 @@ static void print_table(struct rctl_reach_result *r, unsigned int n)
 
 static void print_many(struct rctl_reach_result *r, unsigned int n)
 {
-	char host[256] = "";
 	unsigned int i;
 
 	if (!out_json()) {
 		print_table(r, n);
 		return;
 	}
-	if (!gethostname(host, sizeof(host) - 1))
-		out_str(OUT_JSON, "source_host", NULL, host);
 	out_arr_begin("targets");
 	for (i = 0; i < n; i++) {
 		out_obj_begin(NULL);

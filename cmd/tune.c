@@ -21,9 +21,15 @@
 static struct {
 	struct rctl_intent_args ia;
 	const char *input;
+	const char *dev;
 	const char *state_dir;
-	bool yes, force;
+	bool yes, force, persist;
 } o = { .state_dir = RCTL_TUNE_STATE_DIR };
+
+#define DEV_OPT								\
+	{ .name = "dev", .aliases = "ib-dev", .short_name = 'd', .type = OPT_STR, \
+	  .arg = "DEV", .dst = &o.dev, .kind = ARG_DEV,			\
+	  .help = "only this RDMA device, DEV/PORT or netdev" }
 
 #define STATE_DIR_OPT							\
 	{ .name = "state-dir", .type = OPT_STR, .arg = "DIR",		\
@@ -32,6 +38,7 @@ static struct {
 
 static const struct rctl_opt plan_opts[] = {
 	RCTL_INTENT_OPTS(o.ia),
+	DEV_OPT,
 	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
 	  .dst = &o.input, .kind = ARG_FILE,
 	  .help = "plan for a snapshot written by 'rocectl collect' instead of this host" },
@@ -40,6 +47,9 @@ static const struct rctl_opt plan_opts[] = {
 
 static const struct rctl_opt apply_opts[] = {
 	RCTL_INTENT_OPTS(o.ia),
+	DEV_OPT,
+	{ .name = "persist", .type = OPT_FLAG, .dst = &o.persist,
+	  .help = "re-apply this intent at every boot (enables rocectl-tune.service)" },
 	{ .name = "yes", .short_name = 'y', .type = OPT_FLAG, .dst = &o.yes,
 	  .help = "apply without asking (needed when stdin is not a terminal)" },
 	{ .name = "force", .type = OPT_FLAG, .dst = &o.force,
@@ -72,6 +82,7 @@ static const char *nz(const char *s)
 static void print_changes(const struct rctl_tune_plan *p, bool status)
 {
 	uint32_t i, step = 0;
+	char lost[96];
 
 	out_table_begin("changes", plan_cols, status ? 7 : 6);
 	for (i = 0; i < p->n_ch; i++) {
@@ -94,6 +105,7 @@ static void print_changes(const struct rctl_tune_plan *p, bool status)
 		out_str(OUT_JSON, "warning", NULL, nz(c->warning));
 		out_str(OUT_JSON, "skip", NULL, nz(c->skip));
 		out_bool(OUT_JSON, "needs_force", NULL, c->needs_force);
+		out_str(OUT_JSON, "lost_on", NULL, rctl_tune_lost_on(c, lost, sizeof(lost)));
 		if (status)
 			out_str(OUT_JSON, "result", NULL, nz(c->result));
 		out_row_end();
@@ -105,6 +117,7 @@ static void print_changes(const struct rctl_tune_plan *p, bool status)
 static void print_details(const struct rctl_tune_plan *p, bool results)
 {
 	uint32_t i, step = 0;
+	char lost[96];
 
 	for (i = 0; i < p->n_ch; i++) {
 		const struct rctl_tune_change *c = &p->ch[i];
@@ -116,6 +129,7 @@ static void print_details(const struct rctl_tune_plan *p, bool results)
 		}
 		out_text("step %u: %s %s via %s\n", ++step, c->target, c->setting, c->via);
 		out_text("        like: %s\n", c->command);
+		out_text("        lost at: %s\n", rctl_tune_lost_on(c, lost, sizeof(lost)));
 		if (c->warning[0])
 			out_text("        warning: %s%s\n", c->warning,
 				 c->needs_force ? " (needs --force)" : "");
@@ -154,6 +168,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, const char *inpu
 		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS, &e);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	out_set_stamp(h->hostname, NULL);	/* the host described */
 	return 0;
 }
 
@@ -167,7 +182,12 @@ static int make_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	ret = load_host(ctx, &h, input);
 	if (ret)
 		return ret;
-	ret = rctl_tune_plan(&h, in, p, &e);
+	ret = cmd_check_filter(ctx, &h, o.dev);
+	if (ret) {
+		rctl_host_free(&h);
+		return ret;
+	}
+	ret = rctl_tune_plan_dev(&h, in, o.dev, p, &e);
 	rctl_host_free(&h);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
@@ -189,6 +209,10 @@ static void print_summary(const struct rctl_tune_plan *p, const struct rctl_inte
 	if (p->n_ch - n)
 		out_text(", %u skipped", p->n_ch - n);
 	out_text("\n");
+	out_bool(OUT_JSON, "persistent", NULL, false);
+	if (n)
+		out_text("these settings do not survive a reboot or a driver reload: "
+			 "'tune apply --persist' re-applies the intent at boot\n");
 }
 
 static int do_tune_plan(struct rctl_ctx *ctx, int argc, char **argv)
@@ -270,6 +294,7 @@ static void print_findings(const struct rctl_report *r)
 		out_str(OUT_ANY, "status", "  %-7s", rctl_status_name(f->status));
 		out_str(OUT_ANY, "id", " %s", f->id);
 		out_str(OUT_ANY, "target", " %s", nz(f->target));
+		cmd_finding_target(f);
 		out_str(OUT_ANY, "message", ": %s\n", f->message);
 		out_obj_end();
 	}
@@ -294,10 +319,10 @@ static int verify(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	if (ret)
 		return ret;
 	out_text("checks of the areas changed, on the host as read again:\n");
-	rctl_judge_host(&h, in, touched_areas(done), NULL, &r);
+	rctl_judge_host(&h, in, touched_areas(done), o.dev, &r);
 	print_findings(&r);
 	rctl_report_free(&r);
-	ret = rctl_tune_plan(&h, in, &again, &e);
+	ret = rctl_tune_plan_dev(&h, in, o.dev, &again, &e);
 	rctl_host_free(&h);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
@@ -324,6 +349,46 @@ static void warn_skipped(struct rctl_ctx *ctx, const struct rctl_tune_plan *p,
 				 p->ch[i].target, p->ch[i].result);
 }
 
+/* The options that make the boot-time apply reach the same intent. */
+static void persist_args(const struct rctl_intent *in, char *buf, size_t len)
+{
+	int k;
+
+	k = snprintf(buf, len, "--profile %s --prio %d --dscp %d --cnp-prio %d "
+		     "--cnp-dscp %d --tos %d --mtu %u", in->profile, in->prio, in->dscp,
+		     in->cnp_prio, in->cnp_dscp, in->tos, in->mtu);
+	if (in->conf[0] && k > 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - k, " --config %s", in->conf);
+	if (o.dev && k > 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - k, " --dev %s", o.dev);
+	if (o.force && k > 0 && (size_t)k < len)
+		snprintf(buf + k, len - k, " --force");
+}
+
+static int persist_ready(struct rctl_ctx *ctx)
+{
+	char unit[4096];
+	struct rctl_err e = { 0 };
+
+	if (rctl_tune_unit_path(unit, sizeof(unit), &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	return 0;
+}
+
+/* --persist: after a good apply (or none needed), enable the boot-time apply. */
+static int persist(struct rctl_ctx *ctx, const struct rctl_intent *in)
+{
+	char args[512], dropin[4096];
+	struct rctl_err e = { 0 };
+
+	persist_args(in, args, sizeof(args));
+	if (rctl_tune_persist(args, dropin, sizeof(dropin), &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	out_str(OUT_ANY, "persist_dropin", "re-applied at boot by " RCTL_TUNE_UNIT
+		" (enabled; intent in %s)\n", dropin);
+	return RCTL_EXIT_OK;
+}
+
 static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	char state[4096] = "";
@@ -334,6 +399,8 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	ret = need_yes(ctx);
+	if (!ret && o.persist)	/* refuse before writing anything */
+		ret = persist_ready(ctx);
 	if (!ret)
 		ret = load_intent(ctx, &in);
 	if (!ret)
@@ -347,7 +414,7 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 		print_plan(&p);
 	if (!n) {
 		rctl_tune_plan_free(&p);
-		return RCTL_EXIT_OK;
+		return o.persist ? persist(ctx, &in) : RCTL_EXIT_OK;
 	}
 	ret = refuse_owned(ctx, &p);
 	if (!ret)
@@ -368,11 +435,27 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	else
 		ret = verify(ctx, &in, &p);
+	if (!ret && o.persist)
+		ret = persist(ctx, &in);
 	rctl_tune_plan_free(&p);
 	return ret;
 }
 
 /* ---- revert ----------------------------------------------------------- */
+
+/* A revert also stops the boot-time re-apply, which would undo it. */
+static int unpersist(struct rctl_ctx *ctx)
+{
+	struct rctl_err e = { 0 };
+	bool removed;
+
+	if (rctl_tune_unpersist(&removed, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	out_bool(OUT_JSON, "persist_removed", NULL, removed);
+	if (removed)
+		out_text("disabled the boot-time re-apply (" RCTL_TUNE_UNIT ")\n");
+	return RCTL_EXIT_OK;
+}
 
 static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 {
@@ -393,7 +476,7 @@ static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 	rctl_tune_plan_free(&p);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	return RCTL_EXIT_OK;
+	return unpersist(ctx);
 }
 
 static const struct rctl_cmd tune_plan = {
@@ -416,7 +499,7 @@ static const struct rctl_cmd tune_revert = {
 	.summary = "put back the values saved by an apply (default: the newest)",
 	.args = "[STATE_FILE]",
 	.max_args = 1,
-	.arg_kind = ARG_FILE,
+	.arg_kind = ARG_STATE,
 	.opts = revert_opts,
 	.fn = do_tune_revert,
 	.flags = CMD_ROOT,

@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The counter catalogue as data (catalog.h). Sources: roce-host-facts.md §1.7
- * (mlx5 counters.rst), §2.4 (mlx5 hw_counters), §2.5 (mlx5 ethtool), §1.8 and
- * §2.10 (bnxt_re, irdma, ice), §8 (rxe_hw_counters.c). mlx5 Q counters are
- * read from firmware as 32-bit values, hence bits = 32 there.
+ * The counter catalogue as data (catalog.h): the one place that says what a
+ * counter of a driver means and what it is evidence of (its role). Every
+ * block names the driver file its names come from; docs/roce-facts.md
+ * explains how the rules use the roles.
  */
 #include <ctype.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rocectl/catalog.h"
+#include "rocectl/model.h"
 
-#define HW(drv, n, g, b, w, m) { drv, RCTL_SRC_HW, n, RCTL_CG_##g, b, w, m }
-#define ET(drv, n, g, b, m) { drv, RCTL_SRC_ETHTOOL, n, RCTL_CG_##g, b, 64, m }
-#define PMA(n, g, b, m) { "*", RCTL_SRC_PMA, n, RCTL_CG_##g, b, 64, m }
-#define PAUSE(n, m) { "*", RCTL_SRC_PAUSE, n, RCTL_CG_PFC, false, 64, m }
+#define HW(drv, n, g, b, w, m) { drv, RCTL_SRC_HW, n, RCTL_CG_##g, b, w, m, RCTL_ROLE_NONE }
+#define HWR(drv, n, g, b, w, r, m) { drv, RCTL_SRC_HW, n, RCTL_CG_##g, b, w, m, RCTL_ROLE_##r }
+#define ET(drv, n, g, b, m) { drv, RCTL_SRC_ETHTOOL, n, RCTL_CG_##g, b, 64, m, RCTL_ROLE_NONE }
+#define ETR(drv, n, g, b, r, m) { drv, RCTL_SRC_ETHTOOL, n, RCTL_CG_##g, b, 64, m, RCTL_ROLE_##r }
+#define PMA(n, g, b, m) { "*", RCTL_SRC_PMA, n, RCTL_CG_##g, b, 64, m, RCTL_ROLE_NONE }
+#define PMAR(n, g, b, r, m) { "*", RCTL_SRC_PMA, n, RCTL_CG_##g, b, 64, m, RCTL_ROLE_##r }
+#define PAUSE(n, m) { "*", RCTL_SRC_PAUSE, n, RCTL_CG_PFC, false, 64, m, RCTL_ROLE_NONE }
 
 static const struct rctl_centry catalog[] = {
 	/* 802.3x pause of any driver with get_pause_stats (ethtool netlink) */
@@ -22,51 +27,58 @@ static const struct rctl_centry catalog[] = {
 	PAUSE("rx_pause_frames", "802.3x pause frames received: the peer asked this NIC to wait"),
 
 	/* rxe (Soft-RoCE): drivers/infiniband/sw/rxe/rxe_hw_counters.c */
-	HW("rxe", "sent_pkts", TRAFFIC, false, 64, "RoCE packets sent"),
-	HW("rxe", "rcvd_pkts", TRAFFIC, false, 64, "RoCE packets received"),
+	HWR("rxe", "sent_pkts", TRAFFIC, false, 64, TX_PKTS, "RoCE packets sent"),
+	HWR("rxe", "rcvd_pkts", TRAFFIC, false, 64, RX_PKTS, "RoCE packets received"),
 	HW("rxe", "sent_bytes", TRAFFIC, false, 64, "RoCE bytes sent"),
 	HW("rxe", "rcvd_bytes", TRAFFIC, false, 64, "RoCE bytes received"),
-	HW("rxe", "duplicate_request", LOSS, true, 64,
-	   "duplicate requests received: the peer retransmitted"),
-	HW("rxe", "out_of_seq_request", LOSS, true, 64,
-	   "requests received with a PSN out of sequence: packets lost on the way in"),
-	HW("rxe", "rcvd_rnr_err", APPLICATION, true, 64,
-	   "RNR NAKs received: the peer had no receive WQE posted"),
+	HWR("rxe", "duplicate_request", LOSS, true, 64, LOSS,
+	    "duplicate requests received: the peer retransmitted"),
+	HWR("rxe", "out_of_seq_request", LOSS, true, 64, LOSS,
+	    "requests received with a PSN out of sequence: packets lost on the way in"),
+	HWR("rxe", "rcvd_rnr_err", APPLICATION, true, 64, NO_WQE,
+	    "RNR NAKs received: the peer had no receive WQE posted"),
 	HW("rxe", "send_rnr_err", APPLICATION, true, 64,
 	   "RNR NAKs sent: no receive WQE was posted here"),
-	HW("rxe", "rcvd_seq_err", LOSS, true, 64,
-	   "sequence-error NAKs received: the peer saw a PSN gap"),
+	HWR("rxe", "rcvd_seq_err", LOSS, true, 64, LOSS,
+	    "sequence-error NAKs received: the peer saw a PSN gap"),
 	HW("rxe", "ack_deferred", TRAFFIC, false, 64, "ACKs deferred (coalesced)"),
 	HW("rxe", "retry_exceeded_err", LOSS, true, 64,
 	   "transport retry count exceeded: a QP went to error"),
 	HW("rxe", "retry_rnr_exceeded_err", APPLICATION, true, 64,
 	   "RNR retry count exceeded: a QP went to error"),
-	HW("rxe", "completer_retry_err", LOSS, true, 64,
-	   "requests retransmitted after an ACK timeout or NAK"),
+	HWR("rxe", "completer_retry_err", LOSS, true, 64, LOSS,
+	    "requests retransmitted after an ACK timeout or NAK"),
 	HW("rxe", "send_err", LOSS, true, 64, "packets the IP stack failed to send"),
 	HW("rxe", "link_downed", LINK, true, 64, "times the port went down"),
 	HW("rxe", "rdma_sends", TRAFFIC, false, 64, "RDMA request packets sent"),
 	HW("rxe", "rdma_recvs", TRAFFIC, false, 64, "RDMA request packets received"),
 
-	/* mlx5 hw_counters: drivers/infiniband/hw/mlx5/counters.c */
+	/*
+	 * mlx5 hw_counters: drivers/infiniband/hw/mlx5/counters.c (Linux 6.8):
+	 * basic_q_cnts, out_of_seq_q_cnts, retrans_q_cnts, extended_err_cnts,
+	 * roce_accl_cnts are Q counters the firmware keeps in 32 bits (hence
+	 * bits 32: one wrap between two samples is corrected); cong_cnts and
+	 * the optional counters are 64-bit. out_of_buffer counts drops for
+	 * lack of a receive WQE: this host's application, not the fabric.
+	 */
 	HW("mlx5", "rx_write_requests", TRAFFIC, false, 32, "RDMA WRITE requests received"),
 	HW("mlx5", "rx_read_requests", TRAFFIC, false, 32, "RDMA READ requests received"),
 	HW("mlx5", "rx_atomic_requests", TRAFFIC, false, 32, "atomic requests received"),
 	HW("mlx5", "rx_dct_connect", TRAFFIC, false, 32, "DCT connect requests received"),
-	HW("mlx5", "out_of_buffer", APPLICATION, true, 32,
-	   "packets dropped for lack of a receive WQE: the application, not the fabric"),
-	HW("mlx5", "out_of_sequence", LOSS, true, 32,
-	   "packets received with a PSN out of sequence: fabric loss"),
-	HW("mlx5", "duplicate_request", LOSS, true, 32,
-	   "duplicate requests received: the peer retransmitted"),
-	HW("mlx5", "rnr_nak_retry_err", APPLICATION, true, 32,
-	   "RNR NAKs received: the peer had no receive WQE posted"),
-	HW("mlx5", "packet_seq_err", LOSS, true, 32,
-	   "sequence-error NAKs received: the peer saw a PSN gap"),
-	HW("mlx5", "implied_nak_seq_err", LOSS, true, 32,
-	   "responses implying lost packets (implied NAK)"),
-	HW("mlx5", "local_ack_timeout_err", LOSS, true, 32,
-	   "ACK timeouts: requests retransmitted after no response"),
+	HWR("mlx5", "out_of_buffer", APPLICATION, true, 32, NO_WQE,
+	    "packets dropped for lack of a receive WQE: the application, not the fabric"),
+	HWR("mlx5", "out_of_sequence", LOSS, true, 32, LOSS,
+	    "packets received with a PSN out of sequence: fabric loss"),
+	HWR("mlx5", "duplicate_request", LOSS, true, 32, LOSS,
+	    "duplicate requests received: the peer retransmitted"),
+	HWR("mlx5", "rnr_nak_retry_err", APPLICATION, true, 32, NO_WQE,
+	    "RNR NAKs received: the peer had no receive WQE posted"),
+	HWR("mlx5", "packet_seq_err", LOSS, true, 32, LOSS,
+	    "sequence-error NAKs received: the peer saw a PSN gap"),
+	HWR("mlx5", "implied_nak_seq_err", LOSS, true, 32, LOSS,
+	    "responses implying lost packets (implied NAK)"),
+	HWR("mlx5", "local_ack_timeout_err", LOSS, true, 32, LOSS,
+	    "ACK timeouts: requests retransmitted after no response"),
 	HW("mlx5", "resp_local_length_error", APPLICATION, true, 32,
 	   "responder length errors: message longer than the receive buffer"),
 	HW("mlx5", "resp_cqe_error", APPLICATION, true, 32, "responder completions with error"),
@@ -85,95 +97,135 @@ static const struct rctl_centry catalog[] = {
 	   "transport retry count exceeded: a QP went to error"),
 	HW("mlx5", "req_rnr_retries_exceeded", APPLICATION, true, 32,
 	   "RNR retry count exceeded: a QP went to error"),
-	HW("mlx5", "roce_adp_retrans", LOSS, true, 32, "adaptive retransmissions"),
+	HWR("mlx5", "roce_adp_retrans", LOSS, true, 32, LOSS, "adaptive retransmissions"),
 	HW("mlx5", "roce_adp_retrans_to", LOSS, true, 32, "adaptive retransmission timeouts"),
-	HW("mlx5", "roce_slow_restart", LOSS, true, 32, "slow restarts after loss"),
+	HWR("mlx5", "roce_slow_restart", LOSS, true, 32, LOSS, "slow restarts after loss"),
 	HW("mlx5", "roce_slow_restart_cnps", CONGESTION, true, 32, "CNPs sent on slow restart"),
 	HW("mlx5", "roce_slow_restart_trans", LOSS, true, 32, "transitions into slow restart"),
-	HW("mlx5", "rp_cnp_ignored", CONGESTION, true, 64, "CNPs received but ignored by the RP"),
-	HW("mlx5", "rp_cnp_handled", CONGESTION, false, 64,
-	   "CNPs handled by the RP: ECN works on the sender side"),
-	HW("mlx5", "np_ecn_marked_roce_packets", CONGESTION, false, 64,
-	   "CE-marked RoCE packets received: the fabric is congested"),
-	HW("mlx5", "np_cnp_sent", CONGESTION, false, 64, "CNPs sent by the NP for CE marks"),
+	HWR("mlx5", "rp_cnp_ignored", CONGESTION, true, 64, CNP_IGNORED,
+	    "CNPs received but ignored by the RP"),
+	HWR("mlx5", "rp_cnp_handled", CONGESTION, false, 64, CNP_HANDLED,
+	    "CNPs handled by the RP: ECN works on the sender side"),
+	HWR("mlx5", "np_ecn_marked_roce_packets", CONGESTION, false, 64, ECN_MARKED,
+	    "CE-marked RoCE packets received: the fabric is congested"),
+	HWR("mlx5", "np_cnp_sent", CONGESTION, false, 64, CNP_SENT,
+	    "CNPs sent by the NP for CE marks"),
 	HW("mlx5", "rx_icrc_encapsulated", LINK, true, 64, "RoCE packets with a bad ICRC"),
 	HW("mlx5", "cc_rx_ce_pkts", CONGESTION, false, 64, "CE-marked packets received (optional)"),
-	HW("mlx5", "cc_rx_cnp_pkts", CONGESTION, false, 64, "CNPs received (optional)"),
+	HWR("mlx5", "cc_rx_cnp_pkts", CONGESTION, false, 64, CNP_RCVD,
+	    "CNPs received (optional)"),
 	HW("mlx5", "cc_tx_cnp_pkts", CONGESTION, false, 64, "CNPs sent (optional)"),
-	HW("mlx5", "rdma_tx_packets", TRAFFIC, false, 64, "RDMA packets sent (optional)"),
+	HWR("mlx5", "rdma_tx_packets", TRAFFIC, false, 64, TX_PKTS, "RDMA packets sent (optional)"),
 	HW("mlx5", "rdma_tx_bytes", TRAFFIC, false, 64, "RDMA bytes sent (optional)"),
-	HW("mlx5", "rdma_rx_packets", TRAFFIC, false, 64, "RDMA packets received (optional)"),
+	HWR("mlx5", "rdma_rx_packets", TRAFFIC, false, 64, RX_PKTS,
+	    "RDMA packets received (optional)"),
 	HW("mlx5", "rdma_rx_bytes", TRAFFIC, false, 64, "RDMA bytes received (optional)"),
 
-	/* bnxt_re: upstream names, then the 2025 mlx5-style renames */
+	/*
+	 * bnxt_re, inbox: drivers/infiniband/hw/bnxt_re/hw_counters.c
+	 * (bnxt_re_stat_descs, Linux 6.12-6.15). The error counters come from
+	 * the firmware's roce stats, the CNP/ECN ones from the extended stats
+	 * (Thor and later only).
+	 */
 	HW("bnxt_re", "active_qps", APPLICATION, false, 64, "QPs in use"),
-	HW("bnxt_re", "rx_pkts", TRAFFIC, false, 64, "RoCE packets received"),
+	HWR("bnxt_re", "rx_pkts", TRAFFIC, false, 64, RX_PKTS, "RoCE packets received"),
 	HW("bnxt_re", "rx_bytes", TRAFFIC, false, 64, "RoCE bytes received"),
-	HW("bnxt_re", "tx_pkts", TRAFFIC, false, 64, "RoCE packets sent"),
+	HWR("bnxt_re", "tx_pkts", TRAFFIC, false, 64, TX_PKTS, "RoCE packets sent"),
 	HW("bnxt_re", "tx_bytes", TRAFFIC, false, 64, "RoCE bytes sent"),
 	HW("bnxt_re", "rx_roce_good_pkts", TRAFFIC, false, 64, "good RoCE packets received"),
 	HW("bnxt_re", "rx_roce_good_bytes", TRAFFIC, false, 64, "good RoCE bytes received"),
+	HW("bnxt_re", "rx_roce_only_pkts", TRAFFIC, false, 64, "RoCE-only packets received"),
+	HW("bnxt_re", "tx_roce_only_pkts", TRAFFIC, false, 64, "RoCE-only packets sent"),
 	HW("bnxt_re", "rx_roce_errors", LINK, true, 64, "RoCE packets received with errors"),
-	HW("bnxt_re", "rx_roce_discards", BUFFER, true, 64, "RoCE packets discarded on receive"),
-	HW("bnxt_re", "to_retransmits", LOSS, true, 64,
-	   "ACK timeouts: requests retransmitted after no response"),
-	HW("bnxt_re", "seq_err_naks_rcvd", LOSS, true, 64,
-	   "sequence-error NAKs received: the peer saw a PSN gap"),
+	HW("bnxt_re", "tx_roce_errors", LINK, true, 64, "RoCE packets that failed to send"),
+	HWR("bnxt_re", "rx_roce_discards", BUFFER, true, 64, DISCARD,
+	    "RoCE packets this NIC discarded on receive"),
+	HW("bnxt_re", "tx_roce_discards", BUFFER, true, 64, "RoCE packets discarded on send"),
+	HWR("bnxt_re", "to_retransmits", LOSS, true, 64, LOSS,
+	    "ACK timeouts: requests retransmitted after no response"),
+	HWR("bnxt_re", "seq_err_naks_rcvd", LOSS, true, 64, LOSS,
+	    "sequence-error NAKs received: the peer saw a PSN gap"),
 	HW("bnxt_re", "max_retry_exceeded", LOSS, true, 64,
 	   "transport retry count exceeded: a QP went to error"),
-	HW("bnxt_re", "rnr_naks_rcvd", APPLICATION, true, 64,
-	   "RNR NAKs received: the peer had no receive WQE posted"),
-	HW("bnxt_re", "missing_resp", LOSS, true, 64, "responses missing (implied NAK)"),
-	HW("bnxt_re", "dup_req", LOSS, true, 64, "duplicate requests received"),
-	HW("bnxt_re", "oos_drop_count", LOSS, true, 64, "packets dropped out of sequence"),
+	HWR("bnxt_re", "rnr_naks_rcvd", APPLICATION, true, 64, NO_WQE,
+	    "RNR NAKs received: the peer had no receive WQE posted"),
+	HWR("bnxt_re", "missing_resp", LOSS, true, 64, LOSS, "responses missing (implied NAK)"),
+	HWR("bnxt_re", "dup_req", LOSS, true, 64, LOSS,
+	    "duplicate requests received: the peer retransmitted"),
+	HWR("bnxt_re", "oos_drop_count", LOSS, true, 64, LOSS,
+	    "packets dropped for a PSN out of sequence: fabric loss"),
 	HW("bnxt_re", "unrecoverable_err", APPLICATION, true, 64, "unrecoverable QP errors"),
 	HW("bnxt_re", "bad_resp_err", APPLICATION, true, 64, "bad responses received"),
 	HW("bnxt_re", "local_qp_op_err", APPLICATION, true, 64, "local QP operation errors"),
-	HW("bnxt_re", "rx_out_of_buffer", APPLICATION, true, 64,
-	   "packets dropped for lack of a receive WQE"),
-	HW("bnxt_re", "tx_cnp_pkts", CONGESTION, false, 64, "CNPs sent (NP)"),
-	HW("bnxt_re", "rx_cnp_pkts", CONGESTION, false, 64, "CNPs received (RP)"),
-	HW("bnxt_re", "rx_ecn_marked_pkts", CONGESTION, false, 64, "CE-marked packets received"),
-	HW("bnxt_re", "local_ack_timeout_err", LOSS, true, 64,
-	   "ACK timeouts (to_retransmits before the 2025 rename)"),
-	HW("bnxt_re", "packet_seq_err", LOSS, true, 64,
-	   "sequence-error NAKs received (seq_err_naks_rcvd before the rename)"),
-	HW("bnxt_re", "rnr_nak_retry_err", APPLICATION, true, 64,
-	   "RNR NAKs received (rnr_naks_rcvd before the rename)"),
-	HW("bnxt_re", "implied_nak_seq_err", LOSS, true, 64,
-	   "responses missing (missing_resp before the rename)"),
-	HW("bnxt_re", "duplicate_request", LOSS, true, 64,
-	   "duplicate requests received (dup_req before the rename)"),
-	HW("bnxt_re", "out_of_sequence", LOSS, true, 64,
-	   "out-of-sequence drops (oos_drop_count before the rename)"),
-	/* Thor2 drivers disagree on what this file holds (facts §1.8): loss either way. */
-	HW("bnxt_re", "out_of_buffer", LOSS, true, 64,
-	   "receive drops: no receive WQE, or out-of-sequence drops on some Thor2 drivers"),
-	HW("bnxt_re", "np_cnp_pkts", CONGESTION, false, 64, "CNPs sent (NP)"),
-	HW("bnxt_re", "rp_cnp_handled", CONGESTION, false, 64, "CNPs received and handled (RP)"),
-	HW("bnxt_re", "np_ecn_marked_roce_packets", CONGESTION, false, 64,
-	   "CE-marked RoCE packets received"),
+	HWR("bnxt_re", "rx_out_of_buffer", APPLICATION, true, 64, NO_WQE,
+	    "packets dropped for lack of a receive WQE"),
+	HWR("bnxt_re", "tx_cnp_pkts", CONGESTION, false, 64, CNP_SENT, "CNPs sent (NP)"),
+	HWR("bnxt_re", "rx_cnp_pkts", CONGESTION, false, 64, CNP_RCVD, "CNPs received (RP)"),
+	HWR("bnxt_re", "rx_ecn_marked_pkts", CONGESTION, false, 64, ECN_MARKED,
+	    "CE-marked packets received"),
+
+	/*
+	 * bnxt_re, Broadcom's out-of-tree driver (bnxt_re/hw_counters.c of the
+	 * NetXtreme-E package 233.x): mlx5-style names for the same firmware
+	 * counters, plus CC counters upstream lacks. Its out_of_buffer is the
+	 * no-WQE drop (e_errs.oob) and out_of_sequence the OOS drop.
+	 */
+	HWR("bnxt_re", "local_ack_timeout_err", LOSS, true, 64, LOSS,
+	    "ACK timeouts (to_retransmits upstream)"),
+	HWR("bnxt_re", "packet_seq_err", LOSS, true, 64, LOSS,
+	    "sequence-error NAKs received (seq_err_naks_rcvd upstream)"),
+	HWR("bnxt_re", "rnr_nak_retry_err", APPLICATION, true, 64, NO_WQE,
+	    "RNR NAKs received (rnr_naks_rcvd upstream)"),
+	HWR("bnxt_re", "implied_nak_seq_err", LOSS, true, 64, LOSS,
+	    "responses missing (missing_resp upstream)"),
+	HWR("bnxt_re", "duplicate_request", LOSS, true, 64, LOSS,
+	    "duplicate requests received (dup_req upstream)"),
+	HWR("bnxt_re", "out_of_sequence", LOSS, true, 64, LOSS,
+	    "out-of-sequence drops (oos_drop_count upstream)"),
+	HWR("bnxt_re", "out_of_buffer", APPLICATION, true, 64, NO_WQE,
+	    "packets dropped for lack of a receive WQE (rx_out_of_buffer upstream)"),
+	HWR("bnxt_re", "np_cnp_sent", CONGESTION, false, 64, CNP_SENT, "CNPs sent (NP)"),
+	HWR("bnxt_re", "rp_cnp_handled", CONGESTION, false, 64, CNP_HANDLED,
+	    "CNPs received and handled (RP)"),
+	HWR("bnxt_re", "rp_cnp_ignored", CONGESTION, true, 64, CNP_IGNORED,
+	    "CNPs received but ignored by the RP"),
+	HWR("bnxt_re", "np_ecn_marked_roce_packets", CONGESTION, false, 64, ECN_MARKED,
+	    "CE-marked RoCE packets received"),
+	HWR("bnxt_re", "roce_adp_retrans", LOSS, true, 64, LOSS, "adaptive retransmissions"),
+	HW("bnxt_re", "roce_adp_retrans_to", LOSS, true, 64, "adaptive retransmission timeouts"),
+	HWR("bnxt_re", "roce_slow_restart", LOSS, true, 64, LOSS, "slow restarts after loss"),
+	HW("bnxt_re", "roce_slow_restart_cnps", CONGESTION, true, 64, "CNPs sent on slow restart"),
+	HW("bnxt_re", "roce_slow_restart_trans", LOSS, true, 64, "transitions into slow restart"),
+	HW("bnxt_re", "rx_icrc_encapsulated", LINK, true, 64, "RoCE packets with a bad ICRC"),
 	HW("bnxt_re", "req_cqe_error", APPLICATION, true, 64, "requester completions with error"),
 	HW("bnxt_re", "resp_cqe_error", APPLICATION, true, 64, "responder completions with error"),
 	HW("bnxt_re", "resp_remote_access_errors", APPLICATION, true, 64,
 	   "remote access errors detected as responder"),
 
-	/* irdma: drivers/infiniband/hw/irdma/verbs.c (CamelCase) */
+	/*
+	 * irdma: drivers/infiniband/hw/irdma/verbs.c (irdma_hw_stat_names,
+	 * Linux 5.14 to 6.15). rxVlanErrors and the cnp* counters are 32 bits wide in
+	 * the hardware, but irdma_update_stats() (ctrl.c) adds each delta,
+	 * roll-over included, to a 64-bit total: userspace sees 64 bits and a
+	 * 32-bit wrap correction would be wrong here.
+	 */
 	HW("irdma", "ip#InPkts", TRAFFIC, false, 64, "IP packets received"),
 	HW("irdma", "ip#OutPkts", TRAFFIC, false, 64, "IP packets sent"),
 	HW("irdma", "ip#InOctets", TRAFFIC, false, 64, "IP bytes received"),
 	HW("irdma", "ip#OutOctets", TRAFFIC, false, 64, "IP bytes sent"),
-	HW("irdma", "ip#InDiscards", BUFFER, true, 64, "IP packets discarded on receive"),
+	HWR("irdma", "ip#InDiscards", BUFFER, true, 64, DISCARD, "IP packets discarded on receive"),
 	HW("irdma", "ip#InTruncatedPkts", LINK, true, 64, "truncated IP packets received"),
 	HW("irdma", "ip#OutNoRoutes", LOSS, true, 64, "IP packets without a route"),
-	HW("irdma", "RxUDP", TRAFFIC, false, 64, "UDP (RoCE v2) packets received"),
-	HW("irdma", "TxUDP", TRAFFIC, false, 64, "UDP (RoCE v2) packets sent"),
-	HW("irdma", "RxVlanErrors", LINK, true, 64, "packets received with VLAN errors"),
-	HW("irdma", "RxECNMrkd", CONGESTION, false, 64, "CE-marked packets received"),
-	HW("irdma", "cnpHandled", CONGESTION, false, 64, "CNPs handled (RP)"),
-	HW("irdma", "cnpIgnored", CONGESTION, true, 64, "CNPs ignored (RP)"),
-	HW("irdma", "cnpSent", CONGESTION, false, 64, "CNPs sent (NP)"),
-	HW("irdma", "tcpRetransSegs", LOSS, true, 64, "iWARP TCP segments retransmitted"),
+	HWR("irdma", "RxUDP", TRAFFIC, false, 64, RX_PKTS, "UDP (RoCE v2) packets received"),
+	HWR("irdma", "TxUDP", TRAFFIC, false, 64, TX_PKTS, "UDP (RoCE v2) packets sent"),
+	HW("irdma", "rxVlanErrors", LINK, true, 64, "packets received with VLAN errors"),
+	HWR("irdma", "RxECNMrkd", CONGESTION, false, 64, ECN_MARKED, "CE-marked packets received"),
+	HWR("irdma", "cnpHandled", CONGESTION, false, 64, CNP_HANDLED, "CNPs handled (RP)"),
+	HWR("irdma", "cnpIgnored", CONGESTION, true, 64, CNP_IGNORED, "CNPs ignored (RP)"),
+	HWR("irdma", "cnpSent", CONGESTION, false, 64, CNP_SENT, "CNPs sent (NP)"),
+	HWR("irdma", "tcpRetransSegs", LOSS, true, 64, LOSS, "iWARP TCP segments retransmitted"),
+	HWR("irdma", "RetransSegs", LOSS, true, 64, LOSS,
+	    "iWARP TCP segments retransmitted (tcpRetransSegs before the gen3 rework)"),
 	HW("irdma", "tcpInSegs", TRAFFIC, false, 64, "iWARP TCP segments received"),
 	HW("irdma", "tcpOutSegs", TRAFFIC, false, 64, "iWARP TCP segments sent"),
 
@@ -193,37 +245,56 @@ static const struct rctl_centry catalog[] = {
 	PMA("port_xmit_wait", CONGESTION, false, "ticks with data to send but no credit"),
 	PMA("port_xmit_data", TRAFFIC, false, "data sent, in 4-byte words"),
 	PMA("port_rcv_data", TRAFFIC, false, "data received, in 4-byte words"),
-	PMA("port_xmit_packets", TRAFFIC, false, "packets sent"),
-	PMA("port_rcv_packets", TRAFFIC, false, "packets received"),
+	PMAR("port_xmit_packets", TRAFFIC, false, TX_PKTS, "packets sent"),
+	PMAR("port_rcv_packets", TRAFFIC, false, RX_PKTS, "packets received"),
 	PMA("unicast_xmit_packets", TRAFFIC, false, "unicast packets sent"),
 	PMA("unicast_rcv_packets", TRAFFIC, false, "unicast packets received"),
 	PMA("multicast_xmit_packets", TRAFFIC, false, "multicast packets sent"),
 	PMA("multicast_rcv_packets", TRAFFIC, false, "multicast packets received"),
 
-	/* mlx5 ethtool -S: Documentation/.../mlx5/counters.rst */
+	/*
+	 * mlx5_core ethtool -S: drivers/net/ethernet/mellanox/mlx5/core/en_stats.c
+	 * (pport_per_prio_pfc_stats_desc, pport_pfc_stall_stats_desc) and
+	 * Documentation/networking/device_drivers/ethernet/mellanox/mlx5/counters.rst.
+	 * The per-priority pause counters exist only for PFC priorities; the
+	 * storm counters only where the firmware has stall_detect and pfcc_mask
+	 * (not on every ConnectX-5); pause durations are in microseconds.
+	 */
 	ET("mlx5_core", "rx_pause_ctrl_phy", PFC, false, "pause frames received: the network is congested"),
 	ET("mlx5_core", "tx_pause_ctrl_phy", PFC, false, "pause frames sent: this NIC is congested"),
-	ET("mlx5_core", "rx_prio#_pause", PFC, false, "PFC pause frames received on the priority"),
-	ET("mlx5_core", "tx_prio#_pause", PFC, false, "PFC pause frames sent on the priority: NIC congested"),
-	ET("mlx5_core", "rx_prio#_pause_duration", PFC, false, "time paused by the peer on the priority"),
-	ET("mlx5_core", "tx_prio#_pause_duration", PFC, false, "time this NIC paused the peer"),
+	ETR("mlx5_core", "rx_prio#_pause", PFC, false, PFC_RX, "PFC pause frames received on the priority"),
+	ETR("mlx5_core", "tx_prio#_pause", PFC, false, PFC_TX,
+	    "PFC pause frames sent on the priority: NIC congested"),
+	ETR("mlx5_core", "rx_prio#_pause_duration", PFC, false, PAUSE_US_RX,
+	    "microseconds paused by the peer on the priority"),
+	ETR("mlx5_core", "tx_prio#_pause_duration", PFC, false, PAUSE_US_TX,
+	    "microseconds this NIC paused the peer on the priority"),
 	ET("mlx5_core", "rx_prio#_pause_transition", PFC, false, "XOFF to XON transitions received"),
-	ET("mlx5_core", "tx_pause_storm_warning_events", PFC, true, "pause storm warnings"),
-	ET("mlx5_core", "tx_pause_storm_error_events", PFC, true,
-	   "pause storm errors: device stalled, pause disabled, drops possible"),
+	/* the same group as "global" while 802.3x pause is on */
+	ET("mlx5_core", "rx_global_pause", PFC, false, "802.3x pause frames received"),
+	ET("mlx5_core", "tx_global_pause", PFC, false, "802.3x pause frames sent: this NIC is congested"),
+	ET("mlx5_core", "rx_global_pause_duration", PFC, false, "microseconds paused by the peer"),
+	ET("mlx5_core", "tx_global_pause_duration", PFC, false, "microseconds this NIC paused the peer"),
+	ET("mlx5_core", "rx_global_pause_transition", PFC, false, "XOFF to XON transitions received"),
+	ETR("mlx5_core", "tx_pause_storm_warning_events", PFC, true, STORM_WARN, "pause storm warnings"),
+	ETR("mlx5_core", "tx_pause_storm_error_events", PFC, true, STORM_ERR,
+	    "pause storm errors: device stalled, pause disabled, drops possible"),
 	ET("mlx5_core", "rx_prio#_bytes", TRAFFIC, false, "bytes received on the priority"),
 	ET("mlx5_core", "rx_prio#_packets", TRAFFIC, false, "packets received on the priority"),
 	ET("mlx5_core", "tx_prio#_bytes", TRAFFIC, false, "bytes sent on the priority"),
 	ET("mlx5_core", "tx_prio#_packets", TRAFFIC, false, "packets sent on the priority"),
 	ET("mlx5_core", "rx_prio#_discards", BUFFER, true, "packets discarded on the priority"),
-	ET("mlx5_core", "rx_prio#_buf_discard", BUFFER, true, "discards for lack of buffer on the priority"),
+	ETR("mlx5_core", "rx_prio#_buf_discard", BUFFER, true, DISCARD,
+	    "discards for lack of per-host buffer on the priority"),
 	ET("mlx5_core", "rx_prio#_cong_discard", BUFFER, true, "WRED discards on the priority"),
 	ET("mlx5_core", "rx_prio#_marked", CONGESTION, false, "packets ECN-marked by the NIC"),
-	ET("mlx5_core", "rx_discards_phy", BUFFER, true, "receive discards: the adapter had no buffer"),
+	ETR("mlx5_core", "rx_discards_phy", BUFFER, true, DISCARD,
+	    "receive discards: the adapter had no buffer"),
 	ET("mlx5_core", "tx_discards_phy", BUFFER, true, "transmit discards"),
 	ET("mlx5_core", "tx_errors_phy", LINK, true, "transmit errors"),
 	ET("mlx5_core", "rx_buffer_passed_thres_phy", BUFFER, true, "receive buffer above 85% full"),
-	ET("mlx5_core", "rx_out_of_buffer", APPLICATION, true, "drops for lack of a receive WQE"),
+	ET("mlx5_core", "rx_out_of_buffer", APPLICATION, true,
+	   "Ethernet drops for lack of a receive WQE (not RoCE)"),
 	ET("mlx5_core", "rx_oversize_pkts_phy", LINK, true, "frames larger than the MTU: peer MTU larger"),
 	ET("mlx5_core", "rx_out_of_range_len_phy", LINK, true, "frames with an out-of-range length"),
 	ET("mlx5_core", "rx_crc_errors_phy", LINK, true, "frames with a bad CRC: cable or optics"),
@@ -236,6 +307,10 @@ static const struct rctl_centry catalog[] = {
 	ET("mlx5_core", "tx_packets_phy", TRAFFIC, false, "packets sent by the port"),
 	ET("mlx5_core", "rx_bytes_phy", TRAFFIC, false, "bytes received by the port"),
 	ET("mlx5_core", "tx_bytes_phy", TRAFFIC, false, "bytes sent by the port"),
+	ETR("mlx5_core", "rx_vport_rdma_unicast_packets", TRAFFIC, false, RX_PKTS,
+	    "RDMA unicast packets received by the vport"),
+	ETR("mlx5_core", "tx_vport_rdma_unicast_packets", TRAFFIC, false, TX_PKTS,
+	    "RDMA unicast packets sent by the vport"),
 	ET("mlx5_core", "rx_pci_signal_integrity", PCIE, true, "PCIe receive signal integrity errors"),
 	ET("mlx5_core", "tx_pci_signal_integrity", PCIE, true, "PCIe transmit signal integrity errors"),
 	ET("mlx5_core", "outbound_pci_buffer_overflow", PCIE, true, "PCIe outbound buffer overflows"),
@@ -248,15 +323,47 @@ static const struct rctl_centry catalog[] = {
 	ET("mlx5_core", "module_high_temp", LINK, true, "module over temperature"),
 	ET("mlx5_core", "module_bad_shorted", LINK, true, "module shorted: replace the module"),
 
-	/* bnxt_en and ice PFC */
-	ET("bnxt_en", "rx_pfc_ena_frames_pri#", PFC, false, "PFC frames received on the priority"),
-	ET("bnxt_en", "tx_pfc_ena_frames_pri#", PFC, false, "PFC frames sent on the priority"),
+	/*
+	 * bnxt_en ethtool -S: drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c
+	 * (bnxt_port_stats_arr, bnxt_port_stats_ext_arr: BNXT_RX_STATS_EXT_PFC_ENTRY,
+	 * BNXT_RX_STATS_EXT_DISCARD_COS_ENTRY). The discards are per CoS queue,
+	 * not per priority.
+	 */
+	ET("bnxt_en", "rx_ucast_frames", TRAFFIC, false, "unicast frames received by the port"),
+	ET("bnxt_en", "tx_ucast_frames", TRAFFIC, false, "unicast frames sent by the port"),
+	ET("bnxt_en", "rx_pause_frames", PFC, false, "802.3x pause frames received"),
+	ET("bnxt_en", "tx_pause_frames", PFC, false, "802.3x pause frames sent"),
+	ET("bnxt_en", "rx_fcs_err_frames", LINK, true, "frames with a bad FCS: cable or optics"),
+	ETR("bnxt_en", "rx_pfc_ena_frames_pri#", PFC, false, PFC_RX,
+	    "PFC frames received on the priority"),
+	ETR("bnxt_en", "tx_pfc_ena_frames_pri#", PFC, false, PFC_TX, "PFC frames sent on the priority"),
+	ETR("bnxt_en", "pfc_pri#_rx_duration_us", PFC, false, PAUSE_US_RX,
+	    "microseconds paused by the peer on the priority"),
+	ETR("bnxt_en", "pfc_pri#_tx_duration_us", PFC, false, PAUSE_US_TX,
+	    "microseconds this NIC paused the peer on the priority"),
 	ET("bnxt_en", "pfc_pri#_rx_transitions", PFC, false, "PFC XOFF/XON transitions received"),
 	ET("bnxt_en", "pfc_pri#_tx_transitions", PFC, false, "PFC XOFF/XON transitions sent"),
+	ETR("bnxt_en", "rx_discard_packets_cos#", BUFFER, true, DISCARD,
+	    "packets the port discarded on receive in the CoS queue"),
+	ET("bnxt_en", "rx_discard_bytes_cos#", BUFFER, false, "bytes discarded in the CoS queue"),
+
+	/*
+	 * ice ethtool -S: drivers/net/ethernet/intel/ice/ice_ethtool.c
+	 * (ice_gstrings_pf_stats, ice_get_strings(): "%s_priority_%u_xon.nic").
+	 * An XOFF frame is the pause; XON ends it.
+	 */
 	ET("ice", "rx_priority_#_xon.nic", PFC, false, "PFC XON frames received on the priority"),
-	ET("ice", "rx_priority_#_xoff.nic", PFC, false, "PFC XOFF frames received on the priority"),
+	ETR("ice", "rx_priority_#_xoff.nic", PFC, false, PFC_RX,
+	    "PFC XOFF frames received on the priority"),
 	ET("ice", "tx_priority_#_xon.nic", PFC, false, "PFC XON frames sent on the priority"),
-	ET("ice", "tx_priority_#_xoff.nic", PFC, false, "PFC XOFF frames sent on the priority"),
+	ETR("ice", "tx_priority_#_xoff.nic", PFC, false, PFC_TX, "PFC XOFF frames sent on the priority"),
+	ET("ice", "link_xoff_rx.nic", PFC, false, "802.3x pause frames received"),
+	ET("ice", "link_xoff_tx.nic", PFC, false, "802.3x pause frames sent"),
+	ETR("ice", "rx_dropped.nic", BUFFER, true, DISCARD,
+	    "packets the port dropped on receive (no buffer)"),
+	ET("ice", "rx_crc_errors.nic", LINK, true, "frames with a bad CRC: cable or optics"),
+	ET("ice", "rx_unicast.nic", TRAFFIC, false, "unicast packets received by the port"),
+	ET("ice", "tx_unicast.nic", TRAFFIC, false, "unicast packets sent by the port"),
 
 	/* veth (the lab): drivers/net/veth.c */
 	ET("veth", "peer_ifindex", OTHER, false, "ifindex of the peer (not a counter)"),
@@ -278,6 +385,22 @@ const char *const rctl_cgroup_names[] = {
 	[RCTL_CG_PCIE] = "pcie", [RCTL_CG_OTHER] = "other", [RCTL_CG_N] = NULL,
 };
 
+const char *rctl_crole_name(enum rctl_crole r)
+{
+	static const char *const names[RCTL_ROLE_N] = {
+		[RCTL_ROLE_NONE] = "", [RCTL_ROLE_LOSS] = "loss", [RCTL_ROLE_DISCARD] = "discard",
+		[RCTL_ROLE_NO_WQE] = "no_wqe", [RCTL_ROLE_PFC_RX] = "pfc_rx",
+		[RCTL_ROLE_PFC_TX] = "pfc_tx", [RCTL_ROLE_PAUSE_US_RX] = "pause_us_rx",
+		[RCTL_ROLE_PAUSE_US_TX] = "pause_us_tx", [RCTL_ROLE_STORM_WARN] = "storm_warning",
+		[RCTL_ROLE_STORM_ERR] = "storm_error", [RCTL_ROLE_CNP_SENT] = "cnp_sent",
+		[RCTL_ROLE_CNP_RCVD] = "cnp_received", [RCTL_ROLE_CNP_HANDLED] = "cnp_handled",
+		[RCTL_ROLE_CNP_IGNORED] = "cnp_ignored", [RCTL_ROLE_ECN_MARKED] = "ecn_marked",
+		[RCTL_ROLE_RX_PKTS] = "rx_packets", [RCTL_ROLE_TX_PKTS] = "tx_packets",
+	};
+
+	return r < RCTL_ROLE_N ? names[r] : "";
+}
+
 const char *rctl_cgroup_name(enum rctl_cgroup g)
 {
 	return g < RCTL_CG_N ? rctl_cgroup_names[g] : "other";
@@ -293,9 +416,13 @@ int rctl_cgroup_parse(const char *name)
 	return -1;
 }
 
-/* '#' in the pattern matches one or more digits; everything else is literal. */
-static bool name_match(const char *pat, const char *s)
+/*
+ * '#' in the pattern matches one or more digits; everything else is literal.
+ * *num gets the number the last '#' matched (-1 without one).
+ */
+static bool name_match(const char *pat, const char *s, int *num)
 {
+	*num = -1;
 	for (; *pat; pat++) {
 		if (*pat != '#') {
 			if (*s++ != *pat)
@@ -304,14 +431,14 @@ static bool name_match(const char *pat, const char *s)
 		}
 		if (!isdigit((unsigned char)*s))
 			return false;
-		while (isdigit((unsigned char)*s))
-			s++;
+		for (*num = 0; isdigit((unsigned char)*s); s++)
+			*num = *num < 1000 ? *num * 10 + (*s - '0') : *num;
 	}
 	return !*s;
 }
 
-const struct rctl_centry *rctl_catalog_lookup(const char *driver, enum rctl_csrc src,
-					      const char *name)
+static const struct rctl_centry *lookup(const char *driver, enum rctl_csrc src,
+					const char *name, int *num)
 {
 	static const struct rctl_centry other = {
 		.driver = "*", .group = RCTL_CG_OTHER, .bits = 64, .meaning = "",
@@ -323,8 +450,56 @@ const struct rctl_centry *rctl_catalog_lookup(const char *driver, enum rctl_csrc
 
 		if (c->src != src || (strcmp(c->driver, "*") && strcmp(c->driver, driver)))
 			continue;
-		if (name_match(c->name, name))
+		if (name_match(c->name, name, num))
 			return c;
 	}
+	*num = -1;
 	return &other;
+}
+
+const struct rctl_centry *rctl_catalog_lookup(const char *driver, enum rctl_csrc src,
+					      const char *name)
+{
+	int num;
+
+	return lookup(driver, src, name, &num);
+}
+
+uint64_t rctl_catalog_sum(const char *driver, enum rctl_csrc src, enum rctl_crole role,
+			  int prio, const struct rctl_counter *c, uint32_t n, bool *found,
+			  char *which, size_t len)
+{
+	size_t off = which && len ? strlen(which) : 0;
+	uint64_t sum = 0;
+	uint32_t i;
+	int num;
+
+	if (found)
+		*found = false;
+	for (i = 0; i < n; i++) {
+		if (lookup(driver, src, c[i].name, &num)->role != role ||
+		    (prio >= 0 && num != prio))
+			continue;
+		if (found)
+			*found = true;
+		if (!c[i].has_delta || !c[i].delta)
+			continue;
+		sum += c[i].delta;
+		if (which && off < len)
+			off += snprintf(which + off, len - off, "%s%s +%llu", off ? ", " : "",
+					c[i].name, (unsigned long long)c[i].delta);
+	}
+	return sum;
+}
+
+bool rctl_catalog_bad_any(enum rctl_csrc src, const char *name)
+{
+	size_t i;
+	int num;
+
+	for (i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++)
+		if (catalog[i].src == src && catalog[i].bad &&
+		    name_match(catalog[i].name, name, &num))
+			return true;
+	return false;
 }

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Congestion control (DCQCN/ECN) parameters, from whichever home the driver
- * gives them (roce-host-facts.md §2.2, §1.8, §1.9):
+ * gives them (docs/roce-facts.md, "ECN and DCQCN"):
  *
- *   MLNX_OFED   /sys/class/net/<if>/ecn/roce_{rp,np}/{<file>,params/<file>,enable/<p>}
- *   mlx5        /sys/kernel/debug/mlx5/<pci>/cc_params/<file>  (root, debugfs)
- *   bnxt_re     <configfs>/bnxt_re/<dev>/ports/1/cc/<file>
- *   irdma       <configfs>/irdma/<dev>/<file>
+ *   MLNX_OFED        /sys/class/net/<if>/ecn/roce_{rp,np}/{<file>,params/<file>,enable/<p>}
+ *                    (MLNX_OFED en_sysfs.c)
+ *   mlx5 inbox       /sys/kernel/debug/mlx5/<pci>/cc_params/<file>
+ *                    (drivers/infiniband/hw/mlx5/cong.c: mode 0600, root, no lockdown)
+ *   bnxt_re inbox    /sys/kernel/debug/bnxt_re/<pci>/cc_config/<file>
+ *                    (drivers/infiniband/hw/bnxt_re/debugfs.c, Linux 6.15: mode 0400)
+ *   bnxt_re (Broadcom out-of-tree)  <configfs>/bnxt_re/<dev>/ports/1/cc/<file>
+ *   irdma (Intel out-of-tree)       <configfs>/irdma/<dev>/<file>
  *
- * and joined under the upstream mlx5 names. Reading a cc_params file makes
- * mlx5 query the firmware; nothing here writes a value. The configfs homes
- * need their <dev> directory made first: made, read, and removed again.
+ * and joined under the upstream mlx5 names. Reading a cc_params or
+ * cc_config file makes the driver query the firmware; nothing here writes
+ * a value. The configfs homes need their <dev> directory made first: made,
+ * read, and removed again.
  */
 #include <errno.h>
 #include <limits.h>
@@ -30,7 +35,7 @@ struct cc_name {
 	const char *name;	/* normalized (upstream mlx5 debugfs) */
 };
 
-/* MLNX_OFED ecn/ files and their upstream names (facts §2.2 name map). */
+/* MLNX_OFED ecn/ files (en_sysfs.c) and their upstream names (cong.c). */
 static const struct cc_name ofed_names[] = {
 	{ "roce_rp/clamp_tgt_rate", "rp_clamp_tgt_rate" },
 	{ "roce_rp/clamp_tgt_rate_after_time_inc", "rp_clamp_tgt_rate_ati" },
@@ -65,6 +70,23 @@ static const char *const debugfs_names[] = {
 	"np_cnp_prio", "rtt_resp_dscp_valid", "rtt_resp_dscp", NULL
 };
 
+/*
+ * bnxt_re inbox debugfs cc_config/ (bnxt_re_cc_gen0_name[] of debugfs.c):
+ * enable_cc is the CC/ECN switch, tos_ecn the ECN bits RoCE packets carry,
+ * tos_dscp their DSCP, and the alt_* pair the CNP's priority and DSCP
+ * (the firmware's alt_vlan_pcp/alt_tos_dscp). tx_queue is not listed: its
+ * read answers EINVAL (map_cc_config_offset_gen0_ext0() has no case for it).
+ */
+static const struct cc_name bnxt_debugfs_names[] = {
+	{ "enable_cc", "ecn_enable" }, { "tos_ecn", "tos_ecn" },
+	{ "tos_dscp", "roce_dscp" }, { "alt_vlan_pcp", "np_cnp_prio" },
+	{ "alt_vlan_dscp", "np_cnp_dscp" }, { "cc_mode", "cc_mode" },
+	{ "run_avg_weight_g", "run_avg_weight_g" },
+	{ "num_phase_per_state", "num_phase_per_state" }, { "init_cr", "init_cr" },
+	{ "init_tr", "init_tr" }, { "rtt", "rtt" }, { "tcp_cp", "tcp_cp" },
+	{ "inactivity_cp", "inactivity_cp" }, { NULL, NULL }
+};
+
 /* bnxt_re configfs cc/ (bnxt_setupcc.sh); CNP knobs map to upstream names. */
 static const struct cc_name bnxt_names[] = {
 	{ "ecn_enable", "ecn_enable" }, { "ecn_marking", "ecn_marking" },
@@ -90,14 +112,10 @@ const char *rctl_debugfs(void)
 /* A number file: decimal or 0x-hex (bnxt prints hex), trailing space ok. */
 static int read_u64(const char *path, uint64_t *v)
 {
-	char buf[64], *end;
+	char buf[64];
 	int ret = rctl_read_file(path, buf, sizeof(buf));
 
-	if (ret)
-		return ret;
-	errno = 0;
-	*v = strtoull(buf, &end, 0);
-	return errno || end == buf || *end ? -EINVAL : 0;
+	return ret ? ret : rctl_sysfs_u64(buf, 0, v) ? -EINVAL : 0;
 }
 
 /* Add one parameter: 0, -ENOENT when the file is absent, or another -errno. */
@@ -122,18 +140,46 @@ static int cc_add(struct rctl_cc *cc, const char *dir, const char *file,
 	return 0;
 }
 
-static const char *access_reason(int err)
+/* The kernel lockdown mode in brackets, or NULL when there is none. */
+static const char *lockdown_mode(char *buf, size_t len)
 {
-	switch (-err) {
-	case EACCES: return "needs root";
-	case EPERM: return "not permitted (not root, or kernel lockdown)";
-	default: return NULL;
+	char path[PATH_MAX], line[128], *a, *b;
+
+	snprintf(path, sizeof(path), "%s/kernel/security/lockdown", rctl_sysfs());
+	if (rctl_read_file(path, line, sizeof(line)))
+		return NULL;
+	a = strchr(line, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (!b || !strncmp(a + 1, "none", 4))
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)(b - a - 1), a + 1);
+	return buf;
+}
+
+/*
+ * Why a read was refused. Under lockdown debugfs refuses every file that
+ * has a write bit (debugfs_locked_down() in fs/debugfs/file.c): mlx5's
+ * 0600 cc_params, never bnxt_re's 0400 cc_config.
+ */
+const char *rctl_cc_denied_reason(int err, char *buf, size_t len)
+{
+	char mode[32];
+
+	err = err < 0 ? -err : err;
+	if (err != EPERM && err != EACCES)
+		return NULL;
+	if (lockdown_mode(mode, sizeof(mode))) {
+		snprintf(buf, len, "blocked by kernel lockdown (%s, Secure Boot): mlx5 cc_params "
+			 "files are 0600 and debugfs refuses them", mode);
+		return buf;
 	}
+	return err == EACCES ? "needs root" : "not permitted (not root)";
 }
 
 static void cc_done(struct rctl_host *h, struct rctl_netdev *nd, int ret)
 {
 	struct rctl_cc *cc = &nd->cc;
+	char why[RCTL_REASON_LEN];
 
 	if (!ret && !cc->n_params && !cc->enable_known)
 		ret = -ENOENT;
@@ -141,7 +187,7 @@ static void cc_done(struct rctl_host *h, struct rctl_netdev *nd, int ret)
 		cc->st.ok = true;
 		return;
 	}
-	rctl_part_fail(&cc->st, ret, access_reason(ret));
+	rctl_part_fail(&cc->st, ret, rctl_cc_denied_reason(ret, why, sizeof(why)));
 	rctl_host_unread(h, ret, cc->st.reason, "congestion control of '%s'", nd->name);
 }
 
@@ -303,6 +349,33 @@ static void bnxt_enables(struct rctl_cc *cc)
 	cc->np_enable[prio] = en != 0;
 }
 
+/* bnxt_re inbox: debugfs bnxt_re/<pci>/cc_config/ (root; readable under lockdown). */
+static int cc_bnxt_debugfs(struct rctl_host *h, struct rctl_netdev *nd)
+{
+	struct rctl_cc *cc = &nd->cc;
+	const struct cc_name *n;
+	int ret;
+
+	snprintf(cc->source, sizeof(cc->source), "bnxt_re-debugfs");
+	snprintf(cc->path, sizeof(cc->path), "%.80s/bnxt_re/%.40s/cc_config", rctl_debugfs(),
+		 nd->pci);
+	if (access(cc->path, X_OK)) {
+		int err = errno;
+
+		rctl_part_fail(&cc->st, err, err == EACCES ? "needs root (debugfs)" :
+			       "no bnxt_re configfs (Broadcom's driver) and no debugfs cc_config "
+			       "(inbox bnxt_re before Linux 6.15, or debugfs not mounted)");
+		rctl_host_unread(h, err, cc->st.reason, "congestion control of '%s'", nd->name);
+		return 1;
+	}
+	for (n = bnxt_debugfs_names; n->file; n++) {
+		ret = cc_add(cc, cc->path, n->file, n->name);
+		if (ret && ret != -ENOENT)
+			return ret;
+	}
+	return 0;
+}
+
 static int cc_vendor(struct rctl_host *h, struct rctl_netdev *nd,
 		     const struct rctl_device *d, uint32_t port)
 {
@@ -314,6 +387,8 @@ static int cc_vendor(struct rctl_host *h, struct rctl_netdev *nd,
 		snprintf(cc->source, sizeof(cc->source), "bnxt_re-configfs");
 		snprintf(top, sizeof(top), "%s/bnxt_re", rctl_configfs());
 		snprintf(sub, sizeof(sub), "/ports/%u/cc", port);
+		if (access(top, F_OK) && nd->pci[0])	/* inbox driver: no configfs */
+			return cc_bnxt_debugfs(h, nd);
 		ret = access(top, F_OK) ? -ENOENT : cc_configfs(cc, top, d->name, sub, bnxt_names);
 		bnxt_enables(cc);
 	} else {

@@ -36,8 +36,8 @@ static void cm_fail_dev(struct rctl_device *d, int err, const char *reason)
 static void cm_read_port(struct rctl_host *h, const char *dir, struct rctl_device *d,
 			 struct rctl_port *p)
 {
-	char path[512], buf[32], *end;
-	unsigned long tos;
+	char path[512], buf[32];
+	uint64_t tos = 0;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/ports/%u/default_roce_mode", dir, p->port);
@@ -47,8 +47,7 @@ static void cm_read_port(struct rctl_host *h, const char *dir, struct rctl_devic
 		ret = rctl_read_file(path, buf, sizeof(buf));
 	}
 	if (!ret) {
-		tos = strtoul(buf, &end, 10);
-		ret = *end || end == buf || tos > 255 ? -EINVAL : 0;
+		ret = rctl_sysfs_u64(buf, 10, &tos) || tos > 255 ? -EINVAL : 0;
 		p->cm.roce_tos = tos;
 	}
 	if (ret) {

@@ -41,6 +41,20 @@ int rctl_read_file(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+int rctl_sysfs_u64(const char *txt, int base, uint64_t *v)
+{
+	char *end;
+
+	/* strtoull takes " -1" as 2^64 - 1: a kernel number file has no sign. */
+	if (!((txt[0] >= '0' && txt[0] <= '9')))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(txt, &end, base);
+	while (*end == ' ')
+		end++;
+	return errno ? -ERANGE : *end ? -EINVAL : 0;
+}
+
 static void collect_stamp(struct rctl_host *h)
 {
 	struct utsname u;

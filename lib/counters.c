@@ -21,23 +21,13 @@
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 
-static int attr_cb(const struct nlattr *a, void *data)
-{
-	const struct nlattr **tb = data;
-
-	/* Attributes newer than our headers are ignored, not errors. */
-	if (mnl_attr_type_valid(a, RDMA_NLDEV_ATTR_MAX - 1) > 0)
-		tb[mnl_attr_get_type(a)] = a;
-	return MNL_CB_OK;
-}
-
 static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)
 {
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
 	const struct nlattr *name, *val;
 	struct rctl_counter *c;
 
-	mnl_attr_parse_nested(nest, attr_cb, tb);
+	mnl_attr_parse_nested(nest, rctl_nldev_attr_cb, tb);
 	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
 	val = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE];
 	if (!name || !val)
@@ -50,18 +40,23 @@ static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)
 	return MNL_CB_OK;
 }
 
-static int stat_cb(const struct nlmsghdr *nlh, void *data)
+int rctl_hw_counters_parse(const struct nlmsghdr *nlh, struct rctl_port *p)
 {
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
 	const struct nlattr *a;
 
-	mnl_attr_parse(nlh, 0, attr_cb, tb);
+	mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb);
 	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 		return MNL_CB_OK;
 	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		if (hwc_entry(a, data) != MNL_CB_OK)
+		if (hwc_entry(a, p) != MNL_CB_OK)
 			return MNL_CB_ERROR;
 	return MNL_CB_OK;
+}
+
+static int stat_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return rctl_hw_counters_parse(nlh, data);
 }
 
 /*
@@ -74,7 +69,7 @@ static int status_entry(const struct nlattr *nest, struct rctl_opt_counters *oc)
 	const struct nlattr *name, *dyn;
 	struct rctl_counter_status *c;
 
-	mnl_attr_parse_nested(nest, attr_cb, tb);
+	mnl_attr_parse_nested(nest, rctl_nldev_attr_cb, tb);
 	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
 	dyn = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC];
 	if (!name || !dyn)
@@ -92,7 +87,7 @@ int rctl_opt_counters_parse(const struct nlmsghdr *nlh, struct rctl_opt_counters
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
 	const struct nlattr *a;
 
-	if (mnl_attr_parse(nlh, 0, attr_cb, tb) != MNL_CB_OK)
+	if (mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb) != MNL_CB_OK)
 		return MNL_CB_ERROR;
 	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 		return MNL_CB_OK;
@@ -159,9 +154,9 @@ static int cmp_counter(const void *a, const void *b)
 /* One PMA file; "N/A (no PMA)" means the driver has no PMA at all. */
 static int pma_read(const char *dir, const char *name, struct rctl_port *p)
 {
-	char path[PATH_MAX], buf[64], *end;
+	char path[PATH_MAX], buf[64];
 	struct rctl_counter *c;
-	unsigned long long v;
+	uint64_t v;
 	int ret;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
@@ -171,9 +166,7 @@ static int pma_read(const char *dir, const char *name, struct rctl_port *p)
 		return ret;
 	if (!strncmp(buf, "N/A", 3))
 		return -EOPNOTSUPP;
-	errno = 0;
-	v = strtoull(buf, &end, 10);
-	if (errno || end == buf || *end)
+	if (rctl_sysfs_u64(buf, 10, &v))
 		return -EINVAL;
 	c = rctl_arr_push(&p->pma, &p->n_pma, sizeof(*c));
 	if (!c)

@@ -7,8 +7,10 @@
  * op and it succeeded, so a missing one is "not reported by the driver".
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sys/socket.h>
 
@@ -30,11 +32,19 @@ struct dcb_reply {
 	int err;	/* ENOMEM while filling */
 };
 
+/*
+ * Netlink attribute payloads are only 4-byte aligned, and struct ieee_pfc,
+ * ieee_maxrate and dcbnl_buffer hold u64s: every payload is copied into an
+ * aligned local before a field of it is read.
+ */
+#define DCB_COPY(local, a) memcpy(&(local), mnl_attr_get_payload(a), sizeof(local))
+
 static void dcb_pfc(struct rctl_pfc *p, const struct nlattr *a)
 {
-	const struct ieee_pfc *v = mnl_attr_get_payload(a);
+	struct ieee_pfc pfc, *v = &pfc;
 	int i;
 
+	DCB_COPY(pfc, a);
 	p->pfc_cap = v->pfc_cap;
 	p->mbc = v->mbc;
 	p->delay = v->delay;
@@ -48,8 +58,9 @@ static void dcb_pfc(struct rctl_pfc *p, const struct nlattr *a)
 
 static void dcb_ets(struct rctl_ets *p, const struct nlattr *a)
 {
-	const struct ieee_ets *v = mnl_attr_get_payload(a);
+	struct ieee_ets ets, *v = &ets;
 
+	DCB_COPY(ets, a);
 	p->willing = v->willing;
 	p->ets_cap = v->ets_cap;
 	p->cbs = v->cbs;
@@ -61,9 +72,10 @@ static void dcb_ets(struct rctl_ets *p, const struct nlattr *a)
 
 static void dcb_buffer(struct rctl_dcb_buffer *p, const struct nlattr *a)
 {
-	const struct dcbnl_buffer *v = mnl_attr_get_payload(a);
+	struct dcbnl_buffer buf, *v = &buf;
 	int i;
 
+	DCB_COPY(buf, a);
 	memcpy(p->prio2buffer, v->prio2buffer, 8);
 	for (i = 0; i < 8; i++)
 		p->buffer_size[i] = v->buffer_size[i];
@@ -73,8 +85,9 @@ static void dcb_buffer(struct rctl_dcb_buffer *p, const struct nlattr *a)
 
 static void dcb_maxrate(struct rctl_maxrate *p, const struct nlattr *a)
 {
-	const struct ieee_maxrate *v = mnl_attr_get_payload(a);
+	struct ieee_maxrate rate, *v = &rate;
 
+	DCB_COPY(rate, a);
 	memcpy(p->tc_maxrate, v->tc_maxrate, sizeof(p->tc_maxrate));
 	p->st.ok = true;
 }
@@ -85,13 +98,14 @@ static int dcb_apps(struct rctl_app_table *t, const struct nlattr *nest)
 	const struct nlattr *a;
 
 	mnl_attr_for_each_nested(a, nest) {
-		const struct dcb_app *v = mnl_attr_get_payload(a);
+		struct dcb_app entry, *v = &entry;
 		struct rctl_app *app;
 		int type = mnl_attr_get_type(a);
 
 		if ((type != DCB_ATTR_IEEE_APP && type != RCTL_DCB_ATTR_DCB_APP) ||
-		    mnl_attr_get_payload_len(a) < sizeof(*v))
+		    mnl_attr_validate2(a, MNL_TYPE_BINARY, sizeof(*v)) < 0)
 			continue;
+		DCB_COPY(entry, a);
 		app = rctl_arr_push(&t->apps, &t->n_apps, sizeof(*app));
 		if (!app)
 			return -ENOMEM;
@@ -125,6 +139,9 @@ static int dcb_ieee(struct dcb_reply *r, const struct nlattr *nest)
 		if (type > DCB_ATTR_IEEE_MAX ||
 		    mnl_attr_get_payload_len(a) < ieee_min_len(type))
 			continue;
+		if (type == DCB_ATTR_IEEE_APP_TABLE &&
+		    mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+			continue;
 		r->seen[type] = true;
 		switch (type) {
 		case DCB_ATTR_IEEE_PFC: dcb_pfc(&nd->pfc, a); break;
@@ -146,15 +163,22 @@ static int dcb_cb(const struct nlmsghdr *nlh, void *data)
 	struct dcb_reply *r = data;
 	const struct nlattr *a;
 
+	if (!mnl_nlmsg_ok(nlh, (int)nlh->nlmsg_len) ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct dcbmsg))
+		return MNL_CB_OK;
 	mnl_attr_for_each(a, nlh, sizeof(struct dcbmsg)) {
 		switch (mnl_attr_get_type(a)) {
 		case DCB_ATTR_IEEE:
+			if (mnl_attr_validate(a, MNL_TYPE_NESTED) < 0)
+				break;
 			if (dcb_ieee(r, a)) {
 				r->err = ENOMEM;
 				return MNL_CB_ERROR;
 			}
 			break;
 		case DCB_ATTR_DCBX:
+			if (mnl_attr_validate(a, MNL_TYPE_U8) < 0)
+				break;
 			r->nd->dcbx.mode = mnl_attr_get_u8(a);
 			r->nd->dcbx.st.ok = true;
 			r->dcbx = true;
@@ -193,6 +217,85 @@ static void dcb_mark_missing(struct rctl_netdev *nd, const struct dcb_reply *r)
 		rctl_part_fail(&nd->dcbx.st, EOPNOTSUPP, not_reported);
 }
 
+/*
+ * bnxt_en (drivers/net/ethernet/broadcom/bnxt/bnxt_dcb.c, bnxt_dcbnl_ieee_
+ * getpfc/getets): in host DCBX mode, until PFC or ETS is set through dcbnl
+ * since the driver loaded, the get ops return success with only pfc_cap or
+ * ets_cap filled, without asking the firmware. Broadcom's tools (niccli,
+ * bnxt_setupcc.sh) configure the firmware instead, so those zeroes are
+ * "unknown, firmware-managed", never "PFC off" or "all priorities on TC 0".
+ * The APP table is the dcbnl core's own list: a DSCP map made in the
+ * firmware is not in it, and an empty table says nothing about trust.
+ */
+static bool pfc_zeroed(const struct rctl_pfc *p)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (p->pfc_en[i] || p->requests[i] || p->indications[i])
+			return false;
+	return !p->mbc && !p->delay;
+}
+
+static bool ets_zeroed(const struct rctl_ets *e)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (e->prio_tc[i] || e->tc_tsa[i] || e->tc_tx_bw[i])
+			return false;
+	return true;
+}
+
+void rctl_dcb_fw_managed(struct rctl_netdev *nd)
+{
+	static const char why[] =
+		"firmware-managed: bnxt_en in host DCBX mode reports zeroes until DCB is set "
+		"through dcbnl (niccli/bnxt_setupcc.sh set the firmware)";
+
+	if (strcmp(nd->driver, "bnxt_en") || !nd->dcbx.st.ok ||
+	    !(nd->dcbx.mode & RCTL_DCBX_HOST))
+		return;
+	if (nd->pfc.st.ok && pfc_zeroed(&nd->pfc))
+		rctl_part_fail(&nd->pfc.st, RCTL_FW_MANAGED, why);
+	if (nd->ets.st.ok && ets_zeroed(&nd->ets))
+		rctl_part_fail(&nd->ets.st, RCTL_FW_MANAGED, why);
+	if (nd->app.st.ok && !nd->app.n_apps)
+		rctl_part_fail(&nd->app.st, RCTL_FW_MANAGED,
+			       "firmware-managed: the bnxt_en APP table holds only entries set "
+			       "through dcbnl; the firmware's DSCP map is not in it");
+}
+
+/* The netdev's driver from sysfs when ethtool has not named it yet. */
+static void dcb_driver(struct rctl_netdev *nd)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	if (nd->driver[0])
+		return;
+	snprintf(link, sizeof(link), "%s/class/net/%s/device/driver", rctl_sysfs(), nd->name);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	snprintf(nd->driver, sizeof(nd->driver), "%.*s", (int)sizeof(nd->driver) - 1,
+		 base ? base + 1 : target);
+}
+
+/* One DCB_CMD_IEEE_GET reply into nd (the collector's parser, for tests). */
+int rctl_dcb_parse(const struct nlmsghdr *nlh, struct rctl_netdev *nd)
+{
+	struct dcb_reply r = { .nd = nd };
+
+	if (dcb_cb(nlh, &r) != MNL_CB_OK)
+		return -ENOMEM;
+	dcb_mark_missing(nd, &r);
+	return 0;
+}
+
 static const char *dcb_reason(int err)
 {
 	switch (err) {
@@ -224,6 +327,8 @@ static int dcb_one(struct rctl_nl *nl, struct rctl_host *h, struct rctl_netdev *
 		return 0;
 	}
 	dcb_mark_missing(nd, &r);
+	dcb_driver(nd);
+	rctl_dcb_fw_managed(nd);
 	return 0;
 }
 

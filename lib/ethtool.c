@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ethtool driver statistics of a netdev through the SIOCETHTOOL ioctl
- * (GSSET_INFO for the count, GSTRINGS for the names, GSTATS for the values):
+ * (GSSET_INFO for the count, GSTRINGS for the names, GSTATS for the values,
+ * each reply against a guard page: see ethtool_read()):
  * the ethtool netlink STATS_GET covers only the standard groups, not driver
  * names such as mlx5's rx_prio3_pause. Read-only; needs no privilege.
  * Pause frame statistics, which only ethtool netlink has, come from
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -57,37 +59,103 @@ static int ethtool_count(int fd, const char *ifname, uint32_t *n)
 	return 0;
 }
 
-static int ethtool_fill(int fd, struct rctl_netdev *nd, uint32_t n)
+/*
+ * ETHTOOL_GSTRINGS and ETHTOOL_GSTATS ignore the count we pass: the kernel
+ * asks the driver again and copies out as many entries as it has *now*
+ * (net/ethtool/ioctl.c, ethtool_get_strings()/ethtool_get_stats()), and
+ * mlx5 grows its set when PFC is turned on between our count and the read.
+ * So each reply buffer ends exactly at an inaccessible guard page: a
+ * larger reply makes copy_to_user() fail with EFAULT instead of writing
+ * past the buffer, and we count again and retry.
+ */
+struct guarded {
+	void *map;
+	size_t map_len;
+	void *buf;	/* the last "len" bytes before the guard page */
+};
+
+static int guarded_alloc(struct guarded *g, size_t len)
 {
-	struct ethtool_gstrings *gs;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t data = (len + page - 1) / page * page;
+
+	g->map_len = data + page;
+	g->map = mmap(NULL, g->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		      -1, 0);
+	if (g->map == MAP_FAILED) {
+		g->map = NULL;
+		return -ENOMEM;
+	}
+	if (mprotect((char *)g->map + data, page, PROT_NONE)) {
+		munmap(g->map, g->map_len);
+		g->map = NULL;
+		return -ENOMEM;
+	}
+	g->buf = (char *)g->map + data - len;
+	return 0;
+}
+
+static void guarded_free(struct guarded *g)
+{
+	if (g->map)
+		munmap(g->map, g->map_len);
+	g->map = NULL;
+}
+
+/* One read of names and values; -EAGAIN when the set changed under us. */
+static int ethtool_read(int fd, struct rctl_netdev *nd, uint32_t n)
+{
+	struct guarded gg = { 0 }, gs = { 0 };
+	struct ethtool_gstrings *str;
 	struct ethtool_stats *st;
 	uint32_t i;
-	int ret = -ENOMEM;
+	int ret;
 
-	gs = calloc(1, sizeof(*gs) + (size_t)n * ETH_GSTRING_LEN);
-	st = calloc(1, sizeof(*st) + (size_t)n * sizeof(uint64_t));
-	nd->stats = calloc(n, sizeof(*nd->stats));
-	if (!gs || !st || !nd->stats)
-		goto out;
-	*gs = (struct ethtool_gstrings){ .cmd = ETHTOOL_GSTRINGS,
-					 .string_set = ETH_SS_STATS, .len = n };
-	*st = (struct ethtool_stats){ .cmd = ETHTOOL_GSTATS, .n_stats = n };
-	ret = ethtool_ioctl(fd, nd->name, gs);
+	ret = guarded_alloc(&gg, sizeof(*str) + (size_t)n * ETH_GSTRING_LEN);
 	if (!ret)
-		ret = ethtool_ioctl(fd, nd->name, st);
+		ret = guarded_alloc(&gs, sizeof(*st) + (size_t)n * sizeof(uint64_t));
 	if (ret)
 		goto out;
-	/* The set may change between calls (a driver reconfigured): take the common part. */
-	for (i = 0; i < n && i < gs->len && i < st->n_stats; i++) {
+	str = gg.buf;
+	st = gs.buf;
+	*str = (struct ethtool_gstrings){ .cmd = ETHTOOL_GSTRINGS, .string_set = ETH_SS_STATS,
+					  .len = n };
+	*st = (struct ethtool_stats){ .cmd = ETHTOOL_GSTATS, .n_stats = n };
+	ret = ethtool_ioctl(fd, nd->name, str);
+	if (!ret)
+		ret = ethtool_ioctl(fd, nd->name, st);
+	if (ret == -EFAULT || (!ret && (str->len != n || st->n_stats != n)))
+		ret = -EAGAIN;
+	if (ret)
+		goto out;
+	for (i = 0; i < n; i++) {
 		struct rctl_counter *c = &nd->stats[nd->n_stats++];
 
 		snprintf(c->name, sizeof(c->name), "%.*s", ETH_GSTRING_LEN,
-			 (const char *)gs->data + (size_t)i * ETH_GSTRING_LEN);
+			 (const char *)str->data + (size_t)i * ETH_GSTRING_LEN);
 		c->value = st->data[i];
 	}
 out:
-	free(gs);
-	free(st);
+	guarded_free(&gg);
+	guarded_free(&gs);
+	return ret;
+}
+
+/* Count, read, and count again while the driver's set keeps changing. */
+static int ethtool_fill(int fd, struct rctl_netdev *nd, uint32_t n)
+{
+	int ret = -EAGAIN, tries;
+
+	for (tries = 0; tries < 4 && ret == -EAGAIN; tries++) {
+		if (tries && (ret = ethtool_count(fd, nd->name, &n)))
+			break;
+		free(nd->stats);
+		nd->n_stats = 0;
+		nd->stats = calloc(n ? n : 1, sizeof(*nd->stats));
+		if (!nd->stats)
+			return -ENOMEM;
+		ret = n ? ethtool_read(fd, nd, n) : 0;
+	}
 	return ret;
 }
 
@@ -172,7 +240,8 @@ int rctl_pause_stats_parse(const struct nlmsghdr *nlh, struct rctl_counter_set *
 
 	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), pause_attr_cb, tb) != MNL_CB_OK)
 		return -EINVAL;
-	if (!tb[ETHTOOL_A_PAUSE_STATS])
+	if (!tb[ETHTOOL_A_PAUSE_STATS] ||
+	    mnl_attr_validate(tb[ETHTOOL_A_PAUSE_STATS], MNL_TYPE_NESTED) < 0)
 		return 0;
 	mnl_attr_for_each_nested(a, tb[ETHTOOL_A_PAUSE_STATS]) {
 		t = mnl_attr_get_type(a);

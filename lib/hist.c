@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Log-linear latency histogram (see include/rocectl/hist.h). */
+#include <math.h>
 #include <string.h>
 
 #include "rocectl/hist.h"
@@ -100,6 +101,28 @@ uint64_t rctl_hist_max(const struct rctl_hist *h)
 double rctl_hist_mean(const struct rctl_hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+/*
+ * Standard deviation around the exact mean, each sample taken at its
+ * bucket's midpoint: the same < 1 % resolution as the percentiles.
+ */
+double rctl_hist_stddev(const struct rctl_hist *h)
+{
+	double mean = rctl_hist_mean(h), sq = 0, d;
+	uint64_t lo, hi;
+	unsigned int i;
+
+	if (h->count < 2)
+		return 0.0;
+	for (i = 0; i < RCTL_HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		rctl_hist_bucket_range(i, &lo, &hi);
+		d = ((double)lo + (double)hi) / 2 - mean;
+		sq += d * d * (double)h->bucket[i];
+	}
+	return sqrt(sq / (double)h->count);
 }
 
 /* Smallest rank r (1-based) with r >= p/100 * count, i.e. nearest-rank. */

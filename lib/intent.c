@@ -222,8 +222,10 @@ static char *slurp(const char *path, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
+	errno = 0;
 	n = fread(buf, 1, CONF_MAX + 1, f);
-	*err = ferror(f) ? -EIO : n > CONF_MAX ? -EFBIG : 0;
+	/* A directory fails here with EISDIR: say that, not "Input/output error". */
+	*err = ferror(f) ? -(errno ? errno : EIO) : n > CONF_MAX ? -EFBIG : 0;
 	fclose(f);
 	if (*err) {
 		free(buf);

@@ -51,6 +51,17 @@ bool rctl_port_match(const char *f, const struct rctl_device *d,
 	       strtoul(f + n + 1, &end, 10) == p->port && !*end;
 }
 
+bool rctl_host_matches(const struct rctl_host *h, const char *filter)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++)
+			if (rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[j]))
+				return true;
+	return false;
+}
+
 void rctl_host_unread(struct rctl_host *h, int errnum, const char *reason,
 		      const char *fmt, ...)
 {
@@ -103,4 +114,53 @@ void rctl_part_fail(struct rctl_part *p, int errnum, const char *reason)
 	p->err = errnum < 0 ? -errnum : errnum;
 	snprintf(p->reason, sizeof(p->reason), "%s",
 		 reason ? reason : strerror(p->err));
+}
+
+/*
+ * ip_tos2prio[] of net/ipv4/route.c, indexed by IPTOS_TOS(tos) >> 1: the
+ * TC_PRIO_* class of a ToS (BESTEFFORT 0, BULK 2, INTERACTIVE_BULK 4,
+ * INTERACTIVE 6). rdma_cm turns the RoCE ToS into the VLAN PCP through it.
+ */
+uint32_t rctl_tos2priority(uint32_t tos)
+{
+	static const uint8_t tos2prio[16] = { 0, 0, 0, 0, 2, 2, 2, 2,
+					      6, 6, 6, 6, 4, 4, 4, 4 };
+
+	return tos2prio[(tos & 0x1e) >> 1];
+}
+
+const struct rctl_netdev *rctl_bond_of(const struct rctl_host *h,
+				       const struct rctl_netdev *nd)
+{
+	const struct rctl_netdev *m;
+
+	if (!strcmp(nd->kind, "bond"))
+		return nd;
+	m = nd->master[0] ? rctl_host_netdev(h, nd->master) : NULL;
+	return m && !strcmp(m->kind, "bond") ? m : NULL;
+}
+
+bool rctl_roce_netdev(const struct rctl_host *h, const struct rctl_netdev *port_nd,
+		      const char *name)
+{
+	const struct rctl_netdev *bond = rctl_bond_of(h, port_nd);
+	const struct rctl_netdev *nd = rctl_host_netdev(h, name);
+
+	if (!strcmp(name, port_nd->name) || (bond && !strcmp(name, bond->name)))
+		return true;
+	if (!nd || strcmp(nd->kind, "vlan"))
+		return false;
+	return !strcmp(nd->vlan_lower, port_nd->name) ||
+	       (bond && !strcmp(nd->vlan_lower, bond->name));
+}
+
+bool rctl_port_netdev(const struct rctl_host *h, const char *name)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < h->n_devs; i++)
+		for (k = 0; k < h->devs[i].n_ports; k++)
+			if (!strcmp(h->devs[i].ports[k].netdev, name))
+				return true;
+	return false;
 }

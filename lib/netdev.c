@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libnl-route-3: links and addresses of the netdevs under RDMA ports. */
+/*
+ * libnl-route-3: links and addresses of the netdevs under RDMA ports, and of
+ * the netdevs stacked with them: VLANs (IFLA_LINK, IFLA_VLAN_ID,
+ * IFLA_VLAN_EGRESS_QOS), the bond above a port (IFLA_MASTER) and its slaves.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +11,7 @@
 #include <netlink/netlink.h>
 #include <netlink/route/addr.h>
 #include <netlink/route/link.h>
+#include <netlink/route/link/vlan.h>
 
 #include "rocectl/collect.h"
 
@@ -37,6 +42,29 @@ static void netdev_addrs(struct nl_cache *addrs, struct rctl_netdev *nd)
 	}
 }
 
+/* The name of the link with "ifindex" into buf; "" when there is none. */
+static void link_name(struct nl_cache *links, int ifindex, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (ifindex > 0)
+		rtnl_link_i2name(links, ifindex, buf, len);
+}
+
+/* A VLAN's id, real device and egress-qos-map (skb priority -> PCP). */
+static void netdev_vlan(struct nl_cache *links, struct rtnl_link *l,
+			struct rctl_netdev *nd)
+{
+	struct vlan_map *map;
+	int i, n = 0;
+
+	nd->vlan_id = rtnl_link_vlan_get_id(l);
+	link_name(links, rtnl_link_get_link(l), nd->vlan_lower, sizeof(nd->vlan_lower));
+	map = rtnl_link_vlan_get_egress_map(l, &n);
+	for (i = 0; map && i < n; i++)
+		if (map[i].vm_from < 8)
+			nd->vlan_egress_qos[map[i].vm_from] = map[i].vm_to & 7;
+}
+
 static void netdev_fill(struct nl_cache *links, struct nl_cache *addrs,
 			struct rctl_netdev *nd)
 {
@@ -51,6 +79,9 @@ static void netdev_fill(struct nl_cache *links, struct nl_cache *addrs,
 	snprintf(nd->operstate, sizeof(nd->operstate), "%s", buf);
 	if (rtnl_link_get_type(l))
 		snprintf(nd->kind, sizeof(nd->kind), "%s", rtnl_link_get_type(l));
+	if (rtnl_link_is_vlan(l))
+		netdev_vlan(links, l, nd);
+	link_name(links, rtnl_link_get_master(l), nd->master, sizeof(nd->master));
 	rtnl_link_put(l);
 	netdev_addrs(addrs, nd);
 }
@@ -64,6 +95,34 @@ static void netdev_want(struct rctl_host *h, const char *name)
 	nd = rctl_arr_push(&h->netdevs, &h->n_netdevs, sizeof(*nd));
 	if (nd)
 		snprintf(nd->name, sizeof(nd->name), "%s", name);
+}
+
+/*
+ * The netdevs stacked with netdev i: the real device under a VLAN, the bond
+ * above a slave (RoCE LAG: the RDMA port names one slave, its GIDs sit on the
+ * bond) and every slave of a bond, where DCB lives. Called for each netdev in
+ * turn, so the list closes over the stack; names are copied before pushing,
+ * which may move the array.
+ */
+static void netdev_stack(struct nl_cache *links, struct rctl_host *h, uint32_t i)
+{
+	char lower[RCTL_IFNAME_LEN], master[RCTL_IFNAME_LEN], slave[RCTL_IFNAME_LEN];
+	bool bond = !strcmp(h->netdevs[i].kind, "bond");
+	int ifindex = h->netdevs[i].ifindex;
+	struct nl_object *obj;
+
+	snprintf(lower, sizeof(lower), "%s", h->netdevs[i].vlan_lower);
+	snprintf(master, sizeof(master), "%s", h->netdevs[i].master);
+	netdev_want(h, lower);
+	netdev_want(h, master);
+	for (obj = nl_cache_get_first(links); bond && obj; obj = nl_cache_get_next(obj)) {
+		struct rtnl_link *l = (struct rtnl_link *)obj;
+
+		if (rtnl_link_get_master(l) != ifindex || !rtnl_link_get_name(l))
+			continue;
+		snprintf(slave, sizeof(slave), "%s", rtnl_link_get_name(l));
+		netdev_want(h, slave);
+	}
 }
 
 int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e)
@@ -94,8 +153,10 @@ int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e)
 	if (ret) {
 		rctl_host_unread(h, EIO, nl_geterror(ret), "netdev links and addresses");
 	} else {
-		for (i = 0; i < h->n_netdevs; i++)
+		for (i = 0; i < h->n_netdevs; i++) {
 			netdev_fill(links, addrs, &h->netdevs[i]);
+			netdev_stack(links, h, i);
+		}
 	}
 	nl_cache_free(addrs);
 	nl_cache_free(links);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * netfilter rules that drop or reject RoCE's ports (M19): UDP 4791 (RoCE v2)
+ * netfilter rules that drop or reject RoCE's ports (docs/roce-facts.md): UDP 4791 (RoCE v2)
  * and the out-of-band TCP ports 4420 (NVMe/TCP) and 18515 (perftest). The
  * ruleset comes from "nft -j list ruleset", run without a shell and killed
  * after a timeout; it only reads. Hardware RoCE bypasses netfilter, Soft-RoCE

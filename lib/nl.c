@@ -6,6 +6,7 @@
 #include <sys/time.h>
 
 #include <linux/netlink.h>
+#include <rdma/rdma_netlink.h>
 
 #include "rocectl/nl.h"
 
@@ -121,4 +122,45 @@ int rctl_nl_talk(struct rctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 			return -(errno ? errno : EIO);
 	} while (ret > MNL_CB_STOP);
 	return 0;
+}
+
+/*
+ * The libmnl type of every nldev attribute rocectl reads (kernel
+ * drivers/infiniband/core/nldev.c, nldev_policy[]). Strings must end in NUL,
+ * numbers have their exact size, nests hold whole attributes.
+ */
+static const enum mnl_attr_data_type nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
+	[RDMA_NLDEV_ATTR_DEV_INDEX] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_DEV_NAME] = MNL_TYPE_NUL_STRING,
+	[RDMA_NLDEV_ATTR_PORT_INDEX] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_FW_VERSION] = MNL_TYPE_NUL_STRING,
+	[RDMA_NLDEV_ATTR_NODE_GUID] = MNL_TYPE_U64,
+	[RDMA_NLDEV_ATTR_SYS_IMAGE_GUID] = MNL_TYPE_U64,
+	[RDMA_NLDEV_ATTR_DEV_NODE_TYPE] = MNL_TYPE_U8,
+	[RDMA_NLDEV_ATTR_PORT_STATE] = MNL_TYPE_U8,
+	[RDMA_NLDEV_ATTR_PORT_PHYS_STATE] = MNL_TYPE_U8,
+	[RDMA_NLDEV_ATTR_NDEV_INDEX] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_NDEV_NAME] = MNL_TYPE_NUL_STRING,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY] = MNL_TYPE_NESTED,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME] = MNL_TYPE_NUL_STRING,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = MNL_TYPE_U64,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC] = MNL_TYPE_U8,
+	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX] = MNL_TYPE_U32,
+};
+
+int rctl_nldev_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(a);
+
+	/* Attributes newer than our headers, or not read, are ignored. */
+	if (mnl_attr_type_valid(a, RDMA_NLDEV_ATTR_MAX - 1) <= 0 ||
+	    nldev_policy[type] == MNL_TYPE_UNSPEC)
+		return MNL_CB_OK;
+	/* One that does not validate is treated as absent, never read. */
+	if (mnl_attr_validate(a, nldev_policy[type]) < 0)
+		return MNL_CB_OK;
+	tb[type] = a;
+	return MNL_CB_OK;
 }

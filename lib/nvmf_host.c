@@ -674,11 +674,14 @@ static int prop_set_cc(struct rctl_nvmf_ctrl *c, uint32_t v, struct rctl_err *e)
 	return exec_ok(c->admin, -1, &cmd, 0, step, &d, e);
 }
 
-/* Poll CSTS until (csts & mask) == want, within (CAP.TO + 1) x 500 ms. */
+/*
+ * Poll CSTS until (csts & mask) == want, within (CAP.TO + 1) x 500 ms but no
+ * longer than wait_ms: CAP.TO is the target's word, up to 128 s.
+ */
 static int csts_wait(struct rctl_nvmf_ctrl *c, uint32_t mask, uint32_t want,
 		     const char *what, struct rctl_err *e)
 {
-	uint64_t ms = (RCTL_NVME_CAP_TO(c->info.cap) + 1) * 500ull, v = 0;
+	uint64_t ms = rctl_nvme_ready_ms(c->info.cap, (uint64_t)c->o.wait_ms), v = 0;
 	uint64_t deadline = rctl_nvmf_now_ns() + ms * 1000000;
 	struct timespec pause = { 0, 1000000 };
 	int ret;
@@ -979,9 +982,9 @@ uint64_t rctl_nvmf_ka_sent(const struct rctl_nvmf_ctrl *c)
 /* In-capsule writes only when SGLS.SAOS is set, ICDOFF is 0 and they fit IOCCSZ. */
 static uint32_t inline_max(const struct rctl_nvme_id_ctrl *id)
 {
-	if (!(id->sgls & RCTL_NVME_SGLS_SAOS) || id->icdoff || id->ioccsz * 16 <= 64)
+	if (!(id->sgls & RCTL_NVME_SGLS_SAOS) || id->icdoff)
 		return 0;
-	return id->ioccsz * 16 - 64;
+	return rctl_nvme_inline_max(id->ioccsz);
 }
 
 int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,

@@ -394,6 +394,35 @@ void rctl_nvme_id_ns_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 	ns->lbads = lbaf[2];
 }
 
+uint32_t rctl_nvme_block_size(uint8_t lbads)
+{
+	return lbads >= 9 && lbads <= 16 ? 1u << lbads : 0;
+}
+
+uint64_t rctl_nvme_mdts_bytes(uint8_t mdts)
+{
+	if (!mdts || mdts >= 64 - 12)
+		return UINT64_MAX;
+	return 4096ull << mdts;
+}
+
+uint32_t rctl_nvme_inline_max(uint32_t ioccsz)
+{
+	uint64_t bytes = (uint64_t)ioccsz * 16;
+
+	if (bytes <= 64)
+		return 0;
+	bytes -= 64;
+	return bytes > UINT32_MAX ? UINT32_MAX : (uint32_t)bytes;
+}
+
+uint64_t rctl_nvme_ready_ms(uint64_t cap, uint64_t bound_ms)
+{
+	uint64_t ms = (RCTL_NVME_CAP_TO(cap) + 1) * 500ull;
+
+	return bound_ms && bound_ms < ms ? bound_ms : ms;
+}
+
 uint32_t rctl_nvme_ns_list_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 				  uint32_t *ids, uint32_t max)
 {

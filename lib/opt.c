@@ -10,7 +10,7 @@
 
 #include "rocectl/opt.h"
 
-#define OPT_MAX 96
+#define OPT_MAX 160
 
 int rctl_opt_count(const struct rctl_opt *opts)
 {
@@ -79,6 +79,23 @@ int rctl_parse_secs(const char *s, double *v)
 		return -ERANGE;
 	*v = x;
 	return 0;
+}
+
+const char *rctl_opt_alias(const struct rctl_opt *o, int n, char *buf, size_t len)
+{
+	const char *s = o->aliases, *end;
+
+	while (s && *s) {
+		while (*s == ' ')
+			s++;
+		end = strchrnul(s, ' ');
+		if (end > s && !n--) {
+			snprintf(buf, len, "%.*s", (int)(end - s), s);
+			return buf;
+		}
+		s = end;
+	}
+	return NULL;
 }
 
 static const struct rctl_opt *opt_find(const struct rctl_opt *opts,
@@ -156,8 +173,12 @@ static int opt_store(const struct rctl_opt *o, const char *val,
 			return opt_bad(e, o, val, "not a size (e.g. 4096, 4k, 1M)");
 		if (*(uint64_t *)o->dst < (uint64_t)o->min ||
 		    (o->max > 0 && *(uint64_t *)o->dst > (uint64_t)o->max)) {
-			snprintf(why, sizeof(why), "expected %lld to %lld bytes",
-				 o->min, o->max);
+			/* Without a maximum, only the minimum can be said. */
+			if (o->max > 0)
+				snprintf(why, sizeof(why), "expected %lld to %lld bytes",
+					 o->min, o->max);
+			else
+				snprintf(why, sizeof(why), "expected at least %lld", o->min);
 			return opt_bad(e, o, val, why);
 		}
 		break;
@@ -167,32 +188,56 @@ static int opt_store(const struct rctl_opt *o, const char *val,
 	return 0;
 }
 
+/* getopt_long keeps pointers to the names: the aliases live here. */
+static char alias_names[OPT_MAX][32];
+static int n_alias;
+
 /* Build the getopt_long tables; -1 when too many options. */
 static int opt_build(const struct rctl_opt *opts, const struct rctl_opt *globals,
 		     bool stop, struct option *lo, char *so, size_t solen)
 {
-	int n = rctl_opt_count(opts), g = rctl_opt_count(globals), i, k = 0;
+	int n = rctl_opt_count(opts), g = rctl_opt_count(globals), i, a, k = 0, m = 0;
 
-	if (n + g >= OPT_MAX)
-		return -1;
 	if (stop)
 		so[k++] = '+';
 	so[k++] = ':';
 	for (i = 0; i < n + g; i++) {
 		const struct rctl_opt *o = opt_find(opts, globals, i);
+		const char *s = o->aliases;
 
-		lo[i] = (struct option){
-			.name = o->name,
-			.has_arg = o->type == OPT_FLAG ? no_argument : required_argument,
-			.val = 256 + i,
-		};
+		/* The long name, then each alias: all parse to option i. */
+		for (a = 0; a == 0 || (s && *s); a++) {
+			const char *name = o->name;
+			size_t l;
+
+			if (a) {
+				while (*s == ' ')
+					s++;
+				l = strcspn(s, " ");
+				if (!l)
+					break;
+				if (l >= sizeof(alias_names[0]) || n_alias >= OPT_MAX)
+					return -1;
+				snprintf(alias_names[n_alias], sizeof(alias_names[0]), "%.*s",
+					 (int)l, s);
+				name = alias_names[n_alias++];
+				s += l;
+			}
+			if (m + 1 >= OPT_MAX)
+				return -1;
+			lo[m++] = (struct option){
+				.name = name,
+				.has_arg = o->type == OPT_FLAG ? no_argument : required_argument,
+				.val = 256 + i,
+			};
+		}
 		if (o->short_name && (size_t)k + 3 < solen) {
 			so[k++] = o->short_name;
 			if (o->type != OPT_FLAG)
 				so[k++] = ':';
 		}
 	}
-	lo[n + g] = (struct option){ 0 };
+	lo[m] = (struct option){ 0 };
 	so[k] = '\0';
 	return n + g;
 }
@@ -208,10 +253,15 @@ static int opt_by_short(const struct rctl_opt *opts,
 	return -1;
 }
 
-static int opt_unknown(struct rctl_err *e, char **argv, int c)
+/* getopt_long's '?': an unknown option, or "--flag=value" (optopt is its val). */
+static int opt_unknown(struct rctl_err *e, const struct rctl_opt *opts,
+		       const struct rctl_opt *globals, char **argv, int c)
 {
 	const char *arg = argv[optind - 1];
 
+	if (c >= 256)
+		return rctl_err_msg(e, EINVAL, "option '--%s' takes no value (got '%s')",
+				    opt_find(opts, globals, c - 256)->name, arg);
 	if (c && c != '?')
 		return rctl_err_msg(e, EINVAL, "unknown option '-%c'", c);
 	return rctl_err_msg(e, EINVAL, "unknown option '%s'", arg);
@@ -225,6 +275,7 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
 	char so[2 * OPT_MAX + 2];
 	int n, c, idx, ret;
 
+	n_alias = 0;
 	n = opt_build(opts, globals, flags & RCTL_OPT_STOP, lo, so, sizeof(so));
 	if (n < 0)
 		return rctl_err_msg(e, E2BIG, "too many options");
@@ -232,7 +283,7 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
 	optind = 0;	/* full re-initialisation of GNU getopt */
 	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		if (c == '?')
-			return opt_unknown(e, argv, optopt);
+			return opt_unknown(e, opts, globals, argv, optopt);
 		if (c == ':') {
 			idx = optopt >= 256 ? optopt - 256 : opt_by_short(opts, globals, optopt);
 			if (idx < 0)
@@ -253,13 +304,19 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
 
 static void opt_help_one(FILE *f, const struct rctl_opt *o)
 {
-	char lhs[64];
+	char lhs[96];
 	int k;
+
+	char alias[32];
+	int a;
 
 	if (o->short_name)
 		k = snprintf(lhs, sizeof(lhs), "-%c, --%s", o->short_name, o->name);
 	else
 		k = snprintf(lhs, sizeof(lhs), "    --%s", o->name);
+	for (a = 0; rctl_opt_alias(o, a, alias, sizeof(alias)) && k > 0 &&
+		    (size_t)k < sizeof(lhs); a++)
+		k += snprintf(lhs + k, sizeof(lhs) - k, ", --%s", alias);
 	if (o->arg && k > 0 && (size_t)k < sizeof(lhs))
 		snprintf(lhs + k, sizeof(lhs) - k, " %s", o->arg);
 	if (strlen(lhs) > 26)

@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -38,6 +40,8 @@ static struct {
 	cJSON *stack[OUT_MAX_DEPTH];
 	int depth;
 	struct out_table tab;
+	char host[256];		/* "hostname" of the documents, "" = this host */
+	char when[32];		/* "time", "" = now */
 } o;
 
 static FILE *out_stream(void)
@@ -45,15 +49,50 @@ static FILE *out_stream(void)
 	return o.f ? o.f : stdout;
 }
 
+/* RFC 3339 UTC, to the second: "2026-11-30T23:45:12Z". */
+static void now_rfc3339(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "1970-01-01T00:00:00Z");
+}
+
+/* Every document starts with schema_version, hostname and time. */
 static void out_new_doc(void)
 {
-	char buf[16];
+	char buf[256];
 
 	o.root = cJSON_CreateObject();
 	snprintf(buf, sizeof(buf), "%d", RCTL_SCHEMA_VERSION);
 	cJSON_AddItemToObject(o.root, "schema_version", cJSON_CreateRaw(buf));
+	if (!o.host[0] && gethostname(buf, sizeof(buf) - 1))
+		buf[0] = '\0';
+	buf[sizeof(buf) - 1] = '\0';
+	cJSON_AddItemToObject(o.root, "hostname", o.host[0] ? cJSON_CreateString(o.host) :
+			      buf[0] ? cJSON_CreateString(buf) : cJSON_CreateNull());
+	if (!o.when[0])
+		now_rfc3339(buf, sizeof(buf));
+	cJSON_AddStringToObject(o.root, "time", o.when[0] ? o.when : buf);
 	o.stack[0] = o.root;
 	o.depth = 1;
+}
+
+void out_set_stamp(const char *hostname, const char *time_rfc3339)
+{
+	cJSON *v;
+
+	if (hostname)
+		snprintf(o.host, sizeof(o.host), "%s", hostname);
+	if (time_rfc3339)
+		snprintf(o.when, sizeof(o.when), "%s", time_rfc3339);
+	if (!o.root)
+		return;
+	if (hostname && (v = cJSON_CreateString(hostname)))
+		cJSON_ReplaceItemInObjectCaseSensitive(o.root, "hostname", v);
+	if (time_rfc3339 && (v = cJSON_CreateString(time_rfc3339)))
+		cJSON_ReplaceItemInObjectCaseSensitive(o.root, "time", v);
 }
 
 int out_init(FILE *f, bool json, bool pretty)
@@ -237,8 +276,8 @@ static bool json_mode(int where)
 
 void out_str(int where, const char *key, const char *fmt, const char *v)
 {
-	if (json_mode(where))
-		json_add(key, v ? cJSON_CreateString(v) : cJSON_CreateNull());
+	if (json_mode(where))	/* "" is unknown too: null (CONTRIBUTING.md) */
+		json_add(key, v && *v ? cJSON_CreateString(v) : cJSON_CreateNull());
 	if (text_mode(where))
 		text_put(key, fmt, v ? v : "-");
 }
@@ -426,6 +465,9 @@ void out_error(int errnum, const char *msg)
 		return;
 	e = cJSON_CreateObject();
 	cJSON_AddStringToObject(e, "message", msg);
-	cJSON_AddNumberToObject(e, "errno", errnum);
+	if (errnum)	/* null: a usage error or a verdict has no errno */
+		cJSON_AddNumberToObject(e, "errno", errnum);
+	else
+		cJSON_AddNullToObject(e, "errno");
 	cJSON_AddItemToObject(o.root, "error", e);
 }

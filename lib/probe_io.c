@@ -23,6 +23,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/catalog.h"
 #include "rocectl/probe.h"
 
 /* Sleep on the completion channel and the CM channel, at most "ms". */
@@ -454,26 +455,10 @@ int rctl_port_hw_read(const char *dev, uint32_t port, struct rctl_counter **c,
 	return 0;
 }
 
-/* Names across rxe, mlx5, bnxt_re and irdma (roce-host-facts.md §2.10, M17). */
+/* Loss, retry or drop trouble on any driver: the counter catalogue says (lib/catalog.c). */
 bool rctl_counter_is_loss(const char *name)
 {
-	static const char *const loss[] = {
-		"duplicate_request", "out_of_seq_request", "rcvd_seq_err",
-		"retry_exceeded_err", "retry_rnr_exceeded_err", "completer_retry_err",
-		"rcvd_rnr_err", "local_ack_timeout_err", "out_of_sequence",
-		"packet_seq_err", "req_transport_retries_exceeded",
-		"implied_nak_seq_err", "rnr_nak_retry_err", "roce_adp_retrans",
-		"roce_slow_restart", "to_retransmits", "max_retry_exceeded",
-		"seq_err_naks_rcvd", "oos_drop_count", "out_of_buffer",
-		"rx_out_of_buffer", "req_rnr_retries_exceeded", "send_err",
-		"link_downed",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(loss) / sizeof(loss[0]); i++)
-		if (!strcmp(name, loss[i]))
-			return true;
-	return false;
+	return rctl_catalog_bad_any(RCTL_SRC_HW, name);
 }
 
 /* ---- MTU sweep -------------------------------------------------------- */

@@ -144,16 +144,32 @@ int rctl_prom_u64(struct rctl_prom *p, const struct rctl_prom_label *l, size_t n
 	return prom_put(p, "%" PRIu64 "\n", v);
 }
 
+/* The shortest "%.Ng" that reads back as exactly v (15 to 17 digits). */
+static const char *shortest(double v, char *buf, size_t len)
+{
+	int digits;
+
+	for (digits = 15; digits < 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
 int rctl_prom_dbl(struct rctl_prom *p, const struct rctl_prom_label *l, size_t n,
 		  double v)
 {
+	char buf[32];
+
 	if (prom_labels(p, l, n))
 		return p->err;
 	if (isnan(v))
 		return prom_put(p, "NaN\n");
 	if (isinf(v))
 		return prom_put(p, "%sInf\n", v < 0 ? "-" : "+");
-	return prom_put(p, "%.17g\n", v);
+	return prom_put(p, "%s\n", shortest(v, buf, sizeof(buf)));
 }
 
 int rctl_prom_status(const struct rctl_prom *p, struct rctl_err *e)

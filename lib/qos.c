@@ -30,47 +30,131 @@ static void qos_trust(struct rctl_ofed_qos *q, const char *txt)
 		snprintf(q->trust, sizeof(q->trust), "%.4s", w);
 }
 
-/* Lines "prio:3 dscp:31,30,29,28,27,26,25,24," (the mlnx_qos shape). */
-static bool qos_dscp2prio(struct rctl_ofed_qos *q, const char *txt)
+/*
+ * A decimal number of at most "max"; *v is set only when it fits. Returns the
+ * end of the digits, or NULL when there are none. A long run of zeros is
+ * still a number (and small): only its value is bounded, never its length.
+ */
+static const char *qos_num(const char *s, unsigned long max, unsigned long *v,
+			   bool *fits)
 {
-	const char *s = txt;
-	bool any = false;
-	unsigned int prio, dscp;
-	int n;
+	unsigned long acc = 0;
+	const char *p = s;
 
-	while ((s = strstr(s, "prio:"))) {
-		if (sscanf(s, "prio:%u dscp:%n", &prio, &n) != 1 || prio > 7 || !n) {
-			s += 5;
-			continue;
-		}
-		s += n;
-		while (sscanf(s, "%u%n", &dscp, &n) == 1 && dscp < 64) {
-			q->dscp2prio[dscp] = prio;
+	*fits = true;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned long d = (unsigned long)(*p - '0');
+
+		if (!*fits || d > max || acc > (max - d) / 10)
+			*fits = false;
+		else
+			acc = acc * 10 + d;
+	}
+	if (p == s)
+		return NULL;
+	if (*fits)
+		*v = acc;
+	return p;
+}
+
+static const char *qos_blank(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* "prio:3 dscp:31,30,29,28,27,26,25,24," (one line, as mlnx_qos prints it). */
+static bool qos_prio_line(const char *s, uint8_t map[64])
+{
+	unsigned long prio, dscp;
+	bool fits, any = false;
+
+	s = qos_num(s + strlen("prio:"), 7, &prio, &fits);
+	if (!s || !fits)
+		return false;
+	s = qos_blank(s);
+	if (strncmp(s, "dscp:", 5))
+		return false;
+	for (s += 5; (s = qos_num(qos_blank(s), 63, &dscp, &fits)); ) {
+		if (fits) {
+			map[dscp] = prio;
 			any = true;
-			s += n;
-			if (*s == ',')
-				s++;
 		}
+		s = qos_blank(s);
+		if (*s != ',')
+			break;
+		s++;
+	}
+	return any;
+}
+
+/* "26 3": one DSCP and its priority (older MLNX_OFED, see below). */
+static bool qos_pair_line(const char *s, uint8_t map[64])
+{
+	unsigned long dscp, prio;
+	bool fits_d, fits_p;
+
+	s = qos_num(s, 63, &dscp, &fits_d);
+	if (!s || (*s != ' ' && *s != '\t'))
+		return false;
+	s = qos_num(qos_blank(s), 7, &prio, &fits_p);
+	if (!s || !fits_d || !fits_p)
+		return false;
+	s = qos_blank(s);
+	if (*s && *s != '\n' && *s != '\r')
+		return false;
+	map[dscp] = prio;
+	return true;
+}
+
+/*
+ * qos/dscp2prio of MLNX_OFED, in either of its two shapes:
+ *  - a header line, then one "<dscp> <prio>" row per DSCP: the file of older
+ *    MLNX_OFED (mlnx-tools python/mlnx_qos, print_dscp2prio_sysfs(), synced
+ *    with MLNX_OFED 4.6, skips the first line and splits each row into DSCP
+ *    and priority);
+ *  - "dscp2prio mapping:" then "\tprio:<p> dscp:<d>,<d>,...," lines, the shape
+ *    mlnx_qos prints from it and later builds write.
+ * Lines of neither shape (headers) are skipped. Values out of range are
+ * ignored, never used as an index. Returns whether any entry was read.
+ */
+bool rctl_qos_parse_dscp2prio(const char *txt, uint8_t map[64])
+{
+	const char *line = txt, *s;
+	bool any = false;
+
+	while (line && *line) {
+		s = qos_blank(line);
+		if (!strncmp(s, "prio:", 5))
+			any |= qos_prio_line(s, map);
+		else if (*s >= '0' && *s <= '9')
+			any |= qos_pair_line(s, map);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
 	}
 	return any;
 }
 
 /* Rows of two or more numbers after a header: "3\t\t1" or "0 130944 ...". */
-static bool qos_rows(const char *txt, uint8_t *u8, uint64_t *u64)
+bool rctl_qos_parse_rows(const char *txt, uint8_t *u8, uint64_t *u64)
 {
-	unsigned long long idx, val;
 	const char *line = txt, *p;
-	bool any = false;
+	unsigned long idx, val;
+	bool fits_i, fits_v, any = false;
 
 	while (line && *line) {
-		p = line + strspn(line, " \t");
-		if (isdigit((unsigned char)*p) &&
-		    sscanf(p, "%llu %llu", &idx, &val) == 2 && idx <= 7) {
-			if (u8 && val <= 255)
-				u8[idx] = val;
-			if (u64)
-				u64[idx] = val;
-			any = true;
+		p = qos_num(qos_blank(line), 7, &idx, &fits_i);
+		if (p && (*p == ' ' || *p == '\t')) {
+			p = qos_num(qos_blank(p), u8 ? 255 : ULONG_MAX, &val, &fits_v);
+			if (p && fits_i && fits_v) {
+				if (u8)
+					u8[idx] = val;
+				if (u64)
+					u64[idx] = val;
+				any = true;
+			}
 		}
 		line = strchr(line, '\n');
 		if (line)
@@ -91,7 +175,7 @@ static int qos_read(const char *dir, const char *name, char *buf)
 /*
  * An SR-IOV VF has device/physfn, a link to its PF's PCI device; the PF's
  * netdev is the entry under physfn/net/. On a VF, trust, the DSCP map, PFC
- * and ECN/DCQCN belong to the PF (M29).
+ * and ECN/DCQCN belong to the PF (docs/roce-facts.md, "SR-IOV VFs").
  */
 static void sriov_vf(struct rctl_netdev *nd)
 {
@@ -136,11 +220,11 @@ static void qos_one(struct rctl_host *h, struct rctl_netdev *nd)
 	if (!qos_read(dir, "trust", buf))
 		qos_trust(q, buf);
 	if (!qos_read(dir, "dscp2prio", buf))
-		q->has_dscp2prio = qos_dscp2prio(q, buf);
+		q->has_dscp2prio = rctl_qos_parse_dscp2prio(buf, q->dscp2prio);
 	if (!qos_read(dir, "prio2buffer", buf))
-		q->has_prio2buffer = qos_rows(buf, q->prio2buffer, NULL);
+		q->has_prio2buffer = rctl_qos_parse_rows(buf, q->prio2buffer, NULL);
 	if (!qos_read(dir, "buffer_size", buf))
-		q->has_buffer_size = qos_rows(buf, NULL, q->buffer_size);
+		q->has_buffer_size = rctl_qos_parse_rows(buf, NULL, q->buffer_size);
 	q->st.ok = true;
 	(void)h;
 }

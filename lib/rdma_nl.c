@@ -29,17 +29,6 @@ static const char *const node_types[] = {
 
 #define NAME_OF(tab, i) ((i) < sizeof(tab) / sizeof(tab[0]) && tab[i] ? tab[i] : "UNKNOWN")
 
-static int attr_cb(const struct nlattr *a, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(a);
-
-	/* Attributes newer than our headers are ignored, not errors. */
-	if (mnl_attr_type_valid(a, RDMA_NLDEV_ATTR_MAX - 1) > 0)
-		tb[type] = a;
-	return MNL_CB_OK;
-}
-
 /* The u64 GUID in host order printed as iproute2 rdma does. */
 static void guid_str(char *buf, size_t len, uint64_t guid)
 {
@@ -48,18 +37,17 @@ static void guid_str(char *buf, size_t len, uint64_t guid)
 		 (unsigned int)guid & 0xffff);
 }
 
-static int dev_cb(const struct nlmsghdr *nlh, void *data)
+int rctl_rdma_parse_dev(const struct nlmsghdr *nlh, struct rctl_host *h)
 {
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
-	struct rctl_host *h = data;
 	struct rctl_device *d;
 
-	mnl_attr_parse(nlh, 0, attr_cb, tb);
+	mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb);
 	if (!tb[RDMA_NLDEV_ATTR_DEV_INDEX] || !tb[RDMA_NLDEV_ATTR_DEV_NAME])
-		return MNL_CB_OK;
+		return 0;
 	d = rctl_arr_push(&h->devs, &h->n_devs, sizeof(*d));
 	if (!d)
-		return MNL_CB_ERROR;
+		return -ENOMEM;
 	d->index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
 	snprintf(d->name, sizeof(d->name), "%s", mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]));
 	if (tb[RDMA_NLDEV_ATTR_FW_VERSION])
@@ -73,21 +61,20 @@ static int dev_cb(const struct nlmsghdr *nlh, void *data)
 	if (tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE])
 		snprintf(d->node_type, sizeof(d->node_type), "%s",
 			 NAME_OF(node_types, mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE])));
-	return MNL_CB_OK;
+	return 0;
 }
 
-static int port_cb(const struct nlmsghdr *nlh, void *data)
+int rctl_rdma_parse_port(const struct nlmsghdr *nlh, struct rctl_device *d)
 {
 	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
-	struct rctl_device *d = data;
 	struct rctl_port *p;
 
-	mnl_attr_parse(nlh, 0, attr_cb, tb);
+	mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb);
 	if (!tb[RDMA_NLDEV_ATTR_PORT_INDEX])
-		return MNL_CB_OK;
+		return 0;
 	p = rctl_arr_push(&d->ports, &d->n_ports, sizeof(*p));
 	if (!p)
-		return MNL_CB_ERROR;
+		return -ENOMEM;
 	p->port = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
 	if (tb[RDMA_NLDEV_ATTR_PORT_STATE])
 		snprintf(p->state, sizeof(p->state), "%s",
@@ -100,7 +87,17 @@ static int port_cb(const struct nlmsghdr *nlh, void *data)
 			 mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_NDEV_NAME]));
 	if (tb[RDMA_NLDEV_ATTR_NDEV_INDEX])
 		p->netdev_ifindex = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
-	return MNL_CB_OK;
+	return 0;
+}
+
+static int dev_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return rctl_rdma_parse_dev(nlh, data) ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+static int port_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return rctl_rdma_parse_port(nlh, data) ? MNL_CB_ERROR : MNL_CB_OK;
 }
 
 /*

@@ -64,9 +64,7 @@ static const char *source_of(const cJSON *doc, const cJSON *items, const char *n
 		if (s && *s)
 			return s;
 	}
-	s = jstr(doc, "source_host");
-	if (!s)
-		s = jstr(doc, "hostname");
+	s = jstr(doc, "hostname");
 	return s ? s : name;
 }
 

@@ -1,43 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Counter rules (M13, M15, M16, M17 with the loss budget, M24, M26): they
- * judge deltas of two samples, never absolute values, since counters count
- * since boot. Names differ per driver (roce-host-facts.md §2.10).
+ * Counter rules: they judge deltas of two samples, never absolute values,
+ * since counters count since boot. Which counter means loss, a local
+ * discard, pause or a CNP comes from the catalogue (lib/catalog.c), keyed
+ * by the driver: the RDMA device's for hw_counters, the netdev's for
+ * ethtool -S (docs/roce-facts.md, "Counters").
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "rocectl/catalog.h"
 #include "rocectl/rules.h"
 
 #define FOR_TARGETS(j, t) \
 	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);)
-
-/* Sequence errors, out-of-sequence packets and retransmissions, per driver. */
-static const char *const loss_hw[] = {
-	"out_of_sequence", "packet_seq_err", "implied_nak_seq_err",	/* mlx5 */
-	"local_ack_timeout_err", "duplicate_request", "roce_adp_retrans",
-	"roce_slow_restart",
-	"out_of_seq_request", "rcvd_seq_err", "completer_retry_err",	/* rxe */
-	"oos_drop_count", "seq_err_naks_rcvd", "to_retransmits",	/* bnxt_re */
-	NULL
-};
-
-/* RoCE packets both ways: hw_counters pairs, then PMA, then ethtool. */
-static const char *const pkt_hw[][2] = {
-	{ "rdma_rx_packets", "rdma_tx_packets" },	/* mlx5 optional */
-	{ "rcvd_pkts", "sent_pkts" },			/* rxe */
-	{ "rx_pkts", "tx_pkts" },			/* bnxt_re */
-};
-
-static bool has(const struct rctl_counter *c, uint32_t n, const char *name)
-{
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(c[i].name, name) && c[i].has_delta)
-			return true;
-	return false;
-}
 
 static bool present(const struct rctl_port *p, const char *name)
 {
@@ -49,55 +25,59 @@ static bool present(const struct rctl_port *p, const char *name)
 	return false;
 }
 
-/* Packets moved over the interval; false when no packet counter exists. */
+static uint64_t hw_sum(const struct rctl_target *t, enum rctl_crole role, bool *found,
+		       char *which, size_t len)
+{
+	return rctl_catalog_sum(t->dev->driver, RCTL_SRC_HW, role, -1, t->port->hw,
+				t->port->n_hw, found, which, len);
+}
+
+static uint64_t et_sum(const struct rctl_netdev *nd, enum rctl_crole role, int prio,
+		       bool *found, char *which, size_t len)
+{
+	if (!nd) {
+		if (found)
+			*found = false;
+		return 0;
+	}
+	return rctl_catalog_sum(nd->driver, RCTL_SRC_ETHTOOL, role, prio, nd->stats,
+				nd->n_stats, found, which, len);
+}
+
+/* RoCE packets both ways over the interval: hw_counters, then PMA, then ethtool. */
 static bool roce_packets(const struct rctl_target *t, uint64_t *pkts)
 {
 	const struct rctl_port *p = t->port;
-	size_t i;
+	bool rx, tx;
 
-	for (i = 0; i < sizeof(pkt_hw) / sizeof(pkt_hw[0]); i++)
-		if (has(p->hw, p->n_hw, pkt_hw[i][0])) {
-			*pkts = rctl_delta_of(p->hw, p->n_hw, pkt_hw[i][0]) +
-				rctl_delta_of(p->hw, p->n_hw, pkt_hw[i][1]);
-			return true;
-		}
-	if (has(p->pma, p->n_pma, "port_rcv_packets")) {
-		*pkts = rctl_delta_of(p->pma, p->n_pma, "port_rcv_packets") +
-			rctl_delta_of(p->pma, p->n_pma, "port_xmit_packets");
+	*pkts = hw_sum(t, RCTL_ROLE_RX_PKTS, &rx, NULL, 0) +
+		hw_sum(t, RCTL_ROLE_TX_PKTS, &tx, NULL, 0);
+	if (rx || tx)
 		return true;
-	}
-	if (t->nd && has(t->nd->stats, t->nd->n_stats, "rx_vport_rdma_unicast_packets")) {
-		*pkts = rctl_delta_of(t->nd->stats, t->nd->n_stats, "rx_vport_rdma_unicast_packets") +
-			rctl_delta_of(t->nd->stats, t->nd->n_stats, "tx_vport_rdma_unicast_packets");
+	*pkts = rctl_catalog_sum("*", RCTL_SRC_PMA, RCTL_ROLE_RX_PKTS, -1, p->pma, p->n_pma, &rx,
+				 NULL, 0) +
+		rctl_catalog_sum("*", RCTL_SRC_PMA, RCTL_ROLE_TX_PKTS, -1, p->pma, p->n_pma, &tx,
+				 NULL, 0);
+	if (rx || tx)
 		return true;
-	}
-	return false;
+	*pkts = et_sum(t->nd, RCTL_ROLE_RX_PKTS, -1, &rx, NULL, 0) +
+		et_sum(t->nd, RCTL_ROLE_TX_PKTS, -1, &tx, NULL, 0);
+	return rx || tx;
 }
 
 /* Sum of loss deltas; "which" lists the counters that rose. */
-static uint64_t roce_lost(const struct rctl_port *p, char *which, size_t len)
+static uint64_t roce_lost(const struct rctl_target *t, char *which, size_t len)
 {
-	uint64_t sum = 0, d;
-	size_t off = 0;
-	int i;
-
 	which[0] = '\0';
-	for (i = 0; loss_hw[i]; i++) {
-		d = rctl_delta_of(p->hw, p->n_hw, loss_hw[i]);
-		if (d && off < len)
-			off += snprintf(which + off, len - off, "%s%s +%llu", off ? ", " : "",
-					loss_hw[i], (unsigned long long)d);
-		sum += d;
-	}
-	return sum;
+	return hw_sum(t, RCTL_ROLE_LOSS, NULL, which, len);
 }
 
-static uint64_t local_discards(const struct rctl_netdev *nd)
+/* Packets this NIC dropped: the netdev's port counters and the RDMA device's own. */
+static uint64_t local_discards(const struct rctl_target *t, char *which, size_t len)
 {
-	if (!nd)
-		return 0;
-	return rctl_delta_of(nd->stats, nd->n_stats, "rx_discards_phy") +
-	       rctl_delta_match(nd->stats, nd->n_stats, "rx_prio#_buf_discard");
+	which[0] = '\0';
+	return et_sum(t->nd, RCTL_ROLE_DISCARD, -1, NULL, which, len) +
+	       hw_sum(t, RCTL_ROLE_DISCARD, NULL, which, len);
 }
 
 void rule_counters_unreadable(struct rctl_judge *j)
@@ -112,11 +92,11 @@ void rule_counters_unreadable(struct rctl_judge *j)
 	}
 }
 
-/* M17: which loss counters rose, and whether this NIC dropped them. */
+/* Which loss counters rose, and whether this NIC dropped packets too. */
 void rule_counters_loss(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char which[200], got[64];
+	char which[200], disc_which[200], got[64];
 	uint64_t lost, disc;
 
 	if (!rctl_host_has_deltas(j->h))
@@ -124,14 +104,14 @@ void rule_counters_loss(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (t.port->hw_err)
 			continue;
-		lost = roce_lost(t.port, which, sizeof(which));
+		lost = roce_lost(&t, which, sizeof(which));
 		if (!lost) {
 			rctl_emit(j, RCTL_PASS, t.name, "+0", "+0", NULL, NULL,
 				  "no sequence error or retransmission over %.1f s",
 				  j->h->sample_interval_s);
 			continue;
 		}
-		disc = local_discards(t.nd);
+		disc = local_discards(&t, disc_which, sizeof(disc_which));
 		snprintf(got, sizeof(got), "+%llu loss events", (unsigned long long)lost);
 		rctl_emit(j, RCTL_WARN, t.name, "+0", got, which, NULL,
 			  disc ? "RoCE packets were lost and this NIC discarded %llu packets: the loss is at this host"
@@ -144,7 +124,7 @@ void rule_counters_loss(struct rctl_judge *j)
 void rule_counters_loss_budget(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char exp[48], got[96], which[200], ev[320];
+	char exp[48], got[96], which[200], dw[200], ev[320];
 	uint64_t lost, pkts = 0;
 	double rate = 0;
 	bool counted;
@@ -154,13 +134,13 @@ void rule_counters_loss_budget(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (t.port->hw_err)
 			continue;
-		lost = roce_lost(t.port, which, sizeof(which));
+		lost = roce_lost(&t, which, sizeof(which));
 		counted = roce_packets(&t, &pkts);
 		snprintf(exp, sizeof(exp), "loss rate <= %g", j->in->loss_budget);
 		snprintf(ev, sizeof(ev), "over %.1f s: %s; %llu packets%s", j->h->sample_interval_s,
 			 lost ? which : "no loss counter rose", (unsigned long long)pkts,
-			 local_discards(t.nd) ? "; local NIC discards rose too: loss at this host"
-					      : lost ? "; no local discards: loss in the fabric or at the peer" : "");
+			 local_discards(&t, dw, sizeof(dw)) ? "; local NIC discards rose too: loss at this host"
+			 : lost ? "; no local discards: loss in the fabric or at the peer" : "");
 		if (counted && rctl_loss_rate(lost, pkts, &rate)) {
 			snprintf(got, sizeof(got), "loss rate %.3g (%llu of %llu packets)", rate,
 				 (unsigned long long)lost, (unsigned long long)pkts);
@@ -168,6 +148,7 @@ void rule_counters_loss_budget(struct rctl_judge *j)
 				  exp, got, ev, NULL, "RoCE loss rate %.3g over %.1f s %s the budget %g",
 				  rate, j->h->sample_interval_s,
 				  rate > j->in->loss_budget ? "exceeds" : "is within", j->in->loss_budget);
+			rctl_emit_ratio(j, rate);
 		} else if (lost) {
 			snprintf(got, sizeof(got), "%llu loss events, %s", (unsigned long long)lost,
 				 counted ? "0 packets" : "no packet counter");
@@ -182,6 +163,53 @@ void rule_counters_loss_budget(struct rctl_judge *j)
 	}
 }
 
+/*
+ * Pause for most of the interval on one priority is a storm whether or not
+ * the firmware has storm-event counters (a ConnectX-5 without stall_detect
+ * has none): the per-priority pause duration, in microseconds, says so.
+ */
+#define STORM_SHARE 0.5
+
+/* The priority paused longest in one direction, as a share of the interval. */
+static double paused_share(const struct rctl_judge *j, const struct rctl_netdev *nd,
+			   enum rctl_crole role, int *prio)
+{
+	double best = 0, secs = j->h->sample_interval_s;
+	uint64_t us;
+	int p;
+
+	*prio = -1;
+	for (p = 0; p < 8 && secs > 0; p++) {
+		us = et_sum(nd, role, p, NULL, NULL, 0);
+		if ((double)us / (secs * 1e6) > best) {
+			best = (double)us / (secs * 1e6);
+			*prio = p;
+		}
+	}
+	return best;
+}
+
+static void storm_by_duration(struct rctl_judge *j, const struct rctl_target *t)
+{
+	char got[96], ev[96];
+	int ptx, prx;
+	double tx = paused_share(j, t->nd, RCTL_ROLE_PAUSE_US_TX, &ptx);
+	double rx = paused_share(j, t->nd, RCTL_ROLE_PAUSE_US_RX, &prx);
+	bool sent = tx >= rx;
+
+	if ((sent ? tx : rx) < STORM_SHARE)
+		return;
+	snprintf(got, sizeof(got), "prio %d %s for %.0f%% of %.1f s", sent ? ptx : prx,
+		 sent ? "sent pause" : "was paused", 100 * (sent ? tx : rx),
+		 j->h->sample_interval_s);
+	snprintf(ev, sizeof(ev), "ethtool -S per-priority pause duration (us) of '%s'",
+		 t->nd->name);
+	rctl_emit(j, sent ? RCTL_FAIL : RCTL_WARN, t->name, "no pause storm", got, ev, NULL,
+		  sent ? "PFC pause storm: '%s' paused its peer for most of the interval (its receive path is stuck)"
+		       : "'%s' was paused by its peer for most of the interval: a pause storm upstream",
+		  t->nd->name);
+}
+
 void rule_counters_pause_storm(struct rctl_judge *j)
 {
 	struct rctl_target t;
@@ -193,12 +221,14 @@ void rule_counters_pause_storm(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!t.nd || t.nd->stats_err)
 			continue;
-		w = rctl_delta_of(t.nd->stats, t.nd->n_stats, "tx_pause_storm_warning_events");
-		e = rctl_delta_of(t.nd->stats, t.nd->n_stats, "tx_pause_storm_error_events");
+		w = et_sum(t.nd, RCTL_ROLE_STORM_WARN, -1, NULL, NULL, 0);
+		e = et_sum(t.nd, RCTL_ROLE_STORM_ERR, -1, NULL, NULL, 0);
+		if (!w && !e) {
+			storm_by_duration(j, &t);
+			continue;
+		}
 		snprintf(got, sizeof(got), "+%llu warning, +%llu error events",
 			 (unsigned long long)w, (unsigned long long)e);
-		if (!w && !e)
-			continue;
 		rctl_emit(j, e ? RCTL_FAIL : RCTL_WARN, t.name, "no pause storm", got,
 			  "ethtool -S tx_pause_storm_*_events", NULL,
 			  e ? "PFC pause storm: the device stalled and stopped sending pause, packets may drop"
@@ -209,7 +239,7 @@ void rule_counters_pause_storm(struct rctl_judge *j)
 void rule_counters_rx_discards(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char got[80];
+	char got[80], which[200];
 	uint64_t n;
 
 	if (!rctl_host_has_deltas(j->h))
@@ -217,12 +247,11 @@ void rule_counters_rx_discards(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!t.nd || t.nd->stats_err)
 			continue;
-		n = local_discards(t.nd);
+		n = local_discards(&t, which, sizeof(which));
 		if (!n)
 			continue;
 		snprintf(got, sizeof(got), "+%llu discards", (unsigned long long)n);
-		rctl_emit(j, RCTL_WARN, t.name, "+0 discards", got,
-			  "ethtool -S rx_discards_phy, rx_prio#_buf_discard", NULL,
+		rctl_emit(j, RCTL_WARN, t.name, "+0 discards", got, which, NULL,
 			  "'%s' dropped received packets for lack of buffer: check PFC on the RoCE prio and its buffer",
 			  t.nd->name);
 	}
@@ -231,25 +260,20 @@ void rule_counters_rx_discards(struct rctl_judge *j)
 void rule_counters_no_wqe(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char got[120];
-	uint64_t oob = 0, rnr;
+	char got[32], which[200];
+	uint64_t n;
 
 	if (!rctl_host_has_deltas(j->h))
 		return;
 	FOR_TARGETS(j, t) {
-		const struct rctl_port *p = t.port;
-
-		/* bnxt_re's out_of_buffer can hold oos_drop_count: mlx5 only. */
-		if (!strcmp(t.dev->driver, "mlx5"))
-			oob = rctl_delta_of(p->hw, p->n_hw, "out_of_buffer");
-		rnr = rctl_delta_of(p->hw, p->n_hw, "rnr_nak_retry_err") +
-		      rctl_delta_of(p->hw, p->n_hw, "rcvd_rnr_err") +
-		      rctl_delta_of(p->hw, p->n_hw, "rnr_naks_rcvd");
-		if (!oob && !rnr)
+		if (t.port->hw_err)
 			continue;
-		snprintf(got, sizeof(got), "+%llu out_of_buffer, +%llu RNR",
-			 (unsigned long long)oob, (unsigned long long)rnr);
-		rctl_emit(j, RCTL_WARN, t.name, "+0", got, "hw_counters deltas", NULL,
+		which[0] = '\0';
+		n = hw_sum(&t, RCTL_ROLE_NO_WQE, NULL, which, sizeof(which));
+		if (!n)
+			continue;
+		snprintf(got, sizeof(got), "+%llu", (unsigned long long)n);
+		rctl_emit(j, RCTL_WARN, t.name, "+0", got, which, NULL,
 			  "receivers had no WQE posted: an application problem, not the fabric");
 	}
 }

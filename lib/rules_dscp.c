@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * DSCP and CNP rules (M3, M4, M5): trust, the DSCP -> priority map of the APP
- * table (duplicates kept, as the kernel does), and where CNPs are sent.
+ * DSCP and CNP rules: trust, the DSCP -> priority map of the APP table
+ * (duplicates kept, as the kernel does), and where CNPs are sent
+ * (docs/roce-facts.md, "DSCP" and "CNP").
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "rocectl/rules.h"
 
-#define FOR_TARGETS(j, t)                                                     \
+/* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
+#define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
+/* CNPs: per RoCE port, where congestion control is read (rules_ecn.c). */
+#define FOR_PORTS(j, t)                                                       \
 	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
 		if (t.nd)
 
@@ -17,8 +21,8 @@
  * file when the table has no DSCP entry). Returns how many distinct ones;
  * *trust_dscp tells whether the port classifies by DSCP at all.
  */
-static int dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
-		      bool *trust_dscp)
+int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
+		    bool *trust_dscp)
 {
 	const struct rctl_app_table *a = &nd->app;
 	uint32_t i;
@@ -45,20 +49,61 @@ static int dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
 	return n;
 }
 
-/* Whether RoCE leaves this port untagged: a RoCE v2 GID on a non-VLAN netdev. */
+/*
+ * Whether RoCE leaves this port untagged: a routable RoCE v2 GID on a netdev
+ * that is no VLAN. Link-local GIDs do not count: every port has them on its
+ * own netdev, also when all RoCE runs on a VLAN above it.
+ */
 static bool untagged(const struct rctl_host *h, const struct rctl_port *p)
 {
 	const struct rctl_netdev *nd;
-	uint32_t i;
+	uint32_t i, n = 0;
 
 	for (i = 0; i < p->n_gids; i++) {
-		if (strcmp(p->gids[i].type, "RoCE v2"))
+		if (strcmp(p->gids[i].type, "RoCE v2") || !strncmp(p->gids[i].ip, "fe80:", 5))
 			continue;
+		n++;
 		nd = rctl_host_netdev(h, p->gids[i].netdev);
 		if (!nd || strcmp(nd->kind, "vlan"))
 			return true;
 	}
-	return !p->n_gids;
+	return !n;
+}
+
+/*
+ * Trust PCP with RoCE on VLANs is a valid design when the VLAN tag carries
+ * the RoCE priority: rdma_cm sets the SL, which mlx5 sends as the PCP, to
+ * egress-qos-map[rt_tos2priority(ToS)] of the VLAN (iboe_tos_to_sl(),
+ * drivers/infiniband/core/cma.c). Judge that PCP on each VLAN.
+ */
+static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
+{
+	uint32_t skprio = rctl_tos2priority(j->in->tos), i, pcp;
+	const struct rctl_netdev *v;
+	char exp[48], got[96], ev[96], fix[160];
+
+	snprintf(exp, sizeof(exp), "PCP %d for ToS %d", j->in->prio, j->in->tos);
+	for (i = 0; i < t->port->n_gids; i++) {
+		v = rctl_gid_upper(j->h, t->port, i, true);
+		if (!v || strcmp(v->kind, "vlan"))
+			continue;
+		pcp = v->vlan_egress_qos[skprio & 7];
+		snprintf(got, sizeof(got), "trust pcp, ToS %d -> skb priority %u -> PCP %u on '%s'",
+			 j->in->tos, skprio, pcp, v->name);
+		snprintf(ev, sizeof(ev), "egress-qos-map of '%s' (VLAN %u on '%s')", v->name,
+			 v->vlan_id, v->vlan_lower);
+		if (pcp == (uint32_t)j->in->prio) {
+			rctl_emit(j, RCTL_PASS, t->name, exp, got, ev, NULL,
+				  "PCP trust with RoCE on VLAN %u: the VLAN tag carries prio %u",
+				  v->vlan_id, pcp);
+			continue;
+		}
+		snprintf(fix, sizeof(fix), "ip link set dev %s type vlan egress-qos-map %u:%d",
+			 v->name, skprio, j->in->prio);
+		rctl_emit(j, RCTL_FAIL, t->name, exp, got, ev, fix,
+			  "RoCE on VLAN %u leaves with PCP %u: the port trusts PCP, so it lands on prio %u, not %d",
+			  v->vlan_id, pcp, pcp, j->in->prio);
+	}
 }
 
 void rule_dscp_trust_pcp(struct rctl_judge *j)
@@ -70,14 +115,12 @@ void rule_dscp_trust_pcp(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!rctl_part_ok(j, &t, &t.nd->app.st, "the DCB APP table", true))
 			continue;
-		dscp_prios(t.nd, j->in->dscp, prios, &trust);
+		rctl_dscp_prios(t.nd, j->in->dscp, prios, &trust);
 		if (trust) {
 			rctl_emit(j, RCTL_PASS, t.name, "trust dscp", "trust dscp", NULL, NULL,
 				  "the port classifies by DSCP");
 		} else if (!untagged(j->h, t.port)) {
-			rctl_emit(j, RCTL_PASS, t.name, "trust dscp, or pcp on a VLAN",
-				  "trust pcp, RoCE on a VLAN", NULL, NULL,
-				  "PCP trust with RoCE on a VLAN: the VLAN tag carries the priority");
+			vlan_pcp(j, &t);
 		} else {
 			snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d",
 				 t.nd->name, j->in->dscp, j->in->prio);
@@ -98,7 +141,7 @@ void rule_dscp_missing(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!t.nd->app.st.ok)
 			continue;
-		n = dscp_prios(t.nd, d, prios, &trust);
+		n = rctl_dscp_prios(t.nd, d, prios, &trust);
 		if (!trust)		/* dscp.trust_pcp says it */
 			continue;
 		snprintf(exp, sizeof(exp), "DSCP %d -> prio %d", d, p);
@@ -129,7 +172,7 @@ void rule_dscp_ambiguous(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!t.nd->app.st.ok)
 			continue;
-		n = dscp_prios(t.nd, d, prios, &trust);
+		n = rctl_dscp_prios(t.nd, d, prios, &trust);
 		if (!trust || !n)
 			continue;
 		snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
@@ -157,16 +200,24 @@ void rule_dscp_ambiguous(struct rctl_judge *j)
 }
 
 /* "echo V > <home>/<file>" for a congestion-control parameter. */
+/* The command that sets a CNP parameter where the driver keeps it. */
 static void cc_fix(const struct rctl_cc *cc, const char *name, unsigned int v,
 		   char *buf, size_t len)
 {
+	bool apply = !strcmp(cc->source, "bnxt_re-configfs");	/* commit with apply */
 	uint32_t i;
 
 	buf[0] = '\0';
+	if (!strcmp(cc->source, "bnxt_re-debugfs")) {	/* no write path tune owns */
+		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom): %s %u", name, v);
+		return;
+	}
 	for (i = 0; i < cc->n_params; i++)
 		if (!strcmp(cc->params[i].name, name))
-			snprintf(buf, len, "echo %u > %s/%s", v, cc->path,
-				 cc->params[i].src[0] ? cc->params[i].src : name);
+			snprintf(buf, len, "echo %u > %s/%s%s%s%s", v, cc->path,
+				 cc->params[i].src[0] ? cc->params[i].src : name,
+				 apply ? " && echo 1 > " : "", apply ? cc->path : "",
+				 apply ? "/apply" : "");
 }
 
 /* Where CNPs land: their priority from the map, else np_cnp_prio. */
@@ -176,7 +227,7 @@ static int cnp_lands(const struct rctl_netdev *nd, uint64_t cdscp, bool hp,
 	bool prios[8], trust;
 	int i;
 
-	if (dscp_prios(nd, cdscp & 63, prios, &trust) && trust)
+	if (rctl_dscp_prios(nd, cdscp & 63, prios, &trust) && trust)
 		for (i = 0; i < 8; i++)
 			if (prios[i])
 				return i;
@@ -191,10 +242,13 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 	bool hp, pfc;
 	int lands;
 
-	FOR_TARGETS(j, t) {
+	FOR_PORTS(j, t) {
 		const struct rctl_cc *cc = &t.nd->cc;
 
 		if (!rctl_part_ok(j, &t, &cc->st, "the CNP DSCP", true))
+			continue;
+		/* E810 (irdma) has no CNP DSCP or priority setting at all: nothing to judge. */
+		if (!strcmp(cc->source, "irdma-configfs"))
 			continue;
 		if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
 			rctl_emit(j, RCTL_UNKNOWN, t.name, NULL, "unknown", cc->source, NULL,
@@ -226,7 +280,7 @@ void rule_cnp_mismatch(struct rctl_judge *j)
 	uint64_t cd, cp = 0;
 	bool hp;
 
-	FOR_TARGETS(j, t) {
+	FOR_PORTS(j, t) {
 		const struct rctl_cc *cc = &t.nd->cc;
 
 		if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd) ||

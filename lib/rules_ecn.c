@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ECN/DCQCN rules (M6 and its PFC pair, M28): per-priority enables of the
- * notification and reaction points from whichever home the driver has, and
- * whether the congestion-control parameters could be read at all.
+ * ECN/DCQCN rules: per-priority enables of the notification and reaction
+ * points from whichever home the driver has, and whether the congestion-
+ * control parameters could be read at all (docs/roce-facts.md, "ECN").
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +10,10 @@
 
 #include "rocectl/rules.h"
 
+/*
+ * Per RoCE port, also under RoCE LAG: mlx5_ib makes cc_params only for the
+ * native port of the LAG device (PF 0), the netdev its port names.
+ */
 #define FOR_TARGETS(j, t)                                                     \
 	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
 		if (t.nd)
@@ -23,13 +27,20 @@ int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
 		return -2;
 	if (cc->enable_known)
 		return np ? cc->np_enable[prio] : cc->rp_enable[prio];
-	if (rctl_cc_get(cc, "ecn_enable", &v))		/* bnxt_re: both sides */
+	if (rctl_cc_get(cc, "ecn_enable", &v)) {	/* bnxt_re: both sides */
+		uint64_t ect;
+
+		/* inbox bnxt_re: packets without ECT bits (tos_ecn 0) are never marked */
+		if (v && rctl_cc_get(cc, "tos_ecn", &ect) && !ect)
+			return 0;
 		return v != 0;
+	}
 	if (rctl_cc_get(cc, "roce_dcqcn_enable", &v))	/* irdma */
 		return v != 0;
 	return -1;
 }
 
+/* The command that turns ECN on, in the home the driver has: each vendor its own. */
 void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
 		  size_t len)
 {
@@ -37,12 +48,15 @@ void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
 	uint64_t v;
 
 	buf[0] = '\0';
-	if (cc->enable_known)
+	if (!strcmp(cc->source, "mlx5-sysfs"))		/* MLNX_OFED only */
 		snprintf(buf, len, "echo 1 > /sys/class/net/%s/ecn/roce_%s/enable/%d",
 			 nd->name, np ? "np" : "rp", prio);
-	else if (rctl_cc_get(cc, "ecn_enable", &v))
+	else if (!strcmp(cc->source, "bnxt_re-configfs"))
 		snprintf(buf, len, "echo 1 > %s/ecn_enable && echo 1 > %s/apply",
 			 cc->path, cc->path);
+	else if (!strcmp(cc->source, "bnxt_re-debugfs"))
+		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom) for %s: enable_cc 1, "
+			 "tos_ecn 1 (inbox bnxt_re has no persistent ECN setting)", nd->name);
 	else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v))
 		snprintf(buf, len, "echo 1 > %s/roce_dcqcn_enable", cc->path);
 }
@@ -162,16 +176,42 @@ void rule_dcqcn_params(struct rctl_judge *j)
 	}
 }
 
+/* The worst status of the DCB areas of the PF's own port, with the ids. */
+static enum rctl_status pf_verdict(struct rctl_judge *j, const char *pf, char *ids,
+				   size_t len)
+{
+	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN };
+	unsigned int areas = 1u << RCTL_AREA_PFC | 1u << RCTL_AREA_ECN |
+			     1u << RCTL_AREA_DCQCN | 1u << RCTL_AREA_DSCP | 1u << RCTL_AREA_CNP;
+	enum rctl_status worst = RCTL_PASS;
+	struct rctl_report r;
+	size_t off = 0, i, k;
+
+	rctl_judge_host(j->h, j->in, areas, pf, &r);
+	ids[0] = '\0';
+	for (k = 0; k < sizeof(order) / sizeof(order[0]) && worst == RCTL_PASS; k++)
+		for (i = 0; i < r.n; i++) {
+			if (r.f[i].status != order[k] || off >= len)
+				continue;
+			worst = order[k];
+			off += snprintf(ids + off, len - off, "%s%s", off ? ", " : "", r.f[i].id);
+		}
+	rctl_report_free(&r);
+	return worst;
+}
+
 /*
- * M29: on an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
- * (OFED makes no ecn/ sysfs for VFs, DSCP cannot be set on a VF). The VF's
- * unreadable parts are not reported (rctl_part_ok()); this finding says
- * where to look instead.
+ * On an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
+ * (docs/roce-facts.md, "SR-IOV VFs": OFED makes no ecn/ sysfs for VFs, DSCP
+ * cannot be set on a VF). The VF's unreadable parts are not reported
+ * (rctl_part_ok()). When the PF's port is in the same model the VF follows
+ * the PF's verdict; otherwise this finding says where to look.
  */
 void rule_ecn_sriov_vf(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char exp[64], got[80], fix[96];
+	char exp[64], got[80], fix[96], ids[RCTL_FIELD_LEN];
+	enum rctl_status st;
 	const char *pf;
 
 	FOR_TARGETS(j, t) {
@@ -181,10 +221,18 @@ void rule_ecn_sriov_vf(struct rctl_judge *j)
 		snprintf(exp, sizeof(exp), "settings checked on the PF '%s'", pf);
 		snprintf(got, sizeof(got), "'%s' is a VF of '%s' (%s)", t.nd->name, pf,
 			 t.nd->sriov_pf_pci);
-		fix[0] = '\0';
-		if (t.nd->sriov_pf[0])
-			snprintf(fix, sizeof(fix), "rocectl check all --dev %s", pf);
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, "device/physfn", fix,
+		snprintf(fix, sizeof(fix), "rocectl check all --dev %s", pf);
+		if (t.nd->sriov_pf[0] && rctl_port_netdev(j->h, pf)) {
+			st = pf_verdict(j, pf, ids, sizeof(ids));
+			rctl_emit(j, st, t.name, exp, got, st == RCTL_PASS ? NULL : ids,
+				  st == RCTL_PASS ? NULL : fix,
+				  st == RCTL_PASS ? "'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF '%s' passed"
+						  : "'%s' is an SR-IOV VF: its PF '%s' has findings in PFC, DSCP trust or ECN/DCQCN, which apply to the VF",
+				  t.nd->name, pf);
+			continue;
+		}
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, "device/physfn",
+			  t.nd->sriov_pf[0] ? fix : NULL,
 			  "'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set on its PF '%s' and must be checked there",
 			  t.nd->name, pf);
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * RoCE mode rules (M9, M10, M30): rdma_cm defaults from configfs, and whether
- * RoCE is there at all: devices, ports with netdevs, NICs without RDMA.
+ * RoCE mode rules: rdma_cm defaults from configfs, and whether RoCE is
+ * there at all: devices, ports with netdevs, NICs without RDMA
+ * (docs/roce-facts.md, "rdma_cm defaults").
  */
 #include <stdio.h>
 #include <string.h>
@@ -73,14 +74,24 @@ static bool roce_nic(const char *drv)
 	       !strcmp(drv, "ice") || !strcmp(drv, "i40e");
 }
 
-static bool has_rdma(const struct rctl_host *h, const char *netdev)
+/*
+ * Whether a netdev carries RDMA: an RDMA port names it, or it is a slave of
+ * the bond of a port's netdev (RoCE LAG: one RDMA device, mlx5_bond_0, names
+ * one slave and serves them all; lag/lag.c mlx5_lag_get_roce_netdev()).
+ */
+static bool has_rdma(const struct rctl_host *h, const struct rctl_netdev *nd)
 {
+	const struct rctl_netdev *bond = rctl_bond_of(h, nd), *pnd;
 	uint32_t i, k;
 
-	for (i = 0; i < h->n_devs; i++)
-		for (k = 0; k < h->devs[i].n_ports; k++)
-			if (!strcmp(h->devs[i].ports[k].netdev, netdev))
+	if (rctl_port_netdev(h, nd->name))
+		return true;
+	for (i = 0; bond && i < h->n_devs; i++)
+		for (k = 0; k < h->devs[i].n_ports; k++) {
+			pnd = rctl_host_netdev(h, h->devs[i].ports[k].netdev);
+			if (pnd && rctl_bond_of(h, pnd) == bond)
 				return true;
+		}
 	return false;
 }
 
@@ -106,7 +117,7 @@ void rule_mode_roce_disabled(struct rctl_judge *j)
 				  "%s is ACTIVE", t.name);
 	}
 	for (i = 0; !j->filter && i < h->n_netdevs; i++)
-		if (roce_nic(h->netdevs[i].driver) && !has_rdma(h, h->netdevs[i].name))
+		if (roce_nic(h->netdevs[i].driver) && !has_rdma(h, &h->netdevs[i]))
 			rctl_emit(j, RCTL_WARN, h->netdevs[i].name, "an RDMA device", "none",
 				  h->netdevs[i].driver, NULL,
 				  "'%s' (%s) has no RDMA device: its RDMA driver is not loaded or RoCE is off",

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* MTU rules (M8): active_mtu against the intent, oversize frames arriving. */
+/* MTU rules (docs/roce-facts.md, "MTU"): active_mtu against the intent, oversize frames arriving. */
 #include <stdio.h>
 #include <string.h>
 
@@ -7,6 +7,37 @@
 
 #define FOR_TARGETS(j, t) \
 	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);)
+
+/*
+ * rdma_cm takes the path MTU from the netdev of the source GID
+ * (iboe_get_mtu(ndev->mtu) in cma_resolve_iboe_route()): a VLAN or bond with
+ * a smaller MTU than the port's netdev bounds RoCE below active_mtu.
+ */
+static void mtu_uppers(struct rctl_judge *j, const struct rctl_target *t)
+{
+	const struct rctl_netdev *u;
+	uint32_t want = j->in->mtu, i;
+	char exp[48], got[80], fix[96], name[RCTL_NAME_LEN * 2];
+
+	for (i = 0; i < t->port->n_gids; i++) {
+		u = rctl_gid_upper(j->h, t->port, i, false);
+		if (!u)
+			continue;
+		snprintf(name, sizeof(name), "%s/%u (%s)", t->dev->name, t->port->port, u->name);
+		snprintf(exp, sizeof(exp), "RoCE MTU %u", want);
+		snprintf(got, sizeof(got), "mtu %u of '%s' (RoCE MTU %u)", u->mtu, u->name,
+			 rctl_roce_mtu_for(u->mtu));
+		if (rctl_roce_mtu_for(u->mtu) >= want) {
+			rctl_emit(j, RCTL_PASS, name, exp, got, NULL, NULL,
+				  "'%s' carries RoCE MTU %u", u->name, rctl_roce_mtu_for(u->mtu));
+			continue;
+		}
+		snprintf(fix, sizeof(fix), "ip link set dev %s mtu %u", u->name, want + 96);
+		rctl_emit(j, RCTL_FAIL, name, exp, got, "rdma_cm path MTU of its GIDs", fix,
+			  "the MTU %u of '%s' bounds RoCE on its GIDs to %u, below the intended %u",
+			  u->mtu, u->name, rctl_roce_mtu_for(u->mtu), want);
+	}
+}
 
 void rule_mtu_active(struct rctl_judge *j)
 {
@@ -39,6 +70,7 @@ void rule_mtu_active(struct rctl_judge *j)
 				  "active_mtu %u is below the intended %u: the netdev MTU must be at least %u",
 				  p->active_mtu, want, want + 96);
 		}
+		mtu_uppers(j, &t);
 	}
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Firewall rules (M19): netfilter rules that drop or reject RoCE's ports.
+ * Firewall rules (docs/roce-facts.md, "Firewall"): netfilter rules that
+ * drop or reject RoCE's ports.
  * Hardware RoCE (mlx5, bnxt_re, irdma) bypasses netfilter, so a drop of UDP
  * 4791 changes nothing there: it is a warning, never "blocked". Soft-RoCE
  * (rxe) sends RoCE v2 through the kernel's UDP stack, where the same rule

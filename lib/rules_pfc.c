@@ -1,22 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * PFC rules (M1, M2, M6 pair, M14, M15, M20, M21): dcbnl IEEE PFC, ETS,
- * buffer and DCBX of the netdev under each RoCE port, global pause, lldpad.
+ * PFC rules: dcbnl IEEE PFC, ETS, buffer and DCBX of the netdev under each
+ * RoCE port, global pause, lldpad (docs/roce-facts.md, "PFC").
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "rocectl/catalog.h"
 #include "rocectl/rules.h"
 
-#define FOR_TARGETS(j, t)                                                     \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
-		if (t.nd)
+/* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
+#define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
 
 /* A part the driver does not implement at all: the check does not apply. */
 static bool unsupported(const struct rctl_part *p)
 {
 	return !p->ok && p->err == EOPNOTSUPP;
+}
+
+/*
+ * PFC the driver cannot report (firmware-managed): the per-priority PFC
+ * frame counters still tell. Frames this NIC sent on the priority prove
+ * PFC is on here; frames only received prove it only for the peer.
+ */
+static void pfc_by_frames(struct rctl_judge *j, const struct rctl_target *t, const char *exp)
+{
+	const struct rctl_netdev *nd = t->nd;
+	int p = j->in->prio;
+	uint64_t tx, rx;
+	bool found;
+	char got[96];
+
+	tx = rctl_catalog_sum(nd->driver, RCTL_SRC_ETHTOOL, RCTL_ROLE_PFC_TX, p, nd->stats,
+			      nd->n_stats, &found, NULL, 0);
+	rx = rctl_catalog_sum(nd->driver, RCTL_SRC_ETHTOOL, RCTL_ROLE_PFC_RX, p, nd->stats,
+			      nd->n_stats, NULL, NULL, 0);
+	snprintf(got, sizeof(got),
+		 "PFC read as zero; prio %d PFC frames +%llu sent, +%llu received",
+		 p, (unsigned long long)tx, (unsigned long long)rx);
+	if (tx) {
+		rctl_emit(j, RCTL_PASS, t->name, exp, got, nd->pfc.st.reason, NULL,
+			  "PFC is on for RoCE prio %d: the driver reads zero (firmware-managed), "
+			  "but '%s' sent PFC frames on it", p, nd->name);
+		return;
+	}
+	rctl_emit(j, RCTL_UNKNOWN, t->name, exp, found ? got : "unknown", nd->pfc.st.reason, NULL,
+		  "cannot read PFC of '%s': %s; %s", nd->name, nd->pfc.st.reason,
+		  !rctl_host_has_deltas(j->h) || !found ?
+		  "no PFC frame counters over an interval to tell" :
+		  rx ? "the peer sent PFC on the prio but this NIC sent none" :
+		  "no PFC frame moved on the prio during the interval");
 }
 
 void rule_pfc_prio_disabled(struct rctl_judge *j)
@@ -28,6 +62,11 @@ void rule_pfc_prio_disabled(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		const struct rctl_pfc *pfc = &t.nd->pfc;
 
+		if (!pfc->st.ok && pfc->st.err == RCTL_FW_MANAGED && j->in->pfc) {
+			snprintf(exp, sizeof(exp), "PFC on prio %d", p);
+			pfc_by_frames(j, &t, exp);
+			continue;
+		}
 		if (!rctl_part_ok(j, &t, &pfc->st, "PFC", true) || !j->in->pfc)
 			continue;
 		snprintf(exp, sizeof(exp), "PFC on prio %d", p);

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "rocectl/collect.h"
 #include "rocectl/snapshot.h"
 
 #define F(st, k, t, m) { .key = k, .type = t, .off = offsetof(st, m), \
@@ -267,6 +269,10 @@ static const struct rctl_field netdev_fields[] = {
 	F(struct rctl_netdev, "sriov_vf", FT_BOOL, sriov_vf),
 	F(struct rctl_netdev, "sriov_pf", FT_STR, sriov_pf),
 	F(struct rctl_netdev, "sriov_pf_pci", FT_STR, sriov_pf_pci),
+	F(struct rctl_netdev, "vlan_lower", FT_STR, vlan_lower),
+	F(struct rctl_netdev, "vlan_id", FT_U32, vlan_id),
+	F(struct rctl_netdev, "vlan_egress_qos", FT_U8V, vlan_egress_qos),
+	F(struct rctl_netdev, "master", FT_STR, master),
 	{ 0 }
 };
 static const struct rctl_schema netdev_schema = {
@@ -347,6 +353,26 @@ static cJSON *raw_num(const char *fmt, ...)
 	return cJSON_CreateRaw(buf);
 }
 
+/*
+ * The shortest of %.15g, %.16g, %.17g that reads back as the same double
+ * (cJSON's own printer compares with a tolerance and drops the last digits).
+ */
+static cJSON *dbl_to_json(double d)
+{
+	char buf[40];
+	int prec;
+
+	if (!isfinite(d))
+		return cJSON_CreateNull();
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*g", prec, d);
+	return cJSON_CreateRaw(buf);
+}
+
 static cJSON *vec_to_json(const struct rctl_field *f, const char *p)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -376,7 +402,7 @@ static cJSON *field_to_json(const struct rctl_field *f, const char *base)
 	case FT_S32: return raw_num("%" PRId32, *(const int32_t *)p);
 	case FT_S64: return raw_num("%" PRId64, *(const int64_t *)p);
 	case FT_BOOL: return cJSON_CreateBool(*(const bool *)p);
-	case FT_DBL: return cJSON_CreateNumber(*(const double *)p);
+	case FT_DBL: return dbl_to_json(*(const double *)p);
 	case FT_OBJ: return rctl_schema_to_json(f->sub, p);
 	case FT_U8V: case FT_BOOLV: case FT_U64V: return vec_to_json(f, p);
 	case FT_ARR:
@@ -408,22 +434,28 @@ static int bad(struct rctl_err *e, const char *where, const char *key,
 	return rctl_err_msg(e, EINVAL, "%s: '%s' %s", where, key, what);
 }
 
+/* "-"? digits, nothing else: what rctl_json_parse_exact() keeps as a string. */
+static bool int_digits(const char *s, bool neg_ok)
+{
+	if (neg_ok && *s == '-')
+		s++;
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
 /* A number, or the exact digits rctl_json_parse_exact() kept as a string. */
 static int get_int(const cJSON *j, long double min, long double max, long double *v)
 {
-	char *end;
-
-	if (cJSON_IsNumber(j))
+	if (cJSON_IsNumber(j)) {
 		*v = j->valuedouble;
-	else if (cJSON_IsString(j) && j->valuestring[0]) {
+	} else if (cJSON_IsString(j) && int_digits(j->valuestring, true)) {
 		errno = 0;
-		*v = strtold(j->valuestring, &end);
-		if (errno || *end)
-			return -EINVAL;
+		*v = strtold(j->valuestring, NULL);
+		if (errno)
+			return -ERANGE;
 	} else {
 		return -EINVAL;
 	}
-	if (*v != floorl(*v) || *v < min || *v > max)
+	if (!isfinite(*v) || *v != floorl(*v) || *v < min || *v > max)
 		return -ERANGE;
 	return 0;
 }
@@ -433,12 +465,13 @@ static int int_from_json(const struct rctl_field *f, const cJSON *j, char *p)
 	long double v;
 	int ret;
 
+	/* Exact: " -1", "" and "1e3" are not u64 digits (strtoull took them). */
 	if (f->type == FT_U64 && cJSON_IsString(j)) {
-		char *end;
-
+		if (!int_digits(j->valuestring, false))
+			return -EINVAL;
 		errno = 0;
-		*(uint64_t *)p = strtoull(j->valuestring, &end, 10);
-		return errno || *end || j->valuestring[0] == '-' ? -EINVAL : 0;
+		*(uint64_t *)p = strtoull(j->valuestring, NULL, 10);
+		return errno ? -ERANGE : 0;
 	}
 	switch (f->type) {
 	case FT_U32: ret = get_int(j, 0, UINT32_MAX, &v); if (!ret) *(uint32_t *)p = v; break;
@@ -505,6 +538,29 @@ static int arr_from_json(const struct rctl_field *f, const cJSON *j, char *base,
 	return 0;
 }
 
+/*
+ * Every double of the model is a duration: finite, not negative. A whole
+ * number of 16+ digits (1e16 printed by %.17g) arrives quoted.
+ */
+static int dbl_from_json(const struct rctl_field *f, const cJSON *j, double *d,
+			 const char *where, struct rctl_err *e)
+{
+	double v;
+
+	if (cJSON_IsNull(j))
+		return 0;
+	if (cJSON_IsNumber(j))
+		v = j->valuedouble;
+	else if (cJSON_IsString(j) && int_digits(j->valuestring, true))
+		v = strtod(j->valuestring, NULL);
+	else
+		return bad(e, where, f->key, "is not a number");
+	if (!isfinite(v) || v < 0)
+		return bad(e, where, f->key, "is not a finite number >= 0");
+	*d = v;
+	return 0;
+}
+
 static int field_from_json(const struct rctl_field *f, const cJSON *j, char *base,
 			   const char *where, struct rctl_err *e)
 {
@@ -526,10 +582,7 @@ static int field_from_json(const struct rctl_field *f, const cJSON *j, char *bas
 		*(bool *)p = cJSON_IsTrue(j);
 		return 0;
 	case FT_DBL:
-		if (!cJSON_IsNumber(j))
-			return bad(e, where, f->key, "is not a number");
-		*(double *)p = j->valuedouble;
-		return 0;
+		return dbl_from_json(f, j, (double *)p, where, e);
 	case FT_OBJ:
 		snprintf(sub, sizeof(sub), "%s.%s", where, f->key);
 		return rctl_schema_from_json(f->sub, j, p, sub, e);
@@ -605,15 +658,39 @@ char *rctl_snapshot_text(const struct rctl_host *h, bool pretty)
 	return s;
 }
 
+/* The end of the JSON number token at s: -? digits (. digits)? ([eE] [+-]? digits)? */
+static size_t num_token(const char *s, size_t len, size_t i, bool *integer)
+{
+	size_t d;
+
+	i += s[i] == '-';
+	d = strspn(s + i, "0123456789");
+	i += d;
+	*integer = true;
+	if (i < len && s[i] == '.') {
+		*integer = false;
+		i++;
+		i += strspn(s + i, "0123456789");
+	}
+	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+		*integer = false;
+		i++;
+		i += s[i] == '+' || s[i] == '-';
+		i += strspn(s + i, "0123456789");
+	}
+	return i;
+}
+
 /*
  * cJSON keeps numbers as doubles, which lose integers above 2^53 (counters).
  * Quote integer tokens of 16 digits or more before parsing; the readers
- * accept digit strings for integer fields.
+ * accept digit strings for integer fields. A fraction or an exponent is part
+ * of its number, never an integer of its own ("0.30000000000000004").
  */
 cJSON *rctl_json_parse_exact(const char *text)
 {
-	size_t len = strlen(text), i = 0, k = 0, start;
-	bool in_str = false;
+	size_t len = strlen(text), i = 0, k = 0, end;
+	bool in_str = false, integer;
 	char *buf = malloc(len * 2 + 1);
 	cJSON *j;
 
@@ -632,20 +709,15 @@ cJSON *rctl_json_parse_exact(const char *text)
 		}
 		if (c == '"')
 			in_str = true;
-		if ((c == '-' || (c >= '0' && c <= '9'))) {
-			start = i;
-			i += c == '-';
-			while (i < len && text[i] >= '0' && text[i] <= '9')
-				i++;
-			if (i - start >= 16 && (i == len || !strchr(".eE", text[i]))) {
+		if (c == '-' || (c >= '0' && c <= '9')) {
+			end = num_token(text, len, i, &integer);
+			if (integer && end - i >= 16)
 				buf[k++] = '"';
-				memcpy(buf + k, text + start, i - start);
-				k += i - start;
+			memcpy(buf + k, text + i, end - i);
+			k += end - i;
+			if (integer && end - i >= 16)
 				buf[k++] = '"';
-			} else {
-				memcpy(buf + k, text + start, i - start);
-				k += i - start;
-			}
+			i = end;
 			continue;
 		}
 		buf[k++] = text[i++];
@@ -661,6 +733,7 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 {
 	const cJSON *ver, *kind, *host;
 	cJSON *doc;
+	uint32_t i;
 	int ret;
 
 	memset(h, 0, sizeof(*h));
@@ -673,9 +746,11 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 	if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) || !cJSON_IsString(kind) ||
 	    strcmp(kind->valuestring, "rocectl-host-snapshot") || !host)
 		ret = rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': not a rocectl host snapshot", name);
-	else if (ver->valuedouble != RCTL_SNAPSHOT_VERSION)
-		ret = rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': schema_version %g, expected %d",
-				   name, ver->valuedouble, RCTL_SNAPSHOT_VERSION);
+	else if (ver->valuedouble != RCTL_SNAPSHOT_VERSION &&
+		 ver->valuedouble != RCTL_SNAPSHOT_VERSION_MIN)
+		ret = rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': schema_version %g, expected %d to %d",
+				   name, ver->valuedouble, RCTL_SNAPSHOT_VERSION_MIN,
+				   RCTL_SNAPSHOT_VERSION);
 	else
 		ret = rctl_schema_from_json(&rctl_host_schema, host, h, "host", e);
 	if (ret && e->errnum && strncmp(e->msg, "cannot", 6)) {
@@ -685,9 +760,14 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 		rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': %.400s", name, msg);
 	}
 	cJSON_Delete(doc);
-	if (ret)
+	if (ret) {
 		rctl_host_free(h);
-	return ret;
+		return ret;
+	}
+	/* Snapshots of an older rocectl took bnxt_en's host-DCBX zeroes for values. */
+	for (i = 0; i < h->n_netdevs; i++)
+		rctl_dcb_fw_managed(&h->netdevs[i]);
+	return 0;
 }
 
 #define SNAPSHOT_MAX (64u << 20)
@@ -696,24 +776,37 @@ int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e
 {
 	FILE *f = fopen(path, "r");
 	size_t n = 0, cap = 65536;
-	char *buf;
+	char *buf, *more;
+	struct stat st;
 	int ret;
 
 	memset(h, 0, sizeof(*h));
 	if (!f)
 		return rctl_err_set(e, errno, "cannot open snapshot '%s'", path);
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return rctl_err_msg(e, EISDIR, "cannot read snapshot '%s': it is a directory", path);
+	}
 	buf = malloc(cap);
 	while (buf) {
 		n += fread(buf + n, 1, cap - n - 1, f);
 		if (n < cap - 1 || cap >= SNAPSHOT_MAX)
 			break;
 		cap *= 2;
-		buf = realloc(buf, cap);
+		more = realloc(buf, cap);
+		if (!more)
+			free(buf);
+		buf = more;
 	}
-	if (!buf || ferror(f) || n >= SNAPSHOT_MAX - 1) {
+	if (!buf) {
+		fclose(f);
+		return rctl_err_set(e, ENOMEM, "cannot read snapshot '%s'", path);
+	}
+	if (ferror(f) || n >= SNAPSHOT_MAX - 1) {
+		ret = ferror(f) ? errno : EFBIG;
 		fclose(f);
 		free(buf);
-		return rctl_err_msg(e, EIO, "cannot read snapshot '%s': read error or too large", path);
+		return rctl_err_set(e, ret ? ret : EIO, "cannot read snapshot '%s'", path);
 	}
 	fclose(f);
 	buf[n] = '\0';

@@ -146,15 +146,31 @@ static int write_ets(const struct rctl_tune_change *c, bool undo)
 		       sizeof(ets));
 }
 
-static int write_app(const struct rctl_tune_change *c, bool add)
+bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio)
 {
+	enum rctl_tune_op op = rctl_tune_op_of(c);
+
+	*prio = c->app_prio;
+	if (op == RCTL_TUNE_APP_SET && undo && c->old_val != RCTL_APP_NONE) {
+		*prio = c->old_val;	/* mlx5: SET the old priority back */
+		return true;
+	}
+	if (op == RCTL_TUNE_APP_DEL)
+		return undo;
+	return !undo;
+}
+
+static int write_app(const struct rctl_tune_change *c, bool undo)
+{
+	uint32_t prio;
+	bool set = rctl_tune_app_op(c, undo, &prio);
 	struct dcb_app app = {
 		.selector = c->app_selector,
-		.priority = c->app_prio,
+		.priority = prio,
 		.protocol = c->app_protocol,
 	};
 
-	return dcb_set(c->ifname, add ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL,
+	return dcb_set(c->ifname, set ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL,
 		       DCB_ATTR_IEEE_APP_TABLE, &app, sizeof(app));
 }
 
@@ -194,7 +210,7 @@ static int write_text(const char *path, const char *text)
 
 	/* Like echo: the kernel parsers accept the trailing newline. */
 	snprintf(buf, sizeof(buf), "%s\n", text);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, buf, len + 1) != (ssize_t)(len + 1))
@@ -215,14 +231,18 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 	bool made = false;
 	int ret;
 
+	if (c->mkdir[0] && rctl_tune_path_check(c->mkdir, true, e))
+		return -e->errnum;
 	if (c->mkdir[0]) {
 		if (!mkdir(c->mkdir, 0755))
 			made = true;
 		else if (errno != EEXIST)
 			return rctl_err_set(e, errno, "cannot create '%s'", c->mkdir);
 	}
-	ret = write_text(c->path, text);
-	if (ret)
+	if (rctl_tune_path_check(c->path, false, e) ||
+	    (c->commit[0] && rctl_tune_path_check(c->commit, false, e)))
+		ret = -e->errnum;
+	else if ((ret = write_text(c->path, text)))
 		rctl_err_set(e, ret, "cannot write '%s' to '%s'", text, c->path);
 	else if (c->commit[0] && (ret = write_text(c->commit, "1")))
 		rctl_err_set(e, ret, "cannot write '1' to '%s'", c->commit);
@@ -240,15 +260,16 @@ int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e)
 	case RCTL_TUNE_PAUSE: ret = write_pause(c, undo); break;
 	case RCTL_TUNE_ETS: ret = write_ets(c, undo); break;
 	case RCTL_TUNE_PFC: ret = write_pfc(c, undo); break;
-	case RCTL_TUNE_APP_ADD: ret = write_app(c, undo); break;
-	case RCTL_TUNE_APP_DEL: ret = write_app(c, !undo); break;
+	case RCTL_TUNE_APP_ADD:
+	case RCTL_TUNE_APP_DEL:
+	case RCTL_TUNE_APP_SET: ret = write_app(c, undo); break;
 	case RCTL_TUNE_WRITE: return write_file(c, undo, e);
 	default:
 		return rctl_err_msg(e, EINVAL, "unknown tune operation '%s'", c->op);
 	}
 	if (ret)
-		rctl_err_set(e, ret, "cannot set %s of '%s' (%s)", c->setting,
-			     c->target, c->via);
+		rctl_err_set(e, ret, "cannot set %s of '%s'%s%s%s", c->setting, c->target,
+			     c->via[0] ? " (" : "", c->via, c->via[0] ? ")" : "");
 	return ret;
 }
 
@@ -337,6 +358,7 @@ int rctl_tune_state_parse(const char *text, const char *name,
 {
 	const cJSON *ver, *kind, *st;
 	cJSON *doc = rctl_json_parse_exact(text);
+	uint32_t i;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -355,6 +377,8 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	snprintf(status, len, "%s", st->valuestring);
 	ret = rctl_schema_from_json(&plan_schema, doc, p, name, e);
 	cJSON_Delete(doc);
+	for (i = 0; !ret && i < p->n_ch; i++)
+		ret = rctl_tune_change_check(&p->ch[i], name, i, e);
 	if (ret)
 		rctl_tune_plan_free(p);
 	return ret;
@@ -433,6 +457,29 @@ static int state_create(const struct rctl_tune_plan *p, const char *dir,
 	return state_write(path, p, "pending", e);
 }
 
+/*
+ * Revert writes as root what the state file says: it must be a regular file
+ * of root (or of the user running rocectl) that nobody else can write.
+ */
+static int state_trusted(FILE *f, const char *path, struct rctl_err *e)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st))
+		return rctl_err_set(e, errno, "cannot read state file '%s'", path);
+	if (S_ISDIR(st.st_mode))
+		return rctl_err_msg(e, EISDIR, "cannot read state file '%s': it is a directory", path);
+	if (!S_ISREG(st.st_mode))
+		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a regular file", path);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return rctl_err_msg(e, EPERM, "refusing state file '%s': owned by uid %u, "
+				    "not root", path, (unsigned int)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return rctl_err_msg(e, EPERM, "refusing state file '%s': writable by group "
+				    "or others (mode %04o)", path, (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
 static int state_load(const char *path, struct rctl_tune_plan *p, char *status,
 		      size_t slen, struct rctl_err *e)
 {
@@ -444,6 +491,11 @@ static int state_load(const char *path, struct rctl_tune_plan *p, char *status,
 	memset(p, 0, sizeof(*p));
 	if (!f)
 		return rctl_err_set(e, errno, "cannot open state file '%s'", path);
+	ret = state_trusted(f, path, e);
+	if (ret) {
+		fclose(f);
+		return ret;
+	}
 	fseek(f, 0, SEEK_END);
 	n = ftell(f);
 	rewind(f);
@@ -576,13 +628,6 @@ int rctl_tune_apply(struct rctl_tune_plan *p, const char *state_dir,
 	return ret ? ret : wret;
 }
 
-static bool needs_revert(const struct rctl_tune_change *c)
-{
-	return !strcmp(c->status, RCTL_TUNE_APPLIED) ||
-	       !strcmp(c->status, RCTL_TUNE_PENDING) ||
-	       !strcmp(c->status, RCTL_TUNE_UNDO_FAILED);
-}
-
 int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 		     struct rctl_err *e)
 {
@@ -597,7 +642,7 @@ int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 	for (i = p->n_ch; i-- > 0;) {
 		struct rctl_tune_change *c = &p->ch[i];
 
-		if (!needs_revert(c))
+		if (!rctl_tune_change_written(c))
 			continue;
 		ret = rctl_tune_write(c, true, &we);
 		if (ret == -EOPNOTSUPP) {

@@ -17,6 +17,7 @@
 struct planner {
 	const struct rctl_host *h;
 	const struct rctl_intent *in;
+	const char *filter;		/* --dev, as rctl_port_match; NULL all */
 	struct rctl_tune_plan *p;
 	bool oom;
 };
@@ -297,6 +298,9 @@ static void add_file(struct planner *pl, const struct tgt *t, const char *area,
 		cc_mkdir(cc, "irdma", c->mkdir, sizeof(c->mkdir));
 	if (bnxt && strcmp(setting, "apply"))
 		S(c->commit, "%s/apply", cc->path);
+	if (!strcmp(cc->source, "bnxt_re-debugfs"))
+		S(c->skip, "inbox bnxt_re has no write path tune owns: "
+		  "use bnxt_setupcc.sh or niccli (Broadcom)");
 	o = snprintf(c->command, sizeof(c->command), "echo %s > %s", want, path);
 	if (c->commit[0] && o < sizeof(c->command))
 		snprintf(c->command + o, sizeof(c->command) - o, " && echo 1 > %s", c->commit);
@@ -312,7 +316,7 @@ static void plan_ecn_enables(struct planner *pl, const struct tgt *t)
 
 	if (!pl->in->ecn)
 		return;
-	if (cc->enable_known) {		/* MLNX_OFED sysfs: per priority */
+	if (!strcmp(cc->source, "mlx5-sysfs")) {	/* MLNX_OFED only: per priority */
 		for (s = 0; s < 2; s++) {
 			bool on = s ? cc->rp_enable[p] : cc->np_enable[p];
 
@@ -326,6 +330,9 @@ static void plan_ecn_enables(struct planner *pl, const struct tgt *t)
 	} else if (rctl_cc_get(cc, "ecn_enable", &v) && !v) {
 		S(path, "%s/ecn_enable", cc->path);
 		add_file(pl, t, "ecn", "ecn_enable", path, "0", "1");
+	} else if (rctl_cc_get(cc, "tos_ecn", &v) && !v) {	/* inbox bnxt_re */
+		S(path, "%s/tos_ecn", cc->path);
+		add_file(pl, t, "ecn", "tos_ecn", path, "0", "1");
 	} else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v) && !v) {
 		S(path, "%s/roce_dcqcn_enable", cc->path);
 		add_file(pl, t, "ecn", "roce_dcqcn_enable", path, "0", "1");
@@ -411,7 +418,32 @@ static void app_list(const struct rctl_app_table *a, uint32_t dscp, char *buf, s
 		snprintf(buf, len, "none");
 }
 
-/* One DSCP: add dscp:prio if missing, then delete its other priorities. */
+/* mlx5: one SET that replaces the DSCP's entry; its old priority is kept for the undo. */
+static void plan_dscp_replace(struct planner *pl, const struct tgt *t, uint32_t dscp,
+			      uint32_t prio, const char *from)
+{
+	const struct rctl_app_table *a = &t->nd->app;
+	struct rctl_tune_change *c;
+	uint32_t i, old = RCTL_APP_NONE;
+
+	for (i = 0; i < a->n_apps; i++)
+		if (a->apps[i].selector == RCTL_APP_SEL_DSCP && a->apps[i].protocol == dscp)
+			old = a->apps[i].priority;
+	app_change(pl, t, true, dscp, prio, from);
+	if (pl->oom)
+		return;
+	c = &pl->p->ch[pl->p->n_ch - 1];
+	S(c->op, "app-set");
+	c->old_val = old;
+	S(c->via, "dcbnl RTM_SETDCB IEEE_SET APP (mlx5 replaces the entry of DSCP %u)", dscp);
+	S(c->command, "dcb app replace dev %s dscp-prio %u:%u", t->nd->name, dscp, prio);
+}
+
+/*
+ * One DSCP. mlx5 keeps one entry per DSCP: a SET replaces it. The dcbnl
+ * core (bnxt_en, ice) keeps a list: add dscp:prio if missing, then delete
+ * the DSCP's other priorities.
+ */
 static void plan_dscp(struct planner *pl, const struct tgt *t, bool adds,
 		      uint32_t dscp, uint32_t prio)
 {
@@ -424,6 +456,11 @@ static void plan_dscp(struct planner *pl, const struct tgt *t, bool adds,
 	for (i = 0; i < a->n_apps; i++)
 		have |= a->apps[i].selector == RCTL_APP_SEL_DSCP &&
 			a->apps[i].protocol == dscp && a->apps[i].priority == prio;
+	if (is_mlx5(t)) {
+		if (adds && !have)
+			plan_dscp_replace(pl, t, dscp, prio, from);
+		return;
+	}
 	if (adds) {
 		if (!have)
 			app_change(pl, t, true, dscp, prio, from);
@@ -461,17 +498,29 @@ static void plan_trust(struct planner *pl, const struct tgt *t)
 	dcb_owner(pl, t, c);
 }
 
+/*
+ * Adds come first, so the table never passes through "no entry" for the
+ * DSCP; but ice refuses a DSCP that is already mapped (ice_dcb_nl.c
+ * ice_dcbnl_setapp(): the dscp_mapped bitmap), so there the old entry goes
+ * first.
+ */
+static bool dels_first(const struct tgt *t)
+{
+	return !strcmp(nd_driver(t), "ice");
+}
+
 static void plan_app(struct planner *pl, const struct tgt *t)
 {
 	const struct rctl_intent *in = pl->in;
 	char to[32];
-	int pass;
+	int i, pass;
 
 	S(to, "%d:%d %d:%d", in->dscp, in->prio, in->cnp_dscp, in->cnp_prio);
 	if (!part_usable(pl, t, &t->nd->app.st, RCTL_TUNE_APP_ADD, "dscp", "dscp-prio", to))
 		return;
 	plan_trust(pl, t);
-	for (pass = 1; pass >= 0; pass--) {	/* adds first, then deletes */
+	for (i = 0; i < 2; i++) {
+		pass = dels_first(t) ? i : !i;
 		plan_dscp(pl, t, pass, in->dscp, in->prio);
 		if (in->cnp_dscp != in->dscp)
 			plan_dscp(pl, t, pass, in->cnp_dscp, in->cnp_prio);
@@ -557,17 +606,38 @@ static const struct {
 	{ plan_tos, true },
 };
 
-/* Whether a port before (i, j) has the same netdev: netdev phases run once. */
-static bool seen_before(const struct rctl_host *h, uint32_t i, uint32_t j)
+/*
+ * Whether a port before (i, j) that the filter keeps has the same netdev:
+ * netdev phases run once per netdev.
+ */
+static bool seen_before(const struct planner *pl, uint32_t i, uint32_t j)
 {
+	const struct rctl_host *h = pl->h;
 	const char *nd = h->devs[i].ports[j].netdev;
 	uint32_t m, n;
 
 	for (m = 0; m <= i; m++)
 		for (n = 0; n < h->devs[m].n_ports && (m < i || n < j); n++)
-			if (!strcmp(h->devs[m].ports[n].netdev, nd))
+			if (!strcmp(h->devs[m].ports[n].netdev, nd) &&
+			    rctl_port_match(pl->filter, &h->devs[m], &h->devs[m].ports[n]))
 				return true;
 	return false;
+}
+
+/*
+ * RoCE LAG: DCB lives on every slave of the bond, not only on the one the
+ * RDMA port names (docs/roce-vlan-lag-vf.md); cc stays the port's.
+ */
+static void run_on_slaves(struct planner *pl, unsigned int k, struct tgt t)
+{
+	const struct rctl_netdev *bond = rctl_bond_of(pl->h, t.nd);
+	uint32_t i;
+
+	for (i = 0; bond && phases[k].fn != plan_cc && i < pl->h->n_netdevs; i++) {
+		t.nd = &pl->h->netdevs[i];
+		if (!strcmp(t.nd->master, bond->name) && !rctl_port_netdev(pl->h, t.nd->name))
+			phases[k].fn(pl, &t);
+	}
 }
 
 static void run_phase(struct planner *pl, unsigned int k)
@@ -580,21 +650,30 @@ static void run_phase(struct planner *pl, unsigned int k)
 		for (j = 0; j < h->devs[i].n_ports; j++) {
 			struct tgt t = { &h->devs[i], &h->devs[i].ports[j], NULL };
 
-			if (strcmp(t.port->link_layer, "Ethernet"))
+			if (strcmp(t.port->link_layer, "Ethernet") ||
+			    !rctl_port_match(pl->filter, t.dev, t.port))
 				continue;
 			t.nd = rctl_host_netdev(h, t.port->netdev);
-			if (!phases[k].per_port && (!t.nd || seen_before(h, i, j)))
+			if (!phases[k].per_port && (!t.nd || seen_before(pl, i, j)))
 				continue;
 			if (!t.nd)
 				t.nd = &none;
 			phases[k].fn(pl, &t);
+			if (!phases[k].per_port)
+				run_on_slaves(pl, k, t);
 		}
 }
 
 int rctl_tune_plan(const struct rctl_host *h, const struct rctl_intent *in,
 		   struct rctl_tune_plan *p, struct rctl_err *e)
 {
-	struct planner pl = { .h = h, .in = in, .p = p };
+	return rctl_tune_plan_dev(h, in, NULL, p, e);
+}
+
+int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
+		       const char *filter, struct rctl_tune_plan *p, struct rctl_err *e)
+{
+	struct planner pl = { .h = h, .in = in, .filter = filter, .p = p };
 	unsigned int k;
 
 	memset(p, 0, sizeof(*p));
@@ -605,4 +684,15 @@ int rctl_tune_plan(const struct rctl_host *h, const struct rctl_intent *in,
 		return rctl_err_set(e, ENOMEM, "cannot build the tune plan");
 	}
 	return 0;
+}
+
+const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_t len)
+{
+	if (!strcmp(c->area, "mode"))
+		snprintf(buf, len, "reboot, rdma_cm module reload");
+	else if (c->driver[0])
+		snprintf(buf, len, "reboot, %s driver reload", c->driver);
+	else
+		snprintf(buf, len, "reboot, driver reload");
+	return buf;
 }

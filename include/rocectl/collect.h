@@ -32,6 +32,10 @@ int rctl_collect_qos(struct rctl_host *h, struct rctl_err *e);	/* all below */
 int rctl_dcb_collect(struct rctl_host *h, struct rctl_err *e);	/* dcbnl */
 int rctl_pause_collect(struct rctl_host *h, struct rctl_err *e);	/* ethtool */
 int rctl_cc_collect(struct rctl_host *h, struct rctl_err *e);	/* DCQCN/ECN */
+/* Why a congestion-control read got EPERM/EACCES (kernel lockdown, root); NULL otherwise. */
+const char *rctl_cc_denied_reason(int err, char *buf, size_t len);
+/* Mark DCB parts a bnxt_en in host DCBX mode answered with zeroes (lib/dcb.c). */
+void rctl_dcb_fw_managed(struct rctl_netdev *nd);
 int rctl_cmcfg_collect(struct rctl_host *h, struct rctl_err *e);	/* rdma_cm */
 int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e);	/* OFED qos, lldpad */
 int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft ruleset */
@@ -39,12 +43,32 @@ int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft rule
 /* The rules of "nft -j list ruleset" that drop RoCE's ports, into nf. */
 int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err *e);
 
+/*
+ * The netlink reply parsers, on one message (nlmsg_len within the buffer):
+ * a DCB_CMD_IEEE_GET reply into nd; an nldev GET into a new device of h; an
+ * nldev PORT_GET into a new port of d. -ENOMEM is the only failure: what the
+ * reply lacks or does not validate is left unset.
+ */
+int rctl_dcb_parse(const struct nlmsghdr *nlh, struct rctl_netdev *nd);
+int rctl_rdma_parse_dev(const struct nlmsghdr *nlh, struct rctl_host *h);
+int rctl_rdma_parse_port(const struct nlmsghdr *nlh, struct rctl_device *d);
+
+/* MLNX_OFED qos/dscp2prio text (both shapes) into map; false: no entry. */
+bool rctl_qos_parse_dscp2prio(const char *txt, uint8_t map[64]);
+
 /* debugfs and configfs roots, overridable through ROCECTL_DEBUGFS/_CONFIGFS. */
 const char *rctl_debugfs(void);
 const char *rctl_configfs(void);
 
 /* sysfs root, overridable for tests through ROCECTL_SYSFS ("/sys"). */
 const char *rctl_sysfs(void);
+/*
+ * A number file's text (newline stripped): digits in "base" (0: decimal or
+ * 0x-hex), trailing spaces allowed, no sign, no leading blank. -EINVAL/-ERANGE.
+ */
+int rctl_sysfs_u64(const char *txt, int base, uint64_t *v);
+/* MLNX_OFED qos/prio2buffer or buffer_size rows into u8[8] or u64[8]. */
+bool rctl_qos_parse_rows(const char *txt, uint8_t *u8, uint64_t *u64);
 /* Read a small sysfs/configfs file, newline stripped; -errno on failure. */
 int rctl_read_file(const char *path, char *buf, size_t len);
 

@@ -57,6 +57,8 @@ int rctl_port_opt_counters(struct rctl_nl *nl, const struct rctl_device *d,
 			   struct rctl_port *p);
 
 /* The optional counters of one STAT_GET_STATUS reply, appended to oc (MNL_CB_*). */
+/* One STAT_GET reply's hw counters appended to p->hw; MNL_CB_OK or _ERROR. */
+int rctl_hw_counters_parse(const struct nlmsghdr *nlh, struct rctl_port *p);
 int rctl_opt_counters_parse(const struct nlmsghdr *nlh, struct rctl_opt_counters *oc);
 
 /*

@@ -36,6 +36,7 @@ uint64_t rctl_hist_count(const struct rctl_hist *h);
 uint64_t rctl_hist_min(const struct rctl_hist *h);	/* 0 when empty */
 uint64_t rctl_hist_max(const struct rctl_hist *h);
 double rctl_hist_mean(const struct rctl_hist *h);	/* 0 when empty */
+double rctl_hist_stddev(const struct rctl_hist *h);	/* from the buckets */
 
 /*
  * Value at or below which p percent of the samples lie (p in [0, 100]);

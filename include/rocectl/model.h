@@ -10,6 +10,7 @@
 #ifndef ROCECTL_MODEL_H
 #define ROCECTL_MODEL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,6 +30,12 @@ struct rctl_part {
 	int err;
 	char reason[RCTL_REASON_LEN];
 };
+
+/*
+ * err of a part the driver answered without its real value: the setting
+ * lives in the firmware (bnxt_en in host DCBX mode, see lib/dcb.c).
+ */
+#define RCTL_FW_MANAGED ENODATA
 
 struct rctl_gid {
 	uint32_t index;
@@ -269,6 +276,17 @@ struct rctl_netdev {
 	bool sriov_vf;			/* an SR-IOV VF (device/physfn exists) */
 	char sriov_pf[RCTL_IFNAME_LEN];	/* netdev of its PF, "" when it has none */
 	char sriov_pf_pci[16];		/* PCI address of its PF */
+	/*
+	 * Stacking (rtnetlink, snapshot schema 2). A VLAN (kind "vlan") names
+	 * the netdev under it, its id, and the 802.1p PCP its egress-qos-map
+	 * gives each skb priority 0..7: rdma_cm's iboe_tos_to_sl() takes the
+	 * RoCE VLAN PCP from there (docs/roce-vlan-lag-vf.md). A bond slave
+	 * names its master (IFLA_MASTER); the bond itself has kind "bond".
+	 */
+	char vlan_lower[RCTL_IFNAME_LEN];	/* IFLA_LINK of a VLAN, "" none */
+	uint32_t vlan_id;			/* 1..4094, 0 when not a VLAN */
+	uint8_t vlan_egress_qos[8];		/* skb priority -> PCP */
+	char master[RCTL_IFNAME_LEN];		/* bond (or bridge) above, "" none */
 };
 
 /*
@@ -332,6 +350,8 @@ struct rctl_device *rctl_host_dev(const struct rctl_host *h, const char *name);
  */
 bool rctl_port_match(const char *filter, const struct rctl_device *d,
 		     const struct rctl_port *p);
+/* Whether "filter" (as rctl_port_match) names any RDMA port of the host. */
+bool rctl_host_matches(const struct rctl_host *h, const char *filter);
 
 /* Append a zeroed element to a dynamic array; NULL when out of memory. */
 void *rctl_arr_push(void *arr_p, uint32_t *n, size_t elem);
@@ -348,5 +368,21 @@ void rctl_part_fail(struct rctl_part *p, int errnum, const char *reason);
 
 /* Whether the netdev MTU is what limits active_mtu (RoCE needs MTU - 96). */
 uint32_t rctl_roce_mtu_for(uint32_t netdev_mtu);
+
+/* rt_tos2priority(): the skb priority the kernel gives an IPv4 ToS (TC_PRIO_*). */
+uint32_t rctl_tos2priority(uint32_t tos);
+
+/*
+ * RoCE over stacked netdevs. A port's RoCE netdevs are its netdev, the bond
+ * above it (RoCE LAG) and VLANs on either: the netdevs its GIDs may sit on.
+ */
+/* The bond a netdev is, or is a slave of; NULL when none. */
+const struct rctl_netdev *rctl_bond_of(const struct rctl_host *h,
+				       const struct rctl_netdev *nd);
+/* Whether netdev "name" carries RoCE of the port whose netdev is "port_nd". */
+bool rctl_roce_netdev(const struct rctl_host *h, const struct rctl_netdev *port_nd,
+		      const char *name);
+/* Whether some RDMA port of the host has this netdev as its netdev. */
+bool rctl_port_netdev(const struct rctl_host *h, const char *name);
 
 #endif

@@ -32,4 +32,11 @@ struct nlmsghdr *rctl_nl_msg(struct rctl_nl *nl, uint16_t type, uint16_t flags);
 int rctl_nl_talk(struct rctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 		 void *data);
 
+/*
+ * mnl_attr_parse() callback for RDMA nldev replies: fills tb (sized
+ * RDMA_NLDEV_ATTR_MAX) with the attributes rocectl reads that validate
+ * (mnl_attr_validate with the kernel's type; strings NUL-terminated).
+ */
+int rctl_nldev_attr_cb(const struct nlattr *a, void *tb);
+
 #endif

@@ -26,6 +26,7 @@ struct rctl_nvmf_opts {
 	uint32_t kato_ms;	/* 0: no keep-alive */
 	int tos;		/* -1: rdma_cm default */
 	int timeout_ms;		/* each CM step and each command */
+	int wait_ms;		/* CSTS waits (enable, shutdown): at most this; 0: CAP.TO */
 };
 
 struct rctl_nvmf_info {

@@ -181,6 +181,21 @@ struct rctl_nvme_id_ns {
 void rctl_nvme_id_ns_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 			    struct rctl_nvme_id_ns *ns);
 
+/*
+ * Limits from target-supplied fields, range-checked before any shift:
+ * the block size of LBADS (0 when outside 9..16, NVMe requires >= 9 and
+ * rocectl's I/O buffers stop at 64 KiB blocks); the largest transfer of
+ * MDTS in units of the 4 KiB minimum page (UINT64_MAX for 0 = no limit, and
+ * for MDTS >= 52, whose byte count does not fit 64 bits); the largest
+ * in-capsule write of IOCCSZ (16-byte units, the 64-byte SQE included:
+ * 0 when none fits), computed in 64 bits and capped to u32.
+ */
+uint32_t rctl_nvme_block_size(uint8_t lbads);
+uint64_t rctl_nvme_mdts_bytes(uint8_t mdts);
+uint32_t rctl_nvme_inline_max(uint32_t ioccsz);
+/* CAP.TO ((cap >> 24) & 0xff, 500 ms units) in ms, at most bound_ms if > 0. */
+uint64_t rctl_nvme_ready_ms(uint64_t cap, uint64_t bound_ms);
+
 /* Active NS list: copies up to max NSIDs before the first zero; returns the count. */
 uint32_t rctl_nvme_ns_list_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 				  uint32_t *ids, uint32_t max);

@@ -29,10 +29,14 @@ enum rctl_arg_kind {
 	ARG_NETDEV,
 	ARG_FILE,
 	ARG_HOST,
+	ARG_STATE,	/* a state file of tune apply */
 };
 
 struct rctl_opt {
 	const char *name;		/* long name, kebab-case, no dashes */
+	const char *aliases;		/* other long names of the same option,
+					 * space-separated: the peers' names
+					 * ("iodepth", "ib-dev"), or NULL */
 	char short_name;		/* 0 when none */
 	enum rctl_opt_type type;
 	const char *arg;		/* value name in help: "SECS" */
@@ -43,6 +47,12 @@ struct rctl_opt {
 	enum rctl_arg_kind kind;
 	bool *given;			/* set when the option was on the line */
 };
+
+/*
+ * The n-th alias of "o" (0-based) into buf; NULL when there is none. Help,
+ * the metadata dump and completion list aliases from here.
+ */
+const char *rctl_opt_alias(const struct rctl_opt *o, int n, char *buf, size_t len);
 
 /* Number of entries of a table terminated by an entry with name NULL. */
 int rctl_opt_count(const struct rctl_opt *opts);

@@ -18,7 +18,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define RCTL_SCHEMA_VERSION 1
+/*
+ * Version of every command's JSON document (not of snapshots or state files).
+ * 2: hostname and time in every document, one JSON style (CONTRIBUTING.md).
+ */
+#define RCTL_SCHEMA_VERSION 2
 
 enum {
 	OUT_TEXT = 1 << 0,	/* text rendering only */
@@ -39,6 +43,13 @@ struct out_col {
 int out_init(FILE *f, bool json, bool pretty);
 bool out_json(void);
 
+/*
+ * Every document begins with "schema_version", "hostname" and "time" (RFC 3339
+ * UTC, taken when the document starts). A command that describes another
+ * host (a snapshot) sets its hostname; tests fix both. NULL keeps a value.
+ */
+void out_set_stamp(const char *hostname, const char *time_rfc3339);
+
 /* Write the document, flush, and report a failed write as -errno. */
 int out_finish(void);
 
@@ -54,7 +65,10 @@ void out_obj_end(void);
 void out_arr_begin(const char *key);
 void out_arr_end(void);
 
-/* Fields. A NULL string is JSON null and prints as "-" in text. */
+/*
+ * Fields. A NULL string is JSON null and prints as "-" in text; an empty
+ * string is JSON null too (the JSON style has no "" for unknown).
+ */
 void out_str(int where, const char *key, const char *fmt, const char *v);
 void out_u64(int where, const char *key, const char *fmt, uint64_t v);
 void out_s64(int where, const char *key, const char *fmt, int64_t v);

@@ -47,6 +47,12 @@ struct rctl_finding {
 	enum rctl_area area;
 	enum rctl_status status;
 	char target[RCTL_NAME_LEN * 2];	/* "mlx5_0/1 (eth2)" or "eth2" */
+	/* The same target, structured: "" and 0 when not applicable (host-wide). */
+	char device[RCTL_NAME_LEN];
+	uint32_t port;
+	char netdev[RCTL_IFNAME_LEN];
+	double ratio;			/* a measured ratio (the loss rate), */
+	bool has_ratio;			/* for Nagios perfdata and Prometheus */
 	char message[RCTL_FIELD_LEN * 2];
 	char expected[RCTL_FIELD_LEN];
 	char observed[RCTL_FIELD_LEN];
@@ -82,7 +88,7 @@ struct rctl_judge {
 struct rctl_rule {
 	const char *id;
 	enum rctl_area area;
-	const char *ref;		/* "M1" of roce-host-facts.md */
+	const char *ref;		/* its section of docs/roce-facts.md */
 	const char *meaning;		/* one line, for the man page and --list */
 	void (*fn)(struct rctl_judge *j);
 	bool needs_deltas;		/* judges counter deltas (doctor, collect -s) */
@@ -112,9 +118,33 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	       const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
 
+/* Attach a measured ratio (the loss rate) to the finding just emitted. */
+void rctl_emit_ratio(struct rctl_judge *j, double ratio);
+
 /* Iterate over the RoCE (Ethernet) ports that match the filter. */
 bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
 		      uint32_t *di, uint32_t *pi);
+
+/*
+ * Iterate over the netdevs that hold the DCB, pause and congestion control
+ * of each RoCE port (dcbnl lives on the physical function): the port's
+ * netdev, then, under RoCE LAG, every other slave of its bond that no RDMA
+ * port names; t->nd is that slave and t->name says "DEV/PORT (SLAVE in BOND)".
+ * cur[] starts zeroed.
+ */
+bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3]);
+#define FOR_QOS_TARGETS(j, t)                                       \
+	for (uint32_t cur_[3] = { 0 }; rctl_qos_target_next(j, &t, cur_);) \
+		if (t.nd)
+
+/*
+ * The netdev of GID "i" of port "p" when that is a RoCE v2 GID on another
+ * netdev than the port's (a VLAN, the bond of RoCE LAG) and the first GID
+ * there; NULL otherwise. "routable" skips link-local (fe80::) GIDs.
+ */
+const struct rctl_netdev *rctl_gid_upper(const struct rctl_host *h,
+					 const struct rctl_port *p, uint32_t i,
+					 bool routable);
 
 /*
  * RoCE loss rate = (sequence errors + out-of-sequence + retransmissions) ÷
@@ -132,6 +162,13 @@ bool rctl_loss_rate(uint64_t lost, uint64_t packets, double *rate);
 bool rctl_part_ok(struct rctl_judge *j, const struct rctl_target *t,
 		  const struct rctl_part *p, const char *what, bool report);
 /* Priorities set in en[8] as "0,3", or "none". */
+/*
+ * Priorities "dscp" maps to on nd: the APP table, else the MLNX_OFED
+ * dscp2prio file when qos/trust is dscp. Returns how many distinct ones;
+ * *trust_dscp: whether the port classifies by DSCP at all (lib/rules_dscp.c).
+ */
+int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
+		    bool *trust_dscp);
 const char *rctl_prio_list(const bool en[8], char *buf, size_t len);
 /* Whether the host's counters carry deltas of two samples. */
 bool rctl_host_has_deltas(const struct rctl_host *h);

@@ -15,7 +15,12 @@
 #include "rocectl/err.h"
 #include "rocectl/model.h"
 
-#define RCTL_SNAPSHOT_VERSION 1
+/*
+ * 2 added the netdev stacking fields (vlan_*, master). A version 1 snapshot
+ * reads as a host without VLANs or bonds: the fields it lacks stay zero.
+ */
+#define RCTL_SNAPSHOT_VERSION 2
+#define RCTL_SNAPSHOT_VERSION_MIN 1
 
 enum rctl_ftype {
 	FT_STR,		/* char[size] */

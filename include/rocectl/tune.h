@@ -16,9 +16,12 @@
  *	2. ETS prio -> TC
  *	3. PFC enable set        (flaps an mlx5 link: once, early)
  *	4. ECN/DCQCN enables, CNP DSCP/priority (sysfs, debugfs, configfs)
- *	5. DSCP -> priority APP entries to add, then those to delete (so the
- *	   table never passes through "no DSCP entry", which turns mlx5 back to
- *	   PCP trust)
+ *	5. DSCP -> priority APP entries, as each driver keeps them: on mlx5 one
+ *	   SET per DSCP, which replaces its old entry (en_dcbnl.c
+ *	   mlx5e_dcbnl_ieee_setapp) and is undone by a SET of the old priority;
+ *	   elsewhere (the dcbnl core's list: bnxt_en) the entries to add, then
+ *	   those to delete, so the table never passes through "no DSCP entry";
+ *	   ice refuses a DSCP already mapped, so there the deletes come first
  *	6. rdma_cm default_roce_mode, then default_roce_tos
  *
  * Rollback and revert undo in the reverse order.
@@ -45,6 +48,9 @@
 	X(PFC, "pfc")		/* dcbnl IEEE_SET PFC: val = pfc_en */	\
 	X(APP_ADD, "app-add")	/* dcbnl IEEE_SET APP_TABLE, one entry */ \
 	X(APP_DEL, "app-del")	/* dcbnl IEEE_DEL APP_TABLE, one entry */ \
+	X(APP_SET, "app-set")	/* IEEE_SET of a driver that replaces the DSCP's \
+				 * entry (mlx5); old_val = old prio or	\
+				 * RCTL_APP_NONE; undo: SET old, or DEL */ \
 	X(WRITE, "write")	/* text file: sysfs, debugfs, configfs */
 
 enum rctl_tune_op {
@@ -53,6 +59,9 @@ enum rctl_tune_op {
 #undef X
 	RCTL_TUNE_N_OPS
 };
+
+/* old_val of an app-set whose DSCP had no entry: its undo is a DEL. */
+#define RCTL_APP_NONE 0xffffffffu
 
 /* Global pause bits of a PAUSE change. */
 enum { RCTL_PAUSE_AUTONEG = 1, RCTL_PAUSE_RX = 2, RCTL_PAUSE_TX = 4 };
@@ -107,6 +116,11 @@ struct rctl_tune_plan {
 };
 
 void rctl_tune_plan_free(struct rctl_tune_plan *p);
+/*
+ * The dcbnl APP write of an app-* change, applied or undone: true for a SET,
+ * false for a DEL, of the entry (app_selector, app_protocol, *prio).
+ */
+bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
 enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
 
 /*
@@ -117,6 +131,32 @@ enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
  */
 int rctl_tune_plan(const struct rctl_host *h, const struct rctl_intent *in,
 		   struct rctl_tune_plan *p, struct rctl_err *e);
+
+/* The same for the ports "filter" names (DEV, DEV/PORT or netdev, as check). */
+int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
+		       const char *filter, struct rctl_tune_plan *p, struct rctl_err *e);
+
+/*
+ * What undoes a change without rocectl: every setting tune writes is runtime
+ * state of the kernel or the NIC (dcbnl, ethtool, sysfs, debugfs, configfs).
+ * Into buf: "reboot, mlx5_core reload" or "reboot, rdma_cm reload".
+ */
+const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_t len);
+
+/*
+ * Boot-time re-apply (tune apply --persist): a drop-in of the unit
+ * rocectl-tune.service that carries the intent's options, and the unit's
+ * enable link in multi-user.target.wants. The directory is
+ * $ROCECTL_SYSTEMD_DIR, else /etc/systemd/system.
+ */
+#define RCTL_SYSTEMD_DIR "/etc/systemd/system"
+#define RCTL_SYSTEMD_DIR_ENV "ROCECTL_SYSTEMD_DIR"
+#define RCTL_TUNE_UNIT "rocectl-tune.service"
+int rctl_tune_persist(const char *args, char *dropin, size_t len, struct rctl_err *e);
+/* Where rocectl-tune.service is installed; ENOENT with a message when nowhere. */
+int rctl_tune_unit_path(char *path, size_t len, struct rctl_err *e);
+/* Remove both; *removed tells whether there was anything. */
+int rctl_tune_unpersist(bool *removed, struct rctl_err *e);
 
 /* Number of changes apply would write (not skipped). */
 uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p);
@@ -147,6 +187,20 @@ int rctl_tune_newest_state(const char *dir, char *path, size_t len,
 			   struct rctl_err *e);
 
 /* State file document <-> plan (also used by the unit tests). */
+/*
+ * Change i of state file "name" names only what tune writes: a known op and,
+ * when revert would write it back, a target and setting, a valid netdev name
+ * and in-range values for dcbnl/ethtool ops, and for file writes a path,
+ * commit file and mkdir directory of the trees tune writes (no "..", nothing
+ * else) and printable non-empty texts. -EINVAL with a message.
+ */
+int rctl_tune_change_check(const struct rctl_tune_change *c, const char *name,
+			   uint32_t i, struct rctl_err *e);
+/* Whether revert writes this change back (applied, pending, rollback-failed). */
+bool rctl_tune_change_written(const struct rctl_tune_change *c);
+/* Before writing: the real path (of a dir: of its parent) stays in those trees. */
+int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e);
+
 char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status);
 int rctl_tune_state_parse(const char *text, const char *name,
 			  struct rctl_tune_plan *p, char *status, size_t len,

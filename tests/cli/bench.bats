@@ -14,7 +14,7 @@ load helpers
 	for rw in write randwrite randrw; do
 		run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --rw "$rw"
 		assert_failure 64
-		assert_equal "$stderr" "rocectl: bench nvmf: --$rw writes to namespace 1 and destroys its data; add --write-ok if that is what you want"
+		assert_equal "$stderr" "rocectl: bench nvmf: --rw $rw writes to namespace 1 and destroys its data; add --write-ok if that is what you want"
 	done
 	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --verify --nsid 2
 	assert_failure 64
@@ -44,6 +44,17 @@ load helpers
 	assert_equal "$stderr" "rocectl: bench nvmf: --bs 1000 is not a multiple of 512"
 }
 
+@test "--ios 0 names the minimum only; --timeout takes 0 < SECS <= 3600" {
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --ios 0
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: invalid value '0' for '--ios': expected at least 1 (see 'rocectl bench nvmf --help')"
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --timeout 0
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: invalid value '0' for '--timeout': must be greater than 0 (see 'rocectl bench nvmf --help')"
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --timeout 3601
+	assert_failure 64
+}
+
 @test "bench without a verb prints its help to stderr and exits 64" {
 	run --separate-stderr rocectl bench
 	assert_failure 64
@@ -55,4 +66,20 @@ load helpers
 	run --separate-stderr timeout 20 "$ROCECTL" bench nvmf --target 192.0.2.1 --nqn nqn.x:y --time 1
 	assert_failure 3
 	[[ $stderr == "rocectl: "*"'192.0.2.1'"* ]]
+}
+
+@test "bench rdma without a target names what is missing" {
+	run --separate-stderr -64 rocectl bench rdma
+	assert_equal "$stderr" "rocectl: bench rdma: missing TARGET (see 'rocectl bench rdma --help')"
+	run --separate-stderr -64 rocectl bench rdma -j
+	echo "$output" | jq -e '.error.message | test("missing TARGET")'
+}
+
+@test "perftest's -T is the ToS in bench rdma; the timeout is --timeout only" {
+	run --separate-stderr -64 rocectl bench rdma 192.0.2.1 -T 300
+	assert_equal "$stderr" "rocectl: bench rdma: invalid value '300' for '--tos': expected 0 to 255 (see 'rocectl bench rdma --help')"
+	run --separate-stderr -64 rocectl bench nvmf -a 192.0.2.1 -T 256
+	[[ $stderr == *"for '--tos'"* ]]
+	run --separate-stderr -64 rocectl bench rdma 192.0.2.1 -t 5
+	assert_equal "$stderr" "rocectl: bench rdma: unknown option '-t' (see 'rocectl bench rdma --help')"
 }

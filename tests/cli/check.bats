@@ -26,7 +26,9 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "healthy hosts: no warning, no failure, no unknown, exit 0" {
-	for f in mlx5-upstream-healthy mlx5-ofed-healthy bnxt-healthy; do
+	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
+		 bnxt-oot-healthy ice-irdma-healthy mlx5-vlan-healthy mlx5-lag-healthy \
+		 mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1; do
 		run -0 rocectl check all --input "$FIXTURES/$f.json"
 		assert_line "Summary: $(rocectl check all -j -i "$FIXTURES/$f.json" | jq -r .summary.pass) passed, 0 warnings, 0 errors, 0 unknown (exit 0)"
 		run -0 verdict "$f"
@@ -40,10 +42,11 @@ expect() {	# fixture exit "id:status ..."
 		assert_line --regexp "^$a +passed$"
 	done
 	rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy.json" | jq -e '
-		.schema_version == 1 and .summary.exit_status == 0 and
-		(.findings | map(select(.id == "gid.index")) | .[0].observed == "index 3") and
+		.schema_version == 2 and .summary.exit_status == 0 and
+		(.findings | map(select(.id == "gid.index")) | .[0].got == "index 3") and
 		(.findings | all(has("id") and has("area") and has("target") and has("status") and
-				 has("message") and has("expected") and has("observed") and has("fix")))'
+				 has("message") and has("expected") and has("got") and has("fix") and
+				 has("device") and has("port") and has("netdev") and has("evidence")))'
 }
 
 @test "fault: PFC off on prio 3" { expect fault-pfc-off-prio3 2 "pfc.prio_disabled:fail"; }
@@ -69,7 +72,66 @@ expect() {	# fixture exit "id:status ..."
 @test "fault: global pause with PFC" { expect fault-global-pause-with-pfc 2 "pfc.global_pause:fail"; }
 @test "fault: lldpad running" { expect fault-lldpad-running 1 "pfc.lldpad:warn"; }
 
-@test "global pause: with PFC a failure, instead of PFC a warning (M14)" {
+@test "fault: pause storm shown by pause duration on a ConnectX-5 without storm counters" {
+	expect fault-pause-duration-cx5 2 "counters.pause_storm:fail"
+	run -2 rocectl check counters -i "$FIXTURES/fault-pause-duration-cx5.json"
+	assert_line "           expected no pause storm, got prio 3 sent pause for 94% of 10.0 s"
+	# paused by the peer instead: a warning, the storm is upstream
+	jq '(.host.netdevs[0].stats[] | select(.name == "tx_prio3_pause_duration") | .delta) = 0 |
+	    (.host.netdevs[0].stats[] | select(.name == "rx_prio3_pause_duration") | .delta) = 7000000' \
+		"$FIXTURES/fault-pause-duration-cx5.json" >"$BATS_TEST_TMPDIR/rx.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/rx"
+	assert_output "counters.pause_storm:warn"
+}
+
+@test "bnxt host DCBX: zeroed PFC/ETS are firmware-managed unknowns; PFC frames prove PFC on" {
+	expect bnxt-fw-dcb 3 "pfc.ets:unknown dscp.trust_pcp:unknown"
+	run -3 rocectl check pfc -v -i "$FIXTURES/bnxt-fw-dcb.json"
+	assert_line "           PFC is on for RoCE prio 3: the driver reads zero (firmware-managed), but 'ens2f0np0' sent PFC frames on it"
+	refute_output --partial "PFC is off"
+}
+
+@test "bnxt host DCBX: an older snapshot's zeroed PFC is read as firmware-managed, not as PFC off" {
+	jq '.host.netdevs[0].pfc |= (.ok = true | .errno = 0 | .reason = "") |
+	    .host.netdevs[0].ets |= (.ok = true | .errno = 0 | .reason = "")' \
+		"$FIXTURES/bnxt-fw-dcb.json" >"$BATS_TEST_TMPDIR/old.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/old"
+	assert_output $'pfc.ets:unknown\ndscp.trust_pcp:unknown'
+	refute_output --partial "pfc.prio_disabled"
+}
+
+@test "bnxt and irdma loss, discards and CNPs are read by their own names" {
+	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "oos_drop_count") | .delta) = 300 |
+	    (.host.devices[0].ports[0].hw_counters[] | select(.name == "rx_roce_discards") | .delta) = 40' \
+		"$FIXTURES/bnxt-healthy.json" >"$BATS_TEST_TMPDIR/bnxt.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/bnxt"
+	assert_output $'counters.rx_discards:warn\ncounters.loss:warn\ncounters.loss_budget:fail'
+	rocectl check counters -j -i "$BATS_TEST_TMPDIR/bnxt.json" |
+		jq -e '.findings[] | select(.id == "counters.loss") | .evidence == "oos_drop_count +300" and
+			(.message | test("this NIC discarded 40 packets"))'
+	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "out_of_sequence") | .delta) = 300' \
+		"$FIXTURES/bnxt-oot-healthy.json" >"$BATS_TEST_TMPDIR/oot.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/oot"
+	assert_output $'counters.loss:warn\ncounters.loss_budget:fail'
+	jq '(.host.netdevs[0].stats[] | select(.name == "rx_dropped.nic") | .delta) = 12' \
+		"$FIXTURES/ice-irdma-healthy.json" >"$BATS_TEST_TMPDIR/ice.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/ice"
+	assert_output "counters.rx_discards:warn"
+}
+
+@test "CNP fixes go where each bnxt_re driver keeps the CNP DSCP" {
+	local f
+	for f in bnxt-healthy bnxt-oot-healthy; do
+		jq '(.host.netdevs[0].cc.params[] | select(.name == "np_cnp_dscp") | .value) = 40' \
+			"$FIXTURES/$f.json" >"$BATS_TEST_TMPDIR/$f.json"
+	done
+	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-oot-healthy.json"
+	assert_line "           fix: echo 48 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/cnp_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"
+	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-healthy.json"
+	assert_line "           fix: bnxt_setupcc.sh or niccli (Broadcom): np_cnp_dscp 48"
+}
+
+@test "global pause: with PFC a failure, instead of PFC a warning" {
 	run -2 rocectl check pfc -i "$FIXTURES/fault-global-pause-with-pfc.json"
 	assert_line "           global 802.3x pause is on together with PFC: they exclude each other"
 	assert_line "           fix: ethtool -A ens1f0np0 autoneg off rx off tx off"
@@ -79,7 +141,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_output "pfc.global_pause:warn"
 }
 
-@test "fault: netfilter drops UDP 4791 on hardware RoCE: present, ineffective, a warning (M19)" {
+@test "fault: netfilter drops UDP 4791 on hardware RoCE: present, ineffective, a warning" {
 	expect fault-nft-drop-roce 1 "firewall.roce_udp:warn"
 	run -1 rocectl check firewall -i "$FIXTURES/fault-nft-drop-roce.json"
 	assert_line "firewall   1 warnings, 0 errors"
@@ -122,19 +184,77 @@ expect() {	# fixture exit "id:status ..."
 	echo "$output" | jq -e '.findings == []'
 }
 
-@test "SR-IOV VF: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown (M29)" {
+@test "SR-IOV VF without its PF in the run: the PF's settings are named, the VF's unreadable DCB and ECN are not unknown" {
 	expect mlx5-sriov-vf 1 "ecn.sriov_vf:warn"
 	run -1 rocectl check all -i "$FIXTURES/mlx5-sriov-vf.json"
 	assert_line "  WARN    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"
 	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set on its PF 'ens1f0np0' and must be checked there"
 	assert_line "           fix: rocectl check all --dev ens1f0np0"
 	# The same netdev as a PF: its unreadable parts are unknown again.
-	jq '.host.netdevs[1].sriov_vf = false' "$FIXTURES/mlx5-sriov-vf.json" >"$BATS_TEST_TMPDIR/pf.json"
+	jq '.host.netdevs[0].sriov_vf = false' "$FIXTURES/mlx5-sriov-vf.json" >"$BATS_TEST_TMPDIR/pf.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/pf"
 	assert_output --partial "pfc.prio_disabled:unknown"
 	assert_output --partial "dcqcn.params:unknown"
 	refute_output --partial "ecn.sriov_vf"
 }
+
+@test "SR-IOV VF beside its PF: judged through the PF, following its verdict" {
+	run -0 rocectl check all --dev mlx5_2 -i "$FIXTURES/mlx5-vf-beside-pf-healthy.json"
+	assert_line "ecn        passed"
+	run -0 rocectl check all -v --dev ens1f0v0 -i "$FIXTURES/mlx5-vf-beside-pf-healthy.json"
+	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF 'ens1f0np0' passed"
+	jq '.host.netdevs[0].app.entries = []' "$FIXTURES/mlx5-vf-beside-pf-healthy.json" >"$BATS_TEST_TMPDIR/pcp.json"
+	run -2 rocectl check all --dev ens1f0v0 -i "$BATS_TEST_TMPDIR/pcp.json"
+	assert_line "  FAIL    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"
+	assert_line "           evidence: dscp.trust_pcp"
+}
+
+@test "RoCE over a VLAN: GID, PCP trust through egress-qos-map, MTU of the VLAN" {
+	run -0 rocectl check dscp -v -i "$FIXTURES/mlx5-vlan-healthy.json"
+	assert_line "           PCP trust with RoCE on VLAN 100: the VLAN tag carries prio 3"
+	expect fault-vlan-no-egress-map 2 "dscp.trust_pcp:fail"
+	run -2 rocectl check dscp -i "$FIXTURES/fault-vlan-no-egress-map.json"
+	assert_line "           RoCE on VLAN 100 leaves with PCP 0: the port trusts PCP, so it lands on prio 0, not 3"
+	assert_line "           fix: ip link set dev ens1f0np0.100 type vlan egress-qos-map 2:3"
+	# rdma_cm's ToS picks the skb priority: ToS 184 (DSCP 46) is skb priority 4.
+	jq '.host.netdevs[1].vlan_egress_qos = [0,0,0,0,3,0,0,0]' \
+		"$FIXTURES/mlx5-vlan-healthy.json" >"$BATS_TEST_TMPDIR/map4.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/map4"
+	assert_output "dscp.trust_pcp:fail"
+	run -0 verdict "$BATS_TEST_TMPDIR/map4" --tos 184 --dscp 46
+	assert_output "mode.tos:warn"
+	jq '.host.netdevs[1].mtu = 1500' "$FIXTURES/mlx5-vlan-healthy.json" >"$BATS_TEST_TMPDIR/mtu.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/mtu"
+	assert_output "mtu.active:fail"
+	run -2 rocectl check mtu -i "$BATS_TEST_TMPDIR/mtu.json"
+	assert_line "  FAIL    mtu.active  mlx5_0/1 (ens1f0np0.100)"
+	assert_line "           fix: ip link set dev ens1f0np0.100 mtu 4192"
+	# Without the VLAN's address the port has no IPv4 to use at all.
+	jq '.host.netdevs[1].addrs = []' "$FIXTURES/mlx5-vlan-healthy.json" >"$BATS_TEST_TMPDIR/noip.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/noip"
+	assert_output "gid.no_v2:warn"
+}
+
+@test "RoCE LAG: DCB judged on each slave, the slaves have RDMA, GIDs on the bond" {
+	expect fault-lag-pfc-off-slave 2 "pfc.prio_disabled:fail"
+	run -2 rocectl check pfc -i "$FIXTURES/fault-lag-pfc-off-slave.json"
+	assert_line "  FAIL    pfc.prio_disabled  mlx5_bond_0/1 (ens1f1np1 in bond0)"
+	assert_line "           fix: dcb pfc set dev ens1f1np1 prio-pfc 3:on"
+	run -0 rocectl check gid -v -i "$FIXTURES/mlx5-lag-healthy.json"
+	assert_line "           10.10.1.14 on 'bond0' has a RoCE v2 GID"
+	# Without the bond in the model the second port is a NIC without RDMA.
+	jq '.host.netdevs[1].master = ""' "$FIXTURES/mlx5-lag-healthy.json" >"$BATS_TEST_TMPDIR/nobond.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/nobond"
+	assert_output "mode.roce_disabled:warn"
+}
+
+@test "a schema 1 snapshot is still read and judged" {
+	run -0 rocectl doctor --input "$FIXTURES/mlx5-upstream-healthy-v1.json"
+	jq -e '.schema_version == 1' "$FIXTURES/mlx5-upstream-healthy-v1.json"
+	diff <(rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy-v1.json" | jq .findings) \
+		<(rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy.json" | jq .findings)
+}
+
 @test "fault: debugfs unreadable is unknown, not failure" {
 	expect fault-debugfs-unreadable 3 "dcqcn.params:unknown cnp.data_prio:unknown"
 	run -3 rocectl check dcqcn -i "$FIXTURES/fault-debugfs-unreadable.json"
@@ -147,7 +267,7 @@ expect() {	# fixture exit "id:status ..."
 @test "the loss budget finding states the measured rate" {
 	run -2 rocectl check counters -j -i "$FIXTURES/fault-out-of-sequence-rising.json"
 	echo "$output" | jq -e '.findings[] | select(.id == "counters.loss_budget") |
-		.status == "fail" and (.observed | test("^loss rate 0\\.00241 \\(5160 of 2145200 packets\\)$"))'
+		.status == "fail" and (.got | test("^loss rate 0\\.00241 \\(5160 of 2145200 packets\\)$"))'
 	run -1 rocectl check counters -v -i "$FIXTURES/fault-out-of-sequence-rising.json" --loss-budget 0.01
 	assert_output --partial "is within the budget 0.01"
 }
@@ -227,8 +347,13 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "--dev filters targets" {
-	run -0 rocectl check all -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev nosuchdev
-	echo "$output" | jq -e '[.findings[] | select(.target != "node11")] | length == 0'
+	run --separate-stderr -3 rocectl check all -i "$FIXTURES/fault-pfc-off-prio3.json" --dev mlx5_9
+	assert_output ""
+	assert_equal "$stderr" "rocectl: no RDMA device, port or netdev matches '--dev mlx5_9' on 'node11'"
+	run --separate-stderr -3 rocectl check all -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev mlx5_9
+	echo "$output" | jq -e '(.error.message | test("mlx5_9")) and (has("findings") | not)'
+	run -3 rocectl doctor -i "$FIXTURES/fault-pfc-off-prio3.json" -d mlx5_0/2
+	run -2 rocectl check pfc -i "$FIXTURES/fault-pfc-off-prio3.json" --ib-dev mlx5_0/1
 	run -2 rocectl check pfc -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev ens1f0np0
 }
 
@@ -254,10 +379,40 @@ expect() {	# fixture exit "id:status ..."
 		.exit_status == 1 and (.ports | length) == 5'
 }
 
-@test "compare: two hosts that differ flag both sides" {
+@test "compare: two hosts that differ flag both sides, naming no 'most common' value" {
 	run -1 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-cnp-dscp-on-data-prio.json"
-	assert_line --regexp "^  node11 mlx5_0/1 \(ens1f0np0\): cnp_dscp 48 \(most common (48|24)\)$"
-	assert_line --regexp "cnp_dscp 24 \(most common (48|24)\)$"
+	assert_line "  node11 mlx5_0/1 (ens1f0np0): cnp_dscp 48 (no value is held by most ports)"
+	assert_line "  node11 mlx5_0/1 (ens1f0np0): cnp_dscp 24 (no value is held by most ports)"
+	refute_output --partial "48 (most common 48)"
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-cnp-dscp-on-data-prio.json"
+	echo "$output" | jq -e '[.outliers[] | select(.field == "cnp_dscp") | .most_common] == [null, null]'
+}
+
+@test "compare -j: every key once; the rows under 'ports', their count under 'port_count'" {
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-tos-0.json" \
+		"$FIXTURES/mlx5-ofed-healthy.json"
+	python3 -c 'import json, sys
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), keys
+    return dict(pairs)
+json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
+	echo "$output" | jq -e '(.ports | length) == 3 and .port_count == 3'
+}
+
+@test "compare: one snapshot is a usage error that says two are needed" {
+	run --separate-stderr rocectl compare "$FIXTURES/bnxt-healthy.json"
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: compare: needs two or more snapshots, got only '$FIXTURES/bnxt-healthy.json' (see 'rocectl compare --help')"
+}
+
+@test "compare: firmware and driver version columns show a host on older firmware" {
+	local old=$BATS_TEST_TMPDIR/old-fw.json
+	jq '.host.devices[0].fw = "22.36.1010" | .host.hostname = "node12"' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$old"
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-upstream-healthy.json" "$old"
+	echo "$output" | jq -e '[.outliers[] | "\(.host) \(.field)=\(.value)/\(.most_common)"] ==
+		["node12 fw_version=22.36.1010/22.41.1000"] and .ports[0].driver_version == "mlx5 6.8.0-45-generic"'
 }
 
 @test "rocectl-check(8) lists every rule id of the table, and only those" {
@@ -266,4 +421,12 @@ expect() {	# fixture exit "id:status ..."
 	documented=$(man_section "$ROOT/man/rocectl-check.8" RULES | grep -oE '^ {7}[a-z_]+\.[a-z_0-9]+( |$)' | tr -d ' ' | sort)
 	[ "$(wc -l <<<"$ids")" -ge 30 ]
 	diff <(echo "$ids") <(echo "$documented")
+}
+
+@test "--dev naming a netdev without an RDMA port says so, exit 3" {
+	jq '.host.netdevs += [.host.netdevs[0] | .name = "eno1" | .ifindex = 99]' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/eno.json"
+	run --separate-stderr -3 rocectl check all -i "$BATS_TEST_TMPDIR/eno.json" --dev eno1
+	assert_equal "$stderr" "rocectl: netdev 'eno1' has no RDMA port on 'node11' (is its RDMA driver loaded?)"
+	run --separate-stderr -3 rocectl tune plan -i "$BATS_TEST_TMPDIR/eno.json" --dev eno1
 }

@@ -20,14 +20,14 @@ load helpers
 @test "--help prints the usage line and both options" {
 	run -0 rocectl collect --help
 	assert_line --index 0 "usage: rocectl collect [OPTIONS]"
-	assert_line --regexp '^  -o, --output FILE '
+	assert_line --regexp '^  -O, --output-file FILE '
 	assert_line --regexp '^  -I, --interval SECS '
 }
 
-@test "collect -o writes a snapshot that loads, or fails in one line with status 3 and writes nothing" {
+@test "collect -O writes a snapshot that loads, or fails in one line with status 3 and writes nothing" {
 	local dir=$BATS_TEST_TMPDIR/o out=$BATS_TEST_TMPDIR/o/out.json
 	mkdir "$dir"
-	run --separate-stderr rocectl collect -o "$out"
+	run --separate-stderr rocectl collect -O "$out"
 	if [ "$status" -eq 0 ]; then	# a host with RDMA
 		assert_regex "${lines[0]}" "^wrote $out: [0-9]+ RDMA devices, "
 		run -0 rocectl devices -j --input "$out"
@@ -50,10 +50,10 @@ load helpers
 
 @test "a bad snapshot is one line, status 3" {
 	local bad=$BATS_TEST_TMPDIR/bad.json
-	printf '{"schema_version": 2, "kind": "rocectl-host-snapshot", "host": {}}' >"$bad"
+	printf '{"schema_version": 3, "kind": "rocectl-host-snapshot", "host": {}}' >"$bad"
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3
-	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': schema_version 2, expected 1"
+	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': schema_version 3, expected 1 to 2"
 	head -c 900 "$FIXTURES/mlx5-upstream-healthy.json" >"$bad"
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3

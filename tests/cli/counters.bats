@@ -38,7 +38,7 @@ snap=$DATA/counters-mlx5.json
 	run -0 rocectl counters -j --input "$snap"
 	[[ $output == *'"value":18446744073709551615'* ]]
 	echo "$output" | jq -e '
-		.schema_version == 1 and .interval_s == 2 and
+		.schema_version == 2 and .sample_interval_s == 2 and
 		([.ports[] | "\(.device)/\(.port)"] == ["mlx5_0/1", "rxe0/1"]) and
 		.ports[0].pma_counters_missing == "N/A (no PMA)" and
 		.ports[0].hw_counters_missing == null and
@@ -58,10 +58,10 @@ snap=$DATA/counters-mlx5.json
 
 @test "prometheus: HELP/TYPE once per family, escaped labels, exact values" {
 	run -0 rocectl counters --input "$snap" -o prometheus
-	assert_line 'rocectl_hw_counter{device="mlx5_0",port="1",counter="np_cnp_sent",group="congestion"} 18446744073709551615'
+	assert_line 'rocectl_rdma_hw_events_total{device="mlx5_0",port="1",counter="np_cnp_sent",group="congestion"} 18446744073709551615'
 	assert_line 'rocectl_port_info{device="rxe0",port="1",driver="rxe",netdev="we\"ird\\",state="DOWN",active_mtu="0"} 1'
 	assert_line 'rocectl_ethtool_stat{netdev="ens1f0np0",stat="rx_prio3_pause",group="pfc"} 100'
-	assert_line '# TYPE rocectl_hw_counter counter'
+	assert_line '# TYPE rocectl_rdma_hw_events_total counter'
 	# every family once, TYPE right after HELP, samples of that family only
 	echo "$output" | awk '
 		/^# HELP / { if (seen[$3]++) exit 1; fam = $3; next }
@@ -138,8 +138,8 @@ PY
 		.ports[1].optional_counters_missing == "not exported by this kernel/driver" and
 		.ports[1].pause_stats_missing == "not exported by this driver"'
 	run -0 rocectl counters --input "$BATS_TEST_TMPDIR/newer.json" -o prometheus
-	assert_line '# TYPE rocectl_pause_stat counter'
-	assert_line 'rocectl_pause_stat{netdev="ens1f0np0",stat="tx_pause_frames",group="pfc"} 7'
+	assert_line '# TYPE rocectl_pause_frames_total counter'
+	assert_line 'rocectl_pause_frames_total{netdev="ens1f0np0",stat="tx_pause_frames",group="pfc"} 7'
 }
 
 @test "a snapshot without optional counters or pause statistics says 'not collected'" {

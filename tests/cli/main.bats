@@ -37,7 +37,7 @@ load helpers
 @test "a usage error in JSON mode is also a JSON error object" {
 	run --separate-stderr rocectl -j devices a b
 	assert_failure 64
-	echo "$output" | jq -e '.schema_version == 1 and (.error.message | test("too many arguments"))'
+	echo "$output" | jq -e '.schema_version == 2 and (.error.message | test("too many arguments"))'
 }
 
 @test "help, --help and -h work and print to stdout" {
@@ -62,7 +62,7 @@ load helpers
 	run -0 rocectl --version
 	assert_output --regexp '^rocectl [0-9]+\.[0-9]+\.[0-9]+$'
 	run -0 rocectl -V -j
-	echo "$output" | jq -e '.schema_version == 1 and (.version | test("^[0-9]"))'
+	echo "$output" | jq -e '.schema_version == 2 and (.version | test("^[0-9]"))'
 	run -0 rocectl devices -V
 	assert_output --regexp '^rocectl [0-9]'
 }
@@ -99,4 +99,46 @@ load helpers
 	assert_equal "$stderr" "rocectl: cannot write output: No space left on device"
 	run --separate-stderr bash -c "'$ROCECTL' devices --input '$DATA/rxe-lab.json' > /dev/full"
 	assert_failure 3
+}
+
+@test "a flag given a value is a clear usage error, not 'unknown option'" {
+	run --separate-stderr -64 rocectl devices --json=yes
+	assert_equal "$stderr" "rocectl: devices: option '--json' takes no value (got '--json=yes') (see 'rocectl devices --help')"
+	run --separate-stderr -64 rocectl check all --ib-dev=x --verbose=1
+	[[ $stderr == *"option '--verbose' takes no value (got '--verbose=1')"* ]]
+}
+
+@test "a group without its command: help on stderr, or one line and a JSON error with -j" {
+	run --separate-stderr -64 rocectl check -j
+	assert_equal "$stderr" "rocectl: check: missing command: one of pfc, ecn, dcqcn, dscp, cnp, mtu, gid, mode, counters, firewall, all (see 'rocectl check --help')"
+	echo "$output" | jq -e '.error.message | startswith("check: missing command")'
+	run --separate-stderr -64 rocectl -j tune
+	echo "$output" | jq -e '.error.errno == null and (.error.message | test("one of plan, apply, revert"))'
+	run --separate-stderr -64 rocectl check
+	assert_output ""
+	[[ $stderr == "usage: rocectl check COMMAND"* ]]
+}
+
+@test "aliases parse to their option, and help and the metadata list them" {
+	run -0 rocectl bench nvmf --help
+	assert_line --regexp '^  -a, --target, --traddr ADDR'
+	assert_line --regexp '^      --qd, --iodepth N'
+	"$ROCECTL" __metadata | jq -e '.commands[] | select(.name == "check") | .commands[0].options[] |
+		select(.long == "dev") | .aliases == ["ib-dev"] and .short == "d"'
+	run --separate-stderr -64 rocectl bench nvmf --traddr 192.0.2.1 --iodepth 0
+	assert_equal "$stderr" "rocectl: bench nvmf: invalid value '0' for '--qd': expected 1 to 4095 (see 'rocectl bench nvmf --help')"
+}
+
+# reach's letters are issue 13's (its -T becomes --tos there, as here): until
+# that is merged, reach is left out of this walk.
+@test "no short letter means two things across commands" {
+	"$ROCECTL" __metadata | jq -r '[.. | objects | select(has("options") and .path != "reach") | .options[] |
+		select(.short) | "\(.short) \(.long)"] | unique[]' >"$BATS_TEST_TMPDIR/letters"
+	run -0 awk '{ n[$1]++ } END { for (l in n) if (n[l] > 1) print l }' "$BATS_TEST_TMPDIR/letters"
+	assert_output ""
+	# and the conventions' letters
+	grep -qx 'T tos' "$BATS_TEST_TMPDIR/letters"
+	grep -qx 'd dev' "$BATS_TEST_TMPDIR/letters"
+	run grep -E '^. timeout$' "$BATS_TEST_TMPDIR/letters"
+	assert_failure
 }

@@ -76,7 +76,7 @@ one_line_error() {
 	assert_equal "$status" 3
 	jq -e '[.targets[].target] == ["10.0.0.2", "10.0.0.3"] and
 		([.targets[] | select(.verdict == "unknown" and (.error | test("rdma_cm")))] | length == 2) and
-		(.source_host | type == "string")' <<<"$output"
+		(.hostname | type == "string")' <<<"$output"
 }
 
 @test "reach: a name that does not resolve is a runtime error, quoted" {
@@ -122,12 +122,12 @@ one_line_error() {
 	assert_output --partial 'rdma_cm and TCP control port (default 18520)'
 }
 
-# tests/cli/data/reach-lab-{a,b}.json: "rocectl -j reach --targets hosts.txt --src
+# tests/cli/data/reach/lab-{a,b}.json: "rocectl -j reach --targets hosts.txt --src
 # A|B --timeout 3 -c 5" in the Soft-RoCE lab, serve on both hosts, hosts.txt
-# = 10.0.0.1 (A), 10.0.0.2 (B), 10.0.0.77 (nobody); reach-lab-a-b.json: one
+# = 10.0.0.1 (A), 10.0.0.2 (B), 10.0.0.77 (nobody); lab-a-b.json: one
 # target, "rocectl -j reach 10.0.0.2 --dev rxe0 -c 5 --compare-tcp".
 @test "reach --matrix: the lab's all-pairs run, failing pairs first, text and JSON" {
-	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach-lab-a.json" "$DATA/reach-lab-b.json"
+	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach/lab-a.json" "$DATA/reach/lab-b.json"
 	assert_equal "$status" 2
 	assert_line --index 0 "2 sources x 3 targets: 6 pairs probed, 2 failing, 0 not probed"
 	assert_line --index 1 "failing pairs:"
@@ -136,7 +136,7 @@ one_line_error() {
 	assert_line --index 4 --regexp '^SOURCE \\ TARGET +10\.0\.0\.77 +10\.0\.0\.1 +10\.0\.0\.2$'
 	assert_line --index 5 --regexp '^10\.0\.0\.1 +addr_unresolved +ok +ok$'
 	assert_line --index 6 --regexp '^10\.0\.0\.2 +addr_unresolved +ok +ok$'
-	run --separate-stderr "$ROCECTL" -j reach --matrix "$DATA/reach-lab-b.json" "$DATA/reach-lab-a.json"
+	run --separate-stderr "$ROCECTL" -j reach --matrix "$DATA/reach/lab-b.json" "$DATA/reach/lab-a.json"
 	assert_equal "$status" 2
 	jq -e '.sources == ["10.0.0.2", "10.0.0.1"] and .targets[0] == "10.0.0.77" and
 		.pairs_probed == 6 and .pairs_failing == 2 and .pairs_missing == 0 and
@@ -146,16 +146,16 @@ one_line_error() {
 
 @test "reach --matrix: pdsh output in one file, a single-target document, a missing pair" {
 	local all=$BATS_TEST_TMPDIR/pdsh.out
-	{ printf 'lab-a: '; cat "$DATA/reach-lab-a.json"; } >"$all"
-	run --separate-stderr "$ROCECTL" -j reach --matrix "$all" "$DATA/reach-lab-a-b.json"
+	{ printf 'lab-a: '; cat "$DATA/reach/lab-a.json"; } >"$all"
+	run --separate-stderr "$ROCECTL" -j reach --matrix "$all" "$DATA/reach/lab-a-b.json"
 	assert_equal "$status" 2
 	# both documents came from A (10.0.0.1): one row
 	jq -e '.sources == ["10.0.0.1"] and .pairs_probed == 3' <<<"$output"
-	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach-lab-a-b.json"
+	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach/lab-a-b.json"
 	assert_success
 	assert_line --index 0 "1 sources x 1 targets: 1 pairs probed, 0 failing, 0 not probed"
-	jq -c '.targets |= .[:1]' "$DATA/reach-lab-b.json" >"$BATS_TEST_TMPDIR/b1.json"
-	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach-lab-a-b.json" "$BATS_TEST_TMPDIR/b1.json"
+	jq -c '.targets |= .[:1]' "$DATA/reach/lab-b.json" >"$BATS_TEST_TMPDIR/b1.json"
+	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach/lab-a-b.json" "$BATS_TEST_TMPDIR/b1.json"
 	assert_success
 	assert_line --index 0 "2 sources x 2 targets: 2 pairs probed, 0 failing, 2 not probed"
 	assert_line --index 3 --regexp '^10\.0\.0\.2 +- +ok$'
@@ -169,5 +169,5 @@ one_line_error() {
 	one_line_error 3 reach --matrix "$BATS_TEST_TMPDIR/other.json"
 	assert_equal "$stderr" "rocectl: '$BATS_TEST_TMPDIR/other.json': document 1 is not a JSON document of rocectl reach"
 	printf '{"targets": [' >"$BATS_TEST_TMPDIR/cut.json"
-	one_line_error 3 reach --matrix "$DATA/reach-lab-a.json" "$BATS_TEST_TMPDIR/cut.json"
+	one_line_error 3 reach --matrix "$DATA/reach/lab-a.json" "$BATS_TEST_TMPDIR/cut.json"
 }

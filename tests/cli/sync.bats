@@ -14,7 +14,7 @@ leaf_paths() { meta '.. | objects | select(has("path") and (.commands | length =
 all_paths() { meta '.. | objects | select(has("path")) | .path'; }
 
 @test "the metadata dump is JSON with schema_version and every command" {
-	meta '.schema_version' | grep -qx 1
+	meta '.schema_version' | grep -qx 2
 	meta '.commands[].name' | grep -qx devices
 	meta '.global_options[].long' | grep -qx json
 	"$ROCECTL" -p __metadata | jq -e '.commands | length > 0'
@@ -39,7 +39,7 @@ all_paths() { meta '.. | objects | select(has("path")) | .path'; }
 	while read -r path; do
 		page=$(man_page_for "$path")
 		opts=$(jq -r --arg p "$path" '.global_options[].long,
-			(.. | objects | select(.path? == $p) | .options[].long)' \
+			(.. | objects | select(.path? == $p) | .options[] | .long, .aliases[])' \
 			"$BATS_FILE_TMPDIR/meta.json" | sort -u)
 		documented=$(man_section "$page" OPTIONS | grep -oE -- '--[a-z][a-z0-9-]*' | sed 's/^--//' | sort -u)
 		for o in $opts; do
@@ -52,7 +52,7 @@ all_paths() { meta '.. | objects | select(has("path")) | .path'; }
 		top=$(basename "$page" .8); top=${top#rocectl}; top=${top#-}
 		known=$(jq -r --arg t "$top" '.global_options[].long,
 			(.commands[] | select(.name == $t or ($t == "" and .name == "help")) |
-			 .. | objects | select(has("options")) | .options[].long)' \
+			 .. | objects | select(has("options")) | .options[] | .long, .aliases[])' \
 			"$BATS_FILE_TMPDIR/meta.json" | sort -u)
 		for o in $(man_section "$page" OPTIONS | grep -oE -- '--[a-z][a-z0-9-]*' | sed 's/^--//' | sort -u); do
 			grep -qx -- "$o" <<<"$known" || { echo "$page documents --$o, which no command of it has"; return 1; }
@@ -96,7 +96,7 @@ complete_words() {
 	local path want
 	while read -r path; do
 		want=$(jq -r --arg p "$path" '.global_options[].long,
-			(.. | objects | select(.path? == $p) | .options[].long)' \
+			(.. | objects | select(.path? == $p) | .options[] | .long, .aliases[])' \
 			"$BATS_FILE_TMPDIR/meta.json" | sed 's/^/--/' | sort -u)
 		diff <(complete_words $path "--") <(echo "$want") || { echo "for '$path'"; return 1; }
 	done < <(leaf_paths)

@@ -12,7 +12,8 @@ plan_lines() {
 
 @test "healthy hosts: nothing to change" {
 	local f
-	for f in mlx5-upstream-healthy mlx5-ofed-healthy bnxt-healthy; do
+	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
+		 bnxt-oot-healthy ice-irdma-healthy mlx5-lag-healthy; do
 		run -0 rocectl tune plan -j --input "$FIXTURES/$f.json"
 		echo "$output" | jq -e '.changes == [] and .to_apply == 0 and .profile == "lossless-dscp"' ||
 			fail "$f: $output"
@@ -27,18 +28,46 @@ plan_lines() {
 		[fault-pfc-on-0-and-3]="pfc ens1f0np0 prio-pfc: 0,3 -> 3"
 		[fault-global-pause-with-pfc]="pfc ens1f0np0 global pause: autoneg off rx on tx on -> autoneg off rx off tx off"
 		[fault-dscp26-missing]="dscp ens1f0np0 dscp-prio 26: none -> 26:3"
-		[fault-dscp26-two-prios]="dscp ens1f0np0 dscp-prio 26: 26:5 -> none"
+		[fault-dscp26-two-prios]="dscp ens2f0np0 dscp-prio 26: 26:5 -> none"
 		[fault-cnp-dscp-on-data-prio]="cnp ens1f0np0 np_cnp_dscp: 24 -> 48"
 		[fault-ecn-np-disabled]="ecn ens1f0np0 roce_np enable prio 3: 0 -> 1"
 		[fault-roce-mode-v1]="mode mlx5_0/1 default_roce_mode: IB/RoCE v1 -> RoCE v2"
 		[fault-tos-0]="mode mlx5_0/1 default_roce_tos: 0 -> 106"
 		[fault-trust-pcp-untagged]=$'dscp ens1f0np0 dscp-prio 26: none -> 26:3\ndscp ens1f0np0 dscp-prio 48: none -> 48:6'
 		[fault-debugfs-unreadable]="ecn ens1f0np0 congestion control: unknown -> ECN on"
+		[fault-lag-pfc-off-slave]="pfc ens1f1np1 prio-pfc: none -> 3"
 	)
 	local f
 	for f in "${!want[@]}"; do
 		assert_equal "$(plan_lines "$f")" "${want[$f]}"
 	done
+}
+
+@test "ECN off: each vendor's own write path, or a skipped change naming its tool" {
+	jq '(.host.netdevs[0].cc.params[] | select(.name == "ecn_enable") | .value) = 0 |
+	    .host.netdevs[0].cc.rp_enable[3] = false | .host.netdevs[0].cc.np_enable[3] = false' \
+		"$FIXTURES/bnxt-oot-healthy.json" >"$BATS_TEST_TMPDIR/oot.json"
+	run -0 rocectl tune plan -j --input "$BATS_TEST_TMPDIR/oot.json"
+	echo "$output" | jq -e '.changes | length == 1 and
+		.[0].command == "echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_enable && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply" and
+		.[0].skip == null'
+	refute_output --partial "/sys/class/net/"
+	jq '(.host.netdevs[0].cc.params[] | select(.name == "ecn_enable") | .value) = 0' \
+		"$FIXTURES/bnxt-healthy.json" >"$BATS_TEST_TMPDIR/inbox.json"
+	run -0 rocectl tune plan -j --input "$BATS_TEST_TMPDIR/inbox.json"
+	echo "$output" | jq -e '.to_apply == 0 and (.changes | length == 1) and
+		.changes[0].setting == "ecn_enable" and (.changes[0].skip | test("bnxt_setupcc.sh or niccli"))'
+	run -2 rocectl check ecn -i "$BATS_TEST_TMPDIR/inbox.json"
+	assert_output --partial "fix: bnxt_setupcc.sh or niccli (Broadcom) for ens2f0np0"
+	refute_output --partial "/sys/class/net/"
+}
+
+@test "mlx5 DSCP remap: one SET that replaces the entry, undone by a SET of the old priority" {
+	jq '(.host.netdevs[0].app.entries[] | select(.protocol == 26) | .priority) = 0' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/remap.json"
+	run -0 rocectl tune plan -j --input "$BATS_TEST_TMPDIR/remap.json"
+	echo "$output" | jq -e '.changes | length == 1 and .[0].from == "26:0" and .[0].to == "26:3" and
+		.[0].command == "dcb app replace dev ens1f0np0 dscp-prio 26:3"'
 }
 
 @test "faults tune cannot fix give an empty plan" {
@@ -115,4 +144,33 @@ plan_lines() {
 	run --separate-stderr timeout 10 "$ROCECTL" tune revert --state-dir "$BATS_TEST_TMPDIR/none"
 	assert_failure 3
 	assert_regex "$stderr" "cannot read state directory"
+}
+
+@test "plan --dev: only the ports named, like check; a filter that matches nothing exits 3" {
+	local f=$FIXTURES/mlx5-vf-beside-pf-healthy.json
+	run -0 rocectl tune plan -j --tos 104 --dev mlx5_0 -i "$f"
+	echo "$output" | jq -e '[.changes[].target] == ["mlx5_0/1"]'
+	run -0 rocectl tune plan -j --tos 104 -d ens1f0v0 -i "$f"
+	echo "$output" | jq -e '[.changes[].target] | length > 0 and all(. == "ens1f0v0" or . == "mlx5_2/1")'
+	run -0 rocectl tune plan -j --tos 104 --ib-dev mlx5_2/1 -i "$f"
+	echo "$output" | jq -e '[.changes[].target] | index("mlx5_0/1") == null'
+	run --separate-stderr -3 rocectl tune plan --dev mlx5_9 -i "$f"
+	assert_equal "$stderr" "rocectl: no RDMA device, port or netdev matches '--dev mlx5_9' on 'node11'"
+}
+
+@test "the plan says that its changes do not survive a reboot or a driver reload" {
+	run -0 rocectl tune plan -i "$FIXTURES/fault-pfc-off-prio3.json"
+	assert_line "these settings do not survive a reboot or a driver reload: 'tune apply --persist' re-applies the intent at boot"
+	assert_line "        lost at: reboot, mlx5_core driver reload"
+	run -0 rocectl tune plan -j -i "$FIXTURES/fault-tos-0.json"
+	echo "$output" | jq -e '.persistent == false and .changes[0].lost_on == "reboot, rdma_cm module reload"'
+	run -0 rocectl tune plan -i "$FIXTURES/mlx5-upstream-healthy.json"
+	refute_output --partial "do not survive"
+}
+
+@test "apply --persist without rocectl-tune.service installed is refused before the host is read" {
+	run --separate-stderr -3 env ROCECTL_SYSTEMD_DIR="$BATS_TEST_TMPDIR/units" \
+		"$ROCECTL" tune apply --yes --persist --state-dir "$BATS_TEST_TMPDIR/state"
+	assert_equal "$stderr" "rocectl: cannot persist: unit 'rocectl-tune.service' is not installed in $BATS_TEST_TMPDIR/units or the systemd unit directories ('make install' installs it)"
+	[ ! -e "$BATS_TEST_TMPDIR/state" ] && [ ! -e "$BATS_TEST_TMPDIR/units" ]
 }

@@ -32,7 +32,7 @@ host_state() {
 }
 
 @test "DCB, pause and congestion control of the veths are unknown with EOPNOTSUPP, not disabled" {
-	run -0 timeout 30 "$ROCECTL" collect -o "$SNAP"
+	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
 	assert_output --regexp "^wrote $SNAP: 2 RDMA devices, 2 netdevs, [0-9]+ parts unreadable"
 	assert_line --regexp "dcb of '$LAB_A_IF' +EOPNOTSUPP +DCB not supported by the driver"
 	local i
@@ -47,14 +47,14 @@ host_state() {
 			.driver == "veth"' "$SNAP"
 		jq -e --arg w "dcb of '$i'" '[.host.unreadable[] | select(.what == $w and .errno == 95)] | length == 1' "$SNAP"
 	done
-	jq -e '.schema_version == 1 and .kind == "rocectl-host-snapshot" and
+	jq -e '.schema_version == 2 and .kind == "rocectl-host-snapshot" and
 		.host.procs.ok == true and .host.lldpad_running == false and
 		(.host.hostname | length > 0) and (.host.kernel | length > 0) and .host.time > 0' "$SNAP"
 }
 
 @test "rdma_cm defaults are read, and a configfs directory made for it is removed" {
 	[ ! -e "$CM/$LAB_A_DEV" ] && [ ! -e "$CM/$LAB_B_DEV" ]
-	run -0 timeout 30 "$ROCECTL" collect -o "$SNAP"
+	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
 	jq -e '[.host.devices[].ports[0].rdma_cm] | length == 2 and
 		all(.ok == true and .default_roce_mode == "RoCE v2" and .default_roce_tos == 0)' "$SNAP"
 	[ ! -e "$CM/$LAB_A_DEV" ] && [ ! -e "$CM/$LAB_B_DEV" ]
@@ -63,7 +63,7 @@ host_state() {
 @test "a directory that was there is read and left alone" {
 	knob_roce_tos "$LAB_A_DEV" 106
 	[ -d "$CM/$LAB_A_DEV" ]
-	run -0 timeout 30 "$ROCECTL" collect -o "$SNAP"
+	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
 	jq -e --arg d "$LAB_A_DEV" '.host.devices[] | select(.name == $d) |
 		.ports[0].rdma_cm.default_roce_tos == 106' "$SNAP"
 	jq -e --arg d "$LAB_B_DEV" '.host.devices[] | select(.name == $d) |
@@ -75,17 +75,18 @@ host_state() {
 @test "collect leaves configfs and sysfs as they were" {
 	local before after
 	before=$(host_state)
-	run -0 timeout 30 "$ROCECTL" collect -o "$SNAP"
+	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
 	run -0 timeout 30 "$ROCECTL" collect -I 0.5
 	after=$(host_state)
 	[ "$before" = "$after" ]
 }
 
 @test "the snapshot feeds --input: devices shows the same as on the live host" {
-	run -0 timeout 30 "$ROCECTL" collect -o "$SNAP"
+	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
 	local live snap
-	live=$(timeout 20 "$ROCECTL" devices -j | jq -S .)
-	snap=$(timeout 20 "$ROCECTL" devices -j --input "$SNAP" | jq -S .)
+	# the same document but for when it was made
+	live=$(timeout 20 "$ROCECTL" devices -j | jq -S 'del(.time)')
+	snap=$(timeout 20 "$ROCECTL" devices -j --input "$SNAP" | jq -S 'del(.time)')
 	[ "$live" = "$snap" ]
 	[ "$(jq '.devices | length' <<<"$live")" -eq 2 ]
 }

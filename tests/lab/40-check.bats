@@ -74,7 +74,7 @@ findings_of() {
 @test "MTU 1500 against intent 4096 is a finding; 9000 passes" {
 	run -2 --separate-stderr timeout 30 "$ROCECTL" check mtu -j --dev "$LAB_A_DEV"
 	echo "$output" | jq -e '.findings[] | select(.id == "mtu.active") |
-		.status == "fail" and (.observed | startswith("active_mtu 1024, netdev mtu 1500"))'
+		.status == "fail" and (.got | startswith("active_mtu 1024, netdev mtu 1500"))'
 	knob_mtu "$LAB_A_IF" 9000
 	lab_wait "$LAB_WAIT" mtu_is "$LAB_A_DEV" 4096
 	run -0 timeout 30 "$ROCECTL" check mtu --dev "$LAB_A_DEV"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# rocectl check firewall on the real Soft-RoCE hosts (M19): rxe sends RoCE v2
+# rocectl check firewall on the real Soft-RoCE hosts (docs/roce-facts.md, "Firewall"): rxe sends RoCE v2
 # through the kernel's UDP stack, so a netfilter drop of UDP 4791 really cuts
 # it, and the check fails on the rxe port behind the dropping netdev; the fix
 # it prints removes the rule; without the rule the area passes.

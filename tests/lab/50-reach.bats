@@ -200,12 +200,13 @@ cm_dropped() {
 		run timeout 120 "$ROCECTL" bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --op "$op" --iters 200 -j
 		assert_success
 		jq -e --arg op "$op" '.op == $op and .mode == "lat" and .iters == 200 and
-			.latency_us.min > 0 and .latency_us.median >= .latency_us.min and
-			.latency_us.p99_9 <= .latency_us.max and
-			.latency_us.half_round_trip == ($op != "read")' <<<"$output"
+			.latency_ns.min > 0 and .latency_ns.percentiles["50"] >= .latency_ns.min and
+			.latency_ns.percentiles["99.9"] <= .latency_ns.max and
+			(.latency_ns.min | type) == "number" and .latency_ns.stddev >= 0 and
+			.half_round_trip == ($op != "read")' <<<"$output"
 		run timeout 120 "$ROCECTL" bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --op "$op" --bw --iters 300 --size 16k -j
 		assert_success
-		jq -e '.mode == "bw" and .iters == 300 and .bw_mib_s > 0 and .msg_rate_mpps > 0' <<<"$output"
+		jq -e '.mode == "bw" and .iters == 300 and .bytes_per_s > 0 and .messages_per_s > 0' <<<"$output"
 	done
 	# SEND latency is echoed, WRITE latency watched in memory (perftest's write_lat)
 	grep -q 'connected .* echo 64 B' "$SERVE_LOG" || fail "no echo client: $(cat "$SERVE_LOG")"

@@ -30,10 +30,11 @@ bench() {
 
 # Sane results: I/Os done, IOPS > 0, p50 <= p99 <= max, min <= p1.
 assert_results() {
-	echo "$1" | jq -e '.results as $r | $r.partial == false and $r.ios > 0 and $r.iops > 0 and
-		$r.latency.percentiles_ns.p50 <= $r.latency.percentiles_ns.p99 and
-		$r.latency.percentiles_ns.p99 <= $r.latency.max_ns and
-		$r.latency.min_ns <= $r.latency.percentiles_ns.p1 and $r.latency.min_ns > 0'
+	echo "$1" | jq -e '.results as $r | $r.partial == false and $r.ios > 0 and $r.ios_per_s > 0 and
+		$r.latency_ns.percentiles["50"] <= $r.latency_ns.percentiles["99"] and
+		$r.latency_ns.percentiles["99"] <= $r.latency_ns.max and
+		$r.latency_ns.min <= $r.latency_ns.percentiles["1"] and $r.latency_ns.min > 0 and
+		($r.latency_ns.mean | floor) == $r.latency_ns.mean'
 }
 
 @test "without --nqn the discovery log lists the lab subsystem, which is benchmarked" {
@@ -56,9 +57,9 @@ assert_results() {
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 4 --queues 3 --time 1 --event
 	assert_success
 	assert_results "$output"
-	echo "$output" | jq -e '.queues == 3 and (.results.queues | length == 3) and
-		all(.results.queues[]; .ios > 0) and
-		([.results.queues[].ios] | add) == .results.ios'
+	echo "$output" | jq -e '.queues == 3 and (.results.per_queue | length == 3) and
+		all(.results.per_queue[]; .ios > 0) and
+		([.results.per_queue[].ios] | add) == .results.ios'
 }
 
 @test "text output has IOPS, latency and the spdk percentiles; --histogram adds bars" {

@@ -119,3 +119,41 @@ tune() {
 	assert_equal "$stderr" "rocectl: 'rocectl tune apply' needs root"
 	[ ! -e "$SD" ]
 }
+
+@test "--persist enables rocectl-tune.service with the intent in a drop-in; revert removes both" {
+	local units=$BATS_TEST_TMPDIR/units
+	mkdir -p "$units"
+	cp "$PWD/systemd/rocectl-tune.service" "$units/"
+	run --separate-stderr env ROCECTL_SYSTEMD_DIR="$units" timeout 60 "$ROCECTL" \
+		tune apply --yes --persist --dev "$LAB_A_DEV" --tos 104 --state-dir "$SD"
+	assert_success
+	assert_line "re-applied at boot by rocectl-tune.service (enabled; intent in $units/rocectl-tune.service.d/persist.conf)"
+	[ "$(readlink "$units/multi-user.target.wants/rocectl-tune.service")" = "$units/rocectl-tune.service" ]
+	grep -qx 'Environment="ROCECTL_TUNE_ARGS=--profile lossless-dscp --prio 3 --dscp 26 --cnp-prio 6 --cnp-dscp 48 --tos 104 --mtu 4096 --dev '"$LAB_A_DEV"'"' \
+		"$units/rocectl-tune.service.d/persist.conf"
+	# --dev kept host B untouched
+	[ "$(cm_tos "$LAB_A_DEV")" = 104 ] && [ "$(cm_tos "$LAB_B_DEV")" = 0 ]
+	# the unit's command line, with the drop-in's options, reaches the same state: a no-op now
+	run -0 timeout 60 "$ROCECTL" tune apply --yes --state-dir "$SD" --profile lossless-dscp \
+		--prio 3 --dscp 26 --cnp-prio 6 --cnp-dscp 48 --tos 104 --mtu 4096 --dev "$LAB_A_DEV"
+	assert_line --index 0 --regexp "^nothing to change"
+	run -0 env ROCECTL_SYSTEMD_DIR="$units" timeout 60 "$ROCECTL" tune revert --state-dir "$SD"
+	assert_line "disabled the boot-time re-apply (rocectl-tune.service)"
+	[ ! -e "$units/multi-user.target.wants/rocectl-tune.service" ]
+	[ ! -e "$units/rocectl-tune.service.d" ]
+	[ -f "$units/rocectl-tune.service" ]
+	[ "$(cm_tos "$LAB_A_DEV")" = 0 ]
+}
+
+@test "--persist without the unit installed fails in one line and enables nothing" {
+	local units=$BATS_TEST_TMPDIR/empty
+	mkdir -p "$units"
+	# the lab's root is this machine's userland, where rocectl is not installed
+	run --separate-stderr env ROCECTL_SYSTEMD_DIR="$units" timeout 60 "$ROCECTL" \
+		tune apply --yes --persist --state-dir "$SD"
+	assert_failure 3
+	assert_regex "$stderr" "^rocectl: cannot persist: unit 'rocectl-tune.service' is not installed"
+	# refused before anything was written
+	[ ! -e "$units/multi-user.target.wants" ] && [ ! -e "$SD" ]
+	[ "$(cm_tos "$LAB_A_DEV")" = 0 ]
+}

@@ -22,13 +22,15 @@ export LAB_CACHE ?= $(abspath $(or $(BUILD),build))/lab
 .PHONY: lab-deps lab-fetch lab-check lab-shell
 
 lab-deps:
-	$(LAB) deps
+	$(Q)$(LAB) deps
 
 lab-fetch: lab-deps
-	$(LAB) fetch
+	$(Q)$(LAB) fetch
 
+# The guest tests in one boot, then the harness's own tests (host/), which boot it again.
 lab-check: lab-deps lab-fetch all
-	LAB_TIMEOUT=$${LAB_TIMEOUT:-$(LAB_CHECK_TIMEOUT)} $(LAB) run bats $(LAB_BATS_FLAGS) $(LAB_MK_DIR)/
+	$(Q)LAB_TIMEOUT=$${LAB_TIMEOUT:-$(LAB_CHECK_TIMEOUT)} $(LAB) run bats $(LAB_BATS_FLAGS) $(LAB_MK_DIR)/
+	$(Q)bats $(LAB_BATS_FLAGS) $(LAB_MK_DIR)/host/
 
 lab-shell: lab-deps lab-fetch all
-	$(LAB) shell
+	$(Q)$(LAB) shell

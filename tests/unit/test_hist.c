@@ -142,6 +142,25 @@ static void test_error_bound(void **state)
 }
 
 /* Merging two halves equals adding everything to one histogram. */
+/* stddev from the buckets: exact where buckets are exact, within 1 % above. */
+static void test_stddev(void **state)
+{
+	struct rctl_hist h;
+
+	rctl_hist_init(&h);
+	assert_true(rctl_hist_stddev(&h) == 0);
+	rctl_hist_add(&h, 10);
+	rctl_hist_add(&h, 20);
+	rctl_hist_add(&h, 30);
+	rctl_hist_add(&h, 40);
+	/* population stddev of 10, 20, 30, 40 */
+	assert_true(fabs(rctl_hist_stddev(&h) - 11.180339887) < 0.01);
+	rctl_hist_init(&h);
+	rctl_hist_add_n(&h, 1000000, 50);
+	rctl_hist_add_n(&h, 3000000, 50);
+	assert_true(fabs(rctl_hist_stddev(&h) - 1000000) < 10000);
+}
+
 static void test_merge(void **state)
 {
 	struct rctl_hist *a = hist_new(), *b = hist_new(), *all = hist_new();
@@ -189,6 +208,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_stddev),
 		cmocka_unit_test(test_geometry),
 		cmocka_unit_test(test_exact_small),
 		cmocka_unit_test(test_single),

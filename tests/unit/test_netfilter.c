@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The netfilter collector (M19): which rules of a real "nft -j list ruleset"
+ * The netfilter collector (docs/roce-facts.md, "Firewall"): which rules of a real "nft -j list ruleset"
  * (nftables 1.0.6 output, with the lab's knob_drop_roce rule among others)
  * drop RoCE's ports, and how running nft fails: missing, failing, hanging.
  */

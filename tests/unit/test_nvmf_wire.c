@@ -391,6 +391,36 @@ static void test_cid(void **state)
 	assert_int_equal(rctl_nvme_cid(0x1001, 0), 0x0001);
 }
 
+/* Target-supplied LBADS, MDTS, IOCCSZ and CAP.TO: range-checked, no UB shift. */
+static void test_limits(void **state)
+{
+	assert_int_equal(rctl_nvme_block_size(9), 512);
+	assert_int_equal(rctl_nvme_block_size(12), 4096);
+	assert_int_equal(rctl_nvme_block_size(16), 65536);
+	assert_int_equal(rctl_nvme_block_size(8), 0);
+	assert_int_equal(rctl_nvme_block_size(32), 0);	/* was 1u << 32 */
+	assert_int_equal(rctl_nvme_block_size(255), 0);
+
+	assert_true(rctl_nvme_mdts_bytes(0) == UINT64_MAX);
+	assert_true(rctl_nvme_mdts_bytes(5) == 131072);
+	assert_true(rctl_nvme_mdts_bytes(51) == 4096ull << 51);
+	assert_true(rctl_nvme_mdts_bytes(52) == UINT64_MAX);	/* 2^64: no limit */
+	assert_true(rctl_nvme_mdts_bytes(64) == UINT64_MAX);	/* was UB */
+	assert_true(rctl_nvme_mdts_bytes(255) == UINT64_MAX);
+
+	assert_int_equal(rctl_nvme_inline_max(0), 0);
+	assert_int_equal(rctl_nvme_inline_max(4), 0);
+	assert_int_equal(rctl_nvme_inline_max(260), 4096);	/* nvmet-rdma: 4 KiB */
+	/* 0x10000000 * 16 wrapped to 0 in u32 arithmetic. */
+	assert_int_equal(rctl_nvme_inline_max(0x10000000u), 0xffffffc0u);
+	assert_int_equal(rctl_nvme_inline_max(UINT32_MAX), UINT32_MAX);
+
+	assert_true(rctl_nvme_ready_ms(0, 0) == 500);
+	assert_true(rctl_nvme_ready_ms(0xffull << 24, 0) == 128000);
+	assert_true(rctl_nvme_ready_ms(0xffull << 24, 10000) == 10000);
+	assert_true(rctl_nvme_ready_ms(1ull << 24, 10000) == 1000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_nq_decode),
 		cmocka_unit_test(test_discovery),
 		cmocka_unit_test(test_cid),
+		cmocka_unit_test(test_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,8 @@ static const char *const groups[] = { "loss", "pfc", NULL };
 
 static const struct rctl_opt opts[] = {
 	{ .name = "all", .short_name = 'a', .type = OPT_FLAG, .dst = &v.all, .help = "show all" },
-	{ .name = "qd", .type = OPT_INT, .arg = "N", .dst = &v.qd, .min = 1, .max = 1024,
+	{ .name = "qd", .aliases = "iodepth  tx-depth", .type = OPT_INT, .arg = "N", .dst = &v.qd,
+	  .min = 1, .max = 1024,
 	  .help = "queue depth", .given = &v.qd_given },
 	{ .name = "interval", .type = OPT_SECS, .arg = "SECS", .dst = &v.secs, .max = 3600,
 	  .help = "sampling interval" },
@@ -106,6 +107,30 @@ static void test_bad(void **state)
 	expect_err(a9, "invalid value '4q' for '--bs': not a size (e.g. 4096, 4k, 1M)");
 }
 
+/* Aliases parse to their option; its name is the one errors give. */
+static void test_aliases(void **state)
+{
+	char *a1[] = { "x", "--iodepth", "8", NULL };
+	char *a2[] = { "x", "--tx-depth=9", NULL };
+	char *a3[] = { "x", "--iodepth", "0", NULL };
+	char *a4[] = { "x", "--json=yes", NULL };
+	char buf[32];
+	struct rctl_err e;
+	int pos;
+
+	assert_int_equal(parse(&e, &pos, a1), 0);
+	assert_int_equal(v.qd, 8);
+	assert_true(v.qd_given);
+	assert_int_equal(parse(&e, &pos, a2), 0);
+	assert_int_equal(v.qd, 9);
+	expect_err(a3, "invalid value '0' for '--qd': expected 1 to 1024");
+	expect_err(a4, "option '--json' takes no value (got '--json=yes')");
+	assert_string_equal(rctl_opt_alias(&opts[1], 0, buf, sizeof(buf)), "iodepth");
+	assert_string_equal(rctl_opt_alias(&opts[1], 1, buf, sizeof(buf)), "tx-depth");
+	assert_null(rctl_opt_alias(&opts[1], 2, buf, sizeof(buf)));
+	assert_null(rctl_opt_alias(&opts[0], 0, buf, sizeof(buf)));
+}
+
 static void test_stop_at_command(void **state)
 {
 	char *argv[] = { "rocectl", "-j", "devices", "--all", NULL };
@@ -138,8 +163,12 @@ static void test_help(void **state)
 	FILE *f = open_memstream(&buf, &len);
 
 	rctl_opt_help(f, globals);
+	rctl_opt_help(f, opts);
 	fclose(f);
-	assert_string_equal(buf, "  -j, --json                 json\n");
+	assert_memory_equal(buf, "  -j, --json                 json\n", 34);
+	/* aliases after the long name; a long left side wraps the help */
+	assert_non_null(strstr(buf, "\n      --qd, --iodepth, --tx-depth N\n"
+				    "                             queue depth\n"));
 	free(buf);
 }
 
@@ -148,6 +177,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_stop_at_command),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_help),

@@ -13,6 +13,9 @@
 
 #include "rocectl/out.h"
 
+/* What every document begins with, the stamp fixed by start(). */
+#define STAMP "\"schema_version\":2,\"hostname\":\"h1\",\"time\":\"2026-01-02T03:04:05Z\","
+
 static char *buf;
 static size_t len;
 static FILE *f;
@@ -20,6 +23,7 @@ static FILE *f;
 static void start(bool json)
 {
 	f = open_memstream(&buf, &len);
+	out_set_stamp("h1", "2026-01-02T03:04:05Z");
 	out_init(f, json, false);
 }
 
@@ -69,7 +73,7 @@ static void test_text(void **state)
 
 static void test_json(void **state)
 {
-	const char *want = "{\"schema_version\":1,\"dev\":\"rxe0\","
+	const char *want = "{" STAMP "\"dev\":\"rxe0\","
 			   "\"big\":18446744073709551615,\"ok\":true,\"json_only\":7,"
 			   "\"counters\":[{\"name\":\"sent_pkts\",\"value\":12345},"
 			   "{\"name\":\"rcvd_seq_err\",\"value\":3}]}\n";
@@ -103,7 +107,7 @@ static void test_null_and_error(void **state)
 	out_str(OUT_ANY, "missing", "%s", NULL);
 	out_error(19, "no RDMA device 'x'");
 	out_error(5, "second error is dropped");
-	assert_string_equal(finish(), "{\"schema_version\":1,\"missing\":null,"
+	assert_string_equal(finish(), "{" STAMP "\"missing\":null,"
 			    "\"error\":{\"message\":\"no RDMA device 'x'\",\"errno\":19}}\n");
 	free(buf);
 	start(false);
@@ -125,7 +129,7 @@ static void test_nesting(void **state)
 	out_arr_end();
 	out_obj_end();
 	out_arr_end();
-	assert_string_equal(finish(), "{\"schema_version\":1,\"devices\":[{\"name\":\"mlx5_0\","
+	assert_string_equal(finish(), "{" STAMP "\"devices\":[{\"name\":\"mlx5_0\","
 			    "\"ports\":[{\"port\":1}]}]}\n");
 	free(buf);
 }
@@ -137,8 +141,8 @@ static void test_json_lines(void **state)
 	out_u64(OUT_ANY, "sample", NULL, 1);
 	assert_int_equal(out_flush_doc(), 0);
 	out_u64(OUT_ANY, "sample", NULL, 2);
-	assert_string_equal(finish(), "{\"schema_version\":1,\"sample\":1}\n"
-			    "{\"schema_version\":1,\"sample\":2}\n");
+	assert_string_equal(finish(), "{" STAMP "\"sample\":1}\n"
+			    "{" STAMP "\"sample\":2}\n");
 	free(buf);
 }
 

@@ -143,6 +143,8 @@ static void test_format(void **state)
 	assert_int_equal(rctl_prom_u64(&pr, NULL, 0, 7), 0);
 	assert_int_equal(rctl_prom_family(&pr, "rocectl_rate", "gauge", "a rate"), 0);
 	assert_int_equal(rctl_prom_dbl(&pr, l, 1, 2.5), 0);
+	assert_int_equal(rctl_prom_dbl(&pr, l, 1, 1e-6), 0);	/* shortest exact form */
+	assert_int_equal(rctl_prom_dbl(&pr, l, 1, 0.1 + 0.2), 0);
 	assert_string_equal(pr.buf,
 		"# HELP rocectl_hw_counter RDMA port hw_counters\n"
 		"# TYPE rocectl_hw_counter counter\n"
@@ -150,10 +152,12 @@ static void test_format(void **state)
 		"rocectl_hw_counter 7\n"
 		"# HELP rocectl_rate a rate\n"
 		"# TYPE rocectl_rate gauge\n"
-		"rocectl_rate{device=\"rxe0\"} 2.5\n");
+		"rocectl_rate{device=\"rxe0\"} 2.5\n"
+		"rocectl_rate{device=\"rxe0\"} 1e-06\n"
+		"rocectl_rate{device=\"rxe0\"} 0.30000000000000004\n");
 	assert_int_equal(strict_parse(pr.buf, &p), 0);
 	assert_int_equal(p.families, 2);
-	assert_int_equal(p.samples, 3);
+	assert_int_equal(p.samples, 5);
 	rctl_prom_free(&pr);
 }
 

@@ -110,7 +110,7 @@ static void test_worst(void **state)
 }
 
 static const char doc_a[] =
-	"{\"source_host\": \"a\", \"targets\": ["
+	"{\"hostname\": \"a\", \"targets\": ["
 	"{\"target\": \"10.0.0.2\", \"verdict\": \"ok\", \"finding\": null,"
 	" \"path\": {\"src_ip\": \"10.0.0.1\", \"path_mtu\": 1024},"
 	" \"send\": {\"rtt_ns\": {\"percentiles\": {\"50\": 5000}}}},"

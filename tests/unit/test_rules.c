@@ -12,6 +12,9 @@
 
 #include "rocectl/intent.h"
 #include "rocectl/rules.h"
+#include "rocectl/snapshot.h"
+
+#define FIXTURES "tests/fixtures/hosts"
 
 static int exit_of(uint32_t pass, uint32_t warn, uint32_t unknown, uint32_t fail)
 {
@@ -209,6 +212,235 @@ static void test_area_names(void **state)
 	}
 }
 
+/* rt_tos2priority() as net/ipv4/route.c's ip_tos2prio[] gives it. */
+static void test_tos2priority(void **state)
+{
+	(void)state;
+	assert_int_equal(rctl_tos2priority(0), 0);
+	assert_int_equal(rctl_tos2priority(106), 2);	/* DSCP 26: TC_PRIO_BULK */
+	assert_int_equal(rctl_tos2priority(104), 2);
+	assert_int_equal(rctl_tos2priority(0x10), 6);	/* IPTOS_LOWDELAY */
+	assert_int_equal(rctl_tos2priority(0x18), 4);
+	assert_int_equal(rctl_tos2priority(0xb8), 4);	/* DSCP 46 (EF) */
+	assert_int_equal(rctl_tos2priority(0xff), 4);
+}
+
+/* Load a fixture and judge it with the lossless-dscp intent. */
+static void judge(const char *name, struct rctl_host *h, struct rctl_report *r,
+		  const char *filter)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_intent in;
+	char path[256];
+
+	snprintf(path, sizeof(path), FIXTURES "/%s.json", name);
+	if (name[0])
+		assert_int_equal(rctl_snapshot_load(path, h, &e), 0);
+	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", NULL), 0);
+	rctl_judge_host(h, &in, ~0u, filter, r);
+}
+
+/* The finding "id" on "target", or NULL. */
+static const struct rctl_finding *finding(const struct rctl_report *r, const char *id,
+					  const char *target)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->f[i].id, id) && !strcmp(r->f[i].target, target))
+			return &r->f[i];
+	return NULL;
+}
+
+static void test_vlan(void **state)
+{
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+
+	(void)state;
+	judge("mlx5-vlan-healthy", &h, &r, NULL);
+	assert_int_equal(rctl_report_exit(&r), 0);
+	f = finding(&r, "dscp.trust_pcp", "mlx5_0/1 (ens1f0np0)");
+	assert_non_null(f);
+	assert_string_equal(f->observed, "trust pcp, ToS 106 -> skb priority 2 -> PCP 3 on 'ens1f0np0.100'");
+	f = finding(&r, "mtu.active", "mlx5_0/1 (ens1f0np0.100)");
+	assert_non_null(f);
+	assert_int_equal(f->status, RCTL_PASS);
+	rctl_report_free(&r);
+
+	/* The VLAN MTU bounds RoCE even when active_mtu is 4096. */
+	h.netdevs[1].mtu = 1500;
+	judge("", &h, &r, NULL);
+	f = finding(&r, "mtu.active", "mlx5_0/1 (ens1f0np0.100)");
+	assert_int_equal(f->status, RCTL_FAIL);
+	assert_string_equal(f->fix, "ip link set dev ens1f0np0.100 mtu 4192");
+	assert_int_equal(finding(&r, "mtu.active", "mlx5_0/1 (ens1f0np0)")->status, RCTL_PASS);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+
+	judge("fault-vlan-no-egress-map", &h, &r, NULL);
+	f = finding(&r, "dscp.trust_pcp", "mlx5_0/1 (ens1f0np0)");
+	assert_int_equal(f->status, RCTL_FAIL);
+	assert_string_equal(f->fix, "ip link set dev ens1f0np0.100 type vlan egress-qos-map 2:3");
+	assert_int_equal(r.count[RCTL_FAIL], 1);
+	rctl_report_free(&r);
+
+	/* The same host without the VLAN in the model: untagged, trust PCP fails. */
+	h.n_netdevs = 1;
+	judge("", &h, &r, NULL);
+	assert_int_equal(finding(&r, "dscp.trust_pcp", "mlx5_0/1 (ens1f0np0)")->status, RCTL_FAIL);
+	assert_string_equal(finding(&r, "dscp.trust_pcp", "mlx5_0/1 (ens1f0np0)")->observed,
+			    "trust pcp (no DSCP entries)");
+	h.n_netdevs = 2;
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+static void test_lag(void **state)
+{
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+
+	(void)state;
+	judge("mlx5-lag-healthy", &h, &r, NULL);
+	assert_int_equal(rctl_report_exit(&r), 0);
+	/* DCB on both slaves; ECN where cc_params are (PF 0), once. */
+	assert_non_null(finding(&r, "pfc.prio_disabled", "mlx5_bond_0/1 (ens1f0np0)"));
+	assert_non_null(finding(&r, "pfc.prio_disabled", "mlx5_bond_0/1 (ens1f1np1 in bond0)"));
+	assert_non_null(finding(&r, "ecn.np_disabled", "mlx5_bond_0/1 (ens1f0np0)"));
+	assert_null(finding(&r, "ecn.np_disabled", "mlx5_bond_0/1 (ens1f1np1 in bond0)"));
+	assert_null(finding(&r, "mode.roce_disabled", "ens1f1np1"));
+	assert_non_null(strstr(finding(&r, "gid.no_v2", "mlx5_bond_0/1 (ens1f0np0)")->message,
+			       "on 'bond0'"));
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+
+	judge("fault-lag-pfc-off-slave", &h, &r, NULL);
+	f = finding(&r, "pfc.prio_disabled", "mlx5_bond_0/1 (ens1f1np1 in bond0)");
+	assert_int_equal(f->status, RCTL_FAIL);
+	assert_string_equal(f->fix, "dcb pfc set dev ens1f1np1 prio-pfc 3:on");
+	assert_int_equal(finding(&r, "pfc.prio_disabled", "mlx5_bond_0/1 (ens1f0np0)")->status,
+			 RCTL_PASS);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+static void test_vf_beside_pf(void **state)
+{
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+
+	(void)state;
+	judge("mlx5-vf-beside-pf-healthy", &h, &r, "mlx5_2");
+	f = finding(&r, "ecn.sriov_vf", "mlx5_2/1 (ens1f0v0)");
+	assert_int_equal(f->status, RCTL_PASS);
+	assert_int_equal(rctl_report_exit(&r), 0);
+	rctl_report_free(&r);
+
+	/* The PF's failure is the VF's, also when only the VF is asked for. */
+	h.netdevs[0].pfc.pfc_en[3] = false;
+	judge("", &h, &r, "ens1f0v0");
+	f = finding(&r, "ecn.sriov_vf", "mlx5_2/1 (ens1f0v0)");
+	assert_int_equal(f->status, RCTL_FAIL);
+	assert_string_equal(f->evidence, "pfc.prio_disabled");
+	assert_string_equal(f->fix, "rocectl check all --dev ens1f0np0");
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+
+	/* Without the PF's port in the run: a warning pointing at it. */
+	judge("mlx5-sriov-vf", &h, &r, NULL);
+	assert_int_equal(finding(&r, "ecn.sriov_vf", "mlx5_2/1 (ens1f0v0)")->status, RCTL_WARN);
+	assert_int_equal(rctl_report_exit(&r), 1);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+/*
+ * bnxt_en in host DCBX mode answers PFC/ETS with zeroes until dcbnl set them
+ * (bnxt_dcb.c): never "PFC off"; the PFC frames it sent on prio 3 prove PFC
+ * on; ETS and the APP table stay unknown, firmware-managed.
+ */
+static void test_bnxt_fw_managed_dcb(void **state)
+{
+	static const char port[] = "bnxt_re0/1 (ens2f0np0)";
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+	uint32_t i;
+
+	(void)state;
+	judge("bnxt-fw-dcb", &h, &r, NULL);
+	assert_int_equal(r.count[RCTL_FAIL], 0);
+	assert_int_equal(r.count[RCTL_WARN], 0);
+	f = finding(&r, "pfc.prio_disabled", port);
+	assert_non_null(f);
+	assert_int_equal(f->status, RCTL_PASS);
+	assert_non_null(strstr(f->message, "firmware-managed"));
+	assert_non_null(strstr(f->observed, "+7 sent"));
+	f = finding(&r, "pfc.ets", port);
+	assert_int_equal(f->status, RCTL_UNKNOWN);
+	assert_non_null(strstr(f->message, "firmware-managed"));
+	assert_int_equal(finding(&r, "dscp.trust_pcp", port)->status, RCTL_UNKNOWN);
+	rctl_report_free(&r);
+
+	/* no PFC frame sent on prio 3: unknown, still never a failure */
+	for (i = 0; i < h.netdevs[0].n_stats; i++)
+		if (!strcmp(h.netdevs[0].stats[i].name, "tx_pfc_ena_frames_pri3"))
+			h.netdevs[0].stats[i].delta = 0;
+	judge("", &h, &r, NULL);
+	f = finding(&r, "pfc.prio_disabled", port);
+	assert_int_equal(f->status, RCTL_UNKNOWN);
+	assert_non_null(strstr(f->message, "the peer sent PFC on the prio but this NIC sent none"));
+	assert_int_equal(r.count[RCTL_FAIL], 0);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+/* A ConnectX-5 without storm counters: the pause duration shows the storm. */
+static void test_pause_storm_by_duration(void **state)
+{
+	const struct rctl_finding *f;
+	struct rctl_report r;
+	struct rctl_host h;
+
+	(void)state;
+	judge("mlx5-cx5-healthy", &h, &r, NULL);
+	assert_int_equal(r.count[RCTL_FAIL] + r.count[RCTL_WARN] + r.count[RCTL_UNKNOWN], 0);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+	judge("fault-pause-duration-cx5", &h, &r, NULL);
+	f = finding(&r, "counters.pause_storm", "mlx5_0/1 (ens1f0np0)");
+	assert_non_null(f);
+	assert_int_equal(f->status, RCTL_FAIL);
+	assert_string_equal(f->observed, "prio 3 sent pause for 94% of 10.0 s");
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+/* Healthy hosts of every vendor and driver flavour: nothing but passes. */
+static void test_vendor_healthy(void **state)
+{
+	static const char *const names[] = {
+		"mlx5-upstream-healthy", "mlx5-ofed-healthy", "mlx5-cx5-healthy",
+		"bnxt-healthy", "bnxt-oot-healthy", "ice-irdma-healthy",
+	};
+	struct rctl_report r;
+	struct rctl_host h;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		judge(names[i], &h, &r, NULL);
+		if (r.count[RCTL_FAIL] + r.count[RCTL_WARN] + r.count[RCTL_UNKNOWN])
+			fail_msg("%s: not healthy", names[i]);
+		rctl_report_free(&r);
+		rctl_host_free(&h);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +453,13 @@ int main(void)
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_resolve_layers),
 		cmocka_unit_test(test_area_names),
+		cmocka_unit_test(test_tos2priority),
+		cmocka_unit_test(test_vlan),
+		cmocka_unit_test(test_lag),
+		cmocka_unit_test(test_vf_beside_pf),
+		cmocka_unit_test(test_bnxt_fw_managed_dcb),
+		cmocka_unit_test(test_pause_storm_by_duration),
+		cmocka_unit_test(test_vendor_healthy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

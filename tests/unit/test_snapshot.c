@@ -2,8 +2,9 @@
 /*
  * Snapshots: every fixture loads, uses only model keys and round-trips;
  * bad snapshots fail with one line; the OFED qos and congestion-control
- * file parsers read the shapes of roce-host-facts.md §2.2/§2.3 from a tree
- * given through ROCECTL_SYSFS/ROCECTL_DEBUGFS.
+ * file parsers read the shapes of MLNX_OFED en_sysfs.c, mlx5 cong.c and
+ * bnxt_re debugfs.c from a tree given through ROCECTL_SYSFS/ROCECTL_DEBUGFS,
+ * and a refused read names kernel lockdown.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -94,6 +96,9 @@ static void one_fixture(const char *path)
 	orig = slurp(path);
 	jo = cJSON_Parse(orig);
 	jt = cJSON_Parse(text);
+	/* A schema 1 fixture is written back as the current schema. */
+	cJSON_ReplaceItemInObject(jo, "schema_version",
+				  cJSON_CreateNumber(RCTL_SNAPSHOT_VERSION));
 	if (!json_subset(jo, jt, where, sizeof(where)))
 		fail_msg("%s: %s", path, where);
 	cJSON_Delete(jo);
@@ -106,11 +111,13 @@ static void one_fixture(const char *path)
 	n_fixtures++;
 }
 
-static void test_fixtures_round_trip(void **state)
+/* Run fn on every fixture; returns how many. */
+static int each_fixture(void (*fn)(const char *path))
 {
 	struct dirent *de;
 	char path[PATH_MAX];
 	DIR *d = opendir(FIXTURES);
+	int files = 0;
 
 	assert_non_null(d);
 	while ((de = readdir(d))) {
@@ -119,9 +126,16 @@ static void test_fixtures_round_trip(void **state)
 		if (n < 6 || strcmp(de->d_name + n - 5, ".json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", FIXTURES, de->d_name);
-		one_fixture(path);
+		fn(path);
+		files++;
 	}
 	closedir(d);
+	return files;
+}
+
+static void test_fixtures_round_trip(void **state)
+{
+	each_fixture(one_fixture);
 	assert_true(n_fixtures >= 20);
 }
 
@@ -156,6 +170,38 @@ static void test_fixture_values(void **state)
 	rctl_host_free(&h);
 }
 
+/* Schema 1 reads as the same host without stacking; schema 2 keeps it. */
+static void test_schema_versions(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h1, h2;
+	char *t1, *t2;
+
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-upstream-healthy-v1.json", &h1, &e), 0);
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-upstream-healthy.json", &h2, &e), 0);
+	t1 = rctl_snapshot_text(&h1, false);
+	t2 = rctl_snapshot_text(&h2, false);
+	assert_string_equal(t1, t2);
+	assert_non_null(strstr(t1, "{\"schema_version\":2,"));
+	cJSON_free(t1);
+	cJSON_free(t2);
+	rctl_host_free(&h1);
+	rctl_host_free(&h2);
+
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-vlan-healthy.json", &h2, &e), 0);
+	assert_int_equal(h2.n_netdevs, 2);
+	assert_string_equal(h2.netdevs[1].kind, "vlan");
+	assert_string_equal(h2.netdevs[1].vlan_lower, "ens1f0np0");
+	assert_int_equal(h2.netdevs[1].vlan_id, 100);
+	assert_int_equal(h2.netdevs[1].vlan_egress_qos[2], 3);
+	rctl_host_free(&h2);
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-lag-healthy.json", &h2, &e), 0);
+	assert_string_equal(h2.netdevs[0].master, "bond0");
+	assert_string_equal(h2.netdevs[1].master, "bond0");
+	assert_ptr_equal(rctl_bond_of(&h2, &h2.netdevs[1]), &h2.netdevs[2]);
+	rctl_host_free(&h2);
+}
+
 static void expect_bad(const char *text, const char *needle)
 {
 	struct rctl_err e = { 0 };
@@ -180,8 +226,8 @@ static void test_bad_snapshots(void **state)
 	expect_bad("", "not valid JSON");
 	expect_bad("hello", "not valid JSON");
 	expect_bad("[1,2]", "not a rocectl host snapshot");
-	expect_bad("{\"schema_version\":2,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
-		   "schema_version 2, expected 1");
+	expect_bad("{\"schema_version\":3,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
+		   "schema_version 3, expected 1 to 2");
 	expect_bad("{\"schema_version\":1,\"kind\":\"other\",\"host\":{}}",
 		   "not a rocectl host snapshot");
 	orig[strlen(orig) / 2] = '\0';	/* truncated */
@@ -215,6 +261,150 @@ static void test_u64_exact(void **state)
 	assert_non_null(strstr(text, "[18446744073709551615,9007199254740993,0,"));
 	cJSON_free(text);
 	rctl_host_free(&h);
+}
+
+/*
+ * Numbers the old reader got wrong: the 16 digits after a decimal point were
+ * quoted ("not valid JSON" for a snapshot rocectl wrote itself), " -1" read
+ * as 2^64 - 1, "" as 0, 1e999 and a negative interval were accepted.
+ */
+static void test_numbers(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	char *text;
+
+	assert_int_equal(rctl_snapshot_parse(DOC("{\"sample_interval_s\":2.0001234567891233}"),
+					     "f", &h, &e), 0);
+	assert_true(h.sample_interval_s == 2.0001234567891233);
+	rctl_host_free(&h);
+	assert_int_equal(rctl_snapshot_parse(DOC("{\"sample_interval_s\":0.30000000000000004}"),
+					     "f", &h, &e), 0);
+	assert_true(h.sample_interval_s == 0.1 + 0.2);
+	text = rctl_snapshot_text(&h, false);
+	assert_non_null(strstr(text, "\"sample_interval_s\":0.30000000000000004"));
+	cJSON_free(text);
+	rctl_host_free(&h);
+	assert_int_equal(rctl_snapshot_parse(DOC("{\"sample_interval_s\":1.5e-17,"
+		"\"time\":1234567890123456}"), "f", &h, &e), 0);
+	assert_true(h.sample_interval_s == 1.5e-17);
+	rctl_host_free(&h);
+
+	expect_bad(DOC("{\"netdevs\":[{\"pfc\":{\"requests\":[\" -1\",0,0,0,0,0,0,0]}}]}"),
+		   "'requests' holds a bad number");
+	expect_bad(DOC("{\"netdevs\":[{\"buffer\":{\"total_size\":\"\"}}]}"),
+		   "'total_size' is not an integer in range");
+	expect_bad(DOC("{\"netdevs\":[{\"buffer\":{\"total_size\":\" 7\"}}]}"),
+		   "'total_size' is not an integer in range");
+	expect_bad(DOC("{\"netdevs\":[{\"buffer\":{\"total_size\":1e999}}]}"),
+		   "'total_size' is not an integer in range");
+	expect_bad(DOC("{\"netdevs\":[{\"buffer\":{\"total_size\":18446744073709551616}}]}"),
+		   "'total_size' is not an integer in range");
+	expect_bad(DOC("{\"time\":\"1e3\"}"), "'time' is not an integer");
+	expect_bad(DOC("{\"sample_interval_s\":-1}"),
+		   "'sample_interval_s' is not a finite number >= 0");
+	expect_bad(DOC("{\"sample_interval_s\":1e999}"),
+		   "'sample_interval_s' is not a finite number >= 0");
+}
+
+/* xorshift64*: the property test's numbers, reproducible. */
+static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state >> 12;
+	rnd_state ^= rnd_state << 25;
+	rnd_state ^= rnd_state >> 27;
+	return rnd_state * 2685821657736338717ull;
+}
+
+/* Any u64 (often near 2^53 and 2^64), any finite double >= 0 of any exponent. */
+static uint64_t rnd_u64(void)
+{
+	static const uint64_t edges[] = { 0, 1, (1ull << 53) - 1, (1ull << 53) + 1,
+					  UINT64_MAX, UINT64_MAX - 1, 999999999999999ull };
+	uint64_t r = rnd();
+
+	return r % 4 ? rnd() >> (r % 64) : edges[r % (sizeof(edges) / sizeof(edges[0]))];
+}
+
+static double rnd_dbl(void)
+{
+	double d;
+	uint64_t bits;
+
+	do {
+		bits = rnd() & ~(1ull << 63);
+		memcpy(&d, &bits, sizeof(d));
+	} while (!isfinite(d));
+	return rnd() % 3 ? d : (double)(rnd() % 1000) / 10.0 + 0.1 + 0.2;
+}
+
+/* Every u64 and double of p, through its schema, to random values. */
+static void perturb(const struct rctl_schema *s, char *p)
+{
+	const struct rctl_field *f;
+	uint32_t i, n;
+
+	for (f = s->fields; f->key; f++) {
+		char *v = p + f->off;
+
+		switch (f->type) {
+		case FT_U64: *(uint64_t *)v = rnd_u64(); break;
+		case FT_DBL: *(double *)v = rnd_dbl(); break;
+		case FT_U64V:
+			for (i = 0; i < f->size / 8; i++)
+				((uint64_t *)v)[i] = rnd_u64();
+			break;
+		case FT_OBJ: perturb(f->sub, v); break;
+		case FT_ARR:
+			n = *(uint32_t *)(p + f->count_off);
+			for (i = 0; i < n; i++)
+				perturb(f->sub, *(char **)v + (size_t)i * f->sub->size);
+			break;
+		default: break;
+		}
+	}
+}
+
+/* 20 rounds of one fixture with perturbed numbers: write → read → write is identical. */
+static void perturbed_round_trips(const char *path)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h, h2;
+	char *t1, *t2;
+	int round;
+
+	for (round = 0; round < 20; round++) {
+		assert_int_equal(rctl_snapshot_load(path, &h, &e), 0);
+		perturb(&rctl_host_schema, (char *)&h);
+		t1 = rctl_snapshot_text(&h, round % 2);
+		if (rctl_snapshot_parse(t1, path, &h2, &e))
+			fail_msg("%s round %d: %s", path, round, e.msg);
+		t2 = rctl_snapshot_text(&h2, round % 2);
+		assert_string_equal(t1, t2);
+		assert_memory_equal(&h.sample_interval_s, &h2.sample_interval_s, sizeof(double));
+		cJSON_free(t1);
+		cJSON_free(t2);
+		rctl_host_free(&h);
+		rctl_host_free(&h2);
+	}
+}
+
+/* Property: every fixture, its u64s and doubles perturbed, round-trips exactly. */
+static void test_numbers_round_trip(void **state)
+{
+	assert_true(each_fixture(perturbed_round_trips) >= 20);
+}
+
+/* A directory as --input: said so, not "read error or too large". */
+static void test_load_directory(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+
+	assert_int_equal(rctl_snapshot_load(FIXTURES, &h, &e), -EISDIR);
+	assert_string_equal(e.msg, "cannot read snapshot '" FIXTURES "': it is a directory");
 }
 
 /* ---- file parsers on a tree shaped like an OFED / upstream host ------ */
@@ -354,6 +544,69 @@ static void test_debugfs(void **state)
 	rctl_host_free(&h);
 }
 
+/* Inbox bnxt_re: cc_config read, normalized to the names the rules use. */
+static void test_bnxt_inbox_debugfs(void **state)
+{
+	static const char *const files[][2] = {
+		{ "enable_cc", "1\n" }, { "tos_ecn", "1\n" }, { "tos_dscp", "26\n" },
+		{ "alt_vlan_pcp", "6\n" }, { "alt_vlan_dscp", "48\n" }, { "cc_mode", "1\n" },
+		{ "rtt", "40\n" },
+	};
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	struct rctl_cc *cc;
+	char rel[PATH_MAX];
+	uint64_t v;
+	size_t i;
+
+	snprintf(rel, sizeof(rel), "%s/debug", tree);
+	setenv("ROCECTL_DEBUGFS", rel, 1);
+	snprintf(rel, sizeof(rel), "%s/config", tree);	/* no bnxt_re/ in it: inbox */
+	setenv("ROCECTL_CONFIGFS", rel, 1);
+	mkdir(rel, 0755);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(rel, sizeof(rel), "debug/bnxt_re/0000:41:00.0/cc_config/%s", files[i][0]);
+		put(rel, files[i][1]);
+	}
+	host_one(&h, "ens2f0np0", "bnxt_re", "0000:41:00.0");
+	cc = &h.netdevs[0].cc;
+	assert_int_equal(rctl_cc_collect(&h, &e), 0);
+	assert_true(cc->st.ok);
+	assert_string_equal(cc->source, "bnxt_re-debugfs");
+	assert_non_null(strstr(cc->path, "/bnxt_re/0000:41:00.0/cc_config"));
+	assert_true(rctl_cc_get(cc, "ecn_enable", &v) && v == 1);
+	assert_true(rctl_cc_get(cc, "roce_dscp", &v) && v == 26);
+	assert_true(rctl_cc_get(cc, "np_cnp_prio", &v) && v == 6);
+	assert_true(rctl_cc_get(cc, "np_cnp_dscp", &v) && v == 48);
+	assert_false(cc->enable_known);		/* no per-priority enables on bnxt */
+	rctl_host_free(&h);
+
+	/* another function without cc_config: unknown, and why */
+	host_one(&h, "ens2f0np0", "bnxt_re", "0000:41:00.1");
+	cc = &h.netdevs[0].cc;
+	assert_int_equal(rctl_cc_collect(&h, &e), 0);
+	assert_false(cc->st.ok);
+	assert_int_equal(cc->st.err, ENOENT);
+	assert_non_null(strstr(cc->st.reason, "before Linux 6.15"));
+	rctl_host_free(&h);
+}
+
+/* mlx5 cc_params refused: lockdown is named when it is on, root otherwise. */
+static void test_lockdown_reason(void **state)
+{
+	char buf[160];
+
+	put("kernel/security/lockdown", "none [integrity] confidentiality\n");
+	assert_non_null(rctl_cc_denied_reason(-EPERM, buf, sizeof(buf)));
+	assert_non_null(strstr(buf, "kernel lockdown (integrity"));
+	assert_non_null(strstr(buf, "0600"));
+	put("kernel/security/lockdown", "[none] integrity confidentiality\n");
+	assert_string_equal(rctl_cc_denied_reason(-EACCES, buf, sizeof(buf)), "needs root");
+	assert_string_equal(rctl_cc_denied_reason(EPERM, buf, sizeof(buf)),
+			    "not permitted (not root)");
+	assert_null(rctl_cc_denied_reason(-ENOENT, buf, sizeof(buf)));
+}
+
 static int cleanup(void **state)
 {
 	char cmd[PATH_MAX + 16];
@@ -369,10 +622,16 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixtures_round_trip),
 		cmocka_unit_test(test_fixture_values),
+		cmocka_unit_test(test_schema_versions),
 		cmocka_unit_test(test_bad_snapshots),
 		cmocka_unit_test(test_u64_exact),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_numbers_round_trip),
+		cmocka_unit_test(test_load_directory),
 		cmocka_unit_test(test_ofed_sysfs),
 		cmocka_unit_test(test_debugfs),
+		cmocka_unit_test(test_bnxt_inbox_debugfs),
+		cmocka_unit_test(test_lockdown_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, cleanup);

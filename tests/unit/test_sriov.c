@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * SR-IOV VF detection of the qos collector (M29) on a sysfs tree laid out as
+ * SR-IOV VF detection of the qos collector (docs/roce-facts.md, "SR-IOV VFs") on a sysfs tree laid out as
  * the kernel does (ROCECTL_SYSFS): a VF's device/physfn links to its PF's PCI
  * device, whose net/ holds the PF's netdev.
  */

@@ -5,6 +5,7 @@
  * revert of file writes on temporary files (the DCB and ethtool writes need
  * a NIC and are exercised in the lab).
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -102,6 +103,7 @@ static void test_dscp_two_prios(void **state)
 	rctl_tune_plan_free(&p);
 }
 
+/* mlx5 without DSCP entries: one SET each, whose undo is a DEL (no old entry). */
 static void test_trust_pcp_adds(void **state)
 {
 	struct rctl_tune_plan p;
@@ -109,11 +111,106 @@ static void test_trust_pcp_adds(void **state)
 	(void)state;
 	plan_file("fault-trust-pcp-untagged", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-add");
+	assert_string_equal(p.ch[0].op, "app-set");
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_int_equal(p.ch[0].old_val, RCTL_APP_NONE);
 	assert_int_equal(p.ch[1].app_protocol, 48);
 	assert_int_equal(p.ch[1].app_prio, 6);
+	rctl_tune_plan_free(&p);
+}
+
+/*
+ * mlx5 setapp replaces the DSCP's entry (en_dcbnl.c): remapping DSCP 26
+ * from 0 to 3 is one SET, never ADD + DEL (the DEL would find no entry,
+ * and a rollback DEL would leave DSCP 26 on priority 0). Its undo is a
+ * SET of the old priority, which the plan keeps.
+ */
+/* The plan of a healthy fixture whose DSCP 26 sits on priority 0. */
+static void plan_dscp26_at_0(const char *name, struct rctl_tune_plan *p)
+{
+	struct rctl_host h;
+	uint32_t i;
+
+	load(name, &h);
+	for (i = 0; i < h.netdevs[0].app.n_apps; i++)
+		if (h.netdevs[0].app.apps[i].protocol == 26)
+			h.netdevs[0].app.apps[i].priority = 0;
+	plan_of(&h, p);
+	rctl_host_free(&h);
+}
+
+static void test_mlx5_dscp_replace(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_dscp26_at_0("mlx5-upstream-healthy", &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_string_equal(p.ch[0].op, "app-set");
+	assert_int_equal(p.ch[0].app_protocol, 26);
+	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_int_equal(p.ch[0].old_val, 0);
+	assert_string_equal(p.ch[0].command, "dcb app replace dev ens1f0np0 dscp-prio 26:3");
+	assert_string_equal(p.ch[0].from, "26:0");
+	rctl_tune_plan_free(&p);
+}
+
+/* ice refuses a DSCP that is already mapped: the old entry is deleted first. */
+static void test_ice_dscp_del_then_add(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_dscp26_at_0("ice-irdma-healthy", &p);
+	assert_int_equal(p.n_ch, 2);
+	assert_string_equal(p.ch[0].op, "app-del");
+	assert_int_equal(p.ch[0].app_prio, 0);
+	assert_string_equal(p.ch[1].op, "app-add");
+	assert_int_equal(p.ch[1].app_prio, 3);
+	rctl_tune_plan_free(&p);
+}
+
+/*
+ * What apply and undo write: mlx5's app-set is undone by a SET of the old
+ * priority (a DEL would reset the DSCP to priority 0), or by a DEL when the
+ * DSCP had no entry; app-add and app-del are each other's undo.
+ */
+static void test_app_undo(void **state)
+{
+	struct rctl_tune_change c = { .op = "app-set", .app_protocol = 26, .app_prio = 3,
+				      .old_val = 0 };
+	uint32_t prio;
+
+	(void)state;
+	assert_true(rctl_tune_app_op(&c, false, &prio));
+	assert_int_equal(prio, 3);
+	assert_true(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 0);
+	c.old_val = RCTL_APP_NONE;
+	assert_false(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 3);
+	snprintf(c.op, sizeof(c.op), "app-add");
+	assert_true(rctl_tune_app_op(&c, false, &prio));
+	assert_false(rctl_tune_app_op(&c, true, &prio));
+	snprintf(c.op, sizeof(c.op), "app-del");
+	assert_false(rctl_tune_app_op(&c, false, &prio));
+	assert_true(rctl_tune_app_op(&c, true, &prio));
+	assert_int_equal(prio, 3);
+}
+
+/* The dcbnl core's list (bnxt_en): add the new entry first, then delete the old. */
+static void test_bnxt_dscp_add_then_del(void **state)
+{
+	struct rctl_tune_plan p;
+
+	(void)state;
+	plan_dscp26_at_0("bnxt-healthy", &p);
+	assert_int_equal(p.n_ch, 2);
+	assert_string_equal(p.ch[0].op, "app-add");
+	assert_int_equal(p.ch[0].app_prio, 3);
+	assert_string_equal(p.ch[1].op, "app-del");
+	assert_int_equal(p.ch[1].app_prio, 0);
 	rctl_tune_plan_free(&p);
 }
 
@@ -139,7 +236,7 @@ static void test_lldpad_needs_force(void **state)
 /* Several faults at once come out in the safe order of tune.h. */
 static void test_order(void **state)
 {
-	static const char *const want[] = { "pause", "pfc", "app-add", "app-del", "write" };
+	static const char *const want[] = { "pause", "pfc", "app-set", "write" };
 	struct rctl_tune_plan p;
 	struct rctl_host h;
 	struct rctl_netdev *nd;
@@ -155,12 +252,12 @@ static void test_order(void **state)
 			nd->app.apps[i].priority = 0;
 	h.devs[0].ports[0].cm.roce_tos = 0;
 	plan_of(&h, &p);
-	assert_int_equal(p.n_ch, 5);
-	for (i = 0; i < 5; i++)
+	assert_int_equal(p.n_ch, 4);
+	for (i = 0; i < 4; i++)
 		assert_string_equal(p.ch[i].op, want[i]);
-	assert_int_equal(p.ch[3].app_prio, 0);
-	assert_string_equal(p.ch[4].setting, "default_roce_tos");
-	assert_string_equal(p.ch[4].new_text, "106");
+	assert_int_equal(p.ch[2].old_val, 0);
+	assert_string_equal(p.ch[3].setting, "default_roce_tos");
+	assert_string_equal(p.ch[3].new_text, "106");
 	rctl_tune_plan_free(&p);
 	rctl_host_free(&h);
 }
@@ -230,6 +327,45 @@ static void test_state_round_trip(void **state)
 	rctl_tune_plan_free(&q);
 }
 
+/*
+ * Every state file apply writes passes revert's checks: the plan of every
+ * fixture (and of the lab's rxe snapshot, whose rdma_cm ToS is off), with
+ * the statuses apply gives, written and read back.
+ */
+static void state_accepted(const char *name)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char status[32], *text;
+	uint32_t i;
+
+	plan_file(name, &p);
+	for (i = 0; i < p.n_ch; i++)
+		snprintf(p.ch[i].status, sizeof(p.ch[i].status), "%s",
+			 p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED);
+	text = rctl_tune_state_text(&p, "applied");
+	if (rctl_tune_state_parse(text, name, &q, status, sizeof(status), &e))
+		fail_msg("%s: %s", name, e.msg);
+	free(text);
+	rctl_tune_plan_free(&p);
+	rctl_tune_plan_free(&q);
+}
+
+static void test_state_of_every_plan(void **state)
+{
+	static const char *const names[] = {
+		"fault-trust-pcp-untagged", "fault-dscp26-missing", "fault-dscp26-two-prios",
+		"fault-pfc-off-prio3", "fault-pfc-on-0-and-3", "fault-tos-0",
+		"fault-roce-mode-v1", "fault-ecn-np-disabled", "fault-global-pause-with-pfc",
+		"fault-cnp-dscp-on-data-prio", "fault-lldpad-running", "fault-debugfs-unreadable",
+		"bnxt-healthy", "mlx5-sriov-vf", "../../cli/data/rxe-lab",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		state_accepted(names[i]);
+}
+
 /* ---- apply / rollback / revert on plain files ------------------------- */
 
 static char dir[64];
@@ -245,7 +381,7 @@ static void put(const char *path, const char *s)
 
 static const char *get(const char *path)
 {
-	static char buf[64];
+	static char buf[512];
 	FILE *f = fopen(path, "r");
 	size_t n;
 
@@ -256,10 +392,15 @@ static const char *get(const char *path)
 	return buf;
 }
 
+/* Files of a tree tune writes (the OFED ECN enables), under a fake sysfs. */
 static void file_plan(struct rctl_tune_plan *p, int n)
 {
+	char cmd[160];
 	int i;
 
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/class/net/eth0/ecn/roce_np/enable", dir);
+	assert_int_equal(system(cmd), 0);
+	setenv("ROCECTL_SYSFS", dir, 1);
 	p->n_ch = n;
 	p->ch = calloc(n, sizeof(*p->ch));
 	for (i = 0; i < n; i++) {
@@ -267,7 +408,10 @@ static void file_plan(struct rctl_tune_plan *p, int n)
 
 		snprintf(c->op, sizeof(c->op), "write");
 		snprintf(c->setting, sizeof(c->setting), "f%d", i);
-		snprintf(c->path, sizeof(c->path), "%s/f%d", dir, i);
+		snprintf(c->target, sizeof(c->target), "eth0");
+		snprintf(c->path, sizeof(c->path), "%s/class/net/eth0/ecn/roce_np/enable/%d",
+			 dir, i);
+		snprintf(c->via, sizeof(c->via), "%s", c->path);
 		snprintf(c->old_text, sizeof(c->old_text), "old%d", i);
 		snprintf(c->new_text, sizeof(c->new_text), "new%d", i);
 		put(c->path, "old\n");
@@ -287,8 +431,48 @@ static int teardown_dir(void **state)
 
 	(void)state;
 	unsetenv(RCTL_TUNE_FAIL_ENV);
+	unsetenv("ROCECTL_SYSFS");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd);
+}
+
+/* --persist: the drop-in and the enable link, and revert removing exactly those. */
+static void test_persist(void **state)
+{
+	char unit[256], path[256], link[512], dropin[512];
+	struct rctl_err e = { 0 };
+	bool removed;
+	ssize_t n;
+
+	setenv(RCTL_SYSTEMD_DIR_ENV, dir, 1);
+	snprintf(unit, sizeof(unit), "%s/rocectl-tune.service", dir);
+	assert_int_equal(rctl_tune_persist("--tos 104", dropin, sizeof(dropin), &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "not installed"));
+	put(unit, "[Service]\n");
+	assert_int_equal(rctl_tune_persist("--tos 104 --dev mlx5_0", dropin, sizeof(dropin), &e), 0);
+	snprintf(path, sizeof(path), "%s/rocectl-tune.service.d/persist.conf", dir);
+	assert_string_equal(dropin, path);
+	assert_non_null(strstr(get(path), "\n[Service]\nEnvironment=\"ROCECTL_TUNE_ARGS=--tos 104 --dev mlx5_0\"\n"));
+	snprintf(path, sizeof(path), "%s/multi-user.target.wants/rocectl-tune.service", dir);
+	n = readlink(path, link, sizeof(link) - 1);
+	assert_true(n > 0);
+	link[n] = '\0';
+	assert_string_equal(link, unit);
+	/* again: replaced, not refused */
+	assert_int_equal(rctl_tune_persist("--tos 106", dropin, sizeof(dropin), &e), 0);
+	/* an admin's own drop-in stays, and so does its directory */
+	snprintf(path, sizeof(path), "%s/rocectl-tune.service.d/local.conf", dir);
+	put(path, "[Unit]\n");
+	assert_int_equal(rctl_tune_unpersist(&removed, &e), 0);
+	assert_true(removed);
+	assert_int_equal(access(dropin, F_OK), -1);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/multi-user.target.wants/rocectl-tune.service", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(access(unit, F_OK), 0);
+	assert_int_equal(rctl_tune_unpersist(&removed, &e), 0);
+	assert_false(removed);
+	unsetenv(RCTL_SYSTEMD_DIR_ENV);
 }
 
 static void test_apply_rollback(void **state)
@@ -349,12 +533,18 @@ int main(void)
 		cmocka_unit_test(test_pfc_off),
 		cmocka_unit_test(test_dscp_two_prios),
 		cmocka_unit_test(test_trust_pcp_adds),
+		cmocka_unit_test(test_mlx5_dscp_replace),
+		cmocka_unit_test(test_bnxt_dscp_add_then_del),
+		cmocka_unit_test(test_app_undo),
+		cmocka_unit_test(test_ice_dscp_del_then_add),
 		cmocka_unit_test(test_lldpad_needs_force),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_unsupported_skipped),
 		cmocka_unit_test(test_ets_move),
 		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_state_of_every_plan),
 		cmocka_unit_test_setup_teardown(test_apply_rollback, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_persist, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_apply_revert, setup_dir, teardown_dir),
 	};
 

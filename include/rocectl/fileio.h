@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Whole-file writes that readers never see half done. */
+#ifndef ROCECTL_FILEIO_H
+#define ROCECTL_FILEIO_H
+
+#include <stddef.h>
+
+#include "rocectl/err.h"
+
+/*
+ * Write buf to "path" atomically: a temporary file in the same directory
+ * ("path.XXXXXX", which node_exporter's textfile collector ignores: it reads
+ * only *.prom), fsync, then rename over "path". Mode 0644. 0 or -errno.
+ */
+int rctl_write_atomic(const char *path, const char *buf, size_t len,
+		      struct rctl_err *e);
+
+#endif

@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# bash completion beyond the tables (sync.bats): help, files, --opt=VALUE, state files.
+load helpers
+
+# Complete a command line in a directory; compopt calls are logged to $BATS_TEST_TMPDIR/compopt.
+complete_in() {
+	local dir=$1; shift
+	(cd "$dir" && bash -c '
+		source "$1"; shift
+		compopt() { echo "$@" >>"$LOG"; }
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		_rocectl
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$ROOT/completions/rocectl" "$ROCECTL" "$@") | sort
+}
+
+setup() {
+	export LOG=$BATS_TEST_TMPDIR/compopt
+	mkdir -p "$BATS_TEST_TMPDIR/cwd/snapdir" "$BATS_TEST_TMPDIR/state"
+	touch "$BATS_TEST_TMPDIR/cwd/host.json" "$BATS_TEST_TMPDIR/cwd/other.txt"
+}
+
+@test "help <TAB> offers the commands, help bench <TAB> their verbs" {
+	diff <(complete_in . help "") <("$ROCECTL" __metadata | jq -r '.commands[].name' | sort)
+	diff <(complete_in . help bench "") <(printf '%s\n' nvmf rdma)
+}
+
+@test "a directory completes with a slash and no space after it" {
+	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" check all --input snap
+	assert_output "snapdir/"
+	grep -qx -- "-o nospace" "$LOG"
+	rm -f "$LOG"
+	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" check all --input h
+	assert_output "host.json"
+	run grep -x -- "-o nospace" "$LOG"
+	assert_failure
+}
+
+@test "--opt=<TAB> completes the option's value, not a listing of the directory" {
+	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" check all --input = ""
+	assert_output "$(printf '%s\n' host.json other.txt snapdir/)"
+	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" check all --input = ho
+	assert_output "host.json"
+	run -0 complete_in . counters --output = ""
+	assert_output "$(printf '%s\n' prometheus text)"
+	run -0 complete_in . counters --group = lo
+	assert_output "loss"
+	# an alias takes its option's values too
+	run -0 complete_in . bench nvmf --numjobs = ""
+	assert_output ""
+}
+
+@test "tune revert <TAB> offers the state files of the state directory" {
+	local s=$BATS_TEST_TMPDIR/state
+	touch "$s/tune-20261130T101502.1Z.json" "$s/tune-20261130T111502.1Z.json" "$s/notes.txt"
+	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" tune revert --state-dir "$s" ""
+	assert_output "$(printf '%s\n' "$s/tune-20261130T101502.1Z.json" "$s/tune-20261130T111502.1Z.json")"
+	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" tune revert --state-dir "$s" "$s/tune-20261130T11"
+	assert_output "$s/tune-20261130T111502.1Z.json"
+	# no state file there: a path typed by hand completes as a file
+	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" tune revert --state-dir /nonexistent ho
+	assert_output "host.json"
+}

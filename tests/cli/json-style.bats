@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# One JSON style across commands (CONTRIBUTING.md, "JSON style"): every
+# document of every command, on every fixture and for every usage error,
+# checked by tests/cli/lib/json_style.py.
+load helpers
+
+style() { python3 "$BATS_TEST_DIRNAME/lib/json_style.py" "$@"; }
+
+# Run a command line (the JSON document on stdout) and check it; any documented
+# exit status (0-3, 64) is fine, a crash or another status is not.
+doc_ok() {
+	local out rc=0
+	out=$("$ROCECTL" "$@" 2>/dev/null) || rc=$?
+	case $rc in 0 | 1 | 2 | 3 | 64) ;; *) echo "rocectl $*: exit $rc"; return 1 ;; esac
+	run style "rocectl $*" <<<"$out"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+}
+
+@test "the checker catches each kind of violation (the test can fail)" {
+	local stamp='"schema_version":2,"hostname":"h","time":"2026-01-01T00:00:00Z"'
+	run style t <<<"{$stamp,\"a\":1,\"a\":2}"
+	assert_failure; assert_output --partial "key 'a' twice"
+	run style t <<<"{$stamp,\"x\":\"\"}"
+	assert_failure; assert_output --partial '"" (null means unknown)'
+	run style t <<<"{$stamp,\"rtt_us\":1}"
+	assert_failure; assert_output --partial "unit other than"
+	run style t <<<"{$stamp,\"secs\":1}"
+	assert_failure; assert_output --partial "old style"
+	run style t <<<'{"schema_version":2,"time":"2026-01-01T00:00:00Z"}'
+	assert_failure; assert_output --partial "not schema_version, hostname, time"
+	run style t <<<'{"schema_version":2,"hostname":"h","time":"yesterday"}'
+	assert_failure; assert_output --partial "not RFC 3339"
+	run style t <<<"{$stamp,\"latency_ns\":{\"percentiles\":{\"99.9\":5}}}"
+	assert_success
+}
+
+@test "devices, counters, check, doctor and tune plan on every fixture" {
+	local f
+	for f in "$FIXTURES"/*.json "$DATA"/*.json; do
+		doc_ok devices -j -i "$f"
+		doc_ok counters -j -i "$f"
+		doc_ok check all -j -i "$f"
+		doc_ok doctor -p -i "$f"
+		doc_ok tune plan -j -i "$f"
+	done
+}
+
+@test "compare of fixtures" {
+	doc_ok compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-pfc-on-0-and-3.json" \
+		"$FIXTURES/fault-tos-0.json"
+}
+
+@test "the error document of every command" {
+	local path
+	while read -r path; do
+		doc_ok -j $path --no-such-option
+	done < <("$ROCECTL" __metadata | jq -r '.. | objects | select(has("path") and (.commands | length == 0)) | .path')
+	doc_ok -j check
+	doc_ok check -j
+	doc_ok -j nosuchcommand
+}
+
+@test "hostname is the host described: a snapshot's own" {
+	run -0 rocectl devices -j -i "$DATA/rxe-lab.json"
+	echo "$output" | jq -e --arg h "$(jq -r .host.hostname "$DATA/rxe-lab.json")" '.hostname == $h'
+	run -0 rocectl check all -j -i "$FIXTURES/bnxt-healthy.json"
+	echo "$output" | jq -e --arg h "$(jq -r .host.hostname "$FIXTURES/bnxt-healthy.json")" '.hostname == $h'
+}

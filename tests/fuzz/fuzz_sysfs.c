@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The text parsers of sysfs, debugfs and configfs files: MLNX_OFED
+ * qos/dscp2prio (both shapes), qos/prio2buffer and qos/buffer_size rows,
+ * and the number files (cc parameters, rdma_cm ToS, PMA counters).
+ */
+#include "fuzz.h"
+#include "rocectl/collect.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t map[64] = { 0 }, u8[8] = { 0 };
+	uint64_t u64[8] = { 0 }, v;
+	char *text = fuzz_text(data, size);
+	int i;
+
+	if (!text)
+		return 0;
+	rctl_qos_parse_dscp2prio(text, map);
+	for (i = 0; i < 64; i++)
+		if (map[i] > 7)
+			abort();
+	rctl_qos_parse_rows(text, u8, NULL);
+	rctl_qos_parse_rows(text, NULL, u64);
+	rctl_sysfs_u64(text, 0, &v);
+	rctl_sysfs_u64(text, 10, &v);
+	free(text);
+	return 0;
+}
