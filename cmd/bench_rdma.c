@@ -20,7 +20,7 @@ static struct {
 	uint64_t size;
 	int iters, qd, port, tos;
 	double time, timeout;
-	bool lat, bw, size_given, iters_given, time_given, qd_given, tos_given;
+	bool lat, bw, size_given, iters_given, time_given, qd_given, tos_given, compare_tcp;
 } bo = { .op = "send", .size = 64, .iters = 1000, .qd = 128, .port = RCTL_PROBE_PORT,
 	 .timeout = 5 };
 
@@ -52,6 +52,8 @@ static const struct rctl_opt bench_rdma_opts[] = {
 	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS",
 	  .dst = &bo.timeout, .max = 600,
 	  .help = "longest wait of each connect step and each completion (default 5)" },
+	{ .name = "compare-tcp", .type = OPT_FLAG, .dst = &bo.compare_tcp,
+	  .help = "also time as many TCP round trips to serve's control port, and print the ratio" },
 	{ 0 }
 };
 
@@ -105,6 +107,40 @@ static void print_result(const char *target, const struct rctl_conn *c,
 		print_lat(r);
 }
 
+/*
+ * --compare-tcp: TCP round trips of the same size on the same addresses,
+ * against the latency just measured (both medians; RDMA's as a round trip).
+ */
+static void compare_tcp(const struct rctl_conn_opts *o, const struct rctl_bench_rdma_result *r,
+			uint32_t size)
+{
+	uint64_t n = r->iters < 100000 ? r->iters : 100000, rdma;
+	struct rctl_hist *h = malloc(sizeof(*h));
+	struct rctl_stat st = { 0 };
+	struct rctl_err e = { 0 };
+	struct rctl_lat l;
+
+	if (!h)
+		return;
+	rctl_hist_init(h);
+	out_obj_begin("compare_tcp");
+	if (rctl_tcp_pingpong(o->dst, o->src, size, (unsigned int)n, o->timeout_s, h, &st, &e)) {
+		out_str(OUT_ANY, "error", "  tcp: %s\n", e.msg);
+	} else {
+		rctl_lat_of(&l, h, &st);
+		rdma = rctl_hist_percentile(r->lat, 50) * (r->half_rtt ? 2 : 1);
+		out_obj_begin("tcp");
+		out_u64(OUT_ANY, "count", "  tcp    %" PRIu64, l.count);
+		out_u64(OUT_ANY, "size_bytes", " x %" PRIu64 " B", size);
+		cmd_print_rtt_ns(&l);
+		out_obj_end();
+		out_dbl(OUT_ANY, "tcp_to_rdma_ratio", "  tcp/rdma p50 round-trip ratio %.2f\n",
+			rdma ? (double)l.p50 / (double)rdma : 0);
+	}
+	out_obj_end();
+	free(h);
+}
+
 static int bench_connect(struct rctl_ctx *ctx, struct rctl_conn *c,
 			 struct rctl_conn_opts *o)
 {
@@ -138,6 +174,8 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 
 	if (bo.lat && bo.bw)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --lat and --bw exclude each other");
+	if (bo.compare_tcp && bo.bw)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --compare-tcp measures latency, not --bw");
 	if (bo.iters_given && bo.time_given)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --iters and --time exclude each other");
 	if (rctl_sockaddr_parse(argv[0], (uint16_t)bo.port, false, &dst, &e))
@@ -166,6 +204,8 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 		ret = rctl_bench_rdma(&c, &bopt, &r, &e);
 	if (!ret)
 		print_result(argv[0], &c, &r, bopt.size);
+	if (!ret && bo.compare_tcp && !bo.bw)
+		compare_tcp(&o, &r, bopt.size);
 	rctl_conn_close(&c);
 	free(h);
 	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;

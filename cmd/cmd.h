@@ -79,4 +79,8 @@ extern const struct rctl_cmd cmd_tune;
 extern const struct rctl_cmd cmd_collect;
 extern const struct rctl_cmd cmd_reach, cmd_serve, cmd_bench_rdma;
 
+/* A round-trip distribution: JSON "rtt_ns" {...}, text "  rtt_us min ..." (cmd/reach.c). */
+struct rctl_lat;
+void cmd_print_rtt_ns(const struct rctl_lat *l);
+
 #endif
