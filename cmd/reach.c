@@ -126,6 +126,11 @@ static void print_peer(const struct rctl_reach_result *r)
 	out_obj_end();
 }
 
+static uint64_t ms_to_ns(double ms)
+{
+	return (uint64_t)(ms * 1e6 + 0.5);
+}
+
 static void print_steps(const struct rctl_reach_result *r)
 {
 	static const char *const names[RCTL_STEP_NSTEPS] = {
@@ -134,17 +139,22 @@ static void print_steps(const struct rctl_reach_result *r)
 	char fmt[48];
 	int i;
 
+	/* Text in ms for people; JSON in integer ns like every other duration of a step. */
 	out_text("  steps ");
-	out_obj_begin("steps_ms");
+	out_obj_begin("steps_ns");
 	for (i = 0; i < RCTL_STEP_NSTEPS; i++) {
 		snprintf(fmt, sizeof(fmt), "  %s %%.1f ms", names[i]);
-		if (r->c.step_ms[i] >= 0)
-			out_dbl(OUT_ANY, names[i], fmt, r->c.step_ms[i]);
-		else
+		if (r->c.step_ms[i] >= 0) {
+			out_dbl(OUT_TEXT, names[i], fmt, r->c.step_ms[i]);
+			out_u64(OUT_JSON, names[i], NULL, ms_to_ns(r->c.step_ms[i]));
+		} else {
 			out_null(OUT_JSON, names[i], NULL);
+		}
 	}
-	if (r->traffic_ms > 0)
-		out_dbl(OUT_ANY, "traffic", "  traffic %.1f ms", r->traffic_ms);
+	if (r->traffic_ms > 0) {
+		out_dbl(OUT_TEXT, "traffic", "  traffic %.1f ms", r->traffic_ms);
+		out_u64(OUT_JSON, "traffic", NULL, ms_to_ns(r->traffic_ms));
+	}
 	out_obj_end();
 	out_text("\n");
 }
