@@ -25,7 +25,7 @@
 #include "rocectl/prom.h"
 #include "rocectl/snapshot.h"
 
-static const char *const outputs[] = { "text", "prometheus", NULL };
+static const char *const outputs[] = { "text", "prometheus", "openmetrics", NULL };
 
 static struct {
 	const char *input, *group, *output, *output_file;
@@ -49,7 +49,7 @@ static const struct rctl_opt counters_opts[] = {
 	  .help = "sample every SECS until q or Ctrl-C (with -j: one JSON document per sample)" },
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT",
 	  .dst = &o.output, .choices = outputs,
-	  .help = "text (default) or prometheus (node_exporter textfile format)" },
+	  .help = "text (default), prometheus (node_exporter textfile format) or openmetrics" },
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE",
 	  .dst = &o.output_file, .kind = ARG_FILE,
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" },
@@ -477,7 +477,7 @@ static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const 
 
 static int print_prom(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter)
 {
-	struct rctl_prom pr = { 0 };
+	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
 	struct rctl_err e = { 0 };
 	int ret;
 
@@ -488,6 +488,7 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_host *h, const cha
 	prom_ethtool(&pr, h, filter, RCTL_SRC_ETHTOOL, false);
 	prom_ethtool(&pr, h, filter, RCTL_SRC_ETHTOOL, true);
 	prom_ethtool(&pr, h, filter, RCTL_SRC_PAUSE, false);
+	rctl_prom_end(&pr);
 	ret = rctl_prom_status(&pr, &e);
 	if (!ret && o.output_file)
 		ret = rctl_write_atomic(o.output_file, pr.buf ? pr.buf : "", pr.len, &e);
@@ -599,7 +600,7 @@ static int check_options(struct rctl_ctx *ctx, bool prom)
 	if (o.input && (o.interval > 0 || o.watch > 0))
 		return usage(ctx, "a snapshot ('--input') cannot be sampled again");
 	if (o.output_file && !prom)
-		return usage(ctx, "'--output-file' needs '-o prometheus'");
+		return usage(ctx, "'--output-file' needs '-o prometheus' or '-o openmetrics'");
 	if (prom && o.watch > 0)
 		return usage(ctx, "'-o prometheus' writes one sample; use '--interval' or none");
 	if (o.all && o.nonzero)
@@ -655,7 +656,7 @@ static int check_lifespan(struct rctl_ctx *ctx, const struct rctl_host *h)
 static int do_counters(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	const char *filter = argc ? argv[0] : NULL;
-	bool prom = o.output && !strcmp(o.output, "prometheus");
+	bool prom = o.output && (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"));
 	struct rctl_err e = { 0 };
 	struct rctl_host h;
 	int ret;
