@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "rocectl/clock.h"
 #include "rocectl/hist.h"
 #include "rocectl/nvmf.h"
 #include "rocectl/out.h"
@@ -25,7 +26,7 @@ static const char *const rw_names[] = {
 };
 
 static struct {
-	const char *target, *nqn, *hostnqn, *rw;
+	const char *target, *nqn, *hostnqn, *rw, *cpus;
 	int port, nsid, mix, qd, queues, tos;
 	uint64_t bs, ios;
 	double time, ramp, timeout;
@@ -61,6 +62,9 @@ static const struct rctl_opt nvmf_opts[] = {
 	  .help = "measure for SECS seconds (default 10)" },
 	{ .name = "ios", .type = OPT_SIZE, .arg = "N", .dst = &o.ios, .min = 1,
 	  .given = &o.ios_given, .help = "measure N I/Os instead of a time" },
+	{ .name = "cpus", .type = OPT_STR, .arg = "LIST", .dst = &o.cpus,
+	  .help = "pin the thread of queue i to the i-th CPU of LIST, e.g. 0-1,4 "
+		  "(default: one thread per queue, not pinned)" },
 	{ .name = "ramp", .type = OPT_SECS, .arg = "SECS", .dst = &o.ramp, .max = 3600,
 	  .help = "run SECS seconds before measuring" },
 	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS", .dst = &o.timeout,
@@ -100,9 +104,13 @@ static bool writes(enum rctl_nvmf_rw rw)
 	return rw == RCTL_RW_RANDWRITE || rw == RCTL_RW_WRITE || rw == RCTL_RW_RANDRW;
 }
 
+static int cpu_list[64], ncpus;	/* --cpus */
+
 /* Everything that can be refused before touching the network. */
 static int check_usage(struct rctl_ctx *ctx)
 {
+	struct rctl_err e = { 0 };
+
 	if (!o.target)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench nvmf: --target is required "
 				  "(see 'rocectl bench nvmf --help')");
@@ -114,6 +122,8 @@ static int check_usage(struct rctl_ctx *ctx)
 				  "bench nvmf: %s%s writes to namespace %d and destroys its data; "
 				  "add --write-ok if that is what you want",
 				  o.verify ? "--verify" : "--rw ", o.verify ? "" : o.rw, o.nsid);
+	if (o.cpus && rctl_cpu_list_parse(o.cpus, cpu_list, 64, &ncpus, &e))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench nvmf: --cpus: %s", e.msg);
 	if (o.bs % 512)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
 				  "bench nvmf: --bs %" PRIu64 " is not a multiple of 512", o.bs);
@@ -307,7 +317,11 @@ static void print_setup(const struct session *s)
 	out_u64(OUT_ANY, "qd", "  qd %" PRIu64, s->qd);
 	out_u64(OUT_ANY, "queues", "  queues %" PRIu64, (uint64_t)s->nq);
 	out_str(OUT_ANY, "mode", "  %s", o.event ? "event" : "busy-poll");
+	out_str(OUT_ANY, "clock_source", "  clock %s", rctl_fast_clock_init());
 	out_bool(OUT_ANY, "verify", o.verify ? "  verify\n" : "\n", o.verify);
+	if (o.event)
+		out_text("event mode: sleeps on completion events, for shared machines; "
+			 "latency includes the wake-up\n");
 }
 
 void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *pcts, int n)
@@ -416,7 +430,13 @@ static void print_results(const struct session *s, const struct rctl_nvmf_bench_
 		out_obj_begin(NULL);
 		out_u64(OUT_ANY, "qid", "queue %" PRIu64, i + 1);
 		out_u64(OUT_ANY, "ios", ": ios %" PRIu64, r->q[i].ios);
-		out_dbl(OUT_ANY, "ios_per_s", "  IOPS %.1f\n", t > 0 ? (double)r->q[i].ios / t : 0);
+		out_dbl(OUT_ANY, "ios_per_s", "  IOPS %.1f", t > 0 ? (double)r->q[i].ios / t : 0);
+		out_dbl(OUT_ANY, "cpu_s", "  cpu %.2f s", r->q[i].cpu_s);
+		if (r->q[i].cpu >= 0)
+			out_u64(OUT_ANY, "cpu", "  on CPU %" PRIu64, (uint64_t)r->q[i].cpu);
+		else
+			out_null(OUT_JSON, "cpu", NULL);
+		out_text("\n");
 		out_obj_end();
 	}
 	out_arr_end();
@@ -448,10 +468,13 @@ static int run(struct rctl_ctx *ctx, struct session *s)
 		.io_timeout_ms = o.timeout_given ? secs_ms(o.timeout) : IO_TIMEOUT_MS,
 		.progress = show_progress ? on_progress : NULL,
 	};
-	struct rctl_nvmf_bench_res *r = malloc(sizeof(*r));
+	struct rctl_nvmf_bench_res *r;
 	struct rctl_err e = { 0 };
 	int ret;
 
+	cfg.cpus = cpu_list;
+	cfg.ncpus = ncpus;
+	r = malloc(sizeof(*r));
 	if (!r)
 		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot allocate results");
 	ret = rctl_nvmf_bench_run(s->c, s->q, s->nq, &cfg, r, &e);
