@@ -90,6 +90,7 @@ struct rctl_nvmf_ctrl {
 	uint32_t cc;
 	bool enabled;
 	int ka_slot;			/* -1: no Keep Alive outstanding */
+	unsigned int tries;		/* connect attempts of the admin queue */
 	uint64_t ka_last, ka_sent;
 };
 
@@ -916,26 +917,102 @@ static int ctrl_init(struct rctl_nvmf_ctrl *c, const struct rctl_nvmf_opts *o,
 	return 0;
 }
 
+/*
+ * Whether a failed connect is tried again, and after how long. The kernel
+ * host (drivers/nvme/host/rdma.c) waits for each rdma_cm step with no timer
+ * of its own (nvme_rdma_wait_for_cm(): the CM retransmits a lost REQ itself)
+ * and, once a controller was live, reconnects every reconnect_delay (10 s)
+ * until ctrl_loss_tmo (600 s) unless the target answered with DNR set
+ * (nvme_rdma_reconnect_or_remove(), nvmf_should_reconnect() in fabrics.c).
+ * A benchmark has less patience: RCTL_NVMF_CONNECT_TRIES attempts, each
+ * bounded by timeout_ms per step, backing off from RETRY_DELAY_MS, doubling
+ * up to RETRY_DELAY_MAX_MS. Only silence and lost connections are retried:
+ * a rejection, a refusal or an NVMe status is an answer and stands.
+ */
+#define RETRY_DELAY_MS 250
+#define RETRY_DELAY_MAX_MS 2000
+
+bool rctl_nvmf_retry(int errnum, unsigned int attempt, uint32_t *delay_ms)
+{
+	uint32_t d = RETRY_DELAY_MS;
+	unsigned int i;
+
+	if (attempt >= RCTL_NVMF_CONNECT_TRIES)
+		return false;
+	if (errnum != ETIMEDOUT && errnum != EHOSTUNREACH && errnum != ECONNRESET &&
+	    errnum != ENOTCONN)
+		return false;
+	for (i = 1; i < attempt && d < RETRY_DELAY_MAX_MS; i++)
+		d *= 2;
+	*delay_ms = d < RETRY_DELAY_MAX_MS ? d : RETRY_DELAY_MAX_MS;
+	return true;
+}
+
+static void sleep_ms(uint32_t ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* After the last attempt: say how many there were, keeping the first message. */
+static int tries_note(struct rctl_err *e, unsigned int tries, uint64_t t0)
+{
+	char msg[sizeof(e->msg)];
+
+	if (tries > 1) {
+		snprintf(msg, sizeof(msg), "%s (%u attempts in %.1f s)", e->msg, tries,
+			 (double)(rctl_clock_ns() - t0) / 1e9);
+		snprintf(e->msg, sizeof(e->msg), "%s", msg);
+	}
+	return -e->errnum;
+}
+
+/* One attempt: admin queue, Fabrics Connect, enable, Identify. */
+static int connect_once(struct rctl_nvmf_ctrl *c, struct rctl_err *e)
+{
+	uint16_t cntlid = 0;
+	int ret;
+
+	ret = q_alloc(c, 0, RCTL_NVME_AQ_DEPTH, ADMIN_LIMIT, ADMIN_BUF, &c->admin, e);
+	if (!ret)
+		ret = q_open(c->admin, false, 0xffff, c->o.kato_ms, &cntlid, e);
+	c->info.cntlid = cntlid;
+	c->info.admin_crqsize = c->admin ? c->admin->crqsize : 0;
+	if (!ret)
+		ret = enable(c, e);
+	if (ret) {
+		c->enabled = false;	/* a half-enabled controller goes with its queue */
+		q_free(c->admin);
+		c->admin = NULL;
+	}
+	return ret;
+}
+
 int rctl_nvmf_connect(const struct rctl_nvmf_opts *o, struct rctl_nvmf_ctrl **out,
 		      struct rctl_err *e)
 {
 	struct rctl_nvmf_ctrl *c = calloc(1, sizeof(*c));
-	uint16_t cntlid = 0;
+	uint64_t t0 = rctl_clock_ns();
+	unsigned int tries = 0;
+	uint32_t delay;
 	int ret;
 
 	*out = NULL;
 	if (!c)
 		return rctl_err_set(e, ENOMEM, "cannot allocate a controller");
 	ret = ctrl_init(c, o, e);
-	if (!ret)
-		ret = q_alloc(c, 0, RCTL_NVME_AQ_DEPTH, ADMIN_LIMIT, ADMIN_BUF, &c->admin, e);
-	if (!ret)
-		ret = q_open(c->admin, false, 0xffff, o->kato_ms, &cntlid, e);
-	c->info.cntlid = cntlid;
-	c->info.admin_crqsize = c->admin ? c->admin->crqsize : 0;
-	if (!ret)
-		ret = enable(c, e);
+	while (!ret) {
+		ret = connect_once(c, e);
+		if (!ret || !rctl_nvmf_retry(e->errnum, ++tries, &delay))
+			break;
+		sleep_ms(delay);
+		ret = 0;
+	}
+	c->tries = tries;
 	if (ret) {
+		tries_note(e, tries, t0);
 		rctl_nvmf_close(c);
 		return ret;
 	}
@@ -1115,9 +1192,9 @@ static uint32_t inline_max(const struct rctl_nvme_id_ctrl *id)
 	return rctl_nvme_inline_max(id->ioccsz);
 }
 
-int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
-			 uint32_t buf_size, bool event, struct rctl_nvmf_q **out,
-			 struct rctl_err *e)
+static int ioq_create_once(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
+			   uint32_t buf_size, bool event, struct rctl_nvmf_q **out,
+			   struct rctl_err *e)
 {
 	struct rctl_nvmf_q *q = NULL;
 	uint16_t cntlid, i;
@@ -1151,4 +1228,28 @@ int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
 void rctl_nvmf_ioq_destroy(struct rctl_nvmf_q *q)
 {
 	q_free(q);
+}
+
+/* An I/O queue's connect is retried as the admin queue's (rctl_nvmf_retry()). */
+int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
+			 uint32_t buf_size, bool event, struct rctl_nvmf_q **out,
+			 struct rctl_err *e)
+{
+	uint64_t t0 = rctl_clock_ns();
+	unsigned int tries = 0;
+	uint32_t delay;
+	int ret;
+
+	for (;;) {
+		ret = ioq_create_once(c, qid, qd, buf_size, event, out, e);
+		if (!ret || !rctl_nvmf_retry(e->errnum, ++tries, &delay))
+			break;
+		sleep_ms(delay);
+	}
+	return ret ? tries_note(e, tries, t0) : 0;
+}
+
+unsigned int rctl_nvmf_connect_tries(const struct rctl_nvmf_ctrl *c)
+{
+	return c->tries;
 }

@@ -42,10 +42,23 @@ struct rctl_nvmf_info {
 struct rctl_nvmf_ctrl;
 struct rctl_nvmf_q;
 
+/*
+ * Connect attempts of the admin queue and of each I/O queue: a connect that
+ * met silence or lost its connection is tried again (rctl_nvmf_retry()).
+ */
+#define RCTL_NVMF_CONNECT_TRIES 5
+
+/*
+ * After failed attempt number attempt (1-based) with errnum: true and the
+ * pause before the next in *delay_ms, or false to give up.
+ */
+bool rctl_nvmf_retry(int errnum, unsigned int attempt, uint32_t *delay_ms);
+
 /* Connect the admin queue and enable the controller. */
 int rctl_nvmf_connect(const struct rctl_nvmf_opts *o, struct rctl_nvmf_ctrl **out,
 		      struct rctl_err *e);
 const struct rctl_nvmf_info *rctl_nvmf_info(const struct rctl_nvmf_ctrl *c);
+unsigned int rctl_nvmf_connect_tries(const struct rctl_nvmf_ctrl *c);
 /* Orderly shutdown (CC.SHN, disconnect) when possible, then free. */
 void rctl_nvmf_close(struct rctl_nvmf_ctrl *c);
 

@@ -75,6 +75,26 @@ static void test_fast_clock(void **state)
 	assert_true(f + 50000000 > a && a + 50000000 > f);	/* same origin, within 50 ms */
 }
 
+/* Silence and lost connections are retried with a doubling, capped pause; answers stand. */
+static void test_connect_retry(void **state)
+{
+	uint32_t d = 0;
+
+	assert_true(rctl_nvmf_retry(ETIMEDOUT, 1, &d));
+	assert_int_equal(d, 250);
+	assert_true(rctl_nvmf_retry(EHOSTUNREACH, 2, &d));
+	assert_int_equal(d, 500);
+	assert_true(rctl_nvmf_retry(ECONNRESET, 3, &d));
+	assert_int_equal(d, 1000);
+	assert_true(rctl_nvmf_retry(ENOTCONN, 4, &d));
+	assert_int_equal(d, 2000);
+	assert_false(rctl_nvmf_retry(ETIMEDOUT, RCTL_NVMF_CONNECT_TRIES, &d));
+	assert_false(rctl_nvmf_retry(ECONNREFUSED, 1, &d));	/* rejected: nothing listens */
+	assert_false(rctl_nvmf_retry(EIO, 1, &d));		/* an NVMe status */
+	assert_false(rctl_nvmf_retry(EINVAL, 1, &d));
+	assert_false(rctl_nvmf_retry(ENOTSUP, 1, &d));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -82,6 +102,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_list_bad),
 		cmocka_unit_test(test_tsc_flags),
 		cmocka_unit_test(test_fast_clock),
+		cmocka_unit_test(test_connect_retry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
