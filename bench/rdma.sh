@@ -14,6 +14,9 @@
 # (milliseconds), not RDMA. Both tools busy-poll and read the clock per
 # iteration; the guest's clocksource is printed because on HPET a read costs
 # microseconds (perftest reads the TSC).
+# A second pass (HOG=0 skips it) runs the same cases with knob_cpu_hog: one
+# CPU-bound process per vCPU beside both tools, as on a host whose CPUs do
+# other work. The figures of each pass come with the guest's load average.
 set -u
 [ "${LAB:-}" = 1 ] || { echo "bench/rdma.sh runs inside the lab: tests/lab/lab run -- bench/rdma.sh" >&2; exit 2; }
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,12 +86,24 @@ timeout 3600 "$R" serve --bind "$B" --lifetime 600 >/dev/null 2>&1 &
 SPID=$!
 lab_wait 10 lab_cm_listening "$B" 18520 || exit 1
 echo "rocectl bench rdma vs perftest, rxe0 -> rxe1, $ROUNDS rounds each, median of rounds;" \
-	"$(nproc) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	"$(nproc) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
+	"rocectl clock $($T "$R" -j bench rdma "$B" --src "$A" --iters 10 | jq -r .clock_source)"
 echo "latency in us (perftest t_typical vs rocectl median; both half round trip for send/write), bw in MiB/s"
+cases() {
 run_case "send lat 64B" lat "perftest ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
 run_case "send lat 64B (-R)" lat "perftest_cm ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
 run_case "write lat 64B" lat "perftest ib_write_lat -s 64 -n $LAT_N" "--op write --size 64 --iters $LAT_N"
 run_case "write lat 64B (-R)" lat "perftest_cm ib_write_lat -s 64 -n $LAT_N" "--op write --size 64 --iters $LAT_N"
 run_case "write bw 64KiB qd128" bw "perftest ib_write_bw -s 65536 -n $BW_N" "--op write --bw --size 65536 --iters $BW_N --qd 128"
 run_case "write bw 64KiB qd128 (-R)" bw "perftest_cm ib_write_bw -s 65536 -n $BW_N" "--op write --bw --size 65536 --iters $BW_N --qd 128"
+}
+echo "pass 1: idle guest (load $(cut -d' ' -f1-3 /proc/loadavg))"
+cases
+if [ "${HOG:-1}" = 1 ]; then
+	knob_cpu_hog
+	sleep 2
+	echo "pass 2: $(nproc) CPU-bound processes beside the benchmark (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	cases
+	knob_cpu_hog_stop
+fi
 lab_stop "$SPID" || true

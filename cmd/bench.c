@@ -356,7 +356,7 @@ static void print_lat(const struct rctl_hist *h)
 }
 
 /* Bars over groups of 16 buckets (4 per octave); JSON gets the exact buckets. */
-static void print_histogram(const struct rctl_hist *h)
+void cmd_histogram(const struct rctl_hist *h)
 {
 	uint64_t lo, hi, glo = 0, n = 0, cum = 0, peak = 1, g[RCTL_HIST_BUCKETS / 16 + 1];
 	unsigned int i;
@@ -441,7 +441,7 @@ static void print_results(const struct session *s, const struct rctl_nvmf_bench_
 	}
 	out_arr_end();
 	if (o.histogram)
-		print_histogram(&r->lat);
+		cmd_histogram(&r->lat);
 	out_obj_end();
 	(void)s;
 }

@@ -20,7 +20,7 @@ static struct {
 	uint64_t size;
 	int iters, qd, port, tos;
 	double time, timeout;
-	bool lat, bw, event, size_given, iters_given, time_given, qd_given, tos_given;
+	bool lat, bw, event, histogram, size_given, iters_given, time_given, qd_given, tos_given;
 } bo = { .op = "send", .size = 64, .iters = 1000, .qd = 128, .port = RCTL_PROBE_PORT,
 	 .timeout = 5 };
 
@@ -44,6 +44,8 @@ static const struct rctl_opt bench_rdma_opts[] = {
 	  .help = "measure bandwidth and message rate" },
 	{ .name = "event", .type = OPT_FLAG, .dst = &bo.event,
 	  .help = "sleep on completion events instead of busy polling (shared machines)" },
+	{ .name = "histogram", .type = OPT_FLAG, .dst = &bo.histogram,
+	  .help = "print the latency histogram (with --lat)" },
 	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &bo.tos,
 	  .min = 0, .max = 255, .given = &bo.tos_given,
 	  .help = "IP ToS of the connection (default: rdma_cm's)" },
@@ -77,6 +79,8 @@ static void print_lat(const struct rctl_bench_rdma_result *r)
 		 rctl_hist_min(h) / 1e3, rctl_hist_percentile(h, 50) / 1e3, rctl_hist_mean(h) / 1e3,
 		 rctl_hist_percentile(h, 99) / 1e3, rctl_hist_percentile(h, 99.9) / 1e3,
 		 rctl_hist_max(h) / 1e3);
+	if (bo.histogram)
+		cmd_histogram(h);
 }
 
 static void print_bw(const struct rctl_bench_rdma_result *r)

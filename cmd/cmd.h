@@ -61,6 +61,8 @@ void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
  */
 struct rctl_hist;
 void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *pcts, int n);
+/* --histogram of bench: text bars of the log buckets, JSON "histogram" [{lo_ns, hi_ns, count}]. */
+void cmd_histogram(const struct rctl_hist *h);
 
 /* A --dev that matches no port of the host: the error (status 3), else 0. */
 struct rctl_host;
