@@ -79,6 +79,6 @@ extern const struct rctl_cmd cmd_check, cmd_doctor, cmd_compare;
 extern const struct rctl_cmd cmd_counters;
 extern const struct rctl_cmd cmd_tune;
 extern const struct rctl_cmd cmd_collect;
-extern const struct rctl_cmd cmd_reach, cmd_serve, cmd_bench_rdma;
+extern const struct rctl_cmd cmd_reach, cmd_serve, cmd_bench_rdma, cmd_bench_nvmf;
 
 #endif

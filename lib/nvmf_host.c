@@ -917,6 +917,16 @@ static int ctrl_init(struct rctl_nvmf_ctrl *c, const struct rctl_nvmf_opts *o,
 	return 0;
 }
 
+struct rctl_nvmf_opts rctl_nvmf_opts_default(const char *traddr, uint16_t port,
+					     const char *subnqn)
+{
+	return (struct rctl_nvmf_opts){
+		.traddr = traddr, .port = port, .subnqn = subnqn, .tos = -1,
+		.timeout_ms = RCTL_NVMF_CM_TIMEOUT_MS, .wait_ms = RCTL_NVMF_WAIT_MS,
+		.kato_ms = strcmp(subnqn, RCTL_NVMF_DISC_NQN) ? RCTL_NVMF_KATO_MS : 0,
+	};
+}
+
 /*
  * Whether a failed connect is tried again, and after how long. The kernel
  * host (drivers/nvme/host/rdma.c) waits for each rdma_cm step with no timer

@@ -42,6 +42,19 @@ struct rctl_nvmf_info {
 struct rctl_nvmf_ctrl;
 struct rctl_nvmf_q;
 
+/* Session defaults (bench nvmf's --timeout replaces the CM, I/O and wait bounds). */
+#define RCTL_NVMF_CM_TIMEOUT_MS 3000	/* each rdma_cm step and each admin command */
+#define RCTL_NVMF_IO_TIMEOUT_MS 5000	/* no completion for this long: target gone */
+#define RCTL_NVMF_KATO_MS 10000		/* keep-alive sent every KATO/2 */
+#define RCTL_NVMF_WAIT_MS 10000		/* controller enable/shutdown, unless CAP.TO is shorter */
+
+/*
+ * Options with those defaults, no host NQN, rdma_cm's ToS; keep-alive only
+ * for an NVM subsystem: a discovery controller is asked once and left.
+ */
+struct rctl_nvmf_opts rctl_nvmf_opts_default(const char *traddr, uint16_t port,
+					     const char *subnqn);
+
 /*
  * Connect attempts of the admin queue and of each I/O queue: a connect that
  * met silence or lost its connection is tried again (rctl_nvmf_retry()).

@@ -95,6 +95,21 @@ static void test_connect_retry(void **state)
 	assert_false(rctl_nvmf_retry(ENOTSUP, 1, &d));
 }
 
+/* Keep-alive only for an NVM subsystem; every wait bounded by the named defaults. */
+static void test_opts_default(void **state)
+{
+	struct rctl_nvmf_opts d = rctl_nvmf_opts_default("10.0.0.2", 4420, RCTL_NVMF_DISC_NQN);
+	struct rctl_nvmf_opts n = rctl_nvmf_opts_default("10.0.0.2", 4420, "nqn.2014-08.org.x:y");
+
+	assert_int_equal(d.kato_ms, 0);
+	assert_int_equal(n.kato_ms, RCTL_NVMF_KATO_MS);
+	assert_int_equal(n.timeout_ms, RCTL_NVMF_CM_TIMEOUT_MS);
+	assert_int_equal(n.wait_ms, RCTL_NVMF_WAIT_MS);
+	assert_int_equal(n.tos, -1);
+	assert_null(n.hostnqn);
+	assert_int_equal(n.port, 4420);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -103,6 +118,7 @@ int main(void)
 		cmocka_unit_test(test_tsc_flags),
 		cmocka_unit_test(test_fast_clock),
 		cmocka_unit_test(test_connect_retry),
+		cmocka_unit_test(test_opts_default),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
