@@ -30,7 +30,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 busy_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
 
 # guest_cpu J0 IOS: guest-wide CPU seconds per I/O since J0.
-guest_cpu() { awk -v a="$1" -v b="$(busy_jiffies)" -v n="$2" 'BEGIN { print n > 0 ? (b - a) / 100 / n : 0 }'; }
+guest_cpu() { awk -v a="$1" -v b="$(busy_jiffies)" -v n="$2" 'BEGIN { print (n > 0 ? (b - a) / 100 / n : 0) }'; }
 
 # rocectl QD [ARGS]: prints "mean_us p99_us iops guest_cpu_s_per_io"
 rocectl_run() {
@@ -98,15 +98,15 @@ echo "ratios (goal):"
 for r in rocectl rocectl-event; do
 	for k in libaio io_uring; do
 		awk -v r="$(med $r.iops32)" -v k="$(med $k.iops32)" -v a="$r" -v b="$k" \
-			'BEGIN { x = k > 0 ? r / k : 0; printf "  QD32 IOPS %s/%s: %.2f (>= 1.2) %s\n", a, b, x, x >= 1.2 ? "met" : "not met" }'
+			'BEGIN { x = k > 0 ? r / k : 0; printf "  QD32 IOPS %s/%s: %.2f (>= 1.2) %s\n", a, b, x, (x >= 1.2 ? "met" : "not met") }'
 		awk -v r="$(med $r.cpu32)" -v k="$(med $k.cpu32)" -v a="$r" -v b="$k" \
-			'BEGIN { x = k > 0 ? r / k : 0; printf "  QD32 guest CPU per I/O %s/%s: %.2f (<= 0.8) %s\n", a, b, x, x <= 0.8 && x > 0 ? "met" : "not met" }'
+			'BEGIN { x = k > 0 ? r / k : 0; printf "  QD32 guest CPU per I/O %s/%s: %.2f (<= 0.8) %s\n", a, b, x, (x <= 0.8 && x > 0 ? "met" : "not met") }'
 	done
 done
 for k in libaio io_uring; do
 	awk -v r="$(med rocectl.mean)" -v k="$(med $k.mean)" -v b="$k" \
-		'BEGIN { x = k > 0 ? r / k : 0; printf "  QD1 mean latency rocectl/%s: %.2f (<= 0.9) %s\n", b, x, x <= 0.9 && x > 0 ? "met" : "not met" }'
+		'BEGIN { x = k > 0 ? r / k : 0; printf "  QD1 mean latency rocectl/%s: %.2f (<= 0.9) %s\n", b, x, (x <= 0.9 && x > 0 ? "met" : "not met") }'
 done
 awk -v a="$(med rocectl-2q.iops32)" -v b="$(med rocectl.iops32)" \
-	'BEGIN { printf "  QD32 IOPS 2 queues / 1 queue (rocectl): %.2f\n", b > 0 ? a / b : 0 }'
+	'BEGIN { printf "  QD32 IOPS 2 queues / 1 queue (rocectl): %.2f\n", (b > 0 ? a / b : 0) }'
 exit 0
