@@ -77,6 +77,10 @@ run_case() {
 	awk -v n="$name" -v k="$kind" -v p="$p" -v r="$r" -v pa="${pv[*]}" -v ra="${rv[*]}" 'BEGIN {
 		ratio = p > 0 ? r / p : 0
 		goal = k == "lat" ? (ratio <= 1.05 ? "ok" : "above goal") : (ratio >= 0.95 ? "ok" : "below goal")
+		if (p <= 0)
+			goal = "no perftest figure (it printed none or inf)"
+		else if (r <= 0)
+			goal = "no rocectl figure"
 		printf "%-28s %-3s perftest %10.2f  rocectl %10.2f  ratio %5.2f  %s\n", n, k, p, r, ratio, goal
 		printf "%-28s     rounds perftest [%s] rocectl [%s]\n", "", pa, ra
 	}'
