@@ -20,7 +20,8 @@ static struct {
 	uint64_t size;
 	int iters, qd, port, tos;
 	double time, timeout;
-	bool lat, bw, size_given, iters_given, time_given, qd_given, tos_given, compare_tcp;
+	bool lat, bw, event, histogram, size_given, iters_given, time_given, qd_given, tos_given,
+	     compare_tcp;
 } bo = { .op = "send", .size = 64, .iters = 1000, .qd = 128, .port = RCTL_PROBE_PORT,
 	 .timeout = 5 };
 
@@ -42,6 +43,10 @@ static const struct rctl_opt bench_rdma_opts[] = {
 	  .help = "measure latency (the default)" },
 	{ .name = "bw", .type = OPT_FLAG, .dst = &bo.bw,
 	  .help = "measure bandwidth and message rate" },
+	{ .name = "event", .type = OPT_FLAG, .dst = &bo.event,
+	  .help = "sleep on completion events instead of busy polling (shared machines)" },
+	{ .name = "histogram", .type = OPT_FLAG, .dst = &bo.histogram,
+	  .help = "print the latency histogram (with --lat)" },
 	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &bo.tos,
 	  .min = 0, .max = 255, .given = &bo.tos_given,
 	  .help = "IP ToS of the connection (default: rdma_cm's)" },
@@ -77,6 +82,8 @@ static void print_lat(const struct rctl_bench_rdma_result *r)
 		 rctl_hist_min(h) / 1e3, rctl_hist_percentile(h, 50) / 1e3, rctl_hist_mean(h) / 1e3,
 		 rctl_hist_percentile(h, 99) / 1e3, rctl_hist_percentile(h, 99.9) / 1e3,
 		 rctl_hist_max(h) / 1e3);
+	if (bo.histogram)
+		cmd_histogram(h);
 }
 
 static void print_bw(const struct rctl_bench_rdma_result *r)
@@ -101,6 +108,11 @@ static void print_result(const char *target, const struct rctl_conn *c,
 	out_dbl(OUT_ANY, "elapsed_s", ", %.2f s", r->secs);
 	out_str(OUT_ANY, "device", " (%s", c->path.dev);
 	out_u64(OUT_ANY, "path_mtu", ", path_mtu %" PRIu64 ")\n", c->path.path_mtu);
+	out_str(OUT_ANY, "polling", "  %s", bo.event ? "event" : "busy-poll");
+	out_str(OUT_ANY, "clock_source", ", clock %s\n", r->clock_source);
+	if (bo.event)
+		out_text("  event mode: sleeps on completion events, for shared machines; "
+			 "latency includes the wake-up\n");
 	if (bo.bw)
 		print_bw(r);
 	else
@@ -183,6 +195,7 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 	if (bo.src && rctl_sockaddr_parse(bo.src, 0, true, &src, &e))
 		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
 	bopt.bw = bo.bw;
+	bopt.event = bo.event;
 	bopt.size = (uint32_t)(bo.size_given ? bo.size : bo.bw ? 65536 : bo.size);
 	bopt.iters = bo.time_given ? 0 : (uint64_t)(bo.iters_given ? bo.iters : bo.bw ? 5000 : 1000);
 	bopt.time_s = bo.time;

@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "rocectl/catalog.h"
+#include "rocectl/clock.h"
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 #include "rocectl/fileio.h"
@@ -510,10 +511,7 @@ static void on_stop(int sig)
 
 static double mono_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)rctl_clock_ns() / 1e9;
 }
 
 /* Wait until "until" (monotonic); false when q was pressed or a signal came. */

@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "rocectl/clock.h"
 #include "rocectl/collect.h"
 
 #define NFT_TIMEOUT_MS 5000
@@ -244,10 +245,7 @@ static const char *nft_path(void)
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(rctl_clock_ns() / 1000000);
 }
 
 struct nft_run {

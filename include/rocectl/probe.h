@@ -210,6 +210,7 @@ struct rctl_bench_rdma_opts {
 	double time_s;
 	uint32_t qd;			/* bandwidth: WRs in flight */
 	bool bw;
+	bool event;			/* sleep on the CQ's channel instead of busy polling */
 	double timeout_s;		/* longest wait for one completion */
 };
 
@@ -220,6 +221,7 @@ struct rctl_bench_rdma_result {
 	uint64_t iters;
 	uint64_t bytes;
 	double secs;			/* first post to last completion */
+	const char *clock_source;	/* rctl_fast_clock_source() */
 };
 
 /*
