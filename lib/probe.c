@@ -18,6 +18,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "rocectl/clock.h"
 #include "rocectl/probe.h"
 
 static const char *const class_ids[RCTL_REACH_NCLASSES] = {
@@ -41,14 +42,6 @@ const char *rctl_probe_mode_name(uint8_t mode)
 {
 	return mode == RCTL_MODE_ECHO ? "echo" : mode == RCTL_MODE_SINK ? "sink" :
 	       mode == RCTL_MODE_POLL ? "poll" : "?";
-}
-
-uint64_t rctl_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int ms_of(double secs)
@@ -190,7 +183,7 @@ int rctl_conn_resolve(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	if (o->tos >= 0 &&
 	    rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, 1))
 		return rctl_err_set(e, errno, "cannot set ToS %d", o->tos);
-	t0 = rctl_now_ns();
+	t0 = rctl_clock_ns();
 	if (rdma_resolve_addr(c->id, (struct sockaddr *)o->src,
 			      (struct sockaddr *)o->dst, ms_of(o->timeout_s))) {
 		ret = -errno;
@@ -203,7 +196,7 @@ int rctl_conn_resolve(struct rctl_conn *c, const struct rctl_conn_opts *o,
 			    c->path.dst_ip, strerror(-ret));
 	}
 	ret = resolve_addr_event(c, o, e);
-	c->step_ms[RCTL_STEP_ADDR] = (rctl_now_ns() - t0) / 1e6;
+	c->step_ms[RCTL_STEP_ADDR] = (rctl_clock_ns() - t0) / 1e6;
 	if (ret)
 		return ret;
 	path_dev(c);
@@ -215,7 +208,7 @@ static int resolve_route(struct rctl_conn *c, const struct rctl_conn_opts *o,
 {
 	struct rdma_cm_event *ev;
 	int ret, type, status;
-	uint64_t t0 = rctl_now_ns();
+	uint64_t t0 = rctl_clock_ns();
 
 	if (o->ack_timeout)
 		/* Older kernels lack the option; the default is then used. */
@@ -226,7 +219,7 @@ static int resolve_route(struct rctl_conn *c, const struct rctl_conn_opts *o,
 			    "route resolution to '%s' failed: %s", c->path.dst_ip,
 			    strerror(errno));
 	ret = cm_wait(c, o->timeout_s, &ev);
-	c->step_ms[RCTL_STEP_ROUTE] = (rctl_now_ns() - t0) / 1e6;
+	c->step_ms[RCTL_STEP_ROUTE] = (rctl_clock_ns() - t0) / 1e6;
 	if (ret == -ETIMEDOUT)
 		return fail(c, RCTL_REACH_ROUTE, e, ret,
 			    "route resolution to '%s' timed out", c->path.dst_ip);
@@ -438,11 +431,11 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	if (!ibv_query_device(c->id->verbs, &da))
 		cp.initiator_depth = da.max_qp_init_rd_atom < 16 ?
 				     da.max_qp_init_rd_atom : 16;
-	t0 = rctl_now_ns();
+	t0 = rctl_clock_ns();
 	if (rdma_connect(c->id, &cp))
 		return rctl_err_set(e, errno, "cannot connect to '%s'", c->path.dst_ip);
 	ret = connect_event(c, o, e);
-	c->step_ms[RCTL_STEP_CONNECT] = (rctl_now_ns() - t0) / 1e6;
+	c->step_ms[RCTL_STEP_CONNECT] = (rctl_clock_ns() - t0) / 1e6;
 	if (ret)
 		return ret;
 	c->connected = true;

@@ -24,6 +24,7 @@
 
 #include "rocectl/collect.h"
 #include "rocectl/catalog.h"
+#include "rocectl/clock.h"
 #include "rocectl/probe.h"
 
 /* Sleep on the completion channel and the CM channel, at most "ms". */
@@ -72,7 +73,7 @@ int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 			return got < 0 ? -EIO : got;
 		if (busy && ++spins % RCTL_SPINS_PER_CLOCK)
 			continue;
-		now = rctl_now_ns();
+		now = rctl_clock_ns();
 		if (now >= deadline_ns)
 			return -ETIMEDOUT;
 		if (busy) {
@@ -143,7 +144,7 @@ int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 	struct ibv_wc wc[4];
 	int n, i, ret;
 
-	t0 = rctl_now_ns();
+	t0 = rctl_clock_ns();
 	deadline = t0 + (uint64_t)(timeout_s * 1e9);
 	ret = post_one(c, op, len);
 	if (ret)
@@ -164,7 +165,7 @@ int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 			if (wc[i].status != IBV_WC_SUCCESS)
 				return rctl_wc_error(&wc[i], e);
 			if (wc[i].opcode & IBV_WC_RECV) {
-				t1 = rctl_now_ns();
+				t1 = rctl_clock_ns();
 				back = true;
 				if (rctl_conn_post_recv(c))
 					return rctl_err_set(e, errno, "cannot post a receive");
@@ -314,7 +315,7 @@ static int tcp_round(int fd, char *buf, uint32_t len, uint64_t deadline)
 	ssize_t n;
 
 	while (got < len) {
-		now = rctl_now_ns();
+		now = rctl_clock_ns();
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		p.events = POLLIN | (sent < len ? POLLOUT : 0);
@@ -358,12 +359,12 @@ int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
 	}
 	ret = ctl_hello(fd, ms, e);
 	for (i = 0; !ret && i < count; i++) {
-		t0 = rctl_now_ns();
+		t0 = rctl_clock_ns();
 		ret = tcp_round(fd, buf, len, t0 + (uint64_t)(timeout_s * 1e9));
 		if (ret)
 			rctl_err_set(e, ret, "TCP round trip of %u bytes", len);
 		else
-			rctl_stat_add(h, st, rctl_now_ns() - t0);
+			rctl_stat_add(h, st, rctl_clock_ns() - t0);
 	}
 	close(fd);
 	free(buf);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rocectl/clock.h"
 #include "rocectl/hist.h"
 #include "rocectl/reach.h"
 
@@ -63,7 +64,7 @@ static int pingpongs(const struct rctl_reach_opts *o, struct rctl_reach_result *
 {
 	enum rctl_xfer_op ops[2] = { RCTL_OP_SEND, RCTL_OP_WRITE };
 	uint32_t len = o->sweep && o->size > 64 ? 64 : o->size;
-	uint64_t t0 = rctl_now_ns(), rtt;
+	uint64_t t0 = rctl_clock_ns(), rtt;
 	struct rctl_stat st;
 	unsigned int k, i;
 	int ret = 0;
@@ -79,7 +80,7 @@ static int pingpongs(const struct rctl_reach_opts *o, struct rctl_reach_result *
 		}
 		rctl_lat_of(&r->rtt[k], h, &st);
 	}
-	r->traffic_ms = (rctl_now_ns() - t0) / 1e6;
+	r->traffic_ms = (rctl_clock_ns() - t0) / 1e6;
 	if (ret)
 		r->cls = RCTL_REACH_STALLED;
 	return ret;

@@ -35,6 +35,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "rocectl/clock.h"
 #include "rocectl/probe.h"
 
 #define SPIN_NS 2000000ull	/* keep polling this long after the last completion */
@@ -238,7 +239,7 @@ static bool worker_idle(struct sconn *s, unsigned int *spins, uint64_t *busy,
 
 	if (++*spins % RCTL_SPINS_PER_CLOCK)
 		return true;
-	now = rctl_now_ns();
+	now = rctl_clock_ns();
 	if (!*busy)
 		*busy = now;
 	if (now >= s->deadline) {
@@ -516,7 +517,7 @@ static int accept_conn(struct server *sv, struct sconn *s, uint8_t version,
 	/* Older kernels lack the option; rdma_cm's default is then used. */
 	rdma_set_option(s->id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
 			&ack_timeout, 1);
-	s->accepted = rctl_now_ns();
+	s->accepted = rctl_clock_ns();
 	return rdma_accept(s->id, &cp);
 }
 
@@ -525,7 +526,7 @@ static int start_worker(struct server *sv, struct sconn *s)
 {
 	if (s->started)
 		return 0;
-	s->t0 = rctl_now_ns();
+	s->t0 = rctl_clock_ns();
 	s->deadline = s->t0 + (uint64_t)(sv->o->lifetime_s * 1e9);
 	s->next_keepalive = s->t0 + KEEPALIVE_NS;
 	if (pthread_create(&s->thr, NULL, s->mode == RCTL_MODE_POLL ? poll_worker : worker, s))
@@ -602,7 +603,7 @@ static void finish(struct server *sv, struct sconn *s, const char *why)
 	ev.size = s->size;
 	ev.clients = sv->n;
 	ev.messages = s->msgs;
-	ev.secs = s->t0 ? (rctl_now_ns() - s->t0) / 1e9 : 0;
+	ev.secs = s->t0 ? (rctl_clock_ns() - s->t0) / 1e9 : 0;
 	ev.why = s->why ? s->why : why;
 	sv->cb(sv->arg, &ev);
 	sconn_free(s);
@@ -703,7 +704,7 @@ static void tcp_accept(struct server *sv, int lfd)
 		return;
 	}
 	t->fd = fd;
-	t->last = rctl_now_ns();
+	t->last = rctl_clock_ns();
 	t->off = 0;
 	t->len = (uint32_t)snprintf(t->buf, sizeof(t->buf), "rocectl-serve %u\n",
 				    RCTL_PROBE_VERSION);
@@ -757,7 +758,7 @@ static int listen_cm(struct server *sv, struct rctl_err *e)
 /* Drop clients past their handshake bound and those whose worker ended. */
 static void reap(struct server *sv)
 {
-	uint64_t now = rctl_now_ns();	/* after every accept of this round */
+	uint64_t now = rctl_clock_ns();	/* after every accept of this round */
 	struct sconn *s, *next;
 
 	for (s = sv->conns; s; s = next) {
@@ -817,7 +818,7 @@ static void loop_fill(struct server *sv, struct loop_fds *f)
 static void loop_serve(struct server *sv, struct loop_fds *f)
 {
 	struct rdma_cm_event *ev;
-	uint64_t now = rctl_now_ns();
+	uint64_t now = rctl_clock_ns();
 	unsigned int i;
 
 	for (i = 0; i < f->ntc; i++)

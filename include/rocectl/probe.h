@@ -132,7 +132,7 @@ int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 
 struct ibv_wc;
 /*
- * Up to n completions, at least one, before deadline_ns (rctl_now_ns()).
+ * Up to n completions, at least one, before deadline_ns (rctl_clock_ns()).
  * Busy polling reads the clock only once in RCTL_SPINS_PER_CLOCK empty polls:
  * where the clocksource is HPET (many VMs) a read costs microseconds.
  */
@@ -263,9 +263,6 @@ int rctl_port_hw_read(const char *dev, uint32_t port, struct rctl_counter **c,
 		      uint32_t *n);
 /* Whether a counter name counts loss, retransmission or retry trouble. */
 bool rctl_counter_is_loss(const char *name);
-
-/* time */
-uint64_t rctl_now_ns(void);
 
 /* ---- serve ---- */
 
