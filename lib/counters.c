@@ -5,7 +5,6 @@
  * ethtool stats of the netdevs, and the second sample that turns two reads
  * into wrap-corrected deltas.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -20,6 +19,7 @@
 #include "rocectl/catalog.h"
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
+#include "rocectl/sysfs.h"
 
 static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)
 {
@@ -145,62 +145,12 @@ static void port_lifespan(const struct rctl_device *d, struct rctl_port *p)
 		p->hw_lifespan_ms = strtoul(buf, NULL, 10);
 }
 
-static int cmp_counter(const void *a, const void *b)
-{
-	return strcmp(((const struct rctl_counter *)a)->name,
-		      ((const struct rctl_counter *)b)->name);
-}
-
-/* One PMA file; "N/A (no PMA)" means the driver has no PMA at all. */
-static int pma_read(const char *dir, const char *name, struct rctl_port *p)
-{
-	char path[PATH_MAX], buf[64];
-	struct rctl_counter *c;
-	uint64_t v;
-	int ret;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	ret = rctl_read_file(path, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	if (!strncmp(buf, "N/A", 3))
-		return -EOPNOTSUPP;
-	if (rctl_sysfs_u64(buf, 10, &v))
-		return -EINVAL;
-	c = rctl_arr_push(&p->pma, &p->n_pma, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->value = v;
-	return 0;
-}
-
 static void port_pma(const struct rctl_device *d, struct rctl_port *p)
 {
 	char dir[PATH_MAX];
-	struct dirent *de;
-	DIR *dh;
-	int ret = 0;
 
 	port_path(dir, sizeof(dir), d, p, "counters");
-	dh = opendir(dir);
-	if (!dh) {
-		p->pma_err = errno;
-		return;
-	}
-	while (!ret && (de = readdir(dh)))
-		if (de->d_name[0] != '.' && strlen(de->d_name) < RCTL_NAME_LEN)
-			ret = pma_read(dir, de->d_name, p);
-	closedir(dh);
-	if (ret == -EOPNOTSUPP) {
-		free(p->pma);
-		p->pma = NULL;
-		p->n_pma = 0;
-	}
-	p->pma_err = -ret;
-	if (p->n_pma)
-		qsort(p->pma, p->n_pma, sizeof(*p->pma), cmp_counter);
+	p->pma_err = -rctl_sysfs_counter_dir(dir, &p->pma, &p->n_pma);
 }
 
 static void counters_drop(struct rctl_counter **c, uint32_t *n)
@@ -289,22 +239,6 @@ int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e)
 }
 
 /* ---- two samples ------------------------------------------------------ */
-
-bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
-			uint64_t *delta)
-{
-	if (cur >= prev) {
-		*delta = cur - prev;
-		return true;
-	}
-	/* Backwards: one wrap of a 32-bit counter, or a reset of anything else. */
-	if (bits == 32 && prev <= UINT32_MAX && cur <= UINT32_MAX) {
-		*delta = (uint64_t)UINT32_MAX + 1 - prev + cur;
-		return true;
-	}
-	*delta = 0;
-	return false;
-}
 
 double rctl_counter_rate(uint64_t delta, double secs)
 {

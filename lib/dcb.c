@@ -19,6 +19,7 @@
 #include <linux/rtnetlink.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 
 /* Newer uapi: APP entries with the non-standard PCP selector (255). */
 #define RCTL_DCB_ATTR_DCB_APP 2

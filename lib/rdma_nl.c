@@ -11,6 +11,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 
 static const char *const port_states[] = {
 	[1] = "DOWN", [2] = "INIT", [3] = "ARMED", [4] = "ACTIVE", [5] = "ACTIVE_DEFER",

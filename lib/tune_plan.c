@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
 
 struct planner {

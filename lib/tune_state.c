@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
 
 enum root { ROOT_SYSFS, ROOT_DEBUGFS, ROOT_CONFIGFS };

@@ -16,6 +16,7 @@
 #include "rocectl/err.h"
 #include "rocectl/model.h"
 #include "rocectl/nl.h"
+#include "rocectl/sysfs.h"
 
 /*
  * Fill hw (RDMA netlink), hw_lifespan_ms, pma and opt_counters of every
@@ -74,13 +75,7 @@ int rctl_pause_stats_parse(const struct nlmsghdr *nlh, struct rctl_counter_set *
 /* Longest hw_counters lifespan of the host, in ms (0 when none is known). */
 uint32_t rctl_counters_lifespan_ms(const struct rctl_host *h);
 
-/*
- * cur - prev for a counter "bits" wide (32 or 64). A 32-bit counter that went
- * backwards wrapped once; a 64-bit one was reset: returns false.
- */
-bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
-			uint64_t *delta);
-
+/* rctl_counter_delta(): the 32-bit wrap arithmetic, in rocectl/sysfs.h. */
 /* Per-second rate of a delta over "secs" (0 when secs is not positive). */
 double rctl_counter_rate(uint64_t delta, double secs);
 
