@@ -2,17 +2,20 @@
 /*
  * The file-system floor: sysfs, debugfs and configfs roots, one small-file
  * reader, the number-file parser, the counter-directory reader and the
- * arithmetic of two counter samples. Every collector reads through here;
+ * arithmetic of two counter samples; and, for tune only, the one text write. Every collector reads through here;
  * nothing here calls a collector.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rocectl/sysfs.h"
+#include "rocectl/write.h"
 
 static const char *root(const char *env, const char *dflt)
 {
@@ -140,4 +143,24 @@ bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
 	}
 	*delta = 0;
 	return false;
+}
+
+/* ---- write (tune only: rocectl/write.h) ------------------------------- */
+
+int rctl_write_text(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	char buf[80];
+	int fd, ret = 0;
+
+	/* Like echo: the kernel parsers accept the trailing newline. */
+	snprintf(buf, sizeof(buf), "%s\n", text);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, buf, len + 1) != (ssize_t)(len + 1))
+		ret = errno ? -errno : -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
 }

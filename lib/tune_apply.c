@@ -9,24 +9,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/dcbnl.h>
-#include <linux/ethtool.h>
-#include <linux/rtnetlink.h>
-#include <linux/sockios.h>
 
 #include "rocectl/nl.h"
 #include "rocectl/snapshot.h"
 #include "rocectl/tune.h"
+#include "rocectl/write.h"
 
 #define RCTL_TUNE_STATE_VERSION 1
 #define STATE_KIND "rocectl-tune-state"
@@ -65,62 +61,6 @@ uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p)
 
 /* ---- dcbnl ------------------------------------------------------------ */
 
-/*
- * dcbnl answers a SET with its own message whose DCB_ATTR_IEEE u8 holds the
- * driver's return value (truncated to 8 bits), and acks 0 regardless.
- */
-static int dcb_reply_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *a;
-	int *status = data;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct dcbmsg))
-		if (mnl_attr_get_type(a) == DCB_ATTR_IEEE &&
-		    mnl_attr_get_payload_len(a) >= 1) {
-			uint8_t v = *(const uint8_t *)mnl_attr_get_payload(a);
-
-			*status = v > 127 ? 256 - v : v;
-		}
-	return MNL_CB_OK;
-}
-
-static int dcb_set(const char *ifname, uint8_t cmd, uint16_t attr,
-		   const void *data, size_t len)
-{
-	struct rctl_nl *nl = malloc(sizeof(*nl));
-	struct nlattr *ieee, *tab = NULL;
-	struct nlmsghdr *nlh;
-	struct dcbmsg *d;
-	int ret, status = 0;
-
-	if (!nl)
-		return -ENOMEM;
-	ret = rctl_nl_open(nl, NETLINK_ROUTE, NULL);
-	if (ret)
-		goto out;
-	nlh = rctl_nl_msg(nl, RTM_SETDCB, NLM_F_ACK);
-	d = mnl_nlmsg_put_extra_header(nlh, sizeof(*d));
-	d->dcb_family = AF_UNSPEC;
-	d->cmd = cmd;
-	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
-	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
-	if (attr == DCB_ATTR_IEEE_APP_TABLE) {
-		tab = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
-		attr = DCB_ATTR_IEEE_APP;
-	}
-	mnl_attr_put(nlh, attr, len, data);
-	if (tab)
-		mnl_attr_nest_end(nlh, tab);
-	mnl_attr_nest_end(nlh, ieee);
-	ret = rctl_nl_talk(nl, nlh, dcb_reply_cb, &status);
-	if (!ret && status)
-		ret = -status;
-	rctl_nl_close(nl);
-out:
-	free(nl);
-	return ret;
-}
-
 static int write_pfc(const struct rctl_tune_change *c, bool undo)
 {
 	struct ieee_pfc pfc = {
@@ -130,8 +70,8 @@ static int write_pfc(const struct rctl_tune_change *c, bool undo)
 		.delay = c->pfc_delay,
 	};
 
-	return dcb_set(c->ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_PFC, &pfc,
-		       sizeof(pfc));
+	return rctl_dcb_set(c->ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_PFC, &pfc,
+			    sizeof(pfc));
 }
 
 static int write_ets(const struct rctl_tune_change *c, bool undo)
@@ -142,8 +82,8 @@ static int write_ets(const struct rctl_tune_change *c, bool undo)
 	memcpy(ets.tc_rx_bw, c->tc_tx_bw, 8);
 	memcpy(ets.tc_tsa, c->tc_tsa, 8);
 	memcpy(ets.prio_tc, undo ? c->old_prio_tc : c->new_prio_tc, 8);
-	return dcb_set(c->ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_ETS, &ets,
-		       sizeof(ets));
+	return rctl_dcb_set(c->ifname, DCB_CMD_IEEE_SET, DCB_ATTR_IEEE_ETS, &ets,
+			    sizeof(ets));
 }
 
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio)
@@ -170,8 +110,8 @@ static int write_app(const struct rctl_tune_change *c, bool undo)
 		.protocol = c->app_protocol,
 	};
 
-	return dcb_set(c->ifname, set ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL,
-		       DCB_ATTR_IEEE_APP_TABLE, &app, sizeof(app));
+	return rctl_dcb_set(c->ifname, set ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL,
+			    DCB_ATTR_IEEE_APP_TABLE, &app, sizeof(app));
 }
 
 /* ---- ethtool ---------------------------------------------------------- */
@@ -179,46 +119,12 @@ static int write_app(const struct rctl_tune_change *c, bool undo)
 static int write_pause(const struct rctl_tune_change *c, bool undo)
 {
 	uint32_t v = undo ? c->old_val : c->new_val;
-	struct ethtool_pauseparam pp = {
-		.cmd = ETHTOOL_SPAUSEPARAM,
-		.autoneg = !!(v & RCTL_PAUSE_AUTONEG),
-		.rx_pause = !!(v & RCTL_PAUSE_RX),
-		.tx_pause = !!(v & RCTL_PAUSE_TX),
-	};
-	struct ifreq ifr = { .ifr_data = (void *)&pp };
-	int fd, ret = 0;
 
-	if (strlen(c->ifname) >= sizeof(ifr.ifr_name))
-		return -ENAMETOOLONG;
-	strcpy(ifr.ifr_name, c->ifname);
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (ioctl(fd, SIOCETHTOOL, &ifr) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return rctl_ethtool_set_pause(c->ifname, v & RCTL_PAUSE_AUTONEG,
+				      v & RCTL_PAUSE_RX, v & RCTL_PAUSE_TX);
 }
 
 /* ---- files ------------------------------------------------------------ */
-
-static int write_text(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	char buf[80];
-	int fd, ret = 0;
-
-	/* Like echo: the kernel parsers accept the trailing newline. */
-	snprintf(buf, sizeof(buf), "%s\n", text);
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, buf, len + 1) != (ssize_t)(len + 1))
-		ret = errno ? -errno : -EIO;
-	if (close(fd) && !ret)
-		ret = -errno;
-	return ret;
-}
 
 /*
  * rdma_cm keeps its defaults in the device, not in the configfs directory:
@@ -242,9 +148,9 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 	if (rctl_tune_path_check(c->path, false, e) ||
 	    (c->commit[0] && rctl_tune_path_check(c->commit, false, e)))
 		ret = -e->errnum;
-	else if ((ret = write_text(c->path, text)))
+	else if ((ret = rctl_write_text(c->path, text)))
 		rctl_err_set(e, ret, "cannot write '%s' to '%s'", text, c->path);
-	else if (c->commit[0] && (ret = write_text(c->commit, "1")))
+	else if (c->commit[0] && (ret = rctl_write_text(c->commit, "1")))
 		rctl_err_set(e, ret, "cannot write '1' to '%s'", c->commit);
 	if (made && rmdir(c->mkdir) && !ret)
 		ret = rctl_err_set(e, errno, "cannot remove '%s'", c->mkdir);

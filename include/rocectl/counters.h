@@ -47,6 +47,9 @@ int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_er
 /* The parts rctl_collect_counters() runs. */
 int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
 		       struct rctl_port *p);
+/* Its RDMA netlink part, STAT_GET, into p->hw (lib/rdma_nl.c); 0 or -errno. */
+int rctl_port_hw_counters(struct rctl_nl *nl, const struct rctl_device *d,
+			  struct rctl_port *p);
 int rctl_ethtool_stats(struct rctl_netdev *nd);
 
 /*
