@@ -66,6 +66,21 @@ int rctl_parse_size(const char *s, uint64_t *v)
 	return 0;
 }
 
+int rctl_parse_rate(const char *s, double *v)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(x))
+		return -EINVAL;
+	if (x < 0 || x > 1)
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
 int rctl_parse_secs(const char *s, double *v)
 {
 	char *end;

@@ -27,22 +27,6 @@
 #define RCTL_TUNE_STATE_VERSION 1
 #define STATE_KIND "rocectl-tune-state"
 
-static const char *const op_names[] = {
-#define X(id, s) [RCTL_TUNE_##id] = s,
-	RCTL_TUNE_OPS(X)
-#undef X
-};
-
-enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c)
-{
-	int i;
-
-	for (i = 0; i < RCTL_TUNE_N_OPS; i++)
-		if (!strcmp(c->op, op_names[i]))
-			return i;
-	return RCTL_TUNE_N_OPS;
-}
-
 void rctl_tune_plan_free(struct rctl_tune_plan *p)
 {
 	free(p->ch);

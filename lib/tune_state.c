@@ -19,6 +19,28 @@
 #include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
 
+/* The one table of op names, as the state file and the plan write them. */
+static const char *const op_names[] = {
+#define X(id, s) [RCTL_TUNE_##id] = s,
+	RCTL_TUNE_OPS(X)
+#undef X
+};
+
+const char *rctl_tune_op_name(enum rctl_tune_op op)
+{
+	return op < RCTL_TUNE_N_OPS ? op_names[op] : NULL;
+}
+
+enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c)
+{
+	int i;
+
+	for (i = 0; i < RCTL_TUNE_N_OPS; i++)
+		if (!strcmp(c->op, op_names[i]))
+			return i;
+	return RCTL_TUNE_N_OPS;
+}
+
 enum root { ROOT_SYSFS, ROOT_DEBUGFS, ROOT_CONFIGFS };
 
 struct allowed {

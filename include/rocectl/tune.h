@@ -122,6 +122,8 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p);
  */
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
 enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
+/* The name of an op, as "op" in the plan and the state file (lib/tune_state.c). */
+const char *rctl_tune_op_name(enum rctl_tune_op op);
 
 /*
  * The changes that bring host "h" to intent "in", in the safe order above.
