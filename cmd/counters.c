@@ -625,17 +625,10 @@ static uint32_t count_matches(const struct rctl_host *h, const char *filter)
  */
 static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool prom)
 {
-	unsigned int what = RCTL_COLLECT_COUNTERS | (prom ? RCTL_COLLECT_INVENTORY : 0);
 	struct rctl_err e = { 0 };
-	int ret;
 
-	if (o.input)
-		ret = rctl_snapshot_load(o.input, h, &e);
-	else
-		ret = rctl_collect(h, what, &e);
-	if (ret)
+	if (cmd_load_host(ctx, o.input, prom ? RCTL_COLLECT_INVENTORY : 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	out_set_stamp(h->hostname, NULL);	/* the host described */
 	return 0;
 }
 
@@ -691,4 +684,5 @@ const struct rctl_cmd cmd_counters = {
 	.arg_kind = ARG_DEV,
 	.opts = counters_opts,
 	.fn = do_counters,
+	.host = RCTL_COLLECT_COUNTERS | CMD_HOST_INPUT,
 };
