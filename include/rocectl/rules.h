@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Rules: one table (lib/rules_table.c) of checks that judge a host model
- * against an intent, one file per area (lib/rules_<area>.c). A rule reads only the model
- * and emits findings: a stable id ("pfc.prio_disabled"), the target (port or
- * netdev), a status, "expected X, got Y", the values read and the exact
- * command that fixes it. Data that could not be read gives "unknown" with the
- * reason, never "fail".
+ * against an intent, one file per area (lib/rules_<area>.c). A rule reads
+ * only the model and emits findings: a stable id ("pfc.prio_disabled"), the
+ * target (port or netdev), a status, "expected X, got Y", the values read
+ * and the exact command that fixes it. Data that could not be read gives
+ * "unknown" with the reason, never "fail".
  */
 #ifndef ROCECTL_RULES_H
 #define ROCECTL_RULES_H
