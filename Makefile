@@ -25,7 +25,8 @@ PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
-	util-linux iproute2 strace python3 prometheus clang libclang-rt-14-dev
+	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
+	clang libclang-rt-14-dev
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
 # V is exported for scripts/install-packages and tests/lab/lab (apt's output).
@@ -49,8 +50,10 @@ ifneq ($(CI),)
 WARN += -Werror
 endif
 ifneq ($(SAN),)
-CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDFLAGS += -fsanitize=address,undefined
+# float-cast-overflow: gcc leaves it out of "undefined" (clang does not).
+CFLAGS += -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined,float-cast-overflow
+LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

@@ -14,6 +14,9 @@
 # (milliseconds), not RDMA. Both tools busy-poll and read the clock per
 # iteration; the guest's clocksource is printed because on HPET a read costs
 # microseconds (perftest reads the TSC).
+# A second pass (HOG=0 skips it) runs the same cases with knob_cpu_hog: one
+# CPU-bound process per vCPU beside both tools, as on a host whose CPUs do
+# other work. The figures of each pass come with the guest's load average.
 set -u
 [ "${LAB:-}" = 1 ] || { echo "bench/rdma.sh runs inside the lab: tests/lab/lab run -- bench/rdma.sh" >&2; exit 2; }
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,6 +77,10 @@ run_case() {
 	awk -v n="$name" -v k="$kind" -v p="$p" -v r="$r" -v pa="${pv[*]}" -v ra="${rv[*]}" 'BEGIN {
 		ratio = p > 0 ? r / p : 0
 		goal = k == "lat" ? (ratio <= 1.05 ? "ok" : "above goal") : (ratio >= 0.95 ? "ok" : "below goal")
+		if (p <= 0)
+			goal = "no perftest figure (it printed none or inf)"
+		else if (r <= 0)
+			goal = "no rocectl figure"
 		printf "%-28s %-3s perftest %10.2f  rocectl %10.2f  ratio %5.2f  %s\n", n, k, p, r, ratio, goal
 		printf "%-28s     rounds perftest [%s] rocectl [%s]\n", "", pa, ra
 	}'
@@ -83,12 +90,24 @@ timeout 3600 "$R" serve --bind "$B" --lifetime 600 >/dev/null 2>&1 &
 SPID=$!
 lab_wait 10 lab_cm_listening "$B" 18520 || exit 1
 echo "rocectl bench rdma vs perftest, rxe0 -> rxe1, $ROUNDS rounds each, median of rounds;" \
-	"$(nproc) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+	"$(nproc) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
+	"rocectl clock $($T "$R" -j bench rdma "$B" --src "$A" --iters 10 | jq -r .clock_source)"
 echo "latency in us (perftest t_typical vs rocectl median; both half round trip for send/write), bw in MiB/s"
+cases() {
 run_case "send lat 64B" lat "perftest ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
 run_case "send lat 64B (-R)" lat "perftest_cm ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
 run_case "write lat 64B" lat "perftest ib_write_lat -s 64 -n $LAT_N" "--op write --size 64 --iters $LAT_N"
 run_case "write lat 64B (-R)" lat "perftest_cm ib_write_lat -s 64 -n $LAT_N" "--op write --size 64 --iters $LAT_N"
 run_case "write bw 64KiB qd128" bw "perftest ib_write_bw -s 65536 -n $BW_N" "--op write --bw --size 65536 --iters $BW_N --qd 128"
 run_case "write bw 64KiB qd128 (-R)" bw "perftest_cm ib_write_bw -s 65536 -n $BW_N" "--op write --bw --size 65536 --iters $BW_N --qd 128"
+}
+echo "pass 1: idle guest (load $(cut -d' ' -f1-3 /proc/loadavg))"
+cases
+if [ "${HOG:-1}" = 1 ]; then
+	knob_cpu_hog
+	sleep 2
+	echo "pass 2: $(nproc) CPU-bound processes beside the benchmark (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	cases
+	knob_cpu_hog_stop
+fi
 lab_stop "$SPID" || true

@@ -20,7 +20,8 @@ static struct {
 	uint64_t size;
 	int iters, qd, port, tos;
 	double time, timeout;
-	bool lat, bw, size_given, iters_given, time_given, qd_given, tos_given;
+	bool lat, bw, event, histogram, size_given, iters_given, time_given, qd_given, tos_given,
+	     compare_tcp;
 } bo = { .op = "send", .size = 64, .iters = 1000, .qd = 128, .port = RCTL_PROBE_PORT,
 	 .timeout = 5 };
 
@@ -42,6 +43,10 @@ static const struct rctl_opt bench_rdma_opts[] = {
 	  .help = "measure latency (the default)" },
 	{ .name = "bw", .type = OPT_FLAG, .dst = &bo.bw,
 	  .help = "measure bandwidth and message rate" },
+	{ .name = "event", .type = OPT_FLAG, .dst = &bo.event,
+	  .help = "sleep on completion events instead of busy polling (shared machines)" },
+	{ .name = "histogram", .type = OPT_FLAG, .dst = &bo.histogram,
+	  .help = "print the latency histogram (with --lat)" },
 	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &bo.tos,
 	  .min = 0, .max = 255, .given = &bo.tos_given,
 	  .help = "IP ToS of the connection (default: rdma_cm's)" },
@@ -52,6 +57,8 @@ static const struct rctl_opt bench_rdma_opts[] = {
 	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS",
 	  .dst = &bo.timeout, .max = 600,
 	  .help = "longest wait of each connect step and each completion (default 5)" },
+	{ .name = "compare-tcp", .type = OPT_FLAG, .dst = &bo.compare_tcp,
+	  .help = "also time as many TCP round trips to serve's control port, and print the ratio" },
 	{ 0 }
 };
 
@@ -75,6 +82,8 @@ static void print_lat(const struct rctl_bench_rdma_result *r)
 		 rctl_hist_min(h) / 1e3, rctl_hist_percentile(h, 50) / 1e3, rctl_hist_mean(h) / 1e3,
 		 rctl_hist_percentile(h, 99) / 1e3, rctl_hist_percentile(h, 99.9) / 1e3,
 		 rctl_hist_max(h) / 1e3);
+	if (bo.histogram)
+		cmd_histogram(h);
 }
 
 static void print_bw(const struct rctl_bench_rdma_result *r)
@@ -99,10 +108,49 @@ static void print_result(const char *target, const struct rctl_conn *c,
 	out_dbl(OUT_ANY, "elapsed_s", ", %.2f s", r->secs);
 	out_str(OUT_ANY, "device", " (%s", c->path.dev);
 	out_u64(OUT_ANY, "path_mtu", ", path_mtu %" PRIu64 ")\n", c->path.path_mtu);
+	out_str(OUT_ANY, "polling", "  %s", bo.event ? "event" : "busy-poll");
+	out_str(OUT_ANY, "clock_source", ", clock %s\n", r->clock_source);
+	if (bo.event)
+		out_text("  event mode: sleeps on completion events, for shared machines; "
+			 "latency includes the wake-up\n");
 	if (bo.bw)
 		print_bw(r);
 	else
 		print_lat(r);
+}
+
+/*
+ * --compare-tcp: TCP round trips of the same size on the same addresses,
+ * against the latency just measured (both medians; RDMA's as a round trip).
+ */
+static void compare_tcp(const struct rctl_conn_opts *o, const struct rctl_bench_rdma_result *r,
+			uint32_t size)
+{
+	uint64_t n = r->iters < 100000 ? r->iters : 100000, rdma;
+	struct rctl_hist *h = malloc(sizeof(*h));
+	struct rctl_stat st = { 0 };
+	struct rctl_err e = { 0 };
+	struct rctl_lat l;
+
+	if (!h)
+		return;
+	rctl_hist_init(h);
+	out_obj_begin("compare_tcp");
+	if (rctl_tcp_pingpong(o->dst, o->src, size, (unsigned int)n, o->timeout_s, h, &st, &e)) {
+		out_str(OUT_ANY, "error", "  tcp: %s\n", e.msg);
+	} else {
+		rctl_lat_of(&l, h, &st);
+		rdma = rctl_hist_percentile(r->lat, 50) * (r->half_rtt ? 2 : 1);
+		out_obj_begin("tcp");
+		out_u64(OUT_ANY, "count", "  tcp    %" PRIu64, l.count);
+		out_u64(OUT_ANY, "size_bytes", " x %" PRIu64 " B", size);
+		cmd_print_rtt_ns(&l);
+		out_obj_end();
+		out_dbl(OUT_ANY, "tcp_to_rdma_ratio", "  tcp/rdma p50 round-trip ratio %.2f\n",
+			rdma ? (double)l.p50 / (double)rdma : 0);
+	}
+	out_obj_end();
+	free(h);
 }
 
 static int bench_connect(struct rctl_ctx *ctx, struct rctl_conn *c,
@@ -138,6 +186,8 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 
 	if (bo.lat && bo.bw)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --lat and --bw exclude each other");
+	if (bo.compare_tcp && bo.bw)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --compare-tcp measures latency, not --bw");
 	if (bo.iters_given && bo.time_given)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --iters and --time exclude each other");
 	if (rctl_sockaddr_parse(argv[0], (uint16_t)bo.port, false, &dst, &e))
@@ -145,6 +195,7 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 	if (bo.src && rctl_sockaddr_parse(bo.src, 0, true, &src, &e))
 		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
 	bopt.bw = bo.bw;
+	bopt.event = bo.event;
 	bopt.size = (uint32_t)(bo.size_given ? bo.size : bo.bw ? 65536 : bo.size);
 	bopt.iters = bo.time_given ? 0 : (uint64_t)(bo.iters_given ? bo.iters : bo.bw ? 5000 : 1000);
 	bopt.time_s = bo.time;
@@ -166,6 +217,8 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 		ret = rctl_bench_rdma(&c, &bopt, &r, &e);
 	if (!ret)
 		print_result(argv[0], &c, &r, bopt.size);
+	if (!ret && bo.compare_tcp && !bo.bw)
+		compare_tcp(&o, &r, bopt.size);
 	rctl_conn_close(&c);
 	free(h);
 	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;

@@ -21,7 +21,7 @@
 #include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
 
-static const char *const outputs[] = { "text", "nagios", "prometheus", NULL };
+static const char *const outputs[] = { "text", "nagios", "prometheus", "openmetrics", NULL };
 
 static struct {
 	const char *input;
@@ -41,7 +41,7 @@ static struct {
 	  .help = "judge a snapshot written by 'rocectl collect' instead of this host" }, \
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", \
 	  .dst = &o.output, .choices = outputs,				\
-	  .help = "text (default), nagios (plugin status line) or prometheus" }, \
+	  .help = "text (default), nagios (plugin status line), prometheus or openmetrics" }, \
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE", \
 	  .dst = &o.output_file, .kind = ARG_FILE,			\
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \
@@ -351,7 +351,7 @@ static void prom_loss(struct rctl_prom *pr, const struct rctl_report *r)
 static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 		      const struct rctl_intent *in, double interval, int status)
 {
-	struct rctl_prom pr = { 0 };
+	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
 	struct rctl_err e = { 0 };
 	int ret;
 
@@ -369,6 +369,7 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
 			 "When the check ran, in seconds since the epoch");
 	rctl_prom_u64(&pr, NULL, 0, (uint64_t)time(NULL));
+	rctl_prom_end(&pr);
 	ret = rctl_prom_status(&pr, &e);
 	if (!ret && o.output_file)
 		ret = rctl_write_atomic(o.output_file, pr.buf, pr.len, &e);
@@ -408,8 +409,8 @@ static int check_output(struct rctl_ctx *ctx)
 
 	if (strcmp(o.output, "text") && ctx->json)
 		why = "'-o' and '--json' exclude each other";
-	else if (o.output_file && strcmp(o.output, "prometheus"))
-		why = "'--output-file' needs '-o prometheus'";
+	else if (o.output_file && strcmp(o.output, "prometheus") && strcmp(o.output, "openmetrics"))
+		why = "'--output-file' needs '-o prometheus' or '-o openmetrics'";
 	if (!why)
 		return 0;
 	return cmd_errorf(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE,
@@ -441,7 +442,7 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	status = rctl_report_exit(&r);
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
-	else if (!strcmp(o.output, "prometheus"))
+	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))
 		status = print_prom(ctx, &r, &in, h.sample_interval_s, status);
 	else
 		print_text(ctx, &r, &h, &in, areas, status);

@@ -80,6 +80,8 @@ void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
  */
 struct rctl_hist;
 void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *pcts, int n);
+/* --histogram of bench: text bars of the log buckets, JSON "histogram" [{lo_ns, hi_ns, count}]. */
+void cmd_histogram(const struct rctl_hist *h);
 
 /* A --dev that matches no port of the host: the error (status 3), else 0. */
 int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter);
@@ -95,6 +97,10 @@ extern const struct rctl_cmd cmd_check, cmd_doctor, cmd_compare;
 extern const struct rctl_cmd cmd_counters;
 extern const struct rctl_cmd cmd_tune;
 extern const struct rctl_cmd cmd_collect;
-extern const struct rctl_cmd cmd_reach, cmd_serve, cmd_bench_rdma;
+extern const struct rctl_cmd cmd_reach, cmd_serve, cmd_bench_rdma, cmd_bench_nvmf;
+
+/* A round-trip distribution: JSON "rtt_ns" {...}, text "  rtt_us min ..." (cmd/reach.c). */
+struct rctl_lat;
+void cmd_print_rtt_ns(const struct rctl_lat *l);
 
 #endif

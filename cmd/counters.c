@@ -18,6 +18,7 @@
 
 #include "cmd.h"
 #include "rocectl/catalog.h"
+#include "rocectl/clock.h"
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 #include "rocectl/counters_view.h"
@@ -26,7 +27,7 @@
 #include "rocectl/prom.h"
 #include "rocectl/snapshot.h"
 
-static const char *const outputs[] = { "text", "prometheus", NULL };
+static const char *const outputs[] = { "text", "prometheus", "openmetrics", NULL };
 
 static struct {
 	const char *input, *group, *output, *output_file;
@@ -50,7 +51,7 @@ static const struct rctl_opt counters_opts[] = {
 	  .help = "sample every SECS until q or Ctrl-C (with -j: one JSON document per sample)" },
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT",
 	  .dst = &o.output, .choices = outputs,
-	  .help = "text (default) or prometheus (node_exporter textfile format)" },
+	  .help = "text (default), prometheus (node_exporter textfile format) or openmetrics" },
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE",
 	  .dst = &o.output_file, .kind = ARG_FILE,
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" },
@@ -259,13 +260,13 @@ static uint32_t print_ports(const struct rctl_host *h, const char *filter)
 
 static int print_prom(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter)
 {
-	struct rctl_prom pr = { 0 };
+	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
+	struct rctl_cview v = view();
 	struct rctl_err e = { 0 };
 	int ret;
 
-	struct rctl_cview v = view();
-
 	rctl_counters_prom(&pr, h, filter, &v);
+	rctl_prom_end(&pr);
 	ret = rctl_prom_status(&pr, &e);
 	if (!ret && o.output_file)
 		ret = rctl_write_atomic(o.output_file, pr.buf ? pr.buf : "", pr.len, &e);
@@ -287,10 +288,7 @@ static void on_stop(int sig)
 
 static double mono_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)rctl_clock_ns() / 1e9;
 }
 
 /* Wait until "until" (monotonic); false when q was pressed or a signal came. */
@@ -377,7 +375,7 @@ static int check_options(struct rctl_ctx *ctx, bool prom)
 	if (o.input && (o.interval > 0 || o.watch > 0))
 		return usage(ctx, "a snapshot ('--input') cannot be sampled again");
 	if (o.output_file && !prom)
-		return usage(ctx, "'--output-file' needs '-o prometheus'");
+		return usage(ctx, "'--output-file' needs '-o prometheus' or '-o openmetrics'");
 	if (prom && o.watch > 0)
 		return usage(ctx, "'-o prometheus' writes one sample; use '--interval' or none");
 	if (o.all && o.nonzero)
@@ -426,7 +424,7 @@ static int check_lifespan(struct rctl_ctx *ctx, const struct rctl_host *h)
 static int do_counters(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	const char *filter = argc ? argv[0] : NULL;
-	bool prom = o.output && !strcmp(o.output, "prometheus");
+	bool prom = o.output && (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"));
 	struct rctl_err e = { 0 };
 	struct rctl_host h;
 	int ret;

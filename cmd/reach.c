@@ -3,11 +3,11 @@
  * rocectl reach: prove RoCE reachability with a real RC QP (rdma_cm connect
  * at a ToS, SEND and RDMA WRITE ping-pong, optional MTU sweep), classify a
  * failure, and tell "IP reachable" from "RoCE blocked" with a plain-IP probe.
- * rocectl serve: the responder reach and "bench rdma" talk to.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <unistd.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,19 +16,18 @@
 #include "rocectl/hist.h"
 #include "rocectl/out.h"
 #include "rocectl/probe.h"
-
-#define SWEEP_MAX 16384		/* 4 × the largest RoCE MTU */
+#include "rocectl/reach.h"
 
 static struct {
-	int tos, count, port;
+	int tos, count, port, parallel, gid_index;
 	uint64_t size;
-	bool sweep, size_given, tos_given;
+	bool sweep, size_given, tos_given, gid_given, compare_tcp, matrix;
 	double timeout;
-	const char *dev, *src;
-} ro = { .count = 10, .size = 64, .timeout = 5, .port = RCTL_PROBE_PORT };
+	const char *dev, *src, *targets;
+} ro = { .count = 10, .size = 64, .timeout = 5, .port = RCTL_PROBE_PORT, .parallel = 8 };
 
 static const struct rctl_opt reach_opts[] = {
-	{ .name = "tos", .short_name = 't', .type = OPT_INT, .arg = "TOS", .dst = &ro.tos,
+	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &ro.tos,
 	  .min = 0, .max = 255, .given = &ro.tos_given,
 	  .help = "IP ToS of the connection (DSCP << 2; default: rdma_cm's)" },
 	{ .name = "count", .short_name = 'c', .type = OPT_INT, .arg = "N", .dst = &ro.count,
@@ -37,121 +36,32 @@ static const struct rctl_opt reach_opts[] = {
 	  .min = 1, .max = RCTL_PROBE_MAX_SIZE, .given = &ro.size_given,
 	  .help = "message size (default 64); with --mtu-sweep the largest tried" },
 	{ .name = "mtu-sweep", .short_name = 'm', .type = OPT_FLAG, .dst = &ro.sweep,
-	  .help = "find the largest message that makes the round trip" },
-	{ .name = "timeout", .short_name = 'T', .type = OPT_SECS, .arg = "SECS",
-	  .dst = &ro.timeout, .max = 600,
-	  .help = "longest wait of each step and each message (default 5)" },
+	  .help = "find the largest message that makes the round trip, and which MTU limits it" },
+	{ .name = "compare-tcp", .type = OPT_FLAG, .dst = &ro.compare_tcp,
+	  .help = "also time TCP round trips to serve's control port, and print the ratio" },
+	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS", .dst = &ro.timeout, .max = 600,
+	  .help = "longest wait of each step and each message (default 5; the connect waits at least 13)" },
 	{ .name = "dev", .short_name = 'd', .type = OPT_STR, .arg = "DEV", .dst = &ro.dev,
 	  .kind = ARG_DEV, .help = "send from this RDMA device (its RoCE v2 address)" },
+	{ .name = "ib-dev", .type = OPT_STR, .arg = "DEV", .dst = &ro.dev,
+	  .kind = ARG_DEV, .help = "the same as --dev (perftest's name)" },
+	{ .name = "gid-index", .short_name = 'x', .type = OPT_INT, .arg = "N", .dst = &ro.gid_index,
+	  .min = 0, .max = 65535, .given = &ro.gid_given,
+	  .help = "with --dev: send from the IP address of this GID" },
 	{ .name = "src", .type = OPT_STR, .arg = "ADDR", .dst = &ro.src,
 	  .help = "send from this local IP address" },
 	{ .name = "port", .short_name = 'P', .type = OPT_INT, .arg = "PORT", .dst = &ro.port,
 	  .min = 1, .max = 65535, .help = "port of 'rocectl serve' (default 18520)" },
+	{ .name = "targets", .type = OPT_STR, .arg = "FILE", .dst = &ro.targets,
+	  .kind = ARG_FILE, .help = "probe the addresses in FILE too (one a line, '#' comments; - is stdin)" },
+	{ .name = "parallel", .type = OPT_INT, .arg = "N", .dst = &ro.parallel,
+	  .min = 1, .max = RCTL_REACH_MAX_PARALLEL, .help = "targets probed at once (default 8)" },
+	{ .name = "matrix", .type = OPT_FLAG, .dst = &ro.matrix,
+	  .help = "read reach JSON documents (the arguments are files) and print the fleet matrix" },
 	{ 0 }
 };
 
-/* ---- addresses --------------------------------------------------------- */
-
-static int reach_src(struct sockaddr_storage *ss, struct rctl_err *e)
-{
-	if (ro.src)
-		return rctl_sockaddr_parse(ro.src, 0, true, ss, e);
-	return rctl_dev_src_addr(ro.dev, 1, ss, e);
-}
-
-/* ---- the run ------------------------------------------------------------ */
-
-struct reach_run {
-	struct rctl_conn c;
-	struct rctl_conn_opts o;
-	struct rctl_hist rtt[2];	/* SEND, WRITE */
-	struct rctl_sweep sweep;
-	bool swept;
-	double traffic_ms;
-	enum rctl_reach_class cls;
-	struct rctl_err why;
-	struct rctl_counter *before, *after;
-	uint32_t n_before, n_after;
-	char cdev[RCTL_NAME_LEN];
-	uint32_t cport;
-};
-
-static int pingpongs(struct reach_run *r)
-{
-	enum rctl_xfer_op ops[2] = { RCTL_OP_SEND, RCTL_OP_WRITE };
-	uint64_t t0 = rctl_now_ns(), rtt;
-	int k, i;
-
-	for (k = 0; k < 2; k++) {
-		rctl_hist_init(&r->rtt[k]);
-		for (i = 0; i < ro.count; i++) {
-			if (rctl_conn_pingpong(&r->c, ops[k], (uint32_t)ro.size,
-					       ro.timeout, false, &rtt, &r->why)) {
-				r->cls = RCTL_REACH_STALLED;
-				r->traffic_ms = (rctl_now_ns() - t0) / 1e6;
-				return -1;
-			}
-			rctl_hist_add(&r->rtt[k], rtt);
-		}
-	}
-	r->traffic_ms = (rctl_now_ns() - t0) / 1e6;
-	return 0;
-}
-
-static void sweep(struct reach_run *r)
-{
-	uint32_t max = ro.size_given ? (uint32_t)ro.size : SWEEP_MAX;
-
-	if (rctl_mtu_sweep(&r->c, &r->o, max, &r->sweep, &r->why)) {
-		r->cls = r->c.cls ? r->c.cls : RCTL_REACH_STALLED;
-		return;
-	}
-	r->swept = true;
-	if (r->sweep.smallest_bad) {
-		r->cls = RCTL_REACH_MTU;
-		snprintf(r->why.msg, sizeof(r->why.msg),
-			 "messages up to %u bytes pass, %u bytes stall (path_mtu %u): a smaller MTU on the path drops full-size packets",
-			 r->sweep.largest_ok, r->sweep.smallest_bad, r->c.path.path_mtu);
-	}
-}
-
-static void sample(struct reach_run *r, bool after)
-{
-	if (!r->cdev[0])
-		return;
-	if (after)
-		rctl_port_hw_read(r->cdev, r->cport, &r->after, &r->n_after);
-	else
-		rctl_port_hw_read(r->cdev, r->cport, &r->before, &r->n_before);
-}
-
-/* Returns 0 with r->cls set, or a runtime error status. */
-static int reach_run(struct rctl_ctx *ctx, struct reach_run *r)
-{
-	int ret;
-
-	ret = rctl_conn_resolve(&r->c, &r->o, &r->why);
-	if (ret && !r->c.cls)
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &r->why);
-	if (!ret) {
-		snprintf(r->cdev, sizeof(r->cdev), "%s", r->c.path.dev);
-		r->cport = r->c.path.port;
-		sample(r, false);
-		ret = rctl_conn_connect(&r->c, &r->o, &r->why);
-		if (ret && !r->c.cls) {
-			rctl_conn_close(&r->c);
-			return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &r->why);
-		}
-	}
-	r->cls = r->c.cls;
-	if (!ret && !pingpongs(r) && ro.sweep)
-		sweep(r);
-	rctl_conn_close(&r->c);
-	sample(r, true);
-	return 0;
-}
-
-/* ---- output ------------------------------------------------------------- */
+/* ---- one target in detail --------------------------------------------- */
 
 static void print_path(const struct rctl_rpath *p)
 {
@@ -171,6 +81,10 @@ static void print_path(const struct rctl_rpath *p)
 	out_str(OUT_ANY, "src_ip", "  src %s", p->src_ip[0] ? p->src_ip : NULL);
 	out_str(OUT_ANY, "dst_ip", "  dst %s\n", p->dst_ip);
 	out_u64(OUT_ANY, "active_mtu", "         active_mtu %" PRIu64, p->active_mtu);
+	if (p->netdev_mtu)
+		out_u64(OUT_ANY, "netdev_mtu", "  netdev_mtu %" PRIu64, p->netdev_mtu);
+	else
+		out_null(OUT_JSON, "netdev_mtu", NULL);
 	out_u64(OUT_ANY, "path_mtu", "  path_mtu %" PRIu64, p->path_mtu);
 	if (p->tos >= 0)
 		out_s64(OUT_ANY, "tos", "  tos %" PRId64, p->tos);
@@ -186,7 +100,38 @@ static void print_path(const struct rctl_rpath *p)
 	out_obj_end();
 }
 
-static void print_steps(const struct reach_run *r)
+static void mtu_field(const char *key, const char *fmt, uint32_t v)
+{
+	if (v)
+		out_u64(OUT_ANY, key, fmt, v);
+	else
+		out_null(OUT_JSON, key, NULL);
+}
+
+/* What serve said about itself in the handshake (version 2). */
+static void print_peer(const struct rctl_reach_result *r)
+{
+	const struct rctl_welcome *w = &r->c.peer;
+
+	if (r->c.peer_version < 0)
+		return;
+	out_obj_begin("peer");
+	out_s64(OUT_ANY, "version", "  peer   serve v%" PRId64, r->c.peer_version);
+	if (w->has_mtu) {
+		out_str(OUT_ANY, "netdev", "  netdev %s", w->netdev[0] ? w->netdev : NULL);
+		mtu_field("netdev_mtu", "  netdev_mtu %" PRIu64, w->netdev_mtu);
+		mtu_field("active_mtu", "  active_mtu %" PRIu64, w->active_mtu);
+	}
+	out_text("\n");
+	out_obj_end();
+}
+
+static uint64_t ms_to_ns(double ms)
+{
+	return (uint64_t)(ms * 1e6 + 0.5);
+}
+
+static void print_steps(const struct rctl_reach_result *r)
 {
 	static const char *const names[RCTL_STEP_NSTEPS] = {
 		"resolve_addr", "resolve_route", "connect",
@@ -194,40 +139,92 @@ static void print_steps(const struct reach_run *r)
 	char fmt[48];
 	int i;
 
+	/* Text in ms for people; JSON in integer ns like every other duration of a step. */
 	out_text("  steps ");
-	out_obj_begin("steps_ms");
+	out_obj_begin("steps_ns");
 	for (i = 0; i < RCTL_STEP_NSTEPS; i++) {
 		snprintf(fmt, sizeof(fmt), "  %s %%.1f ms", names[i]);
-		if (r->c.step_ms[i] >= 0)
-			out_dbl(OUT_ANY, names[i], fmt, r->c.step_ms[i]);
-		else
+		if (r->c.step_ms[i] >= 0) {
+			out_dbl(OUT_TEXT, names[i], fmt, r->c.step_ms[i]);
+			out_u64(OUT_JSON, names[i], NULL, ms_to_ns(r->c.step_ms[i]));
+		} else {
 			out_null(OUT_JSON, names[i], NULL);
+		}
 	}
-	if (r->traffic_ms > 0)
-		out_dbl(OUT_ANY, "traffic", "  traffic %.1f ms", r->traffic_ms);
+	if (r->traffic_ms > 0) {
+		out_dbl(OUT_TEXT, "traffic", "  traffic %.1f ms", r->traffic_ms);
+		out_u64(OUT_JSON, "traffic", NULL, ms_to_ns(r->traffic_ms));
+	}
 	out_obj_end();
 	out_text("\n");
 }
 
-static void print_rtt(const char *key, const struct rctl_hist *h)
+/* JSON "rtt_ns" in the agreed style; text in microseconds. */
+void cmd_print_rtt_ns(const struct rctl_lat *l)
+{
+	out_obj_begin("rtt_ns");
+	out_u64(OUT_JSON, "min", NULL, l->min);
+	out_u64(OUT_JSON, "mean", NULL, l->mean);
+	out_u64(OUT_JSON, "stddev", NULL, l->stddev);
+	out_u64(OUT_JSON, "max", NULL, l->max);
+	out_obj_begin("percentiles");
+	out_u64(OUT_JSON, "50", NULL, l->p50);
+	out_u64(OUT_JSON, "99", NULL, l->p99);
+	out_u64(OUT_JSON, "99.9", NULL, l->p999);
+	out_obj_end();
+	out_obj_end();
+	out_text("  rtt_us min %.1f avg %.1f p50 %.1f p99 %.1f max %.1f\n",
+		 l->min / 1e3, l->mean / 1e3, l->p50 / 1e3, l->p99 / 1e3, l->max / 1e3);
+}
+
+static void print_rtt(const char *key, const struct rctl_lat *l, uint32_t size)
 {
 	char fmt[64];
 
-	if (!rctl_hist_count(h))
+	if (!l->count)
 		return;
 	out_obj_begin(key);
 	snprintf(fmt, sizeof(fmt), "  %-5s %%" PRIu64, key);
-	out_u64(OUT_ANY, "count", fmt, rctl_hist_count(h));
-	out_u64(OUT_ANY, "size_bytes", " x %" PRIu64 " B  rtt_us", ro.size);
-	out_dbl(OUT_ANY, "rtt_min_us", " min %.1f", rctl_hist_min(h) / 1e3);
-	out_dbl(OUT_ANY, "rtt_avg_us", " avg %.1f", rctl_hist_mean(h) / 1e3);
-	out_dbl(OUT_ANY, "rtt_p50_us", " p50 %.1f", rctl_hist_percentile(h, 50) / 1e3);
-	out_dbl(OUT_ANY, "rtt_p99_us", " p99 %.1f", rctl_hist_percentile(h, 99) / 1e3);
-	out_dbl(OUT_ANY, "rtt_max_us", " max %.1f\n", rctl_hist_max(h) / 1e3);
+	out_u64(OUT_ANY, "count", fmt, l->count);
+	out_u64(OUT_ANY, "size_bytes", " x %" PRIu64 " B", size);
+	cmd_print_rtt_ns(l);
 	out_obj_end();
 }
 
-static void print_sweep(const struct reach_run *r)
+static uint32_t rtt_size(void)
+{
+	return ro.sweep && ro.size > 64 ? 64 : (uint32_t)ro.size;
+}
+
+static double ratio(uint64_t tcp, uint64_t rdma)
+{
+	return rdma ? (double)tcp / (double)rdma : 0;
+}
+
+/* TCP against RDMA on the same path and size: medians and their ratio. */
+static void print_compare(const struct rctl_reach_result *r)
+{
+	if (!ro.compare_tcp || (!r->tcp_done && !r->tcp_err.msg[0]))
+		return;
+	out_obj_begin("compare_tcp");
+	if (!r->tcp_done) {
+		out_str(OUT_ANY, "error", "  tcp    %s\n", r->tcp_err.msg);
+		out_obj_end();
+		return;
+	}
+	out_obj_begin("tcp");
+	out_u64(OUT_ANY, "count", "  tcp   %" PRIu64, r->tcp.count);
+	out_u64(OUT_ANY, "size_bytes", " x %" PRIu64 " B", (uint64_t)ro.size);
+	cmd_print_rtt_ns(&r->tcp);
+	out_obj_end();
+	out_dbl(OUT_ANY, "tcp_to_send_ratio", "  tcp/rdma p50 ratio: SEND %.2f",
+		ratio(r->tcp.p50, r->rtt[0].p50));
+	out_dbl(OUT_ANY, "tcp_to_write_ratio", "  WRITE %.2f\n",
+		ratio(r->tcp.p50, r->rtt[1].p50));
+	out_obj_end();
+}
+
+static void print_sweep(const struct rctl_reach_result *r)
 {
 	const struct rctl_sweep *s = &r->sweep;
 
@@ -243,28 +240,17 @@ static void print_sweep(const struct reach_run *r)
 		out_null(OUT_ANY, "smallest_failed_bytes", " (all passed)");
 	out_u64(OUT_ANY, "max_bytes", " (tried up to %" PRIu64 " B", s->max);
 	out_u64(OUT_ANY, "probes", " in %" PRIu64 " probes)\n", s->probes);
+	if (s->smallest_bad)
+		out_str(OUT_JSON, "cause", NULL, rctl_mtu_side_name(r->mtu_side));
+	else
+		out_null(OUT_JSON, "cause", NULL);
 	out_obj_end();
 }
 
-static uint64_t before_of(const struct reach_run *r, const char *name, bool *found)
+static void print_counters(const struct rctl_reach_result *r)
 {
-	uint32_t i;
-
-	for (i = 0; i < r->n_before; i++)
-		if (!strcmp(r->before[i].name, name)) {
-			*found = true;
-			return r->before[i].value;
-		}
-	*found = false;
-	return 0;
-}
-
-static void print_counters(const struct reach_run *r)
-{
-	unsigned int moved = 0;
 	uint64_t b, d;
 	uint32_t i;
-	bool found;
 
 	if (!r->n_after)
 		return;
@@ -274,10 +260,8 @@ static void print_counters(const struct reach_run *r)
 		const struct rctl_counter *a = &r->after[i];
 		bool loss = rctl_counter_is_loss(a->name);
 
-		b = before_of(r, a->name, &found);
-		if (!found)
+		if (!rctl_reach_counter_delta(r, i, &b, &d))
 			continue;
-		d = a->value >= b ? a->value - b : 0;	/* a reset reads as 0 */
 		out_obj_begin(NULL);
 		out_str(OUT_JSON, "name", NULL, a->name);
 		out_u64(OUT_JSON, "before", NULL, b);
@@ -287,27 +271,24 @@ static void print_counters(const struct reach_run *r)
 		if (d && (loss || r->cls || !strcmp(a->name, "sent_pkts") ||
 			  !strcmp(a->name, "rcvd_pkts")))
 			out_text(" %s%s +%" PRIu64, loss ? "LOSS " : "", a->name, d);
-		moved += d && loss;
 		out_obj_end();
 	}
 	out_arr_end();
-	if (!moved)
+	out_u64(OUT_JSON, "loss_delta", NULL, r->loss_delta);
+	if (!r->loss_delta)
 		out_text("  (no loss or retry counter moved)");
 	out_text("\n");
 }
 
-static void print_ctl(const struct reach_run *r)
+static void print_ctl(const struct rctl_reach_result *r)
 {
-	enum rctl_ctl_result cr;
-	int err, ver;
-	bool ip;
+	bool ip = rctl_ctl_ip_reachable(r->ctl);
 
-	cr = rctl_ctl_probe((const struct sockaddr *)r->o.dst, r->o.src,
-			    ro.timeout < 3 ? ro.timeout : 3, &ver, &err);
-	ip = rctl_ctl_ip_reachable(cr);
+	if (!r->ctl_done)
+		return;
 	out_obj_begin("control_probe");
 	out_u64(OUT_ANY, "tcp_port", "  control probe tcp/%" PRIu64, (uint64_t)ro.port);
-	out_str(OUT_ANY, "result", ": %s", rctl_ctl_result_name(cr));
+	out_str(OUT_ANY, "result", ": %s", rctl_ctl_result_name(r->ctl));
 	out_bool(OUT_JSON, "ip_reachable", NULL, ip);
 	out_text(" -> IP %s%s\n", ip ? "reachable" : "unreachable too",
 		 ip && (r->cls == RCTL_REACH_TIMEOUT || r->cls == RCTL_REACH_STALLED) ?
@@ -321,10 +302,11 @@ static const char *cls_hint(enum rctl_reach_class c)
 	case RCTL_REACH_TIMEOUT:
 		return "UDP 4791 filtered by an ACL or firewall? host netfilter rules affect only Soft-RoCE (rxe); hardware RoCE bypasses them, so look at switch ACLs and security groups";
 	case RCTL_REACH_STALLED:
-	case RCTL_REACH_MTU:
 		return "MTU black hole or loss on the path: compare MTUs end to end (rocectl reach --mtu-sweep) and the loss counters";
+	case RCTL_REACH_MTU:
+		return "give every host and switch port on the path the same MTU; 'rocectl check mtu' on each host shows what limits its active_mtu";
 	case RCTL_REACH_REJECTED:
-		return "is 'rocectl serve' running on the target, on that port?";
+		return "is 'rocectl serve' running on the target, on that port, with a free slot?";
 	case RCTL_REACH_VERSION:
 		return "run the same rocectl version on both hosts";
 	case RCTL_REACH_NODEV:
@@ -334,172 +316,369 @@ static const char *cls_hint(enum rctl_reach_class c)
 	}
 }
 
-static void print_reach(struct rctl_ctx *ctx, const char *target, struct reach_run *r)
+/* The finding in the agreed shape; null when the target passed. */
+static void print_finding(const struct rctl_reach_result *r)
 {
 	const char *id = rctl_reach_class_id(r->cls);
 
-	out_str(OUT_ANY, "target", "reach %s", target);
-	out_u64(OUT_ANY, "port", " port %" PRIu64, (uint64_t)ro.port);
-	out_str(OUT_ANY, "verdict", ": %s", r->cls ? "fail" : "ok");
-	out_str(id ? OUT_ANY : OUT_JSON, "finding", " %s", id);
-	out_text("\n");
-	if (r->cls) {
-		out_str(OUT_ANY, "message", "  %s\n", r->why.msg);
-		out_str(OUT_ANY, "hint", "  hint: %s\n", cls_hint(r->cls));
+	if (!id) {
+		out_null(OUT_JSON, "finding", NULL);
+		return;
 	}
+	out_obj_begin("finding");
+	out_str(OUT_JSON, "id", NULL, id);
+	out_str(OUT_JSON, "status", NULL, "fail");
+	out_str(OUT_JSON, "area", NULL, "reach");
+	out_str(OUT_JSON, "target", NULL, r->target);
+	out_str(OUT_JSON, "device", NULL, r->c.path.dev[0] ? r->c.path.dev : NULL);
+	if (r->c.path.dev[0])
+		out_u64(OUT_JSON, "port", NULL, r->c.path.port);
+	else
+		out_null(OUT_JSON, "port", NULL);
+	out_str(OUT_JSON, "netdev", NULL, r->c.path.netdev[0] ? r->c.path.netdev : NULL);
+	out_str(OUT_ANY, "message", "  %s\n", r->why.msg);
+	out_null(OUT_JSON, "expected", NULL);
+	out_null(OUT_JSON, "got", NULL);
+	out_null(OUT_JSON, "evidence", NULL);
+	out_str(OUT_ANY, "fix", "  hint: %s\n", cls_hint(r->cls));
+	out_obj_end();
+}
+
+static const char *verdict(const struct rctl_reach_result *r)
+{
+	return !r->evaluated ? "unknown" : r->cls ? "fail" : "ok";
+}
+
+static int status_of(const struct rctl_reach_result *r)
+{
+	return !r->evaluated ? RCTL_EXIT_UNKNOWN : r->cls ? RCTL_EXIT_FAIL : RCTL_EXIT_OK;
+}
+
+static void print_detail(const struct rctl_reach_result *r)
+{
+	const char *id = rctl_reach_class_id(r->cls);
+
+	out_str(OUT_ANY, "target", "reach %s", r->target);
+	out_u64(OUT_ANY, "port", " port %" PRIu64, (uint64_t)ro.port);
+	out_str(OUT_ANY, "verdict", ": %s", verdict(r));
+	out_text("%s%s\n", id ? " " : "", id ? id : "");
+	if (!r->evaluated) {
+		out_str(OUT_ANY, "error", "  %s\n", r->err.msg);
+		return;
+	}
+	print_finding(r);
 	print_path(&r->c.path);
+	print_peer(r);
 	print_steps(r);
-	print_rtt("send", &r->rtt[0]);
-	print_rtt("write", &r->rtt[1]);
+	print_rtt("send", &r->rtt[0], rtt_size());
+	print_rtt("write", &r->rtt[1], rtt_size());
+	print_compare(r);
 	print_sweep(r);
-	if (r->cls)
-		print_ctl(r);
+	print_ctl(r);
 	print_counters(r);
+}
+
+/* ---- many targets: a table, worst first ------------------------------- */
+
+static const struct out_col target_cols[] = {
+	{ "target", "TARGET", 0 }, { "verdict", "VERDICT", 0 },
+	{ "finding", "FINDING", 0 }, { "path_mtu", "PATH_MTU", OUT_COL_RIGHT },
+	{ "rtt_p50", "RTT_P50_US", OUT_COL_RIGHT }, { "rtt_p99", "RTT_P99_US", OUT_COL_RIGHT },
+	{ "loss", "LOSS", OUT_COL_RIGHT },
+};
+
+static void print_row(const struct rctl_reach_result *r)
+{
+	const struct rctl_lat *l = &r->rtt[0];
+
+	out_str(OUT_TEXT, "target", NULL, r->target);
+	out_str(OUT_TEXT, "verdict", NULL, verdict(r));
+	out_str(OUT_TEXT, "finding", NULL, rctl_reach_class_id(r->cls));
+	if (r->c.path.path_mtu)
+		out_u64(OUT_TEXT, "path_mtu", NULL, r->c.path.path_mtu);
+	if (l->count) {
+		out_dbl(OUT_TEXT, "rtt_p50", "%.1f", l->p50 / 1e3);
+		out_dbl(OUT_TEXT, "rtt_p99", "%.1f", l->p99 / 1e3);
+	}
+	if (r->evaluated && r->n_after)
+		out_u64(OUT_TEXT, "loss", NULL, r->loss_delta);
+}
+
+static int worse_first(const void *a, const void *b)
+{
+	const struct rctl_reach_result *x = *(const struct rctl_reach_result *const *)a;
+	const struct rctl_reach_result *y = *(const struct rctl_reach_result *const *)b;
+	int sx = status_of(x), sy = status_of(y);
+
+	if (sx != sy)
+		return rctl_reach_worst(sx, sy) == sx ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void print_table(struct rctl_reach_result *r, unsigned int n)
+{
+	struct rctl_reach_result **v = calloc(n, sizeof(*v));
+	unsigned int i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		v[i] = &r[i];
+	qsort(v, n, sizeof(*v), worse_first);
+	out_table_begin("targets", target_cols, sizeof(target_cols) / sizeof(target_cols[0]));
+	for (i = 0; i < n; i++) {
+		out_row_begin();
+		print_row(v[i]);
+		out_row_end();
+	}
+	out_table_end();
+	for (i = 0; i < n && status_of(v[i]); i++)
+		out_text("  %s: %s\n", v[i]->target,
+			 v[i]->evaluated ? v[i]->why.msg : v[i]->err.msg);
+	free(v);
+}
+
+static void print_many(struct rctl_reach_result *r, unsigned int n)
+{
+	unsigned int i;
+
+	if (!out_json()) {
+		print_table(r, n);
+		return;
+	}
+	out_arr_begin("targets");
+	for (i = 0; i < n; i++) {
+		out_obj_begin(NULL);
+		print_detail(&r[i]);
+		out_obj_end();
+	}
+	out_arr_end();
+}
+
+/* ---- --matrix FILE... --------------------------------------------------- */
+
+static int read_doc(const char *path, char **text, struct rctl_err *e)
+{
+	FILE *f = fopen(path, "re");
+	size_t cap = 64 << 20, got;
+
+	if (!f)
+		return rctl_err_set(e, errno, "cannot open '%s'", path);
+	*text = malloc(cap + 1);
+	got = *text ? fread(*text, 1, cap, f) : 0;
+	if (!*text || ferror(f) || !feof(f)) {
+		fclose(f);
+		free(*text);
+		*text = NULL;
+		return rctl_err_msg(e, EIO, "cannot read '%s': read error or larger than 64 MiB", path);
+	}
+	fclose(f);
+	(*text)[got] = '\0';
+	return 0;
+}
+
+static void print_pair(const struct rctl_matrix *m, const struct rctl_pair *p)
+{
+	out_obj_begin(NULL);
+	out_str(OUT_ANY, "source", "  %-16s", m->sources[p->src]);
+	out_str(OUT_ANY, "target", " -> %-16s", m->targets[p->dst]);
+	out_str(OUT_ANY, "verdict", " %-7s", p->verdict);
+	out_str(OUT_ANY, "finding", " %s", p->finding[0] ? p->finding : NULL);
+	out_str(OUT_ANY, "message", ": %s\n", p->message[0] ? p->message : NULL);
+	if (p->path_mtu)
+		out_u64(OUT_JSON, "path_mtu", NULL, p->path_mtu);
+	else
+		out_null(OUT_JSON, "path_mtu", NULL);
+	if (p->rtt_p50_ns)
+		out_u64(OUT_JSON, "rtt_p50_ns", NULL, p->rtt_p50_ns);
+	else
+		out_null(OUT_JSON, "rtt_p50_ns", NULL);
+	out_obj_end();
+}
+
+static void print_labels(const char *key, char **labels, const unsigned int *order,
+			 unsigned int n)
+{
+	unsigned int i;
+
+	out_arr_begin(key);
+	for (i = 0; i < n; i++)
+		out_str(OUT_JSON, NULL, NULL, labels[order[i]]);
+	out_arr_end();
+}
+
+/* The grid, text only: rows sources, columns targets, worst first. */
+static void print_grid(const struct rctl_matrix *m)
+{
+	const struct rctl_pair *p;
+	unsigned int i, j;
+
+	out_text("\n%-18s", "SOURCE \\ TARGET");
+	for (j = 0; j < m->ntgt; j++)
+		out_text(j + 1 < m->ntgt ? " %-16s" : " %s", m->targets[m->col_order[j]]);
+	out_text("\n");
+	for (i = 0; i < m->nsrc; i++) {
+		out_text("%-18s", m->sources[m->row_order[i]]);
+		for (j = 0; j < m->ntgt; j++) {
+			p = rctl_matrix_at(m, m->row_order[i], m->col_order[j]);
+			out_text(j + 1 < m->ntgt ? " %-16s" : " %s",
+				 !p ? "-" : !strcmp(p->verdict, "ok") ? "ok" :
+				 p->finding[0] ? p->finding + 6 : p->verdict);	/* "reach." */
+		}
+		out_text("\n");
+	}
+}
+
+static int print_matrix(const struct rctl_matrix *m)
+{
+	unsigned int i;
+
+	out_text("%u sources x %u targets: %u pairs probed, %u failing, %u not probed\n",
+		 m->nsrc, m->ntgt, m->npresent, m->nfailed,
+		 m->nsrc * m->ntgt - m->npresent);
+	print_labels("sources", m->sources, m->row_order, m->nsrc);
+	print_labels("targets", m->targets, m->col_order, m->ntgt);
+	out_u64(OUT_JSON, "pairs_probed", NULL, m->npresent);
+	out_u64(OUT_JSON, "pairs_failing", NULL, m->nfailed);
+	out_u64(OUT_JSON, "pairs_missing", NULL, (uint64_t)m->nsrc * m->ntgt - m->npresent);
+	if (m->nfailed)
+		out_text("\nfailing pairs:\n");
+	out_arr_begin("pairs");
+	for (i = 0; i < m->npresent; i++)
+		if (out_json() || strcmp(m->order[i]->verdict, "ok"))
+			print_pair(m, m->order[i]);
+	out_arr_end();
+	print_grid(m);
+	return m->nfailed ? RCTL_EXIT_FAIL : RCTL_EXIT_OK;
+}
+
+static int reach_matrix(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	struct rctl_matrix m = { 0 };
+	struct rctl_err e = { 0 };
+	char *text = NULL;
+	int i, ret = 0;
+
+	for (i = 0; i < argc && !ret; i++) {
+		ret = read_doc(argv[i], &text, &e);
+		if (!ret)
+			ret = rctl_matrix_add_doc(&m, text, argv[i], &e);
+		free(text);
+		text = NULL;
+	}
+	if (!ret && rctl_matrix_finish(&m))
+		ret = rctl_err_set(&e, ENOMEM, "cannot build the matrix");
+	ret = ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : print_matrix(&m);
+	rctl_matrix_free(&m);
+	return ret;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static int reach_src(struct sockaddr_storage *ss, struct rctl_err *e)
+{
+	if (ro.src)
+		return rctl_sockaddr_parse(ro.src, 0, true, ss, e);
+	return rctl_dev_src_addr(ro.dev, 1, ro.gid_given ? ro.gid_index : -1, ss, e);
+}
+
+static int reach_targets(struct rctl_ctx *ctx, int argc, char **argv,
+			 char ***list, unsigned int *n)
+{
+	struct rctl_err e = { 0 };
+	int i;
+
+	for (i = 0; i < argc; i++)
+		if (rctl_reach_targets_add(list, n, argv[i], &e))
+			return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	if (ro.targets && rctl_reach_targets_load(ro.targets, list, n, &e))
+		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	if (!*n)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: no target (give TARGET or --targets FILE)");
+	return 0;
+}
+
+static int reach_check(struct rctl_ctx *ctx, int argc)
+{
+	if (ro.dev && ro.src)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --dev and --src exclude each other");
+	if (ro.gid_given && !ro.dev)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --gid-index needs --dev");
+	if (ro.matrix && ro.targets)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --matrix reads files; --targets does not apply");
+	if (ro.matrix && !argc)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --matrix needs the JSON files of reach runs");
+	return 0;
+}
+
+static int reach_runs(struct rctl_ctx *ctx, char **list, unsigned int n,
+		      const struct rctl_reach_opts *o, bool many)
+{
+	struct rctl_reach_result *r = calloc(n, sizeof(*r));
+	struct rctl_err e = { 0 };
+	unsigned int i;
+	int ret = RCTL_EXIT_OK;
+
+	if (!r)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "out of memory");
+	if (rctl_reach_many(o, list, n, (unsigned int)ro.parallel, r, &e)) {
+		free(r);
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	}
+	if (!many && !r[0].evaluated)
+		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &r[0].err);
+	else if (many)
+		print_many(r, n);
+	else
+		print_detail(&r[0]);
+	for (i = 0; i < n; i++) {
+		if (many || r[i].evaluated)
+			ret = rctl_reach_worst(ret, status_of(&r[i]));
+		rctl_reach_result_free(&r[i]);
+	}
+	free(r);
+	return ret;
 }
 
 static int do_reach(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	struct sockaddr_storage dst, src;
-	struct reach_run *r;
+	struct sockaddr_storage src;
 	struct rctl_err e = { 0 };
+	struct rctl_reach_opts o = {
+		.port = (uint16_t)ro.port, .tos = ro.tos_given ? ro.tos : -1,
+		.count = (unsigned int)ro.count, .size = (uint32_t)ro.size,
+		.sweep = ro.sweep, .compare_tcp = ro.compare_tcp, .timeout_s = ro.timeout,
+		.sweep_max = ro.size_given ? (uint32_t)ro.size : RCTL_REACH_SWEEP_MAX,
+	};
+	char **list = NULL;
+	unsigned int n = 0;
 	int ret;
 
-	if (ro.dev && ro.src)
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --dev and --src exclude each other");
-	if (rctl_sockaddr_parse(argv[0], (uint16_t)ro.port, false, &dst, &e))
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	ret = reach_check(ctx, argc);
+	if (ret)
+		return ret;
+	if (ro.matrix)
+		return reach_matrix(ctx, argc, argv);
 	if ((ro.dev || ro.src) && reach_src(&src, &e))
 		return cmd_error(ctx, ro.src ? RCTL_EXIT_USAGE : RCTL_EXIT_UNKNOWN, &e);
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "out of memory");
-	r->o = (struct rctl_conn_opts){
-		.dst = (struct sockaddr *)&dst,
-		.src = ro.dev || ro.src ? (struct sockaddr *)&src : NULL,
-		.tos = ro.tos_given ? ro.tos : -1,
-		.timeout_s = ro.timeout,
-		.mode = RCTL_MODE_ECHO,
-		.size = ro.sweep && !ro.size_given ? SWEEP_MAX : (uint32_t)ro.size,
-		.depth = 4,
-		.retry_cnt = 7,
-		.ack_timeout = 14,	/* 67 ms: retries run out in about half a second */
-	};
+	o.src = ro.dev || ro.src ? (const struct sockaddr *)&src : NULL;
 	if (getenv("ROCECTL_PROBE_VERSION"))	/* testing aid: speak another version */
-		r->o.version = (uint8_t)atoi(getenv("ROCECTL_PROBE_VERSION"));
-	ret = reach_run(ctx, r);
-	if (!ret) {
-		print_reach(ctx, argv[0], r);
-		ret = r->cls ? RCTL_EXIT_FAIL : RCTL_EXIT_OK;
-	}
-	free(r->before);
-	free(r->after);
-	free(r);
+		o.version = (uint8_t)atoi(getenv("ROCECTL_PROBE_VERSION"));
+	ret = reach_targets(ctx, argc, argv, &list, &n);
+	if (!ret)
+		ret = reach_runs(ctx, list, n, &o, n > 1 || ro.targets);
+	rctl_reach_targets_free(list, n);
 	return ret;
 }
 
 const struct rctl_cmd cmd_reach = {
 	.name = "reach",
 	.summary = "prove RoCE reachability with a real RC QP against 'rocectl serve'",
-	.args = "TARGET",
-	.min_args = 1,
-	.max_args = 1,
+	.args = "TARGET...",
+	.min_args = 0,
+	.max_args = -1,
 	.arg_kind = ARG_HOST,
 	.opts = reach_opts,
 	.fn = do_reach,
 	.flags = CMD_CHECK,
-};
-
-/* ---- serve -------------------------------------------------------------- */
-
-static struct {
-	const char *bind;
-	int port, max_clients;
-	double lifetime;
-} so = { .bind = "0.0.0.0", .port = RCTL_PROBE_PORT, .max_clients = 16, .lifetime = 300 };
-
-static const struct rctl_opt serve_opts[] = {
-	{ .name = "bind", .short_name = 'b', .type = OPT_STR, .arg = "ADDR", .dst = &so.bind,
-	  .help = "listen on this local address (default 0.0.0.0)" },
-	{ .name = "port", .short_name = 'P', .type = OPT_INT, .arg = "PORT", .dst = &so.port,
-	  .min = 1, .max = 65535, .help = "rdma_cm and TCP control port (default 18520)" },
-	{ .name = "max-clients", .type = OPT_INT, .arg = "N", .dst = &so.max_clients,
-	  .min = 1, .max = 256, .help = "clients served at once (default 16)" },
-	{ .name = "lifetime", .type = OPT_SECS, .arg = "SECS", .dst = &so.lifetime,
-	  .max = 86400, .help = "disconnect a client after this long (default 300)" },
-	{ 0 }
-};
-
-static volatile sig_atomic_t serve_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	serve_stop = 1;
-}
-
-static void serve_event(void *arg, const struct rctl_serve_event *ev)
-{
-	static const char *const kinds[] = {
-		[RCTL_SERVE_LISTEN] = "listening", [RCTL_SERVE_CONNECT] = "connected",
-		[RCTL_SERVE_REJECT] = "rejected", [RCTL_SERVE_DISCONNECT] = "disconnected",
-	};
-
-	(void)arg;
-	out_str(OUT_ANY, "event", "%s", kinds[ev->kind]);
-	if (ev->kind == RCTL_SERVE_LISTEN) {
-		out_str(OUT_ANY, "bind", " on %s", so.bind);
-		out_u64(OUT_ANY, "port", " port %" PRIu64 " (rdma_cm RDMA_PS_TCP and tcp control)",
-			(uint64_t)so.port);
-		out_str(OUT_ANY, "device", " device %s", ev->dev[0] ? ev->dev : NULL);
-	} else {
-		out_str(OUT_ANY, "peer", " %s", ev->peer);
-	}
-	if (ev->kind == RCTL_SERVE_CONNECT) {
-		out_str(OUT_ANY, "device", " on %s", ev->dev);
-		out_str(OUT_ANY, "mode", " %s", rctl_probe_mode_name(ev->mode));
-		out_u64(OUT_ANY, "size_bytes", " %" PRIu64 " B", ev->size);
-	}
-	if (ev->kind == RCTL_SERVE_DISCONNECT) {
-		out_u64(OUT_ANY, "messages", " after %" PRIu64 " messages", ev->messages);
-		out_dbl(OUT_ANY, "secs", " in %.1f s", ev->secs);
-	}
-	if (ev->why)
-		out_str(OUT_ANY, "reason", " (%s)", ev->why);
-	if (ev->kind != RCTL_SERVE_LISTEN)
-		out_u64(OUT_ANY, "clients", " [%" PRIu64 " connected]", ev->clients);
-	out_text("\n");
-	if (out_json())
-		out_flush_doc();
-	else
-		fflush(stdout);
-}
-
-static int do_serve(struct rctl_ctx *ctx, int argc, char **argv)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct sockaddr_storage ss;
-	struct rctl_err e = { 0 };
-	struct rctl_serve_opts o = {
-		.bind = (struct sockaddr *)&ss, .max_clients = (unsigned int)so.max_clients,
-		.lifetime_s = so.lifetime, .stop = &serve_stop,
-	};
-
-	(void)argc;
-	(void)argv;
-	if (rctl_sockaddr_parse(so.bind, (uint16_t)so.port, true, &ss, &e))
-		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if (rctl_serve(&o, serve_event, NULL, &e))
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	return RCTL_EXIT_OK;
-}
-
-const struct rctl_cmd cmd_serve = {
-	.name = "serve",
-	.summary = "answer 'rocectl reach' and 'rocectl bench rdma' (RC QPs over rdma_cm)",
-	.opts = serve_opts,
-	.fn = do_serve,
 };

@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The I/O engine of 'rocectl bench nvmf': one thread drives every I/O queue,
- * busy-polling the CQs (or sleeping on their completion channels), keeps
- * each queue at its granted depth, times every command from ibv_post_send to
- * its CQE, and merges the per-queue statistics at the end.
+ * The I/O engine of 'rocectl bench nvmf': one thread per I/O queue (pinned
+ * with cfg->cpus), busy-polling its CQ (or sleeping on its completion
+ * channel), keeps the queue at its granted depth, times every command from
+ * ibv_post_send to its CQE, and the statistics are merged at the end. The
+ * calling thread keeps the admin queue alive and prints progress.
  *
  * Each queue has "limit" workers; worker w of queue q owns the I/O units
  * (bs-sized blocks) u with u % (nq * limit) == q * limit + w, so in verify
  * mode no two commands in flight ever touch the same blocks.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
+#include "rocectl/clock.h"
 #include "rocectl/nvmf.h"
 
 #define MAXQ 64
+#define TICK_NS 10000000ull		/* main thread: keep-alive, progress, stop checks */
+#define IDLE_WAIT_MS 100		/* event mode: longest sleep before re-checking */
+#define CLOCK_EVERY 64			/* busy polls between clock reads of the queue loop */
 
 struct worker {
 	uint64_t stripe;	/* first unit of this worker */
@@ -26,15 +34,24 @@ struct worker {
 	bool readback;		/* verify: the read of a unit just written */
 };
 
+struct run;
+
+/* One I/O queue and the thread that drives it; only that thread writes here. */
 struct qctx {
+	struct run *r;
 	struct rctl_nvmf_q *q;
 	struct worker *w;
 	int *slot_worker;	/* slot -> worker */
+	int *waiting, nwaiting;	/* workers with no free slot yet */
 	uint64_t rng;
 	uint64_t last_progress;
 	struct rctl_hist *lat, *rlat, *wlat;
-	struct rctl_nvmf_qstat st;
+	struct rctl_nvmf_qstat st;	/* st.ios read by the progress line (relaxed) */
 	uint64_t reads, writes, verified;
+	pthread_t thread;
+	bool started;
+	int ret;
+	struct rctl_err err;
 };
 
 struct run {
@@ -44,10 +61,12 @@ struct run {
 	int nq;
 	uint64_t units_per_worker, nworkers, seed;
 	uint32_t nlb;
-	uint64_t t_measure, t_end;	/* measurement window start, submit stop */
-	uint64_t issued;		/* measured I/Os submitted */
+	uint64_t t_measure, t_end;	/* measurement window start, submit stop (rctl_fast_ns) */
+	uint64_t issued;		/* measured I/Os submitted, atomic (--ios) */
+	int stop;			/* atomic: no new commands (time up, --ios, error) */
+	int running;			/* atomic: queue threads still running */
 	double cpu0;			/* CPU seconds at the window start */
-	bool stop, measuring;
+	bool measuring;
 };
 
 static uint64_t xorshift(uint64_t *s)
@@ -117,6 +136,12 @@ static uint64_t next_unit(struct run *r, struct qctx *qc, struct worker *w)
 	return w->stripe + i * r->nworkers;
 }
 
+static bool stopping(struct run *r)
+{
+	return __atomic_load_n(&r->stop, __ATOMIC_RELAXED);
+}
+
+/* Queue the command of worker wi (posted by the next flush); no slot: it waits. */
 static int submit(struct run *r, struct qctx *qc, int wi, struct rctl_err *e)
 {
 	struct worker *w = &qc->w[wi];
@@ -124,19 +149,30 @@ static int submit(struct run *r, struct qctx *qc, int wi, struct rctl_err *e)
 	struct rctl_nvme_cmd cmd;
 	int slot = rctl_nvmf_q_alloc(qc->q);
 
-	if (slot < 0)
+	if (slot < 0) {
+		qc->waiting[qc->nwaiting++] = wi;
 		return 0;
+	}
 	qc->slot_worker[slot] = wi;
 	if (w->write && r->cfg->verify)
 		rctl_nvmf_pattern_fill(rctl_nvmf_q_buf(qc->q, slot), bs, w->unit, r->seed);
 	rctl_nvme_rw_cmd(&cmd, w->write, r->cfg->nsid, w->unit * r->nlb, r->nlb);
-	if (rctl_nvmf_now_ns() >= r->t_measure && !w->readback)
-		r->issued++;
-	return rctl_nvmf_q_submit(qc->q, slot, &cmd, bs, e);
+	return rctl_nvmf_q_queue(qc->q, slot, &cmd, bs, e);
 }
 
-/* Choose the next command of worker wi and send it. */
-static int start_next(struct run *r, struct qctx *qc, int wi, struct rctl_err *e)
+/* With --ios: claim one of the measured I/Os (shared by every queue thread). */
+static bool claim_io(struct run *r, uint64_t now)
+{
+	if (!r->cfg->ios)
+		return true;
+	if (now < r->t_measure)
+		return true;
+	return __atomic_fetch_add(&r->issued, 1, __ATOMIC_RELAXED) < r->cfg->ios;
+}
+
+/* Choose the next command of worker wi and queue it. */
+static int start_next(struct run *r, struct qctx *qc, int wi, uint64_t now,
+		      struct rctl_err *e)
 {
 	struct worker *w = &qc->w[wi];
 
@@ -145,10 +181,10 @@ static int start_next(struct run *r, struct qctx *qc, int wi, struct rctl_err *e
 		w->readback = true;		/* same unit, read it back */
 		return submit(r, qc, wi, e);
 	}
-	if (r->stop)
+	if (stopping(r) || !claim_io(r, now)) {
+		__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
 		return 0;
-	if (r->cfg->ios && r->issued >= r->cfg->ios)
-		return 0;
+	}
 	w->readback = false;
 	w->unit = next_unit(r, qc, w);
 	w->write = r->cfg->verify ? true : pick_write(r, qc);
@@ -166,12 +202,23 @@ static int io_failed(struct run *r, struct qctx *qc, const struct worker *w,
 			    (unsigned long long)(w->unit * r->nlb), r->cfg->nsid, st);
 }
 
+static void count(struct qctx *qc, const struct worker *w, uint64_t lat, uint32_t bs)
+{
+	rctl_hist_add(qc->lat, lat);
+	rctl_hist_add(w->write ? qc->wlat : qc->rlat, lat);
+	__atomic_store_n(&qc->st.ios, qc->st.ios + 1, __ATOMIC_RELAXED);
+	qc->st.bytes += bs;
+	if (w->write)
+		qc->writes++;
+	else
+		qc->reads++;
+}
+
 static int complete(struct run *r, struct qctx *qc, const struct rctl_nvmf_done *d,
 		    struct rctl_err *e)
 {
 	int wi = qc->slot_worker[d->slot];
 	struct worker *w = &qc->w[wi];
-	uint64_t lat = d->t_done_ns - d->t_submit_ns;
 	long off;
 
 	if (d->status)
@@ -185,23 +232,16 @@ static int complete(struct run *r, struct qctx *qc, const struct rctl_nvmf_done 
 					    (unsigned long long)(w->unit * r->nlb), r->cfg->nsid, off);
 		qc->verified++;
 	}
-	if (d->t_submit_ns >= r->t_measure) {
-		rctl_hist_add(qc->lat, lat);
-		rctl_hist_add(w->write ? qc->wlat : qc->rlat, lat);
-		qc->st.ios++;
-		qc->st.bytes += r->cfg->bs;
-		if (w->write)
-			qc->writes++;
-		else
-			qc->reads++;
-	}
+	if (d->t_submit_ns >= r->t_measure)
+		count(qc, w, d->t_done_ns - d->t_submit_ns, r->cfg->bs);
 	return 0;
 }
 
+/* Reap a batch, check it, queue the next commands, post them as one chain. */
 static int poll_queue(struct run *r, struct qctx *qc, uint64_t now, struct rctl_err *e)
 {
 	struct rctl_nvmf_done d[32];
-	int i, n, ret, wi[32];
+	int i, n, ret, wi[32], nw;
 
 	n = rctl_nvmf_q_poll(qc->q, d, 32, e);
 	if (n < 0)
@@ -215,48 +255,100 @@ static int poll_queue(struct run *r, struct qctx *qc, uint64_t now, struct rctl_
 		if (ret)
 			return ret;
 	}
-	for (i = 0; i < n; i++) {
-		ret = start_next(r, qc, wi[i], e);
+	/* workers that found no free slot go first: slots may have been freed */
+	for (nw = qc->nwaiting, qc->nwaiting = 0, i = 0; i < nw; i++) {
+		ret = submit(r, qc, qc->waiting[i], e);
 		if (ret)
 			return ret;
 	}
-	return n;
+	for (i = 0; i < n; i++) {
+		ret = start_next(r, qc, wi[i], now, e);
+		if (ret)
+			return ret;
+	}
+	ret = rctl_nvmf_q_flush(qc->q, e);
+	return ret ? ret : n;
 }
 
 /* No completion for io_timeout_ms while commands are outstanding: the target is gone. */
-static int check_stall(struct run *r, uint64_t now, struct rctl_err *e)
+static int check_stall(struct qctx *qc, uint64_t now, struct rctl_err *e)
 {
-	uint64_t limit = (uint64_t)r->cfg->io_timeout_ms * 1000000;
-	int i;
+	const struct rctl_nvmf_bench_cfg *cfg = qc->r->cfg;
 
-	for (i = 0; i < r->nq; i++) {
-		struct qctx *qc = &r->qc[i];
-
-		if (rctl_nvmf_q_outstanding(qc->q) && now - qc->last_progress > limit)
-			return rctl_err_msg(e, ETIMEDOUT, "I/O queue %d: %u commands got no "
-					    "answer within %d ms: target gone?", i + 1,
-					    rctl_nvmf_q_outstanding(qc->q), r->cfg->io_timeout_ms);
-	}
+	if (rctl_nvmf_q_outstanding(qc->q) &&
+	    now - qc->last_progress > (uint64_t)cfg->io_timeout_ms * 1000000)
+		return rctl_err_msg(e, ETIMEDOUT, "I/O queue %d: %u commands got no answer "
+				    "within %d ms: target gone?", (int)(qc - qc->r->qc) + 1,
+				    rctl_nvmf_q_outstanding(qc->q), cfg->io_timeout_ms);
 	return 0;
 }
 
-static int idle_wait(struct run *r, struct rctl_err *e)
+/* Event mode: arm, poll once more (a CQE before the arming raises no event), sleep. */
+static int idle_wait(struct run *r, struct qctx *qc, struct rctl_err *e)
 {
-	struct rctl_nvmf_q *qs[MAXQ];
-	uint64_t now = rctl_nvmf_now_ns();
-	int i, n = 0, ret;
+	int ret = rctl_nvmf_arm(&qc->q, 1, e);
 
-	for (i = 0; i < r->nq; i++)
-		qs[i] = r->qc[i].q;
-	ret = rctl_nvmf_arm(qs, r->nq, e);
-	for (i = 0; !ret && i < r->nq; i++) {
-		ret = poll_queue(r, &r->qc[i], now, e);
-		n += ret > 0 ? ret : 0;
-		ret = ret < 0 ? ret : 0;
+	if (!ret)
+		ret = poll_queue(r, qc, rctl_fast_ns(), e);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	return rctl_nvmf_wait(&qc->q, 1, IDLE_WAIT_MS, e);
+}
+
+static int queue_loop(struct qctx *qc)
+{
+	struct run *r = qc->r;
+	struct rctl_err *e = &qc->err;
+	uint64_t now = rctl_fast_ns();
+	unsigned int polls = 0;
+	int w, n, ret;
+
+	qc->last_progress = now;
+	for (w = 0; w < rctl_nvmf_q_limit(qc->q); w++) {
+		ret = start_next(r, qc, w, now, e);
+		if (ret)
+			return ret;
 	}
-	if (ret || n)
-		return ret;
-	return rctl_nvmf_wait(qs, r->nq, 100, e);
+	ret = rctl_nvmf_q_flush(qc->q, e);
+	while (!ret) {
+		if (stopping(r) && !rctl_nvmf_q_outstanding(qc->q))
+			return 0;
+		n = poll_queue(r, qc, now, e);
+		if (n < 0)
+			return n;
+		/* the clock only every CLOCK_EVERY polls: where it is HPET, a read is a syscall */
+		if (++polls % CLOCK_EVERY && !(r->cfg->event && !n))
+			continue;
+		now = rctl_fast_ns();
+		if (now >= r->t_end)
+			__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+		if (!n)
+			ret = check_stall(qc, now, e);
+		if (!ret && !n && r->cfg->event)
+			ret = idle_wait(r, qc, e);
+	}
+	return ret;
+}
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *queue_thread(void *arg)
+{
+	struct qctx *qc = arg;
+	double cpu0 = thread_cpu_s();
+
+	qc->ret = queue_loop(qc);
+	qc->st.cpu_s = thread_cpu_s() - cpu0;
+	if (qc->ret)	/* the others stop too: the run ends with this error */
+		__atomic_store_n(&qc->r->stop, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&qc->r->running, 1, __ATOMIC_RELEASE);
+	return NULL;
 }
 
 static double cpu_now(void)
@@ -268,16 +360,6 @@ static double cpu_now(void)
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-static uint32_t total_outstanding(const struct run *r)
-{
-	uint32_t n = 0;
-	int i;
-
-	for (i = 0; i < r->nq; i++)
-		n += rctl_nvmf_q_outstanding(r->qc[i].q);
-	return n;
-}
-
 static void progress(struct run *r, uint64_t now, uint64_t *last_t, uint64_t *last_ios)
 {
 	struct rctl_nvmf_progress p = { 0 };
@@ -285,7 +367,7 @@ static void progress(struct run *r, uint64_t now, uint64_t *last_t, uint64_t *la
 	int i;
 
 	for (i = 0; i < r->nq; i++)
-		p.ios += r->qc[i].st.ios;
+		p.ios += __atomic_load_n(&r->qc[i].st.ios, __ATOMIC_RELAXED);
 	p.elapsed_s = ((double)now - (double)r->t_measure) / 1e9;
 	p.iops = dt > 0 ? (double)(p.ios - *last_ios) / dt : 0;
 	p.mibs = p.iops * r->cfg->bs / (1024.0 * 1024.0);
@@ -294,61 +376,95 @@ static void progress(struct run *r, uint64_t now, uint64_t *last_t, uint64_t *la
 	r->cfg->progress(&p, r->cfg->arg);
 }
 
-/* Housekeeping every 10 ms: keep-alive, stall detection, progress each second. */
-static int tick(struct run *r, uint64_t now, uint64_t *next_prog, uint64_t *last_t,
-		uint64_t *last_ios, struct rctl_err *e)
+/*
+ * The calling thread, while the queue threads run: keep-alive on the admin
+ * queue (only this thread touches it), the CPU clock at the window start,
+ * the progress line each second. A keep-alive failure stops the run.
+ */
+static int supervise(struct run *r, struct rctl_err *e)
 {
-	int ret = rctl_nvmf_keep_alive(r->c, now, e);
+	struct timespec pause = { 0, (long)TICK_NS };
+	uint64_t now = rctl_fast_ns(), next_prog = now + 1000000000ull;
+	uint64_t last_t = now, last_ios = 0;
+	int ret = 0;
 
-	if (!ret)
-		ret = check_stall(r, now, e);
-	if (!ret && r->cfg->progress && now >= *next_prog) {
-		*next_prog = now + 1000000000ull;
-		progress(r, now, last_t, last_ios);
-	}
-	return ret;
-}
-
-static int loop(struct run *r, struct rctl_err *e)
-{
-	uint64_t now = rctl_nvmf_now_ns(), next_tick = 0;
-	uint64_t next_prog = now + 1000000000ull, last_t = now, last_ios = 0;
-	int i, n, ret;
-
-	for (i = 0; i < r->nq; i++)
-		for (n = 0; n < rctl_nvmf_q_limit(r->qc[i].q); n++) {
-			ret = start_next(r, &r->qc[i], n, e);
-			if (ret)
-				return ret;
-		}
-	for (;;) {
-		now = rctl_nvmf_now_ns();
+	while (__atomic_load_n(&r->running, __ATOMIC_ACQUIRE)) {
+		nanosleep(&pause, NULL);
+		now = rctl_fast_ns();
 		if (!r->measuring && now >= r->t_measure) {
 			r->measuring = true;
 			r->cpu0 = cpu_now();
 		}
-		if (now >= r->t_end || (r->cfg->ios && r->issued >= r->cfg->ios))
-			r->stop = true;
-		if (r->stop && !total_outstanding(r))
-			return 0;
-		for (i = 0, n = 0; i < r->nq; i++) {
-			ret = poll_queue(r, &r->qc[i], now, e);
-			if (ret < 0)
-				return ret;
-			n += ret;
-		}
-		if (now >= next_tick) {
-			next_tick = now + 10000000ull;
-			ret = tick(r, now, &next_prog, &last_t, &last_ios, e);
+		if (!ret) {
+			ret = rctl_nvmf_keep_alive(r->c, rctl_clock_ns(), e);
 			if (ret)
-				return ret;
+				__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
 		}
-		if (!n && r->cfg->event) {
-			ret = idle_wait(r, e);
-			if (ret)
-				return ret;
+		if (r->cfg->progress && now >= next_prog) {
+			next_prog = now + 1000000000ull;
+			progress(r, now, &last_t, &last_ios);
 		}
 	}
+	return ret;
+}
+
+/* Pin thread i to cpus[i % ncpus]; -errno with a message. */
+static int pin(struct run *r, int i, struct rctl_err *e)
+{
+	const struct rctl_nvmf_bench_cfg *cfg = r->cfg;
+	cpu_set_t set;
+	int cpu, ret;
+
+	if (!cfg->ncpus)
+		return 0;
+	cpu = cfg->cpus[i % cfg->ncpus];
+	r->qc[i].st.cpu = cpu;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	ret = pthread_setaffinity_np(r->qc[i].thread, sizeof(set), &set);
+	if (ret)
+		return rctl_err_set(e, ret, "cannot pin I/O queue %d to CPU %d", i + 1, cpu);
+	return 0;
+}
+
+static int start_threads(struct run *r, struct rctl_err *e)
+{
+	int i, ret;
+
+	for (i = 0; i < r->nq; i++) {
+		__atomic_fetch_add(&r->running, 1, __ATOMIC_RELAXED);
+		ret = pthread_create(&r->qc[i].thread, NULL, queue_thread, &r->qc[i]);
+		if (ret) {
+			__atomic_fetch_sub(&r->running, 1, __ATOMIC_RELAXED);
+			return rctl_err_set(e, ret, "cannot start the thread of I/O queue %d", i + 1);
+		}
+		r->qc[i].started = true;
+		ret = pin(r, i, e);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Start one thread per queue, supervise, join; the first error wins. */
+static int run_threads(struct run *r, struct rctl_err *e)
+{
+	int i, ret = start_threads(r, e), sret;
+
+	if (ret)
+		__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+	sret = supervise(r, ret ? &(struct rctl_err){ 0 } : e);
+	ret = ret ? ret : sret;
+	for (i = 0; i < r->nq; i++) {
+		if (!r->qc[i].started)
+			continue;
+		pthread_join(r->qc[i].thread, NULL);
+		if (!ret && r->qc[i].ret) {
+			*e = r->qc[i].err;
+			ret = r->qc[i].ret;
+		}
+	}
+	return ret;
 }
 
 static int setup(struct run *r, struct rctl_nvmf_q **qs, int nq, struct rctl_err *e)
@@ -367,25 +483,28 @@ static int setup(struct run *r, struct rctl_nvmf_q **qs, int nq, struct rctl_err
 				    "commands of %u bytes", r->cfg->nsid,
 				    (unsigned long long)r->cfg->ns_blocks,
 				    (unsigned long long)r->nworkers, r->cfg->bs);
-	now = rctl_nvmf_now_ns();
+	now = rctl_fast_ns();
 	r->seed = mix64(now);
 	for (i = 0; i < nq; i++) {
 		struct qctx *qc = &r->qc[i];
 
+		qc->r = r;
+		qc->st.cpu = -1;
 		qc->q = qs[i];
 		lim = rctl_nvmf_q_limit(qs[i]);
 		qc->w = calloc(lim, sizeof(*qc->w));
 		qc->slot_worker = calloc(lim, sizeof(int));
+		qc->waiting = calloc(lim, sizeof(int));
 		qc->lat = malloc(sizeof(*qc->lat));
 		qc->rlat = malloc(sizeof(*qc->rlat));
 		qc->wlat = malloc(sizeof(*qc->wlat));
-		if (!qc->w || !qc->slot_worker || !qc->lat || !qc->rlat || !qc->wlat)
+		if (!qc->w || !qc->slot_worker || !qc->waiting || !qc->lat || !qc->rlat ||
+		    !qc->wlat)
 			return rctl_err_set(e, ENOMEM, "cannot allocate queue statistics");
 		rctl_hist_init(qc->lat);
 		rctl_hist_init(qc->rlat);
 		rctl_hist_init(qc->wlat);
 		qc->rng = mix64(r->seed + (uint64_t)i + 1) | 1;
-		qc->last_progress = now;
 		for (w = 0; w < lim; w++)
 			qc->w[w].stripe = (uint64_t)(i ? r->qc[i - 1].w[0].stripe +
 						     rctl_nvmf_q_limit(qs[i - 1]) : 0) + w;
@@ -414,6 +533,7 @@ static void merge(struct run *r, struct rctl_nvmf_bench_res *res)
 		res->verified += qc->verified;
 		free(qc->w);
 		free(qc->slot_worker);
+		free(qc->waiting);
 		free(qc->lat);
 		free(qc->rlat);
 		free(qc->wlat);
@@ -441,13 +561,14 @@ int rctl_nvmf_bench_run(struct rctl_nvmf_ctrl *c, struct rctl_nvmf_q **qs, int n
 	}
 	r->c = c;
 	r->cfg = cfg;
+	res->clock_source = rctl_fast_clock_init();
 	ret = setup(r, qs, nq, e);
 	if (!ret) {
-		r->t_measure = rctl_nvmf_now_ns() + (uint64_t)(cfg->ramp_s * 1e9);
+		r->t_measure = rctl_fast_ns() + (uint64_t)(cfg->ramp_s * 1e9);
 		r->t_end = cfg->time_s > 0 ? r->t_measure + (uint64_t)(cfg->time_s * 1e9)
 					   : UINT64_MAX;
-		ret = loop(r, e);
-		res->elapsed_s = ((double)rctl_nvmf_now_ns() - (double)r->t_measure) / 1e9;
+		ret = run_threads(r, e);
+		res->elapsed_s = ((double)rctl_fast_ns() - (double)r->t_measure) / 1e9;
 		res->cpu_s = r->measuring ? cpu_now() - r->cpu0 : 0;
 	}
 	r->nq = nq;
@@ -456,4 +577,45 @@ int rctl_nvmf_bench_run(struct rctl_nvmf_ctrl *c, struct rctl_nvmf_q **qs, int n
 	res->partial = ret != 0;
 	free(r);
 	return ret;
+}
+
+static int cpu_num(const char **p, int *v)
+{
+	char *end;
+	long x;
+
+	if (**p < '0' || **p > '9')
+		return -1;
+	x = strtol(*p, &end, 10);
+	if (x >= CPU_SETSIZE)
+		return -1;
+	*v = (int)x;
+	*p = end;
+	return 0;
+}
+
+int rctl_cpu_list_parse(const char *s, int *cpus, int max, int *n, struct rctl_err *e)
+{
+	const char *p = s;
+	int lo, hi, c, i;
+
+	*n = 0;
+	do {
+		if (cpu_num(&p, &lo))
+			return rctl_err_msg(e, EINVAL, "bad CPU list '%s' at '%s'", s, p);
+		hi = lo;
+		if (*p == '-' && (p++, cpu_num(&p, &hi) || hi < lo))
+			return rctl_err_msg(e, EINVAL, "bad CPU range in '%s' at '%s'", s, p);
+		if (*p && *p != ',')
+			return rctl_err_msg(e, EINVAL, "bad CPU list '%s' at '%s'", s, p);
+		for (c = lo; c <= hi; c++) {
+			for (i = 0; i < *n; i++)
+				if (cpus[i] == c)
+					return rctl_err_msg(e, EINVAL, "CPU %d twice in '%s'", c, s);
+			if (*n == max)
+				return rctl_err_msg(e, EINVAL, "more than %d CPUs in '%s'", max, s);
+			cpus[(*n)++] = c;
+		}
+	} while (*p++ == ',');
+	return 0;
 }

@@ -6,6 +6,12 @@
  * the whole operation for READ; WRITE latency watches memory like perftest's
  * write_lat instead of taking receive completions. Bandwidth is bytes over the
  * time from the first post to the last completion, with qd WRs in flight.
+ *
+ * Busy polling never sleeps or yields, as perftest's: a sample taken by a
+ * poller that gave its CPU away measures the scheduler. Time is rctl_fast_ns()
+ * (the calibrated TSC where it is invariant, as perftest reads cycles), read
+ * once per sample and once per RCTL_SPINS_PER_CLOCK empty polls for the
+ * deadline. With o->event it sleeps on the completion channel instead.
  */
 #include <errno.h>
 #include <sched.h>
@@ -14,6 +20,7 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "rocectl/clock.h"
 #include "rocectl/hist.h"
 #include "rocectl/probe.h"
 
@@ -60,13 +67,30 @@ static uint64_t deadline_of(const struct rctl_bench_rdma_opts *o, uint64_t now)
 	return now + (uint64_t)(o->timeout_s * 1e9);
 }
 
+/* Spin on the CQ; the clock only once in RCTL_SPINS_PER_CLOCK empty polls. */
+static int poll_busy(struct rctl_conn *c, struct ibv_wc *wc, int n, uint64_t deadline)
+{
+	unsigned int spins = 0;
+	int got;
+
+	for (;;) {
+		got = ibv_poll_cq(c->cq, n, wc);
+		if (got)
+			return got < 0 ? -EIO : got;
+		if (++spins % RCTL_SPINS_PER_CLOCK == 0 && rctl_fast_ns() >= deadline)
+			return -ETIMEDOUT;
+	}
+}
+
 /* Up to n completions, all successful; -errno with the message in e. */
 static int wait_wc(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 		   struct ibv_wc *wc, int n, uint64_t deadline, struct rctl_err *e)
 {
 	int got, i;
 
-	got = rctl_conn_poll(c, wc, n, deadline, true);
+	/* the event path takes a CLOCK_MONOTONIC deadline: same origin, same scale */
+	got = o->event ? rctl_conn_poll(c, wc, n, deadline, false) :
+			 poll_busy(c, wc, n, deadline);
 	if (got == -ETIMEDOUT)
 		return rctl_err_msg(e, ETIMEDOUT, "no %s completion within %gs",
 				    op_name(o->op), o->timeout_s);
@@ -89,14 +113,14 @@ typedef int (*lat_step)(struct rctl_conn *c, const struct rctl_bench_rdma_opts *
 static int lat_loop(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 		    lat_step step, struct rctl_bench_rdma_result *r, struct rctl_err *e)
 {
-	uint64_t t0 = rctl_now_ns(), t = t0, next;
+	uint64_t t0 = rctl_fast_ns(), t = t0, next;
 	int ret;
 
 	while (more(o, r->iters, t0, t)) {
 		ret = step(c, o, r->iters + 1, t, e);
 		if (ret)
 			return ret;
-		next = rctl_now_ns();
+		next = rctl_fast_ns();
 		rctl_hist_add(r->lat, r->half_rtt ? (next - t) / 2 : next - t);
 		t = next;
 		r->iters++;
@@ -173,12 +197,12 @@ static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	for (spins = 1; *in != (char)seq; spins++) {
 		if (spins % RCTL_SPINS_PER_CLOCK)
 			continue;
-		now = rctl_now_ns();
+		now = rctl_fast_ns();
 		if (now >= deadline)
 			return rctl_err_msg(e, ETIMEDOUT, "no RDMA WRITE came back within %gs",
 					    o->timeout_s);
-		if (now - t > RCTL_YIELD_NS)
-			sched_yield();	/* see probe.h */
+		if (o->event && now - t > RCTL_YIELD_NS)
+			sched_yield();	/* memory raises no event to sleep on: yield */
 	}
 	return 0;
 }
@@ -192,7 +216,7 @@ static int bw(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	struct ibv_wc wc[16];
 	int n, i, ret;
 
-	t0 = now = rctl_now_ns();
+	t0 = now = rctl_fast_ns();
 	while (done < posted || !stop) {
 		while (!stop && posted - done < o->qd) {
 			stop = !more(o, posted + 1, t0, now);
@@ -210,7 +234,7 @@ static int bw(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 		for (i = 0; i < n; i++)
 			done += wc[i].wr_id;
 		/* one clock read per completion batch: deadline and --time */
-		now = rctl_now_ns();
+		now = rctl_fast_ns();
 	}
 	r->iters = done;
 	r->bytes = done * o->size;
@@ -222,6 +246,7 @@ int rctl_bench_rdma(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 		    struct rctl_bench_rdma_result *r, struct rctl_err *e)
 {
 	rctl_hist_init(r->lat);
+	r->clock_source = rctl_fast_clock_init();
 	r->iters = r->bytes = 0;
 	r->secs = 0;
 	r->half_rtt = false;

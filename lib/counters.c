@@ -17,6 +17,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "rocectl/catalog.h"
+#include "rocectl/clock.h"
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 #include "rocectl/sysfs.h"
@@ -200,10 +201,7 @@ static void set_deltas(const struct cset *s, struct rctl_counter *prev, uint32_t
 
 static double mono_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)rctl_clock_ns() / 1e9;
 }
 
 /* Sleep the whole interval; a signal that does not kill us does not cut it short. */

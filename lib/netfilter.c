@@ -24,6 +24,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "rocectl/clock.h"
 #include "rocectl/collect.h"
 
 #define NFT_TIMEOUT_MS 5000
@@ -155,7 +156,9 @@ static int add_rule(struct rctl_netfilter *nf, const cJSON *rule,
 	snprintf(r->table, sizeof(r->table), "%.63s", v ? v : "");
 	v = str_of(rule, "chain");
 	snprintf(r->chain, sizeof(r->chain), "%.63s", v ? v : "");
-	r->handle = cJSON_IsNumber(h) && h->valuedouble >= 0 ? (uint64_t)h->valuedouble : 0;
+	/* nft handles are u64: anything else (1e44, found by fuzzing) is unknown, 0. */
+	r->handle = cJSON_IsNumber(h) && h->valuedouble >= 0 &&
+		    h->valuedouble < 18446744073709551616.0 ? (uint64_t)h->valuedouble : 0;
 	snprintf(r->proto, sizeof(r->proto), "%s", watched[k].proto);
 	r->dport = watched[k].port;
 	snprintf(r->verdict, sizeof(r->verdict), "%s", s->verdict);
@@ -242,10 +245,7 @@ static const char *nft_path(void)
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(rctl_clock_ns() / 1000000);
 }
 
 struct nft_run {

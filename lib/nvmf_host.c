@@ -4,12 +4,25 @@
  * CQ per NVMe queue; every command has a slot holding its SQE, its data
  * buffer and its state. A slot is free again only when both the SEND and the
  * RECV (CQE) completion were seen: the response may overtake the local SEND
- * completion. RECVs are posted before rdma_connect, so before the first SEND.
+ * completion, and the HCA may still read the SQE (or in-capsule data) for a
+ * retransmission until then. RECVs are posted before rdma_connect, so before
+ * the first SEND.
+ *
+ * Per-I/O costs kept off the I/O path (bench nvmf): sends queued by
+ * rctl_nvmf_q_queue() go out as one WR chain per rctl_nvmf_q_flush() (one
+ * doorbell, and on rxe one system call, per batch); on I/O queues only one
+ * send in SIG_EVERY is signalled, and its completion confirms every send
+ * before it (a QP completes its sends in order), so a command is reported
+ * done on its CQE alone and its slot is reused once its send is confirmed;
+ * receives are reposted as one chain per poll; the clock (rctl_fast_ns(),
+ * the calibrated TSC where it is invariant) is read once per flush and once
+ * per poll that found a CQE, not per command.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +32,13 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "rocectl/clock.h"
 #include "rocectl/nvmf.h"
 
-enum { PEND_SEND = 1, PEND_RECV = 2 };
+enum { PEND_SEND = 1, PEND_RECV = 2, REPORTED = 4 };
 #define WR_SEND (1ull << 32)
+#define SIG_EVERY_MAX 16		/* I/O queues: signal one send in this many (at most limit/2) */
+#define POLL_BATCH 32			/* work completions per ibv_poll_cq */
 #define ADMIN_LIMIT 2			/* one command plus one Keep Alive */
 #define ADMIN_BUF (64 * 1024)		/* discovery log of up to 63 records */
 #define CM_STATUS_CONSUMER_REJ 28	/* IB_CM_REJ_CONSUMER_DEFINED */
@@ -33,6 +49,8 @@ struct slot {
 	uint16_t status;
 	uint32_t dw0, dw1;
 	uint64_t t_submit, t_done;
+	struct ibv_send_wr wr;
+	struct ibv_sge sge[2];
 };
 
 struct rctl_nvmf_q {
@@ -52,6 +70,14 @@ struct rctl_nvmf_q {
 	struct ibv_mr *sqe_mr, *rsp_mr, *data_mr;
 	struct slot *slots;
 	uint16_t *free, nfree;
+	uint16_t sig_every, unsig;	/* signal one send in sig_every */
+	uint32_t seq_posted, seq_done;	/* sends posted / confirmed */
+	uint16_t *sring;		/* slot of each unconfirmed send, oldest at sget */
+	uint16_t sput, sget;
+	struct ibv_send_wr *head, *tail;	/* queued, not yet posted */
+	uint16_t nqueued;
+	struct ibv_recv_wr *rwr;	/* one per RECV buffer, sge fixed */
+	struct ibv_sge *rsge;
 };
 
 struct rctl_nvmf_ctrl {
@@ -64,16 +90,9 @@ struct rctl_nvmf_ctrl {
 	uint32_t cc;
 	bool enabled;
 	int ka_slot;			/* -1: no Keep Alive outstanding */
+	unsigned int tries;		/* connect attempts of the admin queue */
 	uint64_t ka_last, ka_sent;
 };
-
-uint64_t rctl_nvmf_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static const char *qname(const struct rctl_nvmf_q *q, char *buf, size_t len)
 {
@@ -239,16 +258,32 @@ static struct ibv_mr *reg(struct rctl_nvmf_q *q, uint8_t **buf, size_t len, int 
 	return ibv_reg_mr(q->ctrl->pd, *buf, len, acc);
 }
 
-static int post_recv(struct rctl_nvmf_q *q, uint32_t idx)
+/* Prepared RECV WRs, one per response buffer; reposting links them into a chain. */
+static void recv_wrs_init(struct rctl_nvmf_q *q)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(q->rsps + idx * RCTL_NVME_CQE_SIZE),
-		.length = RCTL_NVME_CQE_SIZE,
-		.lkey = q->rsp_mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .wr_id = idx, .sg_list = &sge, .num_sge = 1 }, *bad;
+	uint32_t i;
 
-	return ibv_post_recv(q->id->qp, &wr, &bad);
+	for (i = 0; i < q->depth; i++) {
+		q->rsge[i] = (struct ibv_sge){
+			.addr = (uintptr_t)(q->rsps + i * RCTL_NVME_CQE_SIZE),
+			.length = RCTL_NVME_CQE_SIZE, .lkey = q->rsp_mr->lkey,
+		};
+		q->rwr[i] = (struct ibv_recv_wr){ .wr_id = i, .sg_list = &q->rsge[i],
+						  .num_sge = 1 };
+	}
+}
+
+/* Post the RECVs of buffers idx[0..n) as one chain. */
+static int post_recvs(struct rctl_nvmf_q *q, const uint32_t *idx, int n)
+{
+	struct ibv_recv_wr *bad;
+	int i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		q->rwr[idx[i]].next = i + 1 < n ? &q->rwr[idx[i + 1]] : NULL;
+	return ibv_post_recv(q->id->qp, &q->rwr[idx[0]], &bad);
 }
 
 static int q_verbs(struct rctl_nvmf_q *q, bool event, struct rctl_err *e)
@@ -288,9 +323,13 @@ static int q_verbs(struct rctl_nvmf_q *q, bool event, struct rctl_err *e)
 	if (!q->sqe_mr || !q->rsp_mr || !q->data_mr)
 		return rctl_err_set(e, errno, "%s: cannot register %u bytes of buffers", qn,
 				    q->limit * q->buf_size);
+	recv_wrs_init(q);
 	for (i = 0; i < q->depth; i++)
-		if (post_recv(q, i))
-			return rctl_err_set(e, errno, "%s: cannot post receives", qn);
+		q->rwr[i].next = i + 1 < q->depth ? &q->rwr[i + 1] : NULL;
+	if (ibv_post_recv(q->id->qp, &q->rwr[0], &(struct ibv_recv_wr *){ NULL }))
+		return rctl_err_set(e, errno, "%s: cannot post receives", qn);
+	if (q->cc && fcntl(q->cc->fd, F_SETFL, fcntl(q->cc->fd, F_GETFL) | O_NONBLOCK))
+		return rctl_err_set(e, errno, "%s: cannot set the completion channel non-blocking", qn);
 	return 0;
 }
 
@@ -317,6 +356,9 @@ static void q_free(struct rctl_nvmf_q *q)
 	free(q->data);
 	free(q->slots);
 	free(q->free);
+	free(q->sring);
+	free(q->rwr);
+	free(q->rsge);
 	if (q->id)
 		rdma_destroy_id(q->id);
 	if (q->ch)
@@ -341,8 +383,12 @@ static int q_alloc(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t depth,
 	q->buf_size = buf_size;
 	q->slots = calloc(limit, sizeof(*q->slots));
 	q->free = calloc(limit, sizeof(*q->free));
-	if (!q->slots || !q->free)
+	q->sring = calloc(limit, sizeof(*q->sring));
+	q->rwr = calloc(depth, sizeof(*q->rwr));
+	q->rsge = calloc(depth, sizeof(*q->rsge));
+	if (!q->slots || !q->free || !q->sring || !q->rwr || !q->rsge)
 		return rctl_err_set(e, ENOMEM, "cannot allocate queue %u", qid);
+	q->sig_every = 1;
 	for (i = 0; i < limit; i++)
 		q->free[q->nfree++] = limit - 1 - i;
 	q->ch = rdma_create_event_channel();
@@ -385,19 +431,12 @@ uint32_t rctl_nvmf_q_inline_max(const struct rctl_nvmf_q *q)
 	return q->inline_max;
 }
 
-int rctl_nvmf_q_submit(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
-		       uint32_t len, struct rctl_err *e)
+/* Fill slot's SQE and its send WR; the WR goes into the queue's pending chain. */
+int rctl_nvmf_q_queue(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
+		      uint32_t len, struct rctl_err *e)
 {
 	struct slot *s = &q->slots[slot];
 	uint8_t *buf = rctl_nvmf_q_buf(q, slot);
-	struct ibv_sge sge[2] = {
-		{ .addr = (uintptr_t)(q->sqes + slot * RCTL_NVME_SQE_SIZE),
-		  .length = RCTL_NVME_SQE_SIZE, .lkey = q->sqe_mr->lkey },
-		{ .addr = (uintptr_t)buf, .length = len, .lkey = q->data_mr->lkey },
-	};
-	struct ibv_send_wr wr = { .wr_id = WR_SEND | (unsigned int)slot, .sg_list = sge,
-				  .num_sge = 1, .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 	char qn[32];
 
 	if (q->dead)
@@ -405,28 +444,72 @@ int rctl_nvmf_q_submit(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cm
 	s->gen = (s->gen + 1) & 0xf;
 	cmd->cid = rctl_nvme_cid((uint16_t)slot, s->gen);
 	memset(&cmd->sgl, 0, sizeof(cmd->sgl));
+	s->sge[0] = (struct ibv_sge){ .addr = (uintptr_t)(q->sqes + slot * RCTL_NVME_SQE_SIZE),
+				      .length = RCTL_NVME_SQE_SIZE, .lkey = q->sqe_mr->lkey };
+	s->sge[1] = (struct ibv_sge){ .addr = (uintptr_t)buf, .length = len,
+				      .lkey = q->data_mr->lkey };
+	s->wr = (struct ibv_send_wr){ .sg_list = s->sge, .num_sge = 1, .opcode = IBV_WR_SEND };
 	if (len && cmd->opc == RCTL_NVME_OPC_WRITE && q->qid && len <= q->inline_max) {
 		cmd->sgl.kind = RCTL_SGL_OFFSET;
 		cmd->sgl.len = len;
-		wr.num_sge = 2;
+		s->wr.num_sge = 2;
 	} else if (len) {
 		cmd->sgl.addr = (uintptr_t)buf;
 		cmd->sgl.len = len;
 		cmd->sgl.key = q->data_mr->rkey;
 	}
 	rctl_nvme_sqe_encode(q->sqes + slot * RCTL_NVME_SQE_SIZE, cmd);
-	s->pend = PEND_SEND | PEND_RECV;
-	s->t_submit = rctl_nvmf_now_ns();
-	if (ibv_post_send(q->id->qp, &wr, &bad)) {
-		s->pend = 0;
-		q->free[q->nfree++] = (uint16_t)slot;
-		return rctl_err_set(e, errno, "%s: cannot post a send", qname(q, qn, sizeof(qn)));
+	/* send sequence numbers: the ring maps each unconfirmed one to its slot */
+	s->wr.wr_id = WR_SEND | q->seq_posted;
+	q->seq_posted++;
+	q->sring[q->sput] = (uint16_t)slot;
+	q->sput = (uint16_t)((q->sput + 1) % q->limit);
+	if (++q->unsig >= q->sig_every) {
+		q->unsig = 0;
+		s->wr.send_flags = IBV_SEND_SIGNALED;
 	}
+	s->pend = PEND_SEND | PEND_RECV;
+	if (q->tail)
+		q->tail->next = &s->wr;
+	else
+		q->head = &s->wr;
+	q->tail = &s->wr;
+	q->nqueued++;
 	q->outstanding++;
 	return 0;
 }
 
-static void slot_done(struct rctl_nvmf_q *q, int slot, struct rctl_nvmf_done *d)
+/* Post every queued send as one chain; one clock read stamps them all. */
+int rctl_nvmf_q_flush(struct rctl_nvmf_q *q, struct rctl_err *e)
+{
+	struct ibv_send_wr *bad, *w;
+	uint64_t now;
+	char qn[32];
+
+	if (!q->head)
+		return 0;
+	now = rctl_fast_ns();
+	for (w = q->head; w; w = w->next)
+		((struct slot *)((char *)w - offsetof(struct slot, wr)))->t_submit = now;
+	w = q->head;
+	q->head = q->tail = NULL;
+	q->nqueued = 0;
+	if (ibv_post_send(q->id->qp, w, &bad)) {
+		q->dead = true;
+		return rctl_err_set(e, errno, "%s: cannot post a send", qname(q, qn, sizeof(qn)));
+	}
+	return 0;
+}
+
+int rctl_nvmf_q_submit(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
+		       uint32_t len, struct rctl_err *e)
+{
+	int ret = rctl_nvmf_q_queue(q, slot, cmd, len, e);
+
+	return ret ? ret : rctl_nvmf_q_flush(q, e);
+}
+
+static void slot_report(struct rctl_nvmf_q *q, int slot, struct rctl_nvmf_done *d)
 {
 	struct slot *s = &q->slots[slot];
 
@@ -436,12 +519,28 @@ static void slot_done(struct rctl_nvmf_q *q, int slot, struct rctl_nvmf_done *d)
 	d->dw1 = s->dw1;
 	d->t_submit_ns = s->t_submit;
 	d->t_done_ns = s->t_done;
-	q->free[q->nfree++] = (uint16_t)slot;
+	s->pend |= REPORTED;
 	q->outstanding--;
 }
 
-/* A CQE arrived in RECV buffer idx: match it to its slot, repost the RECV. */
-static int on_recv(struct rctl_nvmf_q *q, uint32_t idx, int *slot, struct rctl_err *e)
+/* Both halves seen: report (unless done already) and free the slot. */
+static int slot_finish(struct rctl_nvmf_q *q, int slot, struct rctl_nvmf_done *d)
+{
+	struct slot *s = &q->slots[slot];
+	int n = 0;
+
+	if (!(s->pend & REPORTED)) {
+		slot_report(q, slot, d);
+		n = 1;
+	}
+	s->pend = 0;
+	q->free[q->nfree++] = (uint16_t)slot;
+	return n;
+}
+
+/* A CQE arrived in RECV buffer idx: match it to its slot. */
+static int on_recv(struct rctl_nvmf_q *q, uint32_t idx, uint64_t now,
+		   struct rctl_nvmf_done *d, struct rctl_err *e)
 {
 	struct rctl_nvme_cqe cqe;
 	struct slot *s;
@@ -449,9 +548,6 @@ static int on_recv(struct rctl_nvmf_q *q, uint32_t idx, int *slot, struct rctl_e
 	char qn[32];
 
 	rctl_nvme_cqe_decode(q->rsps + idx * RCTL_NVME_CQE_SIZE, &cqe);
-	if (post_recv(q, idx))
-		return rctl_err_set(e, errno, "%s: cannot repost a receive",
-				    qname(q, qn, sizeof(qn)));
 	n = cqe.cid & 0xfff;
 	s = n < q->limit ? &q->slots[n] : NULL;
 	if (!s || !(s->pend & PEND_RECV) || s->gen != cqe.cid >> 12) {
@@ -459,13 +555,35 @@ static int on_recv(struct rctl_nvmf_q *q, uint32_t idx, int *slot, struct rctl_e
 		return rctl_err_msg(e, EPROTO, "%s: completion with unknown CID %#x",
 				    qname(q, qn, sizeof(qn)), cqe.cid);
 	}
-	s->t_done = rctl_nvmf_now_ns();
+	s->t_done = now;
 	s->status = cqe.status;
 	s->dw0 = cqe.dw0;
 	s->dw1 = cqe.dw1;
 	s->pend &= ~PEND_RECV;
-	*slot = (int)n;
-	return 0;
+	if (!(s->pend & PEND_SEND))
+		return slot_finish(q, (int)n, d);
+	if (q->sig_every == 1)
+		return 0;	/* its own send completion comes */
+	slot_report(q, (int)n, d);	/* done; the slot waits for its send */
+	return 1;
+}
+
+/* A signalled send completed: it and every send before it are confirmed. */
+static int on_send(struct rctl_nvmf_q *q, uint32_t seq, struct rctl_nvmf_done *d)
+{
+	struct slot *s;
+	int n = 0, slot;
+
+	while ((int32_t)(seq - q->seq_done) >= 0) {
+		slot = q->sring[q->sget];
+		q->sget = (uint16_t)((q->sget + 1) % q->limit);
+		q->seq_done++;
+		s = &q->slots[slot];
+		s->pend &= ~PEND_SEND;
+		if (!(s->pend & PEND_RECV))
+			n += slot_finish(q, slot, &d[n]);
+	}
+	return n;
 }
 
 static int wc_failed(struct rctl_nvmf_q *q, const struct ibv_wc *wc, struct rctl_err *e)
@@ -478,30 +596,42 @@ static int wc_failed(struct rctl_nvmf_q *q, const struct ibv_wc *wc, struct rctl
 			    ibv_wc_status_str(wc->status), wc->status);
 }
 
+/*
+ * At most max reports: an I/O queue reports only on CQEs (one per work
+ * completion), the admin queue (every send signalled) one per completion.
+ */
 int rctl_nvmf_q_poll(struct rctl_nvmf_q *q, struct rctl_nvmf_done *d, int max,
 		     struct rctl_err *e)
 {
-	struct ibv_wc wc[32];
-	int i, n, slot = 0, done = 0, ret;
+	struct ibv_wc wc[POLL_BATCH];
+	uint32_t rx[POLL_BATCH];
+	int i, n, nrx = 0, done = 0, ret = 0;
+	uint64_t now = 0;
+	char qn[32];
 
 	if (q->dead)
 		return rctl_err_msg(e, ENOTCONN, "queue %u is down", q->qid);
-	n = ibv_poll_cq(q->cq, max < 32 ? max : 32, wc);
+	n = ibv_poll_cq(q->cq, max < POLL_BATCH ? max : POLL_BATCH, wc);
 	if (n < 0)
 		return rctl_err_msg(e, EIO, "queue %u: cannot poll the completion queue", q->qid);
-	for (i = 0; i < n; i++) {
+	if (n)
+		now = rctl_fast_ns();
+	for (i = 0; i < n && ret >= 0; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return wc_failed(q, &wc[i], e);
 		if (wc[i].wr_id & WR_SEND) {
-			slot = (int)(wc[i].wr_id & 0xffff);
-			q->slots[slot].pend &= ~PEND_SEND;
+			ret = on_send(q, (uint32_t)wc[i].wr_id, &d[done]);
 		} else {
-			ret = on_recv(q, (uint32_t)wc[i].wr_id, &slot, e);
-			if (ret)
-				return ret;
+			rx[nrx++] = (uint32_t)wc[i].wr_id;
+			ret = on_recv(q, (uint32_t)wc[i].wr_id, now, &d[done], e);
 		}
-		if (!q->slots[slot].pend)
-			slot_done(q, slot, &d[done++]);
+		done += ret > 0 ? ret : 0;
+	}
+	if (ret < 0)
+		return ret;
+	if (post_recvs(q, rx, nrx)) {
+		q->dead = true;
+		return rctl_err_set(e, errno, "%s: cannot repost receives", qname(q, qn, sizeof(qn)));
 	}
 	return done;
 }
@@ -525,9 +655,8 @@ int rctl_nvmf_wait(struct rctl_nvmf_q **qs, int n, int timeout_ms, struct rctl_e
 	int i, ret;
 
 	for (i = 0; i < n && i < 64; i++) {
-		pfd[i].fd = qs[i]->cc->fd;
+		pfd[i].fd = qs[i]->cc->fd;	/* non-blocking since q_verbs() */
 		pfd[i].events = POLLIN;
-		fcntl(pfd[i].fd, F_SETFL, fcntl(pfd[i].fd, F_GETFL) | O_NONBLOCK);
 	}
 	ret = poll(pfd, (nfds_t)i, timeout_ms);
 	if (ret < 0)
@@ -553,7 +682,7 @@ static int sync_slot(struct rctl_nvmf_q *q, struct rctl_err *e)
 static int exec(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
 		uint32_t len, struct rctl_nvmf_done *out, struct rctl_err *e)
 {
-	uint64_t deadline = rctl_nvmf_now_ns() + (uint64_t)q->ctrl->o.timeout_ms * 1000000;
+	uint64_t deadline = rctl_clock_ns() + (uint64_t)q->ctrl->o.timeout_ms * 1000000;
 	struct rctl_nvmf_done d[4];
 	int i, n, ret;
 	char qn[32];
@@ -561,7 +690,7 @@ static int exec(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
 	ret = rctl_nvmf_q_submit(q, slot, cmd, len, e);
 	if (ret)
 		return ret;
-	while (rctl_nvmf_now_ns() < deadline) {
+	while (rctl_clock_ns() < deadline) {
 		n = rctl_nvmf_q_poll(q, d, 4, e);
 		if (n < 0)
 			return n;
@@ -682,7 +811,7 @@ static int csts_wait(struct rctl_nvmf_ctrl *c, uint32_t mask, uint32_t want,
 		     const char *what, struct rctl_err *e)
 {
 	uint64_t ms = rctl_nvme_ready_ms(c->info.cap, (uint64_t)c->o.wait_ms), v = 0;
-	uint64_t deadline = rctl_nvmf_now_ns() + ms * 1000000;
+	uint64_t deadline = rctl_clock_ns() + ms * 1000000;
 	struct timespec pause = { 0, 1000000 };
 	int ret;
 
@@ -696,7 +825,7 @@ static int csts_wait(struct rctl_nvmf_ctrl *c, uint32_t mask, uint32_t want,
 			return rctl_err_msg(e, EIO, "controller fatal status (csts %#x) while %s",
 					    (uint32_t)v, what);
 		nanosleep(&pause, NULL);
-	} while (rctl_nvmf_now_ns() < deadline);
+	} while (rctl_clock_ns() < deadline);
 	return rctl_err_msg(e, ETIMEDOUT, "controller not %s within %llu ms (csts %#x)",
 			    what, (unsigned long long)ms, (uint32_t)v);
 }
@@ -788,30 +917,116 @@ static int ctrl_init(struct rctl_nvmf_ctrl *c, const struct rctl_nvmf_opts *o,
 	return 0;
 }
 
+struct rctl_nvmf_opts rctl_nvmf_opts_default(const char *traddr, uint16_t port,
+					     const char *subnqn)
+{
+	return (struct rctl_nvmf_opts){
+		.traddr = traddr, .port = port, .subnqn = subnqn, .tos = -1,
+		.timeout_ms = RCTL_NVMF_CM_TIMEOUT_MS, .wait_ms = RCTL_NVMF_WAIT_MS,
+		.kato_ms = strcmp(subnqn, RCTL_NVMF_DISC_NQN) ? RCTL_NVMF_KATO_MS : 0,
+	};
+}
+
+/*
+ * Whether a failed connect is tried again, and after how long. The kernel
+ * host (drivers/nvme/host/rdma.c) waits for each rdma_cm step with no timer
+ * of its own (nvme_rdma_wait_for_cm(): the CM retransmits a lost REQ itself)
+ * and, once a controller was live, reconnects every reconnect_delay (10 s)
+ * until ctrl_loss_tmo (600 s) unless the target answered with DNR set
+ * (nvme_rdma_reconnect_or_remove(), nvmf_should_reconnect() in fabrics.c).
+ * A benchmark has less patience: RCTL_NVMF_CONNECT_TRIES attempts, each
+ * bounded by timeout_ms per step, backing off from RETRY_DELAY_MS, doubling
+ * up to RETRY_DELAY_MAX_MS. Only silence and lost connections are retried:
+ * a rejection, a refusal or an NVMe status is an answer and stands.
+ */
+#define RETRY_DELAY_MS 250
+#define RETRY_DELAY_MAX_MS 2000
+
+bool rctl_nvmf_retry(int errnum, unsigned int attempt, uint32_t *delay_ms)
+{
+	uint32_t d = RETRY_DELAY_MS;
+	unsigned int i;
+
+	if (attempt >= RCTL_NVMF_CONNECT_TRIES)
+		return false;
+	if (errnum != ETIMEDOUT && errnum != EHOSTUNREACH && errnum != ECONNRESET &&
+	    errnum != ENOTCONN)
+		return false;
+	for (i = 1; i < attempt && d < RETRY_DELAY_MAX_MS; i++)
+		d *= 2;
+	*delay_ms = d < RETRY_DELAY_MAX_MS ? d : RETRY_DELAY_MAX_MS;
+	return true;
+}
+
+static void sleep_ms(uint32_t ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* After the last attempt: say how many there were, keeping the first message. */
+static int tries_note(struct rctl_err *e, unsigned int tries, uint64_t t0)
+{
+	char msg[sizeof(e->msg)];
+
+	if (tries > 1) {
+		snprintf(msg, sizeof(msg), "%s (%u attempts in %.1f s)", e->msg, tries,
+			 (double)(rctl_clock_ns() - t0) / 1e9);
+		snprintf(e->msg, sizeof(e->msg), "%s", msg);
+	}
+	return -e->errnum;
+}
+
+/* One attempt: admin queue, Fabrics Connect, enable, Identify. */
+static int connect_once(struct rctl_nvmf_ctrl *c, struct rctl_err *e)
+{
+	uint16_t cntlid = 0;
+	int ret;
+
+	ret = q_alloc(c, 0, RCTL_NVME_AQ_DEPTH, ADMIN_LIMIT, ADMIN_BUF, &c->admin, e);
+	if (!ret)
+		ret = q_open(c->admin, false, 0xffff, c->o.kato_ms, &cntlid, e);
+	c->info.cntlid = cntlid;
+	c->info.admin_crqsize = c->admin ? c->admin->crqsize : 0;
+	if (!ret)
+		ret = enable(c, e);
+	if (ret) {
+		c->enabled = false;	/* a half-enabled controller goes with its queue */
+		q_free(c->admin);
+		c->admin = NULL;
+	}
+	return ret;
+}
+
 int rctl_nvmf_connect(const struct rctl_nvmf_opts *o, struct rctl_nvmf_ctrl **out,
 		      struct rctl_err *e)
 {
 	struct rctl_nvmf_ctrl *c = calloc(1, sizeof(*c));
-	uint16_t cntlid = 0;
+	uint64_t t0 = rctl_clock_ns();
+	unsigned int tries = 0;
+	uint32_t delay;
 	int ret;
 
 	*out = NULL;
 	if (!c)
 		return rctl_err_set(e, ENOMEM, "cannot allocate a controller");
 	ret = ctrl_init(c, o, e);
-	if (!ret)
-		ret = q_alloc(c, 0, RCTL_NVME_AQ_DEPTH, ADMIN_LIMIT, ADMIN_BUF, &c->admin, e);
-	if (!ret)
-		ret = q_open(c->admin, false, 0xffff, o->kato_ms, &cntlid, e);
-	c->info.cntlid = cntlid;
-	c->info.admin_crqsize = c->admin ? c->admin->crqsize : 0;
-	if (!ret)
-		ret = enable(c, e);
+	while (!ret) {
+		ret = connect_once(c, e);
+		if (!ret || !rctl_nvmf_retry(e->errnum, ++tries, &delay))
+			break;
+		sleep_ms(delay);
+		ret = 0;
+	}
+	c->tries = tries;
 	if (ret) {
+		tries_note(e, tries, t0);
 		rctl_nvmf_close(c);
 		return ret;
 	}
-	c->ka_last = rctl_nvmf_now_ns();
+	c->ka_last = rctl_clock_ns();
 	*out = c;
 	return 0;
 }
@@ -987,9 +1202,9 @@ static uint32_t inline_max(const struct rctl_nvme_id_ctrl *id)
 	return rctl_nvme_inline_max(id->ioccsz);
 }
 
-int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
-			 uint32_t buf_size, bool event, struct rctl_nvmf_q **out,
-			 struct rctl_err *e)
+static int ioq_create_once(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
+			   uint32_t buf_size, bool event, struct rctl_nvmf_q **out,
+			   struct rctl_err *e)
 {
 	struct rctl_nvmf_q *q = NULL;
 	uint16_t cntlid, i;
@@ -1006,7 +1221,11 @@ int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
 		q->limit = q->crqsize - 1;	/* the target posted fewer RECVs */
 		for (q->nfree = 0, i = 0; i < q->limit; i++)
 			q->free[q->nfree++] = q->limit - 1 - i;
+		q->sput = q->sget = 0;		/* empty: Connect was confirmed */
 	}
+	if (!ret)
+		q->sig_every = q->limit / 2 > SIG_EVERY_MAX ? SIG_EVERY_MAX :
+			       q->limit / 2 ? q->limit / 2 : 1;
 	if (ret) {
 		q_free(q);
 		return ret;
@@ -1019,4 +1238,28 @@ int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
 void rctl_nvmf_ioq_destroy(struct rctl_nvmf_q *q)
 {
 	q_free(q);
+}
+
+/* An I/O queue's connect is retried as the admin queue's (rctl_nvmf_retry()). */
+int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
+			 uint32_t buf_size, bool event, struct rctl_nvmf_q **out,
+			 struct rctl_err *e)
+{
+	uint64_t t0 = rctl_clock_ns();
+	unsigned int tries = 0;
+	uint32_t delay;
+	int ret;
+
+	for (;;) {
+		ret = ioq_create_once(c, qid, qd, buf_size, event, out, e);
+		if (!ret || !rctl_nvmf_retry(e->errnum, ++tries, &delay))
+			break;
+		sleep_ms(delay);
+	}
+	return ret ? tries_note(e, tries, t0) : 0;
+}
+
+unsigned int rctl_nvmf_connect_tries(const struct rctl_nvmf_ctrl *c)
+{
+	return c->tries;
 }

@@ -19,7 +19,6 @@
 #include <rdma/rdma_cma.h>
 
 #include "rocectl/probe.h"
-#include "rocectl/probe_wire.h"
 
 static const char *const class_ids[RCTL_REACH_NCLASSES] = {
 	[RCTL_REACH_OK] = NULL,
@@ -130,6 +129,9 @@ static void path_dev(struct rctl_conn *c)
 		c->path.active_mtu = pa.active_mtu >= IBV_MTU_256 ?
 				     128u << pa.active_mtu : 0;
 	addr_str(rdma_get_local_addr(c->id), c->path.src_ip, sizeof(c->path.src_ip));
+	/* The address's netdev (a VLAN's, say) carries the MTU that limits. */
+	rctl_addr_netdev(rdma_get_local_addr(c->id), c->path.netdev,
+			 sizeof(c->path.netdev), &c->path.netdev_mtu);
 }
 
 static int resolve_addr_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
@@ -278,26 +280,37 @@ static int create_qp(struct rctl_conn *c, struct rctl_err *e)
 	return 0;
 }
 
+static const char *busy_why(uint8_t status)
+{
+	switch (status) {
+	case RCTL_PROBE_BUSY: return "serve is at its client limit";
+	case RCTL_PROBE_PEER_LIMIT: return "serve is at its limit of connections from this address";
+	case RCTL_PROBE_NO_RESOURCES: return "serve is out of resources";
+	default: return "serve refused the request";
+	}
+}
+
+static int version_mismatch(struct rctl_conn *c, unsigned int peer, struct rctl_err *e)
+{
+	c->cls = RCTL_REACH_VERSION;
+	return rctl_err_msg(e, EPROTO,
+			    "handshake version mismatch: serve at '%s' speaks v%u, this rocectl v%u",
+			    c->path.dst_ip, peer, RCTL_PROBE_VERSION);
+}
+
 static int handle_reject(struct rctl_conn *c, struct rdma_cm_event *ev,
 			 struct rctl_err *e)
 {
-	const struct rctl_welcome *w = ev->param.conn.private_data;
+	struct rctl_welcome w;
 	char msg[160];
 
 	c->reject_status = ev->status;
-	if (w && ev->param.conn.private_data_len >= sizeof(*w) &&
-	    !memcmp(w->magic, RCTL_PROBE_MAGIC, 4)) {
-		c->peer_version = w->version;
-		if (w->status == RCTL_PROBE_VERSION_MISMATCH) {
-			c->cls = RCTL_REACH_VERSION;
-			return rctl_err_msg(e, EPROTO,
-					    "handshake version mismatch: serve at '%s' speaks v%u, this rocectl v%u",
-					    c->path.dst_ip, w->version, RCTL_PROBE_VERSION);
-		}
-		snprintf(msg, sizeof(msg), "%s",
-			 w->status == RCTL_PROBE_BUSY ? "serve is at its client limit" :
-			 w->status == RCTL_PROBE_NO_RESOURCES ? "serve is out of resources" :
-			 "serve refused the request");
+	if (!rctl_welcome_decode(ev->param.conn.private_data,
+				 ev->param.conn.private_data_len, &w)) {
+		c->peer_version = w.version;
+		if (w.status == RCTL_PROBE_VERSION_MISMATCH)
+			return version_mismatch(c, w.version, e);
+		snprintf(msg, sizeof(msg), "%s", busy_why(w.status));
 	} else {
 		snprintf(msg, sizeof(msg), "REJ reason %d: %s", ev->status,
 			 rej_reason(ev->status));
@@ -310,26 +323,33 @@ static int handle_reject(struct rctl_conn *c, struct rdma_cm_event *ev,
 static int take_welcome(struct rctl_conn *c, struct rdma_cm_event *ev,
 			struct rctl_err *e)
 {
-	struct rctl_welcome w;
-	int ret = rctl_welcome_decode(ev->param.conn.private_data,
-				      ev->param.conn.private_data_len, &w);
+	struct rctl_welcome *w = &c->peer;
+	int ret;
 
+	ret = rctl_welcome_decode(ev->param.conn.private_data,
+				  ev->param.conn.private_data_len, w);
 	if (ret == -EPROTO) {
 		c->cls = RCTL_REACH_VERSION;
 		return rctl_err_msg(e, EPROTO, "'%s' accepted without the rocectl handshake: not 'rocectl serve'",
 				    c->path.dst_ip);
 	}
-	c->peer_version = w.version;
-	if (ret) {
-		c->cls = RCTL_REACH_VERSION;
-		return rctl_err_msg(e, EPROTO, "handshake version mismatch: serve at '%s' speaks v%u, this rocectl v%u",
-				    c->path.dst_ip, w.version, RCTL_PROBE_VERSION);
-	}
-	c->raddr = w.addr;
-	c->rkey = w.rkey;
-	c->peer_lifetime_s = w.lifetime_s;
+	c->peer_version = w->version;
+	if (ret || w->version != RCTL_PROBE_VERSION)
+		return version_mismatch(c, w->version, e);
+	c->raddr = w->addr;
+	c->rkey = w->rkey;
+	c->peer_lifetime_s = w->lifetime_s;
 	return 0;
 }
+
+/*
+ * The kernel CM resends a REQ that got no answer after 2 × the packet life
+ * time + the CM response time: 0.5 + 4.1 s to 2 + 4.1 s (drivers/infiniband/
+ * core/cma.c CMA_CM_RESPONSE_TIMEOUT 20, CMA_IBOE_PACKET_LIFETIME 16 or 18;
+ * cm.c cm_convert_to_ms()). The connect waits long enough for one resend, so
+ * that one lost CM packet is loss, not "connect timed out".
+ */
+#define CM_RESEND_WAIT_S 13.0
 
 static int connect_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
 			 struct rctl_err *e)
@@ -337,7 +357,7 @@ static int connect_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	struct rdma_cm_event *ev;
 	int ret, type, status;
 
-	ret = cm_wait(c, o->timeout_s, &ev);
+	ret = cm_wait(c, o->timeout_s > CM_RESEND_WAIT_S ? o->timeout_s : CM_RESEND_WAIT_S, &ev);
 	if (ret == -ETIMEDOUT)
 		return fail(c, RCTL_REACH_TIMEOUT, e, ret,
 			    "connect to '%s' timed out: no CM reply (UDP 4791 filtered on the path?)",
@@ -389,7 +409,8 @@ static void path_qp(struct rctl_conn *c)
 int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		      struct rctl_err *e)
 {
-	struct rctl_hello h = { .magic = RCTL_PROBE_MAGIC };
+	struct rctl_hello h = { 0 };
+	uint8_t hello[RCTL_HELLO_LEN];
 	struct rdma_conn_param cp = { 0 };
 	struct ibv_device_attr da;
 	uint64_t t0;
@@ -405,12 +426,12 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		return ret;
 	h.version = o->version ? o->version : RCTL_PROBE_VERSION;
 	h.mode = o->mode;
-	h.size = htonl(o->size);
-	h.depth = htonl(o->depth);
-	h.addr = htobe64((uintptr_t)(c->buf + c->size));
-	h.rkey = htonl(c->mr->rkey);
-	cp.private_data = &h;
-	cp.private_data_len = sizeof(h);
+	h.size = o->size;
+	h.depth = o->depth;
+	h.addr = (uintptr_t)(c->buf + c->size);
+	h.rkey = c->mr->rkey;
+	cp.private_data = hello;
+	cp.private_data_len = (uint8_t)rctl_hello_encode(&h, hello);
 	cp.retry_count = o->retry_cnt;
 	cp.rnr_retry_count = 7;		/* infinite: a busy responder is not loss */
 	cp.initiator_depth = cp.responder_resources = 1;
@@ -457,7 +478,7 @@ void rctl_conn_close(struct rctl_conn *c)
 	c->connected = false;
 }
 
-int rctl_dev_src_addr(const char *dev, uint32_t port,
+int rctl_dev_src_addr(const char *dev, uint32_t port, int gid_index,
 		      struct sockaddr_storage *ss, struct rctl_err *e)
 {
 	static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
@@ -479,7 +500,13 @@ int rctl_dev_src_addr(const char *dev, uint32_t port,
 	n = ibv_query_gid_table(vc, g, 64, 0);
 	ibv_close_device(vc);
 	for (i = 0; i < n; i++) {
-		if (g[i].port_num != port || g[i].gid_type != IBV_GID_TYPE_ROCE_V2)
+		if (gid_index >= 0 && g[i].port_num == port &&
+		    g[i].gid_index == (uint32_t)gid_index) {
+			best = i;
+			break;
+		}
+		if (gid_index >= 0 || g[i].port_num != port ||
+		    g[i].gid_type != IBV_GID_TYPE_ROCE_V2)
 			continue;
 		if (!memcmp(g[i].gid.raw, v4map, 12)) {
 			best = i;
@@ -488,6 +515,9 @@ int rctl_dev_src_addr(const char *dev, uint32_t port,
 		if (best < 0 && g[i].gid.raw[0] != 0xfe)
 			best = i;
 	}
+	if (best < 0 && gid_index >= 0)
+		return rctl_err_msg(e, EADDRNOTAVAIL, "no GID index %d on '%s' port %u",
+				    gid_index, dev, port);
 	if (best < 0)
 		return rctl_err_msg(e, EADDRNOTAVAIL, "no RoCE v2 IP address on '%s' port %u",
 				    dev, port);

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -14,6 +15,10 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/ioctl.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
@@ -243,6 +248,169 @@ const char *rctl_ctl_result_name(enum rctl_ctl_result r)
 bool rctl_ctl_ip_reachable(enum rctl_ctl_result r)
 {
 	return r == RCTL_CTL_SERVE || r == RCTL_CTL_OPEN || r == RCTL_CTL_REFUSED;
+}
+
+/* ---- TCP round trips against serve's control port ------------------- */
+
+static int ctl_connect(const struct sockaddr *dst, const struct sockaddr *src,
+		       int ms, struct rctl_err *e)
+{
+	socklen_t len = dst->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+						     sizeof(struct sockaddr_in);
+	struct pollfd p = { .events = POLLOUT };
+	int fd, one = 1, soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	fd = socket(dst->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return rctl_err_set(e, errno, "cannot open a TCP socket");
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	p.fd = fd;
+	if ((src && bind(fd, src, len)) ||
+	    (connect(fd, dst, len) && errno != EINPROGRESS))
+		soerr = errno;
+	else if (poll(&p, 1, ms) != 1)
+		soerr = ETIMEDOUT;
+	else if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl))
+		soerr = errno;
+	if (soerr) {
+		close(fd);
+		return rctl_err_set(e, soerr, "cannot connect to serve's TCP control port");
+	}
+	return fd;
+}
+
+/* Read the banner line; serve of version 2 and later echoes after it. */
+static int ctl_hello(int fd, int ms, struct rctl_err *e)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char line[64];
+	size_t got = 0;
+	unsigned int v;
+	ssize_t n;
+
+	while (got < sizeof(line) - 1 && !memchr(line, '\n', got)) {
+		if (poll(&p, 1, ms) != 1)
+			return rctl_err_msg(e, ETIMEDOUT, "no banner from serve's TCP control port");
+		n = read(fd, line + got, sizeof(line) - 1 - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	line[got] = '\0';
+	if (sscanf(line, "rocectl-serve %u", &v) != 1)
+		return rctl_err_msg(e, EPROTO, "the TCP control port does not answer as 'rocectl serve'");
+	if (v < 2)
+		return rctl_err_msg(e, EPROTO, "serve speaks v%u: it does not echo on its TCP control port", v);
+	return 0;
+}
+
+/* Send len bytes and read len back, interleaved (neither side can stall). */
+static int tcp_round(int fd, char *buf, uint32_t len, uint64_t deadline)
+{
+	struct pollfd p = { .fd = fd };
+	uint32_t sent = 0, got = 0;
+	uint64_t now;
+	ssize_t n;
+
+	while (got < len) {
+		now = rctl_now_ns();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		p.events = POLLIN | (sent < len ? POLLOUT : 0);
+		if (poll(&p, 1, (int)((deadline - now) / 1000000) + 1) < 0)
+			return -errno;
+		if ((p.revents & POLLOUT) && sent < len) {
+			n = write(fd, buf, len - sent);
+			if (n < 0 && errno != EAGAIN)
+				return -errno;
+			sent += n > 0 ? (uint32_t)n : 0;
+		}
+		if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = read(fd, buf + len, len - got);
+			if (n == 0)
+				return -ECONNRESET;
+			if (n < 0 && errno != EAGAIN)
+				return -errno;
+			got += n > 0 ? (uint32_t)n : 0;
+		}
+	}
+	return 0;
+}
+
+int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
+		      uint32_t len, unsigned int count, double timeout_s,
+		      struct rctl_hist *h, struct rctl_stat *st, struct rctl_err *e)
+{
+	int fd, ret = 0, ms = (int)(timeout_s * 1000);
+	unsigned int i;
+	uint64_t t0;
+	char *buf;
+
+	buf = malloc((size_t)len * 2);
+	if (!buf)
+		return rctl_err_set(e, ENOMEM, "cannot allocate %u bytes", len);
+	memset(buf, 0x5a, len);
+	fd = ctl_connect(dst, src, ms, e);
+	if (fd < 0) {
+		free(buf);
+		return fd;
+	}
+	ret = ctl_hello(fd, ms, e);
+	for (i = 0; !ret && i < count; i++) {
+		t0 = rctl_now_ns();
+		ret = tcp_round(fd, buf, len, t0 + (uint64_t)(timeout_s * 1e9));
+		if (ret)
+			rctl_err_set(e, ret, "TCP round trip of %u bytes", len);
+		else
+			rctl_stat_add(h, st, rctl_now_ns() - t0);
+	}
+	close(fd);
+	free(buf);
+	return ret;
+}
+
+/* ---- the netdev of a local address ------------------------------------ */
+
+static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr, 4);
+	return a->sa_family == AF_INET6 &&
+	       !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
+}
+
+int rctl_addr_netdev(const struct sockaddr *sa, char *ifname, size_t len,
+		     uint32_t *mtu)
+{
+	struct ifaddrs *ifa, *i;
+	struct ifreq ifr = { 0 };
+	int fd, ret = -ENODEV;
+
+	*mtu = 0;
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next)
+		if (i->ifa_addr && same_addr(i->ifa_addr, sa)) {
+			snprintf(ifname, len, "%s", i->ifa_name);
+			ret = 0;
+			break;
+		}
+	freeifaddrs(ifa);
+	if (ret)
+		return ret;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (!ioctl(fd, SIOCGIFMTU, &ifr) && ifr.ifr_mtu > 0)
+		*mtu = (uint32_t)ifr.ifr_mtu;
+	close(fd);
+	return 0;
 }
 
 /* ---- port counters ---------------------------------------------------- */

@@ -1,27 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The reach/serve handshake decoders (probe_wire.h): peer bytes, checked. */
-#include <endian.h>
+/*
+ * The reach/serve handshake: encoders and bounds-checked decoders (layout in
+ * include/rocectl/probe_wire.h). Pure code: no verbs, no allocation.
+ */
 #include <errno.h>
 #include <string.h>
 
-#include <arpa/inet.h>
-
 #include "rocectl/probe_wire.h"
 
-uint8_t rctl_hello_decode(const void *pd, size_t len, struct rctl_hello *h)
+static void put32(uint8_t *p, uint32_t v)
 {
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v >> 32);
+	put32(p + 4, (uint32_t)v);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return (uint64_t)get32(p) << 32 | get32(p + 4);
+}
+
+size_t rctl_hello_encode(const struct rctl_hello *h, uint8_t *buf)
+{
+	memset(buf, 0, RCTL_HELLO_LEN);
+	memcpy(buf, RCTL_PROBE_MAGIC, 4);
+	buf[4] = h->version;
+	buf[5] = h->mode;
+	put32(buf + 8, h->size);
+	put32(buf + 12, h->depth);
+	put64(buf + 16, h->addr);
+	put32(buf + 24, h->rkey);
+	return RCTL_HELLO_LEN;
+}
+
+enum rctl_probe_status rctl_hello_decode(const void *buf, size_t len,
+					 struct rctl_hello *h)
+{
+	const uint8_t *p = buf;
+
 	memset(h, 0, sizeof(*h));
-	if (!pd || len < sizeof(*h))
+	if (!p || len < RCTL_HELLO_LEN || memcmp(p, RCTL_PROBE_MAGIC, 4))
 		return RCTL_PROBE_BAD_REQUEST;
-	memcpy(h, pd, sizeof(*h));
-	if (memcmp(h->magic, RCTL_PROBE_MAGIC, 4))
-		return RCTL_PROBE_BAD_REQUEST;
-	if (h->version != RCTL_PROBE_VERSION)
+	h->version = p[4];
+	if (h->version < RCTL_PROBE_MIN_VERSION || h->version > RCTL_PROBE_VERSION)
 		return RCTL_PROBE_VERSION_MISMATCH;
-	h->size = ntohl(h->size);
-	h->depth = ntohl(h->depth);
-	h->addr = be64toh(h->addr);
-	h->rkey = ntohl(h->rkey);
+	h->mode = p[5];
+	h->size = get32(p + 8);
+	h->depth = get32(p + 12);
+	h->addr = get64(p + 16);
+	h->rkey = get32(p + 24);
 	if (!h->size || h->size > RCTL_PROBE_MAX_SIZE || !h->depth ||
 	    h->depth > RCTL_PROBE_MAX_DEPTH ||
 	    (h->mode != RCTL_MODE_ECHO && h->mode != RCTL_MODE_SINK &&
@@ -30,19 +69,56 @@ uint8_t rctl_hello_decode(const void *pd, size_t len, struct rctl_hello *h)
 	return RCTL_PROBE_OK;
 }
 
-int rctl_welcome_decode(const void *pd, size_t len, struct rctl_welcome *w)
+size_t rctl_welcome_encode(const struct rctl_welcome *w, uint8_t *buf)
 {
+	size_t n = w->version >= 2 ? RCTL_WELCOME_LEN : RCTL_WELCOME_V1_LEN;
+
+	memset(buf, 0, n);
+	memcpy(buf, RCTL_PROBE_MAGIC, 4);
+	buf[4] = w->version;
+	buf[5] = w->status;
+	put64(buf + 8, w->addr);
+	put32(buf + 16, w->rkey);
+	put32(buf + 20, w->size);
+	put32(buf + 24, w->lifetime_s);
+	if (n == RCTL_WELCOME_LEN) {
+		put32(buf + 32, w->active_mtu);
+		put32(buf + 36, w->netdev_mtu);
+		memcpy(buf + 40, w->netdev, strnlen(w->netdev, RCTL_WIRE_IFNAME - 1));
+	}
+	return n;
+}
+
+/* A peer's interface name: at most 15 printable bytes, the rest dropped. */
+static void take_name(char *dst, const uint8_t *src)
+{
+	size_t i;
+
+	for (i = 0; i < RCTL_WIRE_IFNAME - 1 && src[i]; i++)
+		dst[i] = src[i] > 0x20 && src[i] < 0x7f ? (char)src[i] : '?';
+	dst[i] = '\0';
+}
+
+int rctl_welcome_decode(const void *buf, size_t len, struct rctl_welcome *w)
+{
+	const uint8_t *p = buf;
+
 	memset(w, 0, sizeof(*w));
-	if (!pd || len < sizeof(*w))
+	if (!p || len < RCTL_WELCOME_V1_LEN || memcmp(p, RCTL_PROBE_MAGIC, 4))
 		return -EPROTO;
-	memcpy(w, pd, sizeof(*w));
-	if (memcmp(w->magic, RCTL_PROBE_MAGIC, 4))
-		return -EPROTO;
-	if (w->version != RCTL_PROBE_VERSION)
-		return -EPROTONOSUPPORT;
-	w->addr = be64toh(w->addr);
-	w->rkey = ntohl(w->rkey);
-	w->size = ntohl(w->size);
-	w->lifetime_s = ntohl(w->lifetime_s);
+	w->version = p[4];
+	w->status = p[5];
+	w->addr = get64(p + 8);
+	w->rkey = get32(p + 16);
+	w->size = get32(p + 20);
+	w->lifetime_s = get32(p + 24);
+	if (w->version < 2)
+		return 0;
+	if (len < RCTL_WELCOME_LEN)
+		return w->status == RCTL_PROBE_OK ? -EBADMSG : 0;
+	w->has_mtu = true;
+	w->active_mtu = get32(p + 32);
+	w->netdev_mtu = get32(p + 36);
+	take_name(w->netdev, p + 40);
 	return 0;
 }

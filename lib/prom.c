@@ -95,6 +95,9 @@ static int family_seen(const struct rctl_prom *p, const char *name)
 	return 0;
 }
 
+static int om_family(struct rctl_prom *p, const char *name, const char *type,
+		     const char *help);
+
 int rctl_prom_family(struct rctl_prom *p, const char *name, const char *type,
 		     const char *help)
 {
@@ -115,8 +118,33 @@ int rctl_prom_family(struct rctl_prom *p, const char *name, const char *type,
 	p->done = d;
 	p->n_done++;
 	snprintf(p->family, sizeof(p->family), "%s", name);
+	if (p->openmetrics)
+		return om_family(p, name, type, help);
 	prom_put(p, "# HELP %s %s\n", name, esc);
 	return prom_put(p, "# TYPE %s %s\n", name, type);
+}
+
+/*
+ * OpenMetrics 1.0: a counter family is its samples' name without "_total",
+ * an untyped one is "unknown", and HELP escapes '"' like a label value.
+ */
+static int om_family(struct rctl_prom *p, const char *name, const char *type,
+		     const char *help)
+{
+	static const char total[] = "_total";
+	size_t n = strlen(name);
+	char esc[1024];
+
+	if (!strcmp(type, "counter")) {
+		if (n <= strlen(total) || strcmp(name + n - strlen(total), total))
+			return p->err = -EINVAL;
+		n -= strlen(total);
+	}
+	if (rctl_prom_escape(esc, sizeof(esc), help, 0))
+		return p->err = -EINVAL;
+	prom_put(p, "# HELP %.*s %s\n", (int)n, name, esc);
+	return prom_put(p, "# TYPE %.*s %s\n", (int)n, name,
+			strcmp(type, "untyped") ? type : "unknown");
 }
 
 static int prom_labels(struct rctl_prom *p, const struct rctl_prom_label *l, size_t n)
@@ -170,6 +198,11 @@ int rctl_prom_dbl(struct rctl_prom *p, const struct rctl_prom_label *l, size_t n
 	if (isinf(v))
 		return prom_put(p, "%sInf\n", v < 0 ? "-" : "+");
 	return prom_put(p, "%s\n", shortest(v, buf, sizeof(buf)));
+}
+
+int rctl_prom_end(struct rctl_prom *p)
+{
+	return p->openmetrics ? prom_put(p, "# EOF\n") : p->err;
 }
 
 int rctl_prom_status(const struct rctl_prom *p, struct rctl_err *e)

@@ -54,7 +54,7 @@ int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
  * that is no VLAN. Link-local GIDs do not count: every port has them on its
  * own netdev, also when all RoCE runs on a VLAN above it.
  */
-static bool untagged(const struct rctl_host *h, const struct rctl_port *p)
+bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p)
 {
 	const struct rctl_netdev *nd;
 	uint32_t i, n = 0;
@@ -119,7 +119,7 @@ void rule_dscp_trust_pcp(struct rctl_judge *j)
 		if (trust) {
 			rctl_emit(j, RCTL_PASS, t.name, "trust dscp", "trust dscp", NULL, NULL,
 				  "the port classifies by DSCP");
-		} else if (!untagged(j->h, t.port)) {
+		} else if (!rctl_roce_untagged(j->h, t.port)) {
 			vlan_pcp(j, &t);
 		} else {
 			snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d",

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/rules.h"
 #include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
 
@@ -505,6 +506,50 @@ static bool dels_first(const struct tgt *t)
 	return !strcmp(nd_driver(t), "ice");
 }
 
+/* A VLAN whose egress-qos-map sends RoCE at another PCP: name the fix (tune owns no VLAN). */
+static void vlan_map_fix(struct planner *pl, const struct tgt *t, struct rctl_tune_change *c)
+{
+	uint32_t skprio = rctl_tos2priority(pl->in->tos) & 7, i;
+	const struct rctl_netdev *v;
+
+	for (i = 0; i < t->port->n_gids; i++) {
+		v = rctl_gid_upper(pl->h, t->port, i, true);
+		if (!v || strcmp(v->kind, "vlan") || v->vlan_egress_qos[skprio] == (uint32_t)pl->in->prio)
+			continue;
+		S(c->skip, "trust pcp with RoCE on VLANs, but '%s' sends it at PCP %u: "
+			   "ip link set dev %s type vlan egress-qos-map %u:%d (tune does not write VLANs)",
+		  v->name, v->vlan_egress_qos[skprio], v->name, skprio, pl->in->prio);
+		return;
+	}
+}
+
+/*
+ * A port that trusts PCP while all its RoCE runs on VLANs is a PCP design:
+ * the priority comes from each VLAN's egress-qos-map, which dscp.trust_pcp
+ * judges. A first DSCP APP entry would switch mlx5 to DSCP trust under the
+ * running traffic, so tune leaves the design alone and says so.
+ */
+static bool pcp_design(struct planner *pl, const struct tgt *t, const char *to)
+{
+	struct rctl_tune_change *c;
+	bool prios[8], trust;
+
+	rctl_dscp_prios(t->nd, pl->in->dscp, prios, &trust);
+	if (trust || rctl_roce_untagged(pl->h, t->port))
+		return false;
+	c = add(pl, RCTL_TUNE_APP_ADD, "dscp", t->nd->name, "dscp-prio");
+	if (!c)
+		return true;
+	S(c->from, "trust pcp");
+	S(c->to, "%s", to);
+	S(c->ifname, "%s", t->nd->name);
+	S(c->driver, "%s", nd_driver(t));
+	S(c->skip, "trust pcp with RoCE on VLANs: the VLAN egress-qos-map sets the priority "
+		   "(see dscp.trust_pcp); tune does not switch it to DSCP trust");
+	vlan_map_fix(pl, t, c);
+	return true;
+}
+
 static void plan_app(struct planner *pl, const struct tgt *t)
 {
 	const struct rctl_intent *in = pl->in;
@@ -513,6 +558,8 @@ static void plan_app(struct planner *pl, const struct tgt *t)
 
 	S(to, "%d:%d %d:%d", in->dscp, in->prio, in->cnp_dscp, in->cnp_prio);
 	if (!part_usable(pl, t, &t->nd->app.st, RCTL_TUNE_APP_ADD, "dscp", "dscp-prio", to))
+		return;
+	if (pcp_design(pl, t, to))
 		return;
 	plan_trust(pl, t);
 	for (i = 0; i < 2; i++) {

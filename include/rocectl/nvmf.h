@@ -42,10 +42,36 @@ struct rctl_nvmf_info {
 struct rctl_nvmf_ctrl;
 struct rctl_nvmf_q;
 
+/* Session defaults (bench nvmf's --timeout replaces the CM, I/O and wait bounds). */
+#define RCTL_NVMF_CM_TIMEOUT_MS 3000	/* each rdma_cm step and each admin command */
+#define RCTL_NVMF_IO_TIMEOUT_MS 5000	/* no completion for this long: target gone */
+#define RCTL_NVMF_KATO_MS 10000		/* keep-alive sent every KATO/2 */
+#define RCTL_NVMF_WAIT_MS 10000		/* controller enable/shutdown, unless CAP.TO is shorter */
+
+/*
+ * Options with those defaults, no host NQN, rdma_cm's ToS; keep-alive only
+ * for an NVM subsystem: a discovery controller is asked once and left.
+ */
+struct rctl_nvmf_opts rctl_nvmf_opts_default(const char *traddr, uint16_t port,
+					     const char *subnqn);
+
+/*
+ * Connect attempts of the admin queue and of each I/O queue: a connect that
+ * met silence or lost its connection is tried again (rctl_nvmf_retry()).
+ */
+#define RCTL_NVMF_CONNECT_TRIES 5
+
+/*
+ * After failed attempt number attempt (1-based) with errnum: true and the
+ * pause before the next in *delay_ms, or false to give up.
+ */
+bool rctl_nvmf_retry(int errnum, unsigned int attempt, uint32_t *delay_ms);
+
 /* Connect the admin queue and enable the controller. */
 int rctl_nvmf_connect(const struct rctl_nvmf_opts *o, struct rctl_nvmf_ctrl **out,
 		      struct rctl_err *e);
 const struct rctl_nvmf_info *rctl_nvmf_info(const struct rctl_nvmf_ctrl *c);
+unsigned int rctl_nvmf_connect_tries(const struct rctl_nvmf_ctrl *c);
 /* Orderly shutdown (CC.SHN, disconnect) when possible, then free. */
 void rctl_nvmf_close(struct rctl_nvmf_ctrl *c);
 
@@ -93,7 +119,12 @@ void *rctl_nvmf_q_buf(struct rctl_nvmf_q *q, int slot);
 /*
  * Send cmd (CID and SGL are filled here) with len bytes of the slot's buffer:
  * Write commands in-capsule when they fit, everything else by keyed SGL.
+ * rctl_nvmf_q_queue() only queues it; rctl_nvmf_q_flush() posts everything
+ * queued as one WR chain (one doorbell); rctl_nvmf_q_submit() does both.
  */
+int rctl_nvmf_q_queue(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
+		      uint32_t len, struct rctl_err *e);
+int rctl_nvmf_q_flush(struct rctl_nvmf_q *q, struct rctl_err *e);
 int rctl_nvmf_q_submit(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
 		       uint32_t len, struct rctl_err *e);
 
@@ -101,14 +132,16 @@ struct rctl_nvmf_done {
 	int slot;
 	uint16_t status;
 	uint32_t dw0, dw1;
-	uint64_t t_submit_ns;	/* just before ibv_post_send */
-	uint64_t t_done_ns;	/* when the CQE's RECV completion was polled */
+	uint64_t t_submit_ns;	/* rctl_fast_ns() just before ibv_post_send */
+	uint64_t t_done_ns;	/* rctl_fast_ns() when the CQE's RECV completion was polled */
 };
 
 /*
- * Reap completions: a command is done when both its SEND and its RECV (CQE)
- * completions were seen. Returns how many went into d[], or -errno: a failed
- * work completion, a CQE with an unknown CID, or a disconnected queue.
+ * Reap completions. On the admin queue a command is done when both its SEND
+ * and its RECV (CQE) completions were seen; on an I/O queue when its CQE came
+ * (its slot and buffer are reused only once its SEND is confirmed too).
+ * Returns how many went into d[], or -errno: a failed work completion, a CQE
+ * with an unknown CID, or a disconnected queue.
  */
 int rctl_nvmf_q_poll(struct rctl_nvmf_q *q, struct rctl_nvmf_done *d, int max,
 		     struct rctl_err *e);
@@ -122,7 +155,6 @@ int rctl_nvmf_arm(struct rctl_nvmf_q **qs, int n, struct rctl_err *e);
 int rctl_nvmf_wait(struct rctl_nvmf_q **qs, int n, int timeout_ms,
 		   struct rctl_err *e);
 
-uint64_t rctl_nvmf_now_ns(void);
 
 /* ---- the I/O engine of 'rocectl bench nvmf' (lib/bench_nvmf.c) -------- */
 
@@ -150,6 +182,8 @@ struct rctl_nvmf_bench_cfg {
 	double ramp_s;
 	bool verify;		/* each I/O unit: write a pattern, read it back, compare */
 	bool event;		/* sleep on completion channels instead of busy polling */
+	const int *cpus;	/* thread of queue i pinned to cpus[i % ncpus]; 0: unpinned */
+	int ncpus;
 	int io_timeout_ms;	/* no completion for this long: the target is gone */
 	void (*progress)(const struct rctl_nvmf_progress *p, void *arg);
 	void *arg;
@@ -157,6 +191,8 @@ struct rctl_nvmf_bench_cfg {
 
 struct rctl_nvmf_qstat {
 	uint64_t ios, bytes;
+	double cpu_s;		/* CPU time of the queue's thread */
+	int cpu;		/* pinned to this CPU, -1: not pinned */
 };
 
 struct rctl_nvmf_bench_res {
@@ -166,6 +202,7 @@ struct rctl_nvmf_bench_res {
 	double elapsed_s, cpu_s;
 	uint64_t ka_sent;
 	bool partial;				/* stopped by an error */
+	const char *clock_source;		/* rctl_fast_clock_source() */
 	uint32_t nq;
 	struct rctl_nvmf_qstat q[64];
 };
@@ -174,6 +211,13 @@ struct rctl_nvmf_bench_res {
 int rctl_nvmf_bench_run(struct rctl_nvmf_ctrl *c, struct rctl_nvmf_q **qs, int nq,
 			const struct rctl_nvmf_bench_cfg *cfg,
 			struct rctl_nvmf_bench_res *res, struct rctl_err *e);
+
+/*
+ * Parse a CPU list as taskset(1) and the kernel's cpulist files write it,
+ * "0-3,6,8-9", into cpus[] in that order (at most max, no repeats, each below
+ * CPU_SETSIZE). -EINVAL with a message naming the bad part.
+ */
+int rctl_cpu_list_parse(const char *s, int *cpus, int max, int *n, struct rctl_err *e);
 
 /* The verify pattern of unit u (exposed for the unit tests). */
 void rctl_nvmf_pattern_fill(void *buf, uint32_t len, uint64_t unit, uint64_t seed);

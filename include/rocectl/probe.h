@@ -6,10 +6,12 @@
  *
  * Wire: only RoCE v2 (UDP 4791) is needed between the two hosts: the CM
  * exchange runs over QP1 MADs, the data over the RC QP. The handshake rides in
- * the CM private data (struct rctl_hello in the REQ, struct rctl_welcome in the
- * REP or the REJ). The TCP port of the same number is an optional plain-IP
- * control port: serve answers it with one banner line, so that a client can
- * tell "IP reachable" from "RoCE blocked".
+ * the CM private data (the hello in the REQ, the welcome in the REP or the
+ * REJ; encoded and decoded in lib/probe_wire.c). The TCP port of the same
+ * number is an optional plain-IP control port: serve answers it with one
+ * banner line, so that a client can tell "IP reachable" from "RoCE blocked",
+ * and then echoes what the client sends (the TCP round trip of
+ * --compare-tcp).
  *
  * Every wait is bounded: each step waits at most the caller's timeout.
  */
@@ -23,55 +25,9 @@
 
 #include "rocectl/err.h"
 #include "rocectl/model.h"
+#include "rocectl/probe_wire.h"
 
 #define RCTL_PROBE_PORT 18520		/* rdma_cm (RDMA_PS_TCP) and TCP control */
-#define RCTL_PROBE_VERSION 1
-#define RCTL_PROBE_MAGIC "RCTL"
-#define RCTL_PROBE_MAX_SIZE (8u << 20)	/* per message, per client */
-#define RCTL_PROBE_MAX_DEPTH 1024u
-
-enum rctl_probe_mode {
-	RCTL_MODE_ECHO = 1,	/* answer each SEND / WRITE_WITH_IMM in kind */
-	RCTL_MODE_SINK = 2,	/* consume SENDs; READ/WRITE need no responder */
-	RCTL_MODE_POLL = 3,	/* watch the last byte of the buffer and answer
-				 * each RDMA WRITE with one (perftest's write_lat) */
-};
-
-/* Status in struct rctl_welcome (REP: OK; REJ: why). */
-enum rctl_probe_status {
-	RCTL_PROBE_OK = 0,
-	RCTL_PROBE_VERSION_MISMATCH = 1,
-	RCTL_PROBE_BUSY = 2,
-	RCTL_PROBE_BAD_REQUEST = 3,
-	RCTL_PROBE_NO_RESOURCES = 4,
-};
-
-/* REQ private data (<= 56 bytes for RDMA_PS_TCP); integers big-endian. */
-struct rctl_hello {
-	char magic[4];
-	uint8_t version;
-	uint8_t mode;
-	uint16_t reserved;
-	uint32_t size;		/* largest message, bytes */
-	uint32_t depth;		/* receives the responder keeps posted */
-	uint64_t addr;		/* client buffer the responder writes into:
-				 * "size" bytes, last byte = message count */
-	uint32_t rkey;
-	uint32_t reserved2;
-} __attribute__((packed));
-
-/* REP or REJ private data. */
-struct rctl_welcome {
-	char magic[4];
-	uint8_t version;
-	uint8_t status;
-	uint16_t reserved;
-	uint64_t addr;		/* responder buffer (READ/WRITE target) */
-	uint32_t rkey;
-	uint32_t size;
-	uint32_t lifetime_s;	/* the responder disconnects after this */
-	uint32_t reserved2;
-} __attribute__((packed));
 
 /* Why a probe failed; each has its finding id (rctl_reach_class_id()). */
 enum rctl_reach_class {
@@ -100,6 +56,7 @@ struct rctl_rpath {
 	char src_ip[RCTL_ADDR_LEN];
 	char dst_ip[RCTL_ADDR_LEN];
 	uint32_t active_mtu;		/* port, bytes */
+	uint32_t netdev_mtu;		/* of the source address's netdev, 0 unknown */
 	uint32_t path_mtu;		/* QP, bytes; 0 before connect */
 	int tos;			/* requested, -1 = rdma_cm default */
 	int traffic_class;		/* QP GRH traffic class, -1 unknown */
@@ -145,6 +102,7 @@ struct rctl_conn {
 	int reject_status;			/* REJ reason, -1 none */
 	int peer_version;			/* -1 unknown */
 	uint32_t peer_lifetime_s;
+	struct rctl_welcome peer;		/* serve's welcome (its MTUs) */
 };
 
 /*
@@ -214,6 +172,35 @@ int rctl_mtu_sweep(struct rctl_conn *c, const struct rctl_conn_opts *o,
 int rctl_sockaddr_parse(const char *s, uint16_t port, bool numeric,
 			struct sockaddr_storage *ss, struct rctl_err *e);
 
+/* The netdev holding a local address, and its MTU (0 when unreadable). */
+int rctl_addr_netdev(const struct sockaddr *sa, char *ifname, size_t len,
+		     uint32_t *mtu);
+
+/* ---- latency summaries (JSON: "rtt_ns" {min, mean, stddev, max, percentiles}) */
+
+struct rctl_hist;
+struct rctl_stat {		/* running mean and variance (Welford) */
+	uint64_t n;
+	double mean, m2;
+};
+struct rctl_lat {
+	uint64_t count, min, max, mean, stddev, p50, p99, p999;	/* ns */
+};
+/* Add one sample to the histogram and the running moments. */
+void rctl_stat_add(struct rctl_hist *h, struct rctl_stat *st, uint64_t ns);
+void rctl_lat_of(struct rctl_lat *l, const struct rctl_hist *h,
+		 const struct rctl_stat *st);
+
+/*
+ * --compare-tcp: "count" round trips of "len" bytes over TCP against serve's
+ * control port (connect, banner, then echo; TCP_NODELAY), each bounded by
+ * timeout_s. 0, or -errno with the message in e (-EPROTO: not a serve that
+ * echoes).
+ */
+int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
+		      uint32_t len, unsigned int count, double timeout_s,
+		      struct rctl_hist *h, struct rctl_stat *st, struct rctl_err *e);
+
 /* ---- bench rdma (lib/bench_rdma.c) ---- */
 
 struct rctl_bench_rdma_opts {
@@ -223,6 +210,7 @@ struct rctl_bench_rdma_opts {
 	double time_s;
 	uint32_t qd;			/* bandwidth: WRs in flight */
 	bool bw;
+	bool event;			/* sleep on the CQ's channel instead of busy polling */
 	double timeout_s;		/* longest wait for one completion */
 };
 
@@ -233,6 +221,7 @@ struct rctl_bench_rdma_result {
 	uint64_t iters;
 	uint64_t bytes;
 	double secs;			/* first post to last completion */
+	const char *clock_source;	/* rctl_fast_clock_source() */
 };
 
 /*
@@ -248,8 +237,11 @@ struct rctl_bench_rdma_result {
 int rctl_bench_rdma(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 		    struct rctl_bench_rdma_result *r, struct rctl_err *e);
 
-/* The IPv4 (else IPv6) address of the first RoCE v2 GID of dev/port. */
-int rctl_dev_src_addr(const char *dev, uint32_t port,
+/*
+ * The IPv4 (else IPv6) address of the first RoCE v2 GID of dev/port, or of
+ * the GID at gid_index when it is >= 0.
+ */
+int rctl_dev_src_addr(const char *dev, uint32_t port, int gid_index,
 		      struct sockaddr_storage *ss, struct rctl_err *e);
 
 /* Plain-IP control probe of serve's TCP port. */
@@ -277,9 +269,12 @@ uint64_t rctl_now_ns(void);
 
 /* ---- serve ---- */
 
+#define RCTL_SERVE_MAX_CLIENTS 256u
+
 struct rctl_serve_opts {
 	const struct sockaddr *bind;	/* with the port set */
 	unsigned int max_clients;
+	unsigned int max_per_peer;	/* of max_clients, per peer address */
 	double lifetime_s;		/* per client */
 	const volatile sig_atomic_t *stop;
 };

@@ -4,10 +4,18 @@
  * collector reads it: "# HELP" and "# TYPE" once per family, the family's
  * samples together right after, label values escaped (\\, \", \n).
  * Built in memory; the caller writes prom->buf through its output path.
+ *
+ * With .openmetrics set, the same calls write OpenMetrics 1.0 text instead
+ * (what Prometheus asks for first when it scrapes): a counter's family is
+ * named without its "_total" (the samples keep it), "untyped" is "unknown",
+ * HELP escapes '"' too, and rctl_prom_end() closes the text with "# EOF".
+ * The two formats cannot be one text: promtool wants "_total" on a
+ * counter's TYPE line, the OpenMetrics parser refuses it there.
  */
 #ifndef ROCECTL_PROM_H
 #define ROCECTL_PROM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +28,7 @@ struct rctl_prom {
 	char family[128];	/* the family being written */
 	char **done;		/* families already closed, to refuse repeats */
 	size_t n_done;
+	bool openmetrics;	/* OpenMetrics 1.0 instead of text 0.0.4 */
 };
 
 /* A label: name=value. A sample takes an array of n of them. */
@@ -36,6 +45,8 @@ int rctl_prom_u64(struct rctl_prom *p, const struct rctl_prom_label *l, size_t n
 		  uint64_t v);
 int rctl_prom_dbl(struct rctl_prom *p, const struct rctl_prom_label *l, size_t n,
 		  double v);
+/* The end of the exposition: "# EOF" in OpenMetrics, nothing in text 0.0.4. */
+int rctl_prom_end(struct rctl_prom *p);
 /* 0, or the first error with a message. */
 int rctl_prom_status(const struct rctl_prom *p, struct rctl_err *e);
 void rctl_prom_free(struct rctl_prom *p);

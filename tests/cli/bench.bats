@@ -44,6 +44,18 @@ load helpers
 	assert_equal "$stderr" "rocectl: bench nvmf: --bs 1000 is not a multiple of 512"
 }
 
+@test "--cpus: a bad CPU list is a usage error naming the bad part, before any connect" {
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --cpus 0-x
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: --cpus: bad CPU range in '0-x' at 'x'"
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --cpus 1,1
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: --cpus: CPU 1 twice in '1,1'"
+	run --separate-stderr rocectl -j bench nvmf --target 192.0.2.1 --cpus ''
+	assert_failure 64
+	echo "$output" | jq -e '.error.message == "bench nvmf: --cpus: bad CPU list '"''"' at '"''"'" and .error.errno == null'
+}
+
 @test "--ios 0 names the minimum only; --timeout takes 0 < SECS <= 3600" {
 	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --ios 0
 	assert_failure 64

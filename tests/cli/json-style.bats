@@ -66,3 +66,14 @@ doc_ok() {
 	run -0 rocectl check all -j -i "$FIXTURES/bnxt-healthy.json"
 	echo "$output" | jq -e --arg h "$(jq -r .host.hostname "$FIXTURES/bnxt-healthy.json")" '.hostname == $h'
 }
+
+# reach needs RDMA: its documents were recorded in the lab by the current
+# writer (tests/cli/data/reach/, see reach.bats); --matrix runs here.
+@test "reach: the lab's recorded documents and the matrix" {
+	local f
+	for f in "$DATA"/reach/*.json; do
+		run style "$f" <"$f"
+		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	done
+	doc_ok reach -j --matrix "$DATA/reach/lab-a.json" "$DATA/reach/lab-b.json"
+}

@@ -129,10 +129,8 @@ load helpers
 	assert_equal "$stderr" "rocectl: bench nvmf: invalid value '0' for '--qd': expected 1 to 4095 (see 'rocectl bench nvmf --help')"
 }
 
-# reach's letters are issue 13's (its -T becomes --tos there, as here): until
-# that is merged, reach is left out of this walk.
 @test "no short letter means two things across commands" {
-	"$ROCECTL" __metadata | jq -r '[.. | objects | select(has("options") and .path != "reach") | .options[] |
+	"$ROCECTL" __metadata | jq -r '[.. | objects | select(has("options")) | .options[] |
 		select(.short) | "\(.short) \(.long)"] | unique[]' >"$BATS_TEST_TMPDIR/letters"
 	run -0 awk '{ n[$1]++ } END { for (l in n) if (n[l] > 1) print l }' "$BATS_TEST_TMPDIR/letters"
 	assert_output ""

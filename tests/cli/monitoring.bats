@@ -73,6 +73,28 @@ load helpers
 	done
 }
 
+@test "the OpenMetrics parser accepts -o openmetrics of counters and check on every fixture" {
+	local om=$BATS_TEST_DIRNAME/lib/openmetrics_check.py f
+	for f in "$FIXTURES"/*.json; do
+		rocectl counters -o openmetrics -i "$f" >"$BATS_TEST_TMPDIR/c.om" 2>/dev/null
+		run "$om" "counters of $f" <"$BATS_TEST_TMPDIR/c.om"
+		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+		rocectl check all -o openmetrics -i "$f" >"$BATS_TEST_TMPDIR/k.om" 2>/dev/null ||
+			[ $? -le 3 ]	# a check's verdict: 1 warn, 2 fail, 3 unknown
+		run "$om" "check of $f" <"$BATS_TEST_TMPDIR/k.om"
+		[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+		[ "$(tail -n 1 "$BATS_TEST_TMPDIR/k.om")" = "# EOF" ]
+	done
+}
+
+@test "the OpenMetrics parser refuses the text format's counters (the two outputs differ for a reason)" {
+	local f=$FIXTURES/mlx5-upstream-healthy.json
+	{ rocectl counters -o prometheus -i "$f"; echo '# EOF'; } >"$BATS_TEST_TMPDIR/c.prom"
+	run "$BATS_TEST_DIRNAME/lib/openmetrics_check.py" <"$BATS_TEST_TMPDIR/c.prom"
+	assert_failure
+	assert_output --partial "Clashing name"
+}
+
 @test "promtool would catch what the names used to be (the test can fail)" {
 	printf '# HELP rocectl_hw_counter x\n# TYPE rocectl_hw_counter counter\nrocectl_hw_counter 1\n' |
 		{ run promtool check metrics; [ "$status" -ne 0 ] || [ -n "$output" ]; }

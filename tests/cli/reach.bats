@@ -25,6 +25,58 @@ one_line_error() {
 	one_line_error 64 reach
 	one_line_error 64 reach 10.0.0.2 --dev rxe0 --src 10.0.0.1
 	one_line_error 64 reach 10.0.0.2 --src not-an-address
+	one_line_error 64 reach 10.0.0.2 --gid-index 1
+	one_line_error 64 reach 10.0.0.2 --parallel 0
+	one_line_error 64 reach 10.0.0.2 --parallel 65
+}
+
+@test "reach: option letters follow perftest: -T is the ToS, --timeout has no letter, -d and --ib-dev" {
+	one_line_error 64 reach 10.0.0.2 -T 256
+	assert_equal "$stderr" "rocectl: reach: invalid value '256' for '--tos': expected 0 to 255 (see 'rocectl reach --help')"
+	run "$ROCECTL" reach --help
+	assert_output --partial '-T, --tos TOS'
+	assert_output --partial '      --timeout SECS'
+	assert_output --partial '-d, --dev DEV'
+	assert_output --partial '      --ib-dev DEV'
+	assert_output --partial '-x, --gid-index N'
+	# --ib-dev is --dev: with --src it is the same conflict
+	one_line_error 64 reach 10.0.0.2 --ib-dev rxe0 --src 10.0.0.1
+	assert_equal "$stderr" "rocectl: reach: --dev and --src exclude each other"
+}
+
+@test "reach --targets: comments and blank lines skipped, bad files are usage errors" {
+	local f=$BATS_TEST_TMPDIR/hosts.txt
+	one_line_error 64 reach --targets "$BATS_TEST_TMPDIR/none.txt"
+	assert_equal "$stderr" "rocectl: cannot open '$BATS_TEST_TMPDIR/none.txt': No such file or directory"
+	printf '# rack 1\n\n   # only a comment\n' >"$f"
+	one_line_error 64 reach --targets "$f"
+	assert_equal "$stderr" "rocectl: reach: no target (give TARGET or --targets FILE)"
+	printf '10.0.0.2\n10.0.0.3 10.0.0.4\n' >"$f"
+	one_line_error 64 reach --targets "$f"
+	assert_equal "$stderr" "rocectl: '$f' line 2: one address per line"
+	printf '10.0.0.2\0\n' >"$f"
+	one_line_error 64 reach --targets "$f"
+	assert_equal "$stderr" "rocectl: '$f' is not a text file"
+	one_line_error 64 reach --targets "$BATS_TEST_TMPDIR"
+	assert_equal "$stderr" "rocectl: cannot read '$BATS_TEST_TMPDIR': Is a directory"
+}
+
+# Without rdma_cm every target is "unknown": the file was read, each line a row.
+@test "reach --targets: one row per target, worst status, JSON one object each" {
+	local f=$BATS_TEST_TMPDIR/hosts.txt
+	printf '# lab\n10.0.0.2   # B\n\n10.0.0.3\n' >"$f"
+	run --separate-stderr timeout 20 "$ROCECTL" reach --targets "$f" 10.0.0.9 --timeout 1
+	assert_equal "$status" 3
+	assert_line --index 0 --regexp '^TARGET +VERDICT +FINDING +PATH_MTU +RTT_P50_US +RTT_P99_US +LOSS$'
+	assert_line --index 1 --regexp '^10\.0\.0\.9 +unknown'
+	assert_line --index 2 --regexp '^10\.0\.0\.2 +unknown'
+	assert_line --index 3 --regexp '^10\.0\.0\.3 +unknown'
+	assert_line --index 4 "  10.0.0.9: cannot open rdma_cm (is rdma_ucm loaded?): No such device"
+	run --separate-stderr timeout 20 "$ROCECTL" -j reach --targets - --timeout 1 <"$f"
+	assert_equal "$status" 3
+	jq -e '[.targets[].target] == ["10.0.0.2", "10.0.0.3"] and
+		([.targets[] | select(.verdict == "unknown" and (.error | test("rdma_cm")))] | length == 2) and
+		(.hostname | type == "string")' <<<"$output"
 }
 
 @test "reach: a name that does not resolve is a runtime error, quoted" {
@@ -44,6 +96,8 @@ one_line_error() {
 @test "serve: bad bind address and ranges are usage errors; no rdma_cm is 3" {
 	one_line_error 64 serve --bind nowhere
 	one_line_error 64 serve --max-clients 0
+	one_line_error 64 serve --max-clients 257
+	one_line_error 64 serve --max-per-peer 0
 	one_line_error 64 serve --lifetime 0
 	one_line_error 64 serve extra-arg
 	one_line_error 3 serve --bind 127.0.0.1
@@ -66,4 +120,54 @@ one_line_error() {
 	jq -e '[.commands[] | select(.name == "bench") | .commands[].name] | index("rdma") != null' <<<"$output"
 	run "$ROCECTL" serve --help
 	assert_output --partial 'rdma_cm and TCP control port (default 18520)'
+}
+
+# tests/cli/data/reach/lab-{a,b}.json: "rocectl -j reach --targets hosts.txt --src
+# A|B --timeout 3 -c 5" in the Soft-RoCE lab, serve on both hosts, hosts.txt
+# = 10.0.0.1 (A), 10.0.0.2 (B), 10.0.0.77 (nobody); lab-a-b.json: one
+# target, "rocectl -j reach 10.0.0.2 --dev rxe0 -c 5 --compare-tcp".
+@test "reach --matrix: the lab's all-pairs run, failing pairs first, text and JSON" {
+	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach/lab-a.json" "$DATA/reach/lab-b.json"
+	assert_equal "$status" 2
+	assert_line --index 0 "2 sources x 3 targets: 6 pairs probed, 2 failing, 0 not probed"
+	assert_line --index 1 "failing pairs:"
+	assert_line --index 2 --regexp "^  10\.0\.0\.1 +-> 10\.0\.0\.77 +fail +reach\.addr_unresolved: address resolution of '10\.0\.0\.77' timed out"
+	assert_line --index 3 --regexp "^  10\.0\.0\.2 +-> 10\.0\.0\.77 +fail +reach\.addr_unresolved"
+	assert_line --index 4 --regexp '^SOURCE \\ TARGET +10\.0\.0\.77 +10\.0\.0\.1 +10\.0\.0\.2$'
+	assert_line --index 5 --regexp '^10\.0\.0\.1 +addr_unresolved +ok +ok$'
+	assert_line --index 6 --regexp '^10\.0\.0\.2 +addr_unresolved +ok +ok$'
+	run --separate-stderr "$ROCECTL" -j reach --matrix "$DATA/reach/lab-b.json" "$DATA/reach/lab-a.json"
+	assert_equal "$status" 2
+	jq -e '.sources == ["10.0.0.2", "10.0.0.1"] and .targets[0] == "10.0.0.77" and
+		.pairs_probed == 6 and .pairs_failing == 2 and .pairs_missing == 0 and
+		[.pairs[:2][] | .verdict] == ["fail", "fail"] and
+		all(.pairs[2:][]; .verdict == "ok" and .path_mtu == 1024 and .rtt_p50_ns > 0)' <<<"$output"
+}
+
+@test "reach --matrix: pdsh output in one file, a single-target document, a missing pair" {
+	local all=$BATS_TEST_TMPDIR/pdsh.out
+	{ printf 'lab-a: '; cat "$DATA/reach/lab-a.json"; } >"$all"
+	run --separate-stderr "$ROCECTL" -j reach --matrix "$all" "$DATA/reach/lab-a-b.json"
+	assert_equal "$status" 2
+	# both documents came from A (10.0.0.1): one row
+	jq -e '.sources == ["10.0.0.1"] and .pairs_probed == 3' <<<"$output"
+	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach/lab-a-b.json"
+	assert_success
+	assert_line --index 0 "1 sources x 1 targets: 1 pairs probed, 0 failing, 0 not probed"
+	jq -c '.targets |= .[:1]' "$DATA/reach/lab-b.json" >"$BATS_TEST_TMPDIR/b1.json"
+	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach/lab-a-b.json" "$BATS_TEST_TMPDIR/b1.json"
+	assert_success
+	assert_line --index 0 "2 sources x 2 targets: 2 pairs probed, 0 failing, 2 not probed"
+	assert_line --index 3 --regexp '^10\.0\.0\.2 +- +ok$'
+}
+
+@test "reach --matrix: bad files are one line and exit 3; usage errors 64" {
+	one_line_error 64 reach --matrix
+	one_line_error 64 reach --matrix --targets x.txt a.json
+	one_line_error 3 reach --matrix "$BATS_TEST_TMPDIR/none.json"
+	printf '{"devices": []}\n' >"$BATS_TEST_TMPDIR/other.json"
+	one_line_error 3 reach --matrix "$BATS_TEST_TMPDIR/other.json"
+	assert_equal "$stderr" "rocectl: '$BATS_TEST_TMPDIR/other.json': document 1 is not a JSON document of rocectl reach"
+	printf '{"targets": [' >"$BATS_TEST_TMPDIR/cut.json"
+	one_line_error 3 reach --matrix "$DATA/reach/lab-a.json" "$BATS_TEST_TMPDIR/cut.json"
 }

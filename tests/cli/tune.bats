@@ -78,6 +78,16 @@ plan_lines() {
 	done
 }
 
+@test "trust PCP with RoCE on VLANs: no DSCP entries that would switch mlx5 to DSCP trust" {
+	run -0 rocectl tune plan -j --input "$FIXTURES/mlx5-vlan-healthy.json"
+	jq -e '.to_apply == 0 and ([.changes[] | select(.skip == null)] == []) and
+		(.changes | length == 1) and (.changes[0].from == "trust pcp") and
+		(.changes[0].skip | test("egress-qos-map sets the priority"))' <<<"$output"
+	run -0 rocectl tune plan --input "$FIXTURES/fault-vlan-no-egress-map.json"
+	assert_line "skipped: dscp ens1f0np0 dscp-prio: trust pcp with RoCE on VLANs, but 'ens1f0np0.100' sends it at PCP 0: ip link set dev ens1f0np0.100 type vlan egress-qos-map 2:3 (tune does not write VLANs)"
+	refute_output --partial "dcb app"
+}
+
 @test "each change carries the interface, the usual tool's command and its warning" {
 	run -0 rocectl tune plan -j --input "$FIXTURES/fault-pfc-off-prio3.json"
 	echo "$output" | jq -e '.changes[0] |

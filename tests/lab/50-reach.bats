@@ -12,11 +12,13 @@ setup() {
 	load lab
 	SERVE_PID=
 	KNOBS=
+	CM_DROP=
 }
 
 # lab_reset is slow under TCG: only after a test that turned a knob.
 teardown() {
 	serve_stop
+	[ -z "$CM_DROP" ] || nft delete table inet rocectl_h13_cm
 	[ -z "$KNOBS" ] || lab_reset
 }
 
@@ -44,15 +46,18 @@ reach() {
 	run reach -c 20 -j
 	assert_success
 	jq -e --argjson gid "$gid" --argjson mtu "$mtu" '
-		.verdict == "ok" and .finding == null and
+		.verdict == "ok" and .finding == null and .loss_delta == 0 and
 		.path.device == "rxe0" and .path.gid_index == $gid and
 		.path.roce_mode == "RoCE v2" and .path.netdev == "veth0" and
 		.path.src_ip == "10.0.0.1" and .path.active_mtu == $mtu and
-		.path.path_mtu == $mtu and
+		.path.path_mtu == $mtu and .path.netdev_mtu == 1500 and
+		.peer == {"version": 2, "netdev": "veth1", "netdev_mtu": 1500, "active_mtu": $mtu} and
 		.send.count == 20 and .write.count == 20 and
-		.send.rtt_min_us > 0 and .send.rtt_p99_us >= .send.rtt_p50_us and
+		.send.rtt_ns.min > 0 and .send.rtt_ns.stddev >= 0 and
+		.send.rtt_ns.percentiles["99"] >= .send.rtt_ns.percentiles["50"] and
+		.write.rtt_ns.max >= .write.rtt_ns.mean and
 		([.counters[] | select(.name == "sent_pkts") | .delta][0] >= 80)' <<<"$output"
-	run reach -c 2 --tos 104
+	run reach -c 2 -T 104
 	assert_success
 	assert_output --regexp 'gid_index [0-9]+ ::ffff:10\.0\.0\.1 \(RoCE v2\)'
 	assert_output --partial 'tos 104 (traffic_class 104)'
@@ -64,36 +69,48 @@ reach() {
 	KNOBS=1
 	knob_drop_roce "$LAB_B_IF"
 	start=$SECONDS
-	run reach -T 3 -j
+	run reach --timeout 3 -j
 	assert_equal "$status" 2
-	[ $((SECONDS - start)) -lt 20 ] || fail "reach took $((SECONDS - start))s"
-	jq -e '.finding == "reach.connect_timeout" and .verdict == "fail" and
+	# the connect waits for one resend of the REQ by the kernel CM (13 s)
+	[ $((SECONDS - start)) -lt 30 ] || fail "reach took $((SECONDS - start))s"
+	jq -e '.finding.id == "reach.connect_timeout" and .verdict == "fail" and
+		.finding.status == "fail" and .finding.area == "reach" and
+		.finding.target == "10.0.0.2" and .finding.device == "rxe0" and
 		.control_probe.ip_reachable == true and
 		.control_probe.result == "serve answered" and
-		(.hint | test("netfilter rules affect only Soft-RoCE"))' <<<"$output"
+		(.finding.fix | test("netfilter rules affect only Soft-RoCE"))' <<<"$output"
 	dropped=$(nft list table inet "$LAB_NFT_TABLE" | sed -n 's/.*counter packets \([0-9]*\).*/\1/p')
 	[ "${dropped:-0}" -gt 0 ] || fail "the drop rule matched no packet"
 }
 
 @test "serve not running: rejected, REJ reason 8, IP still reachable" {
-	run reach -T 3
+	run reach --timeout 3
 	assert_equal "$status" 2
 	assert_line --index 0 'reach 10.0.0.2 port 18520: fail reach.rejected'
 	assert_output --partial 'REJ reason 8'
 	assert_output --partial 'control probe tcp/18520: refused -> IP reachable'
 }
 
-@test "MTU 9000 on A, 1500 on B: the sweep reports the limit" {
+@test "MTU 9000 on A, 1500 on B: the sweep starts small and names B's MTU as the black hole" {
 	serve_start
 	KNOBS=1
 	knob_mtu "$LAB_A_IF" 9000
 	knob_mtu "$LAB_B_IF" 1500
-	run reach -c 2 --mtu-sweep -T 2 -j
+	# --size 16384: the round trips run at 64 bytes first, the sweep grows from there
+	run reach -c 2 --mtu-sweep --size 16384 --timeout 2 -j
 	assert_equal "$status" 2
 	# A sends 4096-byte packets, B's veth drops any frame over 1500 bytes.
-	jq -e '.finding == "reach.mtu_black_hole" and .path.path_mtu == 4096 and
+	jq -e '. as $r | .finding.id == "reach.mtu_black_hole" and .path.path_mtu == 4096 and
+		.send.count == 2 and .send.size_bytes == 64 and
+		.mtu_sweep.cause == "peer" and .mtu_sweep.max_bytes == 16384 and
 		.mtu_sweep.largest_ok_bytes >= 1024 and .mtu_sweep.largest_ok_bytes < 1500 and
-		.mtu_sweep.smallest_failed_bytes == .mtu_sweep.largest_ok_bytes + 1' <<<"$output"
+		.mtu_sweep.smallest_failed_bytes == .mtu_sweep.largest_ok_bytes + 1 and
+		.path.netdev_mtu == 9000 and .path.active_mtu == 4096 and
+		.peer.netdev_mtu == 1500 and .peer.active_mtu == 1024 and
+		(.finding.message | test("messages up to \($r.mtu_sweep.largest_ok_bytes) bytes pass, \($r.mtu_sweep.smallest_failed_bytes) bytes stall")) and
+		(.finding.message | test("veth0 mtu 9000, active_mtu 4096")) and
+		(.finding.message | test("veth1 mtu 1500, active_mtu 1024")) and
+		(.finding.message | test("the peer.s smaller MTU"))' <<<"$output"
 }
 
 @test "MTU 1500 on both: the sweep passes up to its maximum" {
@@ -103,13 +120,77 @@ reach() {
 	jq -e '.mtu_sweep.largest_ok_bytes == 8192 and .mtu_sweep.smallest_failed_bytes == null' <<<"$output"
 }
 
-@test "5% loss on A: reach completes and shows retransmission counters rising" {
+# Loss on A's egress loses SENDs and ACKs (retransmitted by the QP) but also
+# CM packets: a lost REQ is resent by the kernel CM after 4.6 s or more, a lost
+# RTU leaves serve unestablished while the client already sends. Both used to
+# end the run with exit 2 (connect timed out at 5 s; no answer within 5 s).
+@test "3% loss on A: reach --count 400 passes with the loss counters marked, twice" {
+	local i
 	serve_start
 	KNOBS=1
-	knob_netem "$LAB_A_IF" loss 5%
-	run reach -c 100 -T 10 -j
+	knob_netem "$LAB_A_IF" loss 3%
+	for i in 1 2; do
+		run reach -c 400 -j
+		assert_success
+		jq -e '.verdict == "ok" and .send.count == 400 and .write.count == 400 and
+			.loss_delta > 0 and
+			([.counters[] | select(.loss and .delta > 0)] | length > 0)' <<<"$output"
+	done
+}
+
+# cm_drop N: drop the N-th CM packet (BTH destination QP 1) A sends to B:
+# 1 is the REQ, 2 the RTU. A quota of 400 bytes lets one CM MAD (308 bytes
+# of IP) match a rule once.
+cm_drop() {
+	local i rules=
+	for ((i = 1; i < $1; i++)); do
+		rules+="iifname \"$LAB_B_IF\" udp dport 4791 @th,104,24 1 quota until 400 bytes accept;"
+	done
+	rules+="iifname \"$LAB_B_IF\" udp dport 4791 @th,104,24 1 quota until 400 bytes counter drop;"
+	nft -f - <<-EOF
+	table inet rocectl_h13_cm {
+		chain input { type filter hook input priority -10; policy accept; $rules }
+	}
+	EOF
+	CM_DROP=1
+}
+
+cm_dropped() {
+	nft list table inet rocectl_h13_cm | sed -n 's/.*counter packets \([0-9]*\).*/\1/p'
+}
+
+@test "a lost REQ is resent by the CM: connect passes after the resend, no connect_timeout" {
+	serve_start
+	cm_drop 1
+	run reach -c 2 --timeout 3 -j
 	assert_success
-	jq -e '[.counters[] | select(.loss and .delta > 0)] | length > 0' <<<"$output"
+	assert_equal "$(cm_dropped)" 1
+	# the kernel CM resends after 4.6 s or more: longer than --timeout 3
+	jq -e '.verdict == "ok" and .steps_ns.connect > 3000000000' <<<"$output"
+}
+
+@test "a lost RTU: serve answers the client's first SEND before ESTABLISHED" {
+	serve_start
+	cm_drop 2
+	run reach -c 2 --timeout 3 -j
+	assert_success
+	assert_equal "$(cm_dropped)" 1
+	jq -e '.verdict == "ok" and .send.count == 2' <<<"$output"
+}
+
+# Without the probe, a client whose DREQ was lost held its slot until its
+# lifetime (300 s): with --max-per-peer, every later run from that host was
+# rejected.
+@test "a lost DREQ: serve's idle probe frees the slot within seconds" {
+	serve_start --max-per-peer 1
+	cm_drop 3
+	run reach -c 2 --timeout 3
+	assert_success
+	lab_wait 20 grep -q 'disconnected 10.0.0.1:[0-9]* after 4 messages .*(client gone: idle probe not acknowledged) \[0 connected\]' "$SERVE_LOG" ||
+		fail "the slot was not freed: $(cat "$SERVE_LOG")"
+	assert_equal "$(cm_dropped)" 1
+	run reach -c 2 --timeout 3
+	assert_success
 }
 
 @test "bench rdma: send, write and read give latency and bandwidth" {
@@ -155,7 +236,7 @@ reach() {
 	run env ROCECTL_PROBE_VERSION=9 timeout 60 "$ROCECTL" reach "$LAB_B_IP" --dev "$LAB_A_DEV" -T 3
 	assert_equal "$status" 2
 	assert_output --partial 'fail reach.version_mismatch'
-	assert_output --partial 'serve at '\''10.0.0.2'\'' speaks v1'
+	assert_output --partial 'serve at '\''10.0.0.2'\'' speaks v2'
 	grep -q 'rejected 10.0.0.1:[0-9]* (handshake version mismatch)' "$SERVE_LOG"
 }
 
@@ -171,4 +252,66 @@ reach() {
 	assert_equal "$rc" 0
 	grep -q 'disconnected .*(serve stopping)' "$SERVE_LOG"
 	lab_stop "$bp"
+}
+
+@test "many targets: B, an address without serve and a dead lab address, in one bounded run" {
+	local f=$BATS_TEST_TMPDIR/hosts.txt start
+	serve_start
+	# 10.0.0.1 is A itself, where nothing listens; 10.0.0.77 is in the lab's
+	# subnet but nobody has it (no ARP answer)
+	printf '# the lab\n%s\n%s   # A: no serve\n10.0.0.77\n' "$LAB_B_IP" "$LAB_A_IP" >"$f"
+	start=$SECONDS
+	run timeout 120 "$ROCECTL" -j reach --targets "$f" --src "$LAB_A_IP" --timeout 3 --parallel 3 -c 5
+	assert_equal "$status" 2
+	[ $((SECONDS - start)) -lt 40 ] || fail "took $((SECONDS - start))s"
+	jq -e '[.targets[].target] == ["10.0.0.2", "10.0.0.1", "10.0.0.77"] and
+		.targets[0].verdict == "ok" and .targets[0].send.count == 5 and
+		.targets[0].send.rtt_ns.percentiles["99"] > 0 and .targets[0].path.path_mtu == 1024 and
+		.targets[1].finding.id == "reach.rejected" and
+		.targets[2].finding.id == "reach.addr_unresolved"' <<<"$output"
+	run timeout 120 "$ROCECTL" reach --targets "$f" --src "$LAB_A_IP" --timeout 3 -c 5
+	assert_equal "$status" 2
+	assert_line --index 0 --regexp '^TARGET +VERDICT +FINDING +PATH_MTU +RTT_P50_US +RTT_P99_US +LOSS$'
+	assert_line --index 3 --regexp '^10\.0\.0\.2 +ok +- +1024 +[0-9.]+ +[0-9.]+ +0$'
+	assert_output --regexp '10\.0\.0\.1 +fail +reach\.rejected'
+	assert_output --regexp '10\.0\.0\.77 +fail +reach\.addr_unresolved'
+	assert_output --partial "  10.0.0.77: address resolution of '10.0.0.77' timed out"
+}
+
+@test "--compare-tcp: TCP and RDMA round trips on the same path, with the ratio" {
+	serve_start
+	run reach -c 50 --compare-tcp -j
+	assert_success
+	jq -e '.compare_tcp.tcp.count == 50 and .compare_tcp.tcp.size_bytes == 64 and
+		.compare_tcp.tcp.rtt_ns.percentiles["50"] > 0 and
+		.compare_tcp.tcp_to_send_ratio > 0 and .compare_tcp.tcp_to_write_ratio > 0 and
+		(.compare_tcp.tcp_to_send_ratio - .compare_tcp.tcp.rtt_ns.percentiles["50"] /
+		 .send.rtt_ns.percentiles["50"] | fabs < 1e-9)' <<<"$output"
+	run timeout 120 "$ROCECTL" bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --iters 100 --compare-tcp -j
+	assert_success
+	jq -e '.compare_tcp.tcp.count == 100 and .compare_tcp.tcp_to_rdma_ratio > 0' <<<"$output"
+}
+
+# a_clients N: serve's log shows N connections from A
+a_clients() {
+	[ "$(grep -c '^connected 10.0.0.1' "$SERVE_LOG")" = "$1" ]
+}
+
+@test "serve: one peer cannot hold every slot, another address still connects" {
+	local i p
+	serve_start --max-clients 4 --max-per-peer 2
+	for i in 1 2; do
+		timeout 60 "$ROCECTL" bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --time 15 >/dev/null 2>&1 &
+		p+=" $!"
+	done
+	lab_wait 20 a_clients 2 || fail "two clients of A did not connect: $(cat "$SERVE_LOG")"
+	run reach --timeout 3
+	assert_equal "$status" 2
+	assert_output --partial "rejected (serve is at its limit of connections from this address)"
+	grep -q 'rejected 10.0.0.1:[0-9]* (per-peer limit reached) \[2 connected\]' "$SERVE_LOG"
+	# B's own address is another peer: a slot is still free for it
+	run timeout 60 "$ROCECTL" reach "$LAB_B_IP" --src "$LAB_B_IP" -c 2
+	assert_success
+	grep -q 'connected 10.0.0.2:[0-9]* on rxe1 echo 64 B \[3 connected\]' "$SERVE_LOG"
+	for i in $p; do lab_stop "$i"; done
 }

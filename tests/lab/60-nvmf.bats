@@ -46,6 +46,18 @@ assert_results() {
 	assert_results "$output"
 }
 
+@test "one thread per queue: --cpus pins them, per-queue results add up, the clock is named" {
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 4 --queues 2 --cpus 0 --time 1
+	assert_success
+	assert_results "$output"
+	echo "$output" | jq -e '.mode == "busy-poll" and (.clock_source | test("^(tsc|clock_gettime)")) and
+		(.results.per_queue | length == 2) and all(.results.per_queue[]; .cpu == 0 and .cpu_s > 0 and .ios > 0) and
+		([.results.per_queue[].ios] | add) == .results.ios'
+	run --separate-stderr bench --nqn "$LAB_NQN" --qd 2 --time 1 --event
+	assert_success
+	assert_line --partial "event mode: sleeps on completion events, for shared machines"
+}
+
 @test "randread at QD1, QD16 and over 3 queues reports IOPS and ordered percentiles" {
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 1 --time 1
 	assert_success
@@ -125,6 +137,24 @@ assert_results() {
 	[ $((SECONDS - start)) -lt 30 ]
 	jq -e '.results.partial == true and .results.ios > 0 and .error.message != null' \
 		"$BATS_TEST_TMPDIR/out.json"
+}
+
+@test "5% loss on the initiator's link: the connects retry and the run completes or ends classified with partial results" {
+	local rc=0
+	RESET=1
+	knob_netem "$LAB_A_IF" loss 5%
+	timeout 120 "$R" -j bench nvmf --target "$T" --nqn "$LAB_NQN" --qd 8 --queues 2 --time 2 \
+		--timeout 10 >"$BATS_TEST_TMPDIR/out.json" 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+	cat "$BATS_TEST_TMPDIR/err"
+	# the admin and both I/O queues connected despite the loss
+	jq -e '.cntlid > 0 and .queues == 2 and .results.ios > 0' "$BATS_TEST_TMPDIR/out.json"
+	if [ "$rc" -eq 0 ]; then
+		jq -e '.results.partial == false and .error == null' "$BATS_TEST_TMPDIR/out.json"
+	else
+		[ "$rc" -eq 3 ]
+		jq -e '.results.partial == true and (.error.message | test("no answer|failed"))' \
+			"$BATS_TEST_TMPDIR/out.json"
+	fi
 }
 
 @test "a clean run leaves no nvmet error in the target's kernel log" {

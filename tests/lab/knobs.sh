@@ -37,6 +37,9 @@
 #					directory only if a knob created it
 #	lab_cm_dir DEV			print DEV's rdma_cm configfs port 1 directory,
 #					creating it (then knob_roce_cm_reset removes it)
+#	knob_cpu_hog [N]		N CPU-bound processes (default: one per CPU) beside
+#					the benchmark, as other work on a shared host
+#	knob_cpu_hog_stop		end them
 #	lab_reset			restore the whole baseline (all of the above, plus
 #					disconnect kernel NVMe-oF controllers of LAB_NQN);
 #					call it from teardown so later tests start clean
@@ -368,8 +371,29 @@ lab_nvme_dev() {
 	return 1
 }
 
+LAB_HOG_PIDS=/run/rocectl-lab-hog.pids
+
+# knob_cpu_hog [N]: N busy loops at normal priority; their fds closed so bats does not wait for them.
+knob_cpu_hog() {
+	local n=${1:-$(nproc)} i
+	for ((i = 0; i < n; i++)); do
+		bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 3>&- &
+		echo "$!" >>"$LAB_HOG_PIDS"
+	done
+}
+
+knob_cpu_hog_stop() {
+	local pid
+	[ -f "$LAB_HOG_PIDS" ] || return 0
+	while read -r pid; do
+		lab_stop "$pid"
+	done <"$LAB_HOG_PIDS"
+	rm -f "$LAB_HOG_PIDS"
+}
+
 lab_reset() {
 	local rc=0 ifc dev mtu flags
+	knob_cpu_hog_stop || rc=1
 	if lab_nvme_dev >/dev/null; then
 		timeout 30 nvme disconnect -n "$LAB_NQN" >/dev/null || rc=1
 	fi

@@ -108,6 +108,22 @@ static void test_parse_bad(void **state)
 	assert_int_equal(nf.n_rules + nf.n_rules_read, 0);
 }
 
+/* A handle beyond u64 (fuzzing found 1.2e44): unknown (0), not an undefined conversion. */
+static void test_parse_huge_handle(void **state)
+{
+	struct rctl_netfilter nf = { 0 };
+	struct rctl_err e = { 0 };
+
+	(void)state;
+	assert_int_equal(rctl_nft_parse("{\"nftables\":[{\"rule\":{\"family\":\"inet\","
+		"\"table\":\"t\",\"chain\":\"c\",\"handle\":1.2e44,\"expr\":["
+		"{\"match\":{\"op\":\"==\",\"left\":{\"payload\":{\"protocol\":\"udp\","
+		"\"field\":\"dport\"}},\"right\":4791}},{\"drop\":null}]}}]}", &nf, &e), 0);
+	assert_int_equal(nf.n_rules, 1);
+	assert_true(nf.rules[0].handle == 0);
+	free(nf.rules);
+}
+
 static char dir[64];
 
 /* An executable "nft" stand-in that runs a shell body; returns its path. */
@@ -215,6 +231,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_huge_handle),
 		cmocka_unit_test(test_collect_runs_nft),
 		cmocka_unit_test(test_collect_failures),
 	};

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rocectl bench nvmf: a userspace NVMe-oF RDMA host measuring IOPS and latency
+ * against a real target (lib/nvmf_host.c, lib/bench_nvmf.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "rocectl/clock.h"
+#include "rocectl/hist.h"
+#include "rocectl/nvmf.h"
+#include "rocectl/out.h"
+
+
+static const char *const rw_names[] = {
+	"randread", "read", "randwrite", "write", "randrw", NULL,
+};
+
+static struct {
+	const char *target, *nqn, *hostnqn, *rw, *cpus;
+	int port, nsid, mix, qd, queues, tos;
+	uint64_t bs, ios;
+	double time, ramp, timeout;
+	bool write_ok, verify, histogram, strict, event;
+	bool time_given, ios_given, tos_given, timeout_given;
+} o = {
+	.port = RCTL_NVMF_PORT, .nsid = 1, .rw = "randread", .mix = 50, .qd = 1,
+	.queues = 1, .bs = 4096, .time = 10,
+};
+
+static const struct rctl_opt nvmf_opts[] = {
+	{ .name = "target", .aliases = "traddr", .short_name = 'a', .type = OPT_STR, .arg = "ADDR",
+	  .dst = &o.target, .kind = ARG_HOST,
+	  .help = "address of the NVMe-oF RDMA target (required)" },
+	{ .name = "port", .aliases = "trsvcid", .type = OPT_INT, .arg = "PORT", .dst = &o.port,
+	  .min = 1, .max = 65535, .help = "RDMA CM port of the target (default 4420)" },
+	{ .name = "nqn", .short_name = 'n', .type = OPT_STR, .arg = "NQN", .dst = &o.nqn,
+	  .help = "subsystem NQN (default: the only one in the discovery log)" },
+	{ .name = "nsid", .type = OPT_INT, .arg = "N", .dst = &o.nsid,
+	  .min = 1, .max = 0x7fffffff, .help = "namespace ID (default 1)" },
+	{ .name = "rw", .type = OPT_CHOICE, .arg = "PATTERN", .dst = &o.rw,
+	  .choices = rw_names, .help = "I/O pattern (default randread)" },
+	{ .name = "mix", .type = OPT_INT, .arg = "PCT", .dst = &o.mix, .min = 0,
+	  .max = 100, .help = "percent reads with --rw randrw (default 50)" },
+	{ .name = "bs", .type = OPT_SIZE, .arg = "SIZE", .dst = &o.bs, .min = 512,
+	  .max = 16 * 1024 * 1024 - 1, .help = "I/O size in bytes (default 4096)" },
+	{ .name = "qd", .aliases = "iodepth", .type = OPT_INT, .arg = "N", .dst = &o.qd, .min = 1,
+	  .max = 4095, .help = "commands outstanding per queue (default 1)" },
+	{ .name = "queues", .aliases = "numjobs", .type = OPT_INT, .arg = "N", .dst = &o.queues, .min = 1,
+	  .max = 64, .help = "I/O queues, one RC QP each (default 1)" },
+	{ .name = "time", .aliases = "runtime", .type = OPT_SECS, .arg = "SECS", .dst = &o.time,
+	  .max = 86400, .given = &o.time_given,
+	  .help = "measure for SECS seconds (default 10)" },
+	{ .name = "ios", .type = OPT_SIZE, .arg = "N", .dst = &o.ios, .min = 1,
+	  .given = &o.ios_given, .help = "measure N I/Os instead of a time" },
+	{ .name = "cpus", .type = OPT_STR, .arg = "LIST", .dst = &o.cpus,
+	  .help = "pin the thread of queue i to the i-th CPU of LIST, e.g. 0-1,4 "
+		  "(default: one thread per queue, not pinned)" },
+	{ .name = "ramp", .type = OPT_SECS, .arg = "SECS", .dst = &o.ramp, .max = 3600,
+	  .help = "run SECS seconds before measuring" },
+	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS", .dst = &o.timeout,
+	  .max = 3600, .given = &o.timeout_given,
+	  .help = "bound of each connect step, command, I/O and controller "
+		  "enable/shutdown wait (default 3, 5 and 10 s)" },
+	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &o.tos, .min = 0,
+	  .max = 255, .given = &o.tos_given,
+	  .help = "IP TOS byte of the connections (default: rdma_cm's)" },
+	{ .name = "hostnqn", .type = OPT_STR, .arg = "NQN", .dst = &o.hostnqn,
+	  .help = "host NQN (default: a fresh uuid NQN per run)" },
+	{ .name = "write-ok", .type = OPT_FLAG, .dst = &o.write_ok,
+	  .help = "allow writes: the namespace's data is destroyed" },
+	{ .name = "verify", .type = OPT_FLAG, .dst = &o.verify,
+	  .help = "write a pattern and read it back (needs --write-ok)" },
+	{ .name = "histogram", .type = OPT_FLAG, .dst = &o.histogram,
+	  .help = "print the latency histogram" },
+	{ .name = "strict", .type = OPT_FLAG, .dst = &o.strict,
+	  .help = "refuse instead of clamping --qd and --queues to the target's limits" },
+	{ .name = "event", .type = OPT_FLAG, .dst = &o.event,
+	  .help = "sleep on completion events instead of busy polling" },
+	{ 0 }
+};
+
+static enum rctl_nvmf_rw rw_of(const char *s)
+{
+	int i;
+
+	for (i = 0; rw_names[i]; i++)
+		if (!strcmp(s, rw_names[i]))
+			return (enum rctl_nvmf_rw)i;
+	return RCTL_RW_RANDREAD;
+}
+
+static bool writes(enum rctl_nvmf_rw rw)
+{
+	return rw == RCTL_RW_RANDWRITE || rw == RCTL_RW_WRITE || rw == RCTL_RW_RANDRW;
+}
+
+static int cpu_list[64], ncpus;	/* --cpus */
+
+/* Everything that can be refused before touching the network. */
+static int check_usage(struct rctl_ctx *ctx)
+{
+	struct rctl_err e = { 0 };
+
+	if (!o.target)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench nvmf: --target is required "
+				  "(see 'rocectl bench nvmf --help')");
+	if (o.time_given && o.ios_given)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "bench nvmf: --time and --ios exclude each other");
+	if ((writes(rw_of(o.rw)) || o.verify) && !o.write_ok)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "bench nvmf: %s%s writes to namespace %d and destroys its data; "
+				  "add --write-ok if that is what you want",
+				  o.verify ? "--verify" : "--rw ", o.verify ? "" : o.rw, o.nsid);
+	if (o.cpus && rctl_cpu_list_parse(o.cpus, cpu_list, 64, &ncpus, &e))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench nvmf: --cpus: %s", e.msg);
+	if (o.bs % 512)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "bench nvmf: --bs %" PRIu64 " is not a multiple of 512", o.bs);
+	return 0;
+}
+
+static int secs_ms(double secs)
+{
+	return secs * 1000 < 1 ? 1 : (int)(secs * 1000);
+}
+
+static struct rctl_nvmf_opts conn_opts(const char *subnqn)
+{
+	struct rctl_nvmf_opts co = rctl_nvmf_opts_default(o.target, (uint16_t)o.port, subnqn);
+
+	co.hostnqn = o.hostnqn;
+	co.tos = o.tos_given ? o.tos : -1;
+	if (o.timeout_given)
+		co.timeout_ms = co.wait_ms = secs_ms(o.timeout);
+	return co;
+}
+
+static const struct out_col disc_cols[] = {
+	{ .key = "subtype", .title = "SUBTYPE" },
+	{ .key = "trtype", .title = "TRTYPE" },
+	{ .key = "traddr", .title = "TRADDR" },
+	{ .key = "trsvcid", .title = "TRSVCID" },
+	{ .key = "subnqn", .title = "SUBNQN" },
+};
+
+static void print_discovery(const struct rctl_nvmf_disc_entry *d, uint32_t n)
+{
+	uint32_t i;
+
+	out_text("discovery log of %s:%d\n", o.target, o.port);
+	out_table_indent(2);
+	out_table_begin("discovery", disc_cols, 5);
+	for (i = 0; i < n; i++) {
+		out_row_begin();
+		out_str(OUT_ANY, "subtype", NULL, rctl_nvmf_subtype_name(d[i].subtype));
+		out_str(OUT_ANY, "trtype", NULL, rctl_nvmf_trtype_name(d[i].trtype));
+		out_str(OUT_JSON, "adrfam", NULL, rctl_nvmf_adrfam_name(d[i].adrfam));
+		out_str(OUT_ANY, "traddr", NULL, d[i].traddr);
+		out_str(OUT_ANY, "trsvcid", NULL, d[i].trsvcid);
+		out_str(OUT_ANY, "subnqn", NULL, d[i].subnqn);
+		out_u64(OUT_JSON, "portid", NULL, d[i].portid);
+		out_row_end();
+	}
+	out_table_end();
+}
+
+/* Without --nqn: read the discovery log, list it, pick the only NVM subsystem. */
+static int discover(struct rctl_ctx *ctx, char *nqn, size_t len)
+{
+	struct rctl_nvmf_opts co = conn_opts(RCTL_NVMF_DISC_NQN);
+	struct rctl_nvmf_disc_entry *d = NULL;
+	struct rctl_nvmf_ctrl *c;
+	struct rctl_err e = { 0 };
+	uint32_t n = 0, i, nvm = 0;
+	int ret;
+
+	ret = rctl_nvmf_connect(&co, &c, &e);
+	if (!ret) {
+		ret = rctl_nvmf_discover(c, &d, &n, &e);
+		rctl_nvmf_close(c);
+	}
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	print_discovery(d, n);
+	for (i = 0; i < n; i++)
+		if (d[i].subtype == 2 && nvm++ == 0)
+			snprintf(nqn, len, "%s", d[i].subnqn);
+	free(d);
+	if (nvm == 1)
+		return 0;
+	return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, nvm ?
+			  "discovery on '%s:%d' lists %u subsystems; choose one with --nqn" :
+			  "discovery on '%s:%d' lists no NVM subsystem", o.target, o.port, nvm);
+}
+
+struct session {
+	struct rctl_nvmf_ctrl *c;
+	struct rctl_nvmf_q *q[64];
+	int nq;
+	uint16_t qd;
+	struct rctl_nvme_id_ns ns;
+	char nqn[257];
+};
+
+/* --qd above MQES, or fewer queues granted: a warning, or a refusal with --strict. */
+static int clamp(struct rctl_ctx *ctx, const char *what, int want, int max, int *got)
+{
+	*got = want;
+	if (want <= max)
+		return 0;
+	if (o.strict)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "--%s %d exceeds the target's limit "
+				  "of %d (refused with --strict)", what, want, max);
+	cmd_warn(ctx, "--%s %d exceeds the target's limit of %d: clamped to %d", what, want,
+		 max, max);
+	*got = max;
+	return 0;
+}
+
+static int check_ns(struct rctl_ctx *ctx, struct session *s, struct rctl_err *e)
+{
+	const struct rctl_nvmf_info *in = rctl_nvmf_info(s->c);
+	uint32_t ids[64], n, i, bsz;
+	uint64_t mdts;
+	char list[256] = "";
+	int ret;
+
+	ret = rctl_nvmf_active_ns(s->c, ids, 64, &n, e);
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
+	for (i = 0; i < n && ids[i] != (uint32_t)o.nsid; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u",
+			 i ? ", " : "", ids[i]);
+	if (i == n)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "namespace %d not found in '%s' "
+				  "(active: %s)", o.nsid, s->nqn, n ? list : "none");
+	if (rctl_nvmf_identify_ns(s->c, (uint32_t)o.nsid, &s->ns, e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
+	bsz = rctl_nvme_block_size(s->ns.lbads);
+	mdts = rctl_nvme_mdts_bytes(in->id.mdts);
+	if (!bsz)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "namespace %d has an unsupported "
+				  "block size (LBADS %u; 9 to 16 are supported)", o.nsid,
+				  s->ns.lbads);
+	if (o.bs % bsz)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "--bs %" PRIu64 " is not a multiple "
+				  "of the %u-byte blocks of namespace %d", o.bs, bsz, o.nsid);
+	if (o.bs > mdts)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "--bs %" PRIu64 " exceeds the "
+				  "target's largest transfer (MDTS) of %" PRIu64 " bytes", o.bs, mdts);
+	return 0;
+}
+
+static int open_queues(struct rctl_ctx *ctx, struct session *s, struct rctl_err *e)
+{
+	const struct rctl_nvmf_info *in = rctl_nvmf_info(s->c);
+	int qd, nq, i;
+	uint16_t got;
+
+	if (clamp(ctx, "qd", o.qd, (int)RCTL_NVME_CAP_MQES(in->cap), &qd))
+		return RCTL_EXIT_UNKNOWN;
+	if (rctl_nvmf_set_queues(s->c, (uint16_t)o.queues, &got, e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
+	if (clamp(ctx, "queues", o.queues, got, &nq))
+		return RCTL_EXIT_UNKNOWN;
+	s->qd = (uint16_t)qd;
+	for (i = 0; i < nq; i++) {
+		if (rctl_nvmf_ioq_create(s->c, (uint16_t)(i + 1), s->qd, (uint32_t)o.bs,
+					 o.event, &s->q[i], e))
+			return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
+		s->nq++;
+	}
+	return 0;
+}
+
+static void session_close(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nq; i++)
+		rctl_nvmf_ioq_destroy(s->q[i]);
+	rctl_nvmf_close(s->c);
+}
+
+static void print_setup(const struct session *s)
+{
+	const struct rctl_nvmf_info *in = rctl_nvmf_info(s->c);
+
+	out_str(OUT_ANY, "target", "target %s", o.target);
+	out_u64(OUT_ANY, "port", ":%" PRIu64, (uint64_t)o.port);
+	out_str(OUT_ANY, "subnqn", "  subsystem %s", s->nqn);
+	out_u64(OUT_ANY, "cntlid", "  controller %" PRIu64, in->cntlid);
+	out_str(OUT_ANY, "rdma_device", "  via %s\n", in->ibdev);
+	out_str(OUT_JSON, "hostnqn", NULL, in->hostnqn);
+	out_u64(OUT_JSON, "mqes", NULL, RCTL_NVME_CAP_MQES(in->cap));
+	out_u64(OUT_JSON, "mdts", NULL, in->id.mdts);
+	out_u64(OUT_JSON, "ioccsz", NULL, in->id.ioccsz);
+	out_u64(OUT_JSON, "inline_write_max_bytes", NULL, rctl_nvmf_q_inline_max(s->q[0]));
+	out_u64(OUT_ANY, "nsid", "namespace %" PRIu64, (uint64_t)o.nsid);
+	out_u64(OUT_ANY, "blocks", ": %" PRIu64 " blocks", s->ns.nsze);
+	out_u64(OUT_ANY, "block_size_bytes", " of %" PRIu64 " bytes\n", (uint64_t)rctl_nvme_block_size(s->ns.lbads));
+	out_str(OUT_ANY, "rw", "%s", o.rw);
+	if (!strcmp(o.rw, "randrw"))
+		out_u64(OUT_ANY, "mix_read_pct", " (%" PRIu64 "%% reads)", (uint64_t)o.mix);
+	out_u64(OUT_ANY, "size_bytes", "  bs %" PRIu64, o.bs);
+	out_u64(OUT_ANY, "qd", "  qd %" PRIu64, s->qd);
+	out_u64(OUT_ANY, "queues", "  queues %" PRIu64, (uint64_t)s->nq);
+	out_str(OUT_ANY, "mode", "  %s", o.event ? "event" : "busy-poll");
+	out_str(OUT_ANY, "clock_source", "  clock %s", rctl_fast_clock_init());
+	out_bool(OUT_ANY, "verify", o.verify ? "  verify\n" : "\n", o.verify);
+	if (o.event)
+		out_text("event mode: sleeps on completion events, for shared machines; "
+			 "latency includes the wake-up\n");
+}
+
+static void print_lat(const struct rctl_hist *h)
+{
+	unsigned int i;
+
+	cmd_latency_json("latency_ns", h, rctl_hist_cutoffs, RCTL_HIST_NCUTOFFS);
+	out_text("latency us: avg %.1f  min %.1f  max %.1f\n", rctl_hist_mean(h) / 1000,
+		 rctl_hist_min(h) / 1000.0, rctl_hist_max(h) / 1000.0);
+	for (i = 0; i < RCTL_HIST_NCUTOFFS; i++)
+		out_text("  %9.5f%% : %10.1f us\n", rctl_hist_cutoffs[i],
+			 rctl_hist_percentile(h, rctl_hist_cutoffs[i]) / 1000.0);
+}
+
+static void print_results(const struct session *s, const struct rctl_nvmf_bench_res *r)
+{
+	double t = r->elapsed_s > 0 ? r->elapsed_s : 0;
+	double iops = t > 0 ? (double)r->ios / t : 0;
+	uint32_t i;
+
+	out_obj_begin("results");
+	out_bool(OUT_JSON, "partial", NULL, r->partial);
+	out_u64(OUT_ANY, "ios", "ios %" PRIu64, r->ios);
+	out_u64(OUT_JSON, "reads", NULL, r->reads);
+	out_u64(OUT_JSON, "writes", NULL, r->writes);
+	out_u64(OUT_JSON, "transferred_bytes", NULL, r->bytes);
+	out_dbl(OUT_ANY, "elapsed_s", " in %.2f s", t);
+	out_dbl(OUT_ANY, "ios_per_s", "  IOPS %.1f", iops);
+	out_dbl(OUT_JSON, "bytes_per_s", NULL, t > 0 ? (double)r->bytes / t : 0);
+	out_text("  MiB/s %.2f", t > 0 ? (double)r->bytes / t / 1048576 : 0);
+	out_dbl(OUT_ANY, "cpu_s", "  cpu %.2f s", r->cpu_s);
+	out_u64(OUT_JSON, "cpu_per_io_ns", NULL,
+		r->ios ? (uint64_t)(r->cpu_s * 1e9 / (double)r->ios + 0.5) : 0);
+	out_u64(OUT_JSON, "keep_alives", NULL, r->ka_sent);
+	if (o.verify)
+		out_u64(OUT_ANY, "verified", "  verified %" PRIu64, r->verified);
+	out_text("%s\n", r->partial ? "  (partial)" : "");
+	print_lat(&r->lat);
+	if (r->reads && r->writes) {
+		out_u64(OUT_JSON, "read_mean_ns", NULL, (uint64_t)(rctl_hist_mean(&r->rlat) + 0.5));
+		out_u64(OUT_JSON, "write_mean_ns", NULL, (uint64_t)(rctl_hist_mean(&r->wlat) + 0.5));
+		out_text("read avg %.1f us  write avg %.1f us\n", rctl_hist_mean(&r->rlat) / 1000,
+			 rctl_hist_mean(&r->wlat) / 1000);
+	}
+	out_arr_begin("per_queue");
+	for (i = 0; i < r->nq; i++) {
+		out_obj_begin(NULL);
+		out_u64(OUT_ANY, "qid", "queue %" PRIu64, i + 1);
+		out_u64(OUT_ANY, "ios", ": ios %" PRIu64, r->q[i].ios);
+		out_dbl(OUT_ANY, "ios_per_s", "  IOPS %.1f", t > 0 ? (double)r->q[i].ios / t : 0);
+		out_dbl(OUT_ANY, "cpu_s", "  cpu %.2f s", r->q[i].cpu_s);
+		if (r->q[i].cpu >= 0)
+			out_u64(OUT_ANY, "cpu", "  on CPU %" PRIu64, (uint64_t)r->q[i].cpu);
+		else
+			out_null(OUT_JSON, "cpu", NULL);
+		out_text("\n");
+		out_obj_end();
+	}
+	out_arr_end();
+	if (o.histogram)
+		cmd_histogram(&r->lat);
+	out_obj_end();
+	(void)s;
+}
+
+static bool show_progress;
+
+static void on_progress(const struct rctl_nvmf_progress *p, void *arg)
+{
+	if (p->elapsed_s < 0)
+		fprintf(stderr, "\rramp %5.1f s   ", -p->elapsed_s);
+	else
+		fprintf(stderr, "\r%6.1f s  %" PRIu64 " ios  %.0f IOPS  %.2f MiB/s   ",
+			p->elapsed_s, p->ios, p->iops, p->mibs);
+	fflush(stderr);
+}
+
+static int run(struct rctl_ctx *ctx, struct session *s)
+{
+	struct rctl_nvmf_bench_cfg cfg = {
+		.rw = rw_of(o.rw), .mix_read = (unsigned int)o.mix, .bs = (uint32_t)o.bs,
+		.nsid = (uint32_t)o.nsid, .ns_blocks = s->ns.nsze, .lbads = s->ns.lbads,
+		.time_s = o.ios_given ? 0 : o.time, .ios = o.ios_given ? o.ios : 0,
+		.ramp_s = o.ramp, .verify = o.verify, .event = o.event,
+		.io_timeout_ms = o.timeout_given ? secs_ms(o.timeout) : RCTL_NVMF_IO_TIMEOUT_MS,
+		.progress = show_progress ? on_progress : NULL,
+	};
+	struct rctl_nvmf_bench_res *r;
+	struct rctl_err e = { 0 };
+	int ret;
+
+	cfg.cpus = cpu_list;
+	cfg.ncpus = ncpus;
+	r = malloc(sizeof(*r));
+	if (!r)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot allocate results");
+	ret = rctl_nvmf_bench_run(s->c, s->q, s->nq, &cfg, r, &e);
+	if (show_progress)
+		fprintf(stderr, "\r%70s\r", "");
+	print_results(s, r);
+	free(r);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;
+}
+
+static int do_bench_nvmf(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	struct rctl_nvmf_opts co;
+	struct rctl_err e = { 0 };
+	int ret;
+
+	if (!s)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot allocate a session");
+	ret = check_usage(ctx);
+	show_progress = !ctx->quiet && !ctx->json && isatty(STDOUT_FILENO) &&
+			isatty(STDERR_FILENO);
+	if (!ret && o.nqn)
+		snprintf(s->nqn, sizeof(s->nqn), "%s", o.nqn);
+	else if (!ret)
+		ret = discover(ctx, s->nqn, sizeof(s->nqn));
+	co = conn_opts(s->nqn);
+	if (!ret && rctl_nvmf_connect(&co, &s->c, &e))
+		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	if (!ret)
+		ret = check_ns(ctx, s, &e);
+	if (!ret)
+		ret = open_queues(ctx, s, &e);
+	if (!ret) {
+		print_setup(s);
+		ret = run(ctx, s);
+	}
+	session_close(s);
+	free(s);
+	return ret;
+}
+
+const struct rctl_cmd cmd_bench_nvmf = {
+	.name = "nvmf",
+	.summary = "measure IOPS and latency of an NVMe-oF RDMA target from userspace",
+	.opts = nvmf_opts,
+	.fn = do_bench_nvmf,
+};
