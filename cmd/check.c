@@ -197,14 +197,8 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample)
 	struct rctl_err e = { 0 };
 	int ret;
 
-	if (o.input)
-		ret = rctl_snapshot_load(o.input, h, &e);
-	else
-		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |
-				   RCTL_COLLECT_QOS, &e);
-	if (ret)
+	if (cmd_load_host(ctx, o.input, 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	out_set_stamp(h->hostname, NULL);	/* the host judged */
 	ret = cmd_check_filter(ctx, h, o.dev);
 	if (ret) {
 		rctl_host_free(h);
@@ -469,10 +463,14 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 	return run_checks(ctx, (1u << RCTL_AREA_N) - 1, !o.input && !o.no_sample);
 }
 
+/* check and doctor judge the whole model, live or from --input. */
+#define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |	\
+		    RCTL_COLLECT_QOS | CMD_HOST_INPUT)
+
 #define CHECK_VERB(v, what)						\
 	static const struct rctl_cmd check_##v = {			\
 		.name = #v, .summary = "check " what, .opts = check_opts, \
-		.fn = do_check, .flags = CMD_CHECK,			\
+		.fn = do_check, .flags = CMD_CHECK, .host = CHECK_HOST,	\
 	}
 
 CHECK_VERB(pfc, "PFC, global pause, buffers, ETS, DCBX owner and lldpad");
@@ -504,4 +502,5 @@ const struct rctl_cmd cmd_doctor = {
 	.opts = doctor_opts,
 	.fn = do_doctor,
 	.flags = CMD_CHECK,
+	.host = CHECK_HOST,
 };

@@ -45,7 +45,26 @@ struct rctl_cmd {
 	const struct rctl_cmd *const *sub;	/* NULL-terminated, or NULL */
 	int (*fn)(struct rctl_ctx *ctx, int argc, char **argv);
 	unsigned int flags;
+	unsigned int host;			/* what it reads of the host: CMD_HOST_* */
 };
+
+/*
+ * What a command reads of the host, declared in its table entry (git's
+ * RUN_SETUP): the collectors it runs live (RCTL_COLLECT_* of
+ * rocectl/collect.h), and CMD_HOST_INPUT when its --input FILE loads a
+ * snapshot instead. cmd_load_host() does it, once, for every such command.
+ */
+#define CMD_HOST_INPUT (1u << 16)
+
+/*
+ * Read the host the way ctx->cmd declares (plus the collectors in "more"), or
+ * load "input" when it is set and the command takes --input; stamps the
+ * document with the host's name. 0, or -errno with e filled (the caller
+ * reports it: devices prints its empty list first).
+ */
+struct rctl_host;
+int cmd_load_host(struct rctl_ctx *ctx, const char *input, unsigned int more,
+		  struct rctl_host *h, struct rctl_err *e);
 
 /* Report an error: stderr "rocectl: <msg>", and "error" in the JSON document. */
 int cmd_error(struct rctl_ctx *ctx, int status, const struct rctl_err *e);
@@ -65,7 +84,6 @@ void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *
 void cmd_histogram(const struct rctl_hist *h);
 
 /* A --dev that matches no port of the host: the error (status 3), else 0. */
-struct rctl_host;
 int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter);
 
 /* The structured target of a finding (device, port, netdev) in JSON. */

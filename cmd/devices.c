@@ -143,16 +143,12 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
 	struct rctl_err e = { 0 };
 	int ret;
 
-	if (o.input)
-		ret = rctl_snapshot_load(o.input, h, &e);
-	else
-		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY, &e);
+	ret = cmd_load_host(ctx, o.input, 0, h, &e);
 	if (ret) {
 		out_arr_begin("devices");
 		out_arr_end();
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}
-	out_set_stamp(h->hostname, NULL);	/* the host described */
 	return 0;
 }
 
@@ -181,4 +177,5 @@ const struct rctl_cmd cmd_devices = {
 	.arg_kind = ARG_DEV,
 	.opts = devices_opts,
 	.fn = do_devices,
+	.host = RCTL_COLLECT_INVENTORY | CMD_HOST_INPUT,
 };

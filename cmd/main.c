@@ -15,7 +15,9 @@
 #include <cjson/cJSON.h>
 
 #include "cmd.h"
+#include "rocectl/collect.h"
 #include "rocectl/out.h"
+#include "rocectl/snapshot.h"
 #include "rocectl/tune.h"
 
 #ifndef ROCECTL_VERSION
@@ -628,6 +630,21 @@ static int run(struct rctl_ctx *ctx, int argc, char **argv)
 	ctx->cmd = c;
 	ctx->path = path;
 	return run_leaf(ctx, c, path, argc - pos - used + 1, argv + pos + used - 1);
+}
+
+int cmd_load_host(struct rctl_ctx *ctx, const char *input, unsigned int more,
+		  struct rctl_host *h, struct rctl_err *e)
+{
+	unsigned int need = ctx->cmd->host;
+	int ret;
+
+	if (input && (need & CMD_HOST_INPUT))
+		ret = rctl_snapshot_load(input, h, e);
+	else
+		ret = rctl_collect(h, (need & ~CMD_HOST_INPUT) | more, e);
+	if (!ret)
+		out_set_stamp(h->hostname, NULL);	/* the host described */
+	return ret;
 }
 
 int main(int argc, char **argv)

@@ -160,15 +160,9 @@ static int load_intent(struct rctl_ctx *ctx, struct rctl_intent *in)
 static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, const char *input)
 {
 	struct rctl_err e = { 0 };
-	int ret;
 
-	if (input)
-		ret = rctl_snapshot_load(input, h, &e);
-	else
-		ret = rctl_collect(h, RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS, &e);
-	if (ret)
+	if (cmd_load_host(ctx, input, 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	out_set_stamp(h->hostname, NULL);	/* the host described */
 	return 0;
 }
 
@@ -479,11 +473,15 @@ static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 	return unpersist(ctx);
 }
 
+/* tune plans from the inventory and the QoS settings (no counters). */
+#define TUNE_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS)
+
 static const struct rctl_cmd tune_plan = {
 	.name = "plan",
 	.summary = "show the changes that bring the host to the intent",
 	.opts = plan_opts,
 	.fn = do_tune_plan,
+	.host = TUNE_HOST | CMD_HOST_INPUT,
 };
 
 static const struct rctl_cmd tune_apply = {
@@ -491,6 +489,7 @@ static const struct rctl_cmd tune_apply = {
 	.summary = "apply the plan, saving the previous values first; roll back on failure",
 	.opts = apply_opts,
 	.fn = do_tune_apply,
+	.host = TUNE_HOST,
 	.flags = CMD_ROOT,
 };
 

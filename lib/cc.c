@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 
 #define DEBUGFS_MAGIC 0x64626720
 
@@ -101,13 +102,6 @@ static const struct cc_name irdma_names[] = {
 	{ "roce_timely_enable", "roce_timely_enable" },
 	{ NULL, NULL }
 };
-
-const char *rctl_debugfs(void)
-{
-	const char *s = getenv("ROCECTL_DEBUGFS");
-
-	return s && *s ? s : "/sys/kernel/debug";
-}
 
 /* A number file: decimal or 0x-hex (bnxt prints hex), trailing space ok. */
 static int read_u64(const char *path, uint64_t *v)

@@ -15,15 +15,9 @@
 #include <unistd.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 
 #define CONFIGFS_MAGIC 0x62656570
-
-const char *rctl_configfs(void)
-{
-	const char *s = getenv("ROCECTL_CONFIGFS");
-
-	return s && *s ? s : "/sys/kernel/config";
-}
 
 static void cm_fail_dev(struct rctl_device *d, int err, const char *reason)
 {

@@ -13,48 +13,6 @@
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 
-const char *rctl_sysfs(void)
-{
-	const char *s = getenv("ROCECTL_SYSFS");
-
-	return s && *s ? s : "/sys";
-}
-
-int rctl_read_file(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	if (ferror(f)) {
-		int err = errno ? errno : EIO;
-
-		fclose(f);
-		return -err;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
-}
-
-int rctl_sysfs_u64(const char *txt, int base, uint64_t *v)
-{
-	char *end;
-
-	/* strtoull takes " -1" as 2^64 - 1: a kernel number file has no sign. */
-	if (!((txt[0] >= '0' && txt[0] <= '9')))
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(txt, &end, base);
-	while (*end == ' ')
-		end++;
-	return errno ? -ERANGE : *end ? -EINVAL : 0;
-}
-
 static void collect_stamp(struct rctl_host *h)
 {
 	struct utsname u;

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Port counters: hw_counters over RDMA netlink STAT_GET (anchor: iproute2
- * rdma/stat.c), hw_counters/lifespan and the PMA counters/ from sysfs, the
- * ethtool stats of the netdevs, and the second sample that turns two reads
- * into wrap-corrected deltas.
+ * Port counters, orchestrated: hw_counters over RDMA netlink (lib/rdma_nl.c),
+ * hw_counters/lifespan and the PMA counters/ from sysfs (lib/sysfs.c), the
+ * ethtool stats of the netdevs (lib/ethtool.c), and the second sample that
+ * turns two reads into wrap-corrected deltas.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -21,114 +20,7 @@
 #include "rocectl/clock.h"
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
-
-static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)
-{
-	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
-	const struct nlattr *name, *val;
-	struct rctl_counter *c;
-
-	mnl_attr_parse_nested(nest, rctl_nldev_attr_cb, tb);
-	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
-	val = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE];
-	if (!name || !val)
-		return MNL_CB_OK;
-	c = rctl_arr_push(&p->hw, &p->n_hw, sizeof(*c));
-	if (!c)
-		return MNL_CB_ERROR;
-	snprintf(c->name, sizeof(c->name), "%s", mnl_attr_get_str(name));
-	c->value = mnl_attr_get_u64(val);
-	return MNL_CB_OK;
-}
-
-int rctl_hw_counters_parse(const struct nlmsghdr *nlh, struct rctl_port *p)
-{
-	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
-	const struct nlattr *a;
-
-	mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb);
-	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		return MNL_CB_OK;
-	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		if (hwc_entry(a, p) != MNL_CB_OK)
-			return MNL_CB_ERROR;
-	return MNL_CB_OK;
-}
-
-static int stat_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return rctl_hw_counters_parse(nlh, data);
-}
-
-/*
- * STAT_GET_STATUS lists every hw counter of the port; only optional ones carry
- * STAT_HWCOUNTER_DYNAMIC (u8: enabled). Those are what we keep.
- */
-static int status_entry(const struct nlattr *nest, struct rctl_opt_counters *oc)
-{
-	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
-	const struct nlattr *name, *dyn;
-	struct rctl_counter_status *c;
-
-	mnl_attr_parse_nested(nest, rctl_nldev_attr_cb, tb);
-	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
-	dyn = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC];
-	if (!name || !dyn)
-		return MNL_CB_OK;
-	c = rctl_arr_push(&oc->c, &oc->n, sizeof(*c));
-	if (!c)
-		return MNL_CB_ERROR;
-	snprintf(c->name, sizeof(c->name), "%s", mnl_attr_get_str(name));
-	c->enabled = mnl_attr_get_u8(dyn);
-	return MNL_CB_OK;
-}
-
-int rctl_opt_counters_parse(const struct nlmsghdr *nlh, struct rctl_opt_counters *oc)
-{
-	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
-	const struct nlattr *a;
-
-	if (mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb) != MNL_CB_OK)
-		return MNL_CB_ERROR;
-	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		return MNL_CB_OK;
-	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
-		if (status_entry(a, oc) != MNL_CB_OK)
-			return MNL_CB_ERROR;
-	return MNL_CB_OK;
-}
-
-static int status_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return rctl_opt_counters_parse(nlh, data);
-}
-
-int rctl_port_opt_counters(struct rctl_nl *nl, const struct rctl_device *d,
-			   struct rctl_port *p)
-{
-	struct rctl_opt_counters *oc = &p->opt_counters;
-	struct nlmsghdr *nlh;
-	int ret;
-
-	free(oc->c);
-	*oc = (struct rctl_opt_counters){ 0 };
-	nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET_STATUS),
-			  NLM_F_ACK);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, p->port);
-	ret = rctl_nl_talk(nl, nlh, status_cb, oc);
-	if (!ret) {
-		oc->st.ok = true;
-		return 0;
-	}
-	free(oc->c);
-	oc->c = NULL;
-	oc->n = 0;
-	/* Before 5.18, or a driver without hw stats: EOPNOTSUPP or EINVAL. Data. */
-	rctl_part_fail(&oc->st, ret, ret == -EOPNOTSUPP || ret == -EINVAL ?
-		       "not exported by this kernel/driver" : NULL);
-	return ret;
-}
+#include "rocectl/sysfs.h"
 
 static void port_path(char *buf, size_t len, const struct rctl_device *d,
 		      const struct rctl_port *p, const char *rest)
@@ -146,62 +38,12 @@ static void port_lifespan(const struct rctl_device *d, struct rctl_port *p)
 		p->hw_lifespan_ms = strtoul(buf, NULL, 10);
 }
 
-static int cmp_counter(const void *a, const void *b)
-{
-	return strcmp(((const struct rctl_counter *)a)->name,
-		      ((const struct rctl_counter *)b)->name);
-}
-
-/* One PMA file; "N/A (no PMA)" means the driver has no PMA at all. */
-static int pma_read(const char *dir, const char *name, struct rctl_port *p)
-{
-	char path[PATH_MAX], buf[64];
-	struct rctl_counter *c;
-	uint64_t v;
-	int ret;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	ret = rctl_read_file(path, buf, sizeof(buf));
-	if (ret)
-		return ret;
-	if (!strncmp(buf, "N/A", 3))
-		return -EOPNOTSUPP;
-	if (rctl_sysfs_u64(buf, 10, &v))
-		return -EINVAL;
-	c = rctl_arr_push(&p->pma, &p->n_pma, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->value = v;
-	return 0;
-}
-
 static void port_pma(const struct rctl_device *d, struct rctl_port *p)
 {
 	char dir[PATH_MAX];
-	struct dirent *de;
-	DIR *dh;
-	int ret = 0;
 
 	port_path(dir, sizeof(dir), d, p, "counters");
-	dh = opendir(dir);
-	if (!dh) {
-		p->pma_err = errno;
-		return;
-	}
-	while (!ret && (de = readdir(dh)))
-		if (de->d_name[0] != '.' && strlen(de->d_name) < RCTL_NAME_LEN)
-			ret = pma_read(dir, de->d_name, p);
-	closedir(dh);
-	if (ret == -EOPNOTSUPP) {
-		free(p->pma);
-		p->pma = NULL;
-		p->n_pma = 0;
-	}
-	p->pma_err = -ret;
-	if (p->n_pma)
-		qsort(p->pma, p->n_pma, sizeof(*p->pma), cmp_counter);
+	p->pma_err = -rctl_sysfs_counter_dir(dir, &p->pma, &p->n_pma);
 }
 
 static void counters_drop(struct rctl_counter **c, uint32_t *n)
@@ -214,17 +56,12 @@ static void counters_drop(struct rctl_counter **c, uint32_t *n)
 int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
 		       struct rctl_port *p)
 {
-	struct nlmsghdr *nlh;
 	int ret;
 
 	counters_drop(&p->hw, &p->n_hw);
 	counters_drop(&p->pma, &p->n_pma);
 	p->pma_err = 0;
-	nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET),
-			  NLM_F_ACK);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, p->port);
-	ret = rctl_nl_talk(nl, nlh, stat_cb, p);
+	ret = rctl_port_hw_counters(nl, d, p);
 	/* A driver without hw stats answers EOPNOTSUPP: data, kept in hw_err. */
 	p->hw_err = ret < 0 ? -ret : 0;
 	if (ret)
@@ -290,22 +127,6 @@ int rctl_collect_counters(struct rctl_host *h, struct rctl_err *e)
 }
 
 /* ---- two samples ------------------------------------------------------ */
-
-bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
-			uint64_t *delta)
-{
-	if (cur >= prev) {
-		*delta = cur - prev;
-		return true;
-	}
-	/* Backwards: one wrap of a 32-bit counter, or a reset of anything else. */
-	if (bits == 32 && prev <= UINT32_MAX && cur <= UINT32_MAX) {
-		*delta = (uint64_t)UINT32_MAX + 1 - prev + cur;
-		return true;
-	}
-	*delta = 0;
-	return false;
-}
 
 double rctl_counter_rate(uint64_t delta, double secs)
 {

@@ -2,13 +2,15 @@
 /*
  * dcbnl over libmnl: one RTM_GETDCB / DCB_CMD_IEEE_GET per netdev gives PFC,
  * ETS, maxrate, the DCB buffer, the APP table and the DCBX mode (kernel
- * net/dcb/dcbnl.c, dcbnl_ieee_fill()). GET only: nothing here writes.
+ * net/dcb/dcbnl.c, dcbnl_ieee_fill()). The SET/DEL that tune writes is at
+ * the end (rctl_dcb_set(), declared in rocectl/write.h: only tune calls it).
  * The kernel puts an attribute in the reply only when the driver has the
  * op and it succeeded, so a missing one is "not reported by the driver".
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +21,8 @@
 #include <linux/rtnetlink.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
+#include "rocectl/write.h"
 
 /* Newer uapi: APP entries with the non-standard PCP selector (255). */
 #define RCTL_DCB_ATTR_DCB_APP 2
@@ -355,4 +359,62 @@ int rctl_dcb_collect(struct rctl_host *h, struct rctl_err *e)
 	}
 	rctl_nl_close(&nl);
 	return 0;
+}
+
+/* ---- SET (tune only: rocectl/write.h) --------------------------------- */
+
+/*
+ * dcbnl answers a SET with its own message whose DCB_ATTR_IEEE u8 holds the
+ * driver's return value (truncated to 8 bits), and acks 0 regardless.
+ */
+static int dcb_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a;
+	int *status = data;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct dcbmsg))
+		if (mnl_attr_get_type(a) == DCB_ATTR_IEEE &&
+		    mnl_attr_get_payload_len(a) >= 1) {
+			uint8_t v = *(const uint8_t *)mnl_attr_get_payload(a);
+
+			*status = v > 127 ? 256 - v : v;
+		}
+	return MNL_CB_OK;
+}
+
+int rctl_dcb_set(const char *ifname, uint8_t cmd, uint16_t attr,
+		   const void *data, size_t len)
+{
+	struct rctl_nl *nl = malloc(sizeof(*nl));
+	struct nlattr *ieee, *tab = NULL;
+	struct nlmsghdr *nlh;
+	struct dcbmsg *d;
+	int ret, status = 0;
+
+	if (!nl)
+		return -ENOMEM;
+	ret = rctl_nl_open(nl, NETLINK_ROUTE, NULL);
+	if (ret)
+		goto out;
+	nlh = rctl_nl_msg(nl, RTM_SETDCB, NLM_F_ACK);
+	d = mnl_nlmsg_put_extra_header(nlh, sizeof(*d));
+	d->dcb_family = AF_UNSPEC;
+	d->cmd = cmd;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
+	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	if (attr == DCB_ATTR_IEEE_APP_TABLE) {
+		tab = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+		attr = DCB_ATTR_IEEE_APP;
+	}
+	mnl_attr_put(nlh, attr, len, data);
+	if (tab)
+		mnl_attr_nest_end(nlh, tab);
+	mnl_attr_nest_end(nlh, ieee);
+	ret = rctl_nl_talk(nl, nlh, dcb_reply_cb, &status);
+	if (!ret && status)
+		ret = -status;
+	rctl_nl_close(nl);
+out:
+	free(nl);
+	return ret;
 }

@@ -7,6 +7,10 @@
  * names such as mlx5's rx_prio3_pause. Read-only; needs no privilege.
  * Pause frame statistics, which only ethtool netlink has, come from
  * ETHTOOL_MSG_PAUSE_GET with ETHTOOL_FLAG_STATS (anchor: ethtool netlink/pause.c).
+ * Also the SIOCETHTOOL GET ioctls of the QoS collection: 802.3x global pause
+ * (ETHTOOL_GPAUSEPARAM) and the driver name, version and bus address
+ * (ETHTOOL_GDRVINFO); and the one write of this family, ETHTOOL_SPAUSEPARAM,
+ * for tune only (rocectl/write.h).
  */
 #include <errno.h>
 #include <net/if.h>
@@ -24,7 +28,9 @@
 #include <linux/netlink.h>
 #include <linux/sockios.h>
 
+#include "rocectl/collect.h"
 #include "rocectl/counters.h"
+#include "rocectl/write.h"
 
 static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 {
@@ -35,14 +41,36 @@ static int ethtool_ioctl(int fd, const char *ifname, void *cmd)
 	return ioctl(fd, SIOCETHTOOL, &ifr) < 0 ? -errno : 0;
 }
 
-/* Driver name (mlx5_core, bnxt_en, ice, veth): it keys the catalogue. */
-static void ethtool_driver(int fd, struct rctl_netdev *nd)
+/* A PCI bus_info looks like "0000:3b:00.0"; veth and rxe report none. */
+static bool is_pci(const char *s)
+{
+	unsigned int dom, bus, dev, fn;
+	char end;
+
+	return sscanf(s, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &end) == 4;
+}
+
+/*
+ * ETHTOOL_GDRVINFO: the driver name (mlx5_core, bnxt_en, ice, veth), which
+ * keys the catalogue, when nothing named it yet; with "full" (inventory) also
+ * its version and the PCI address.
+ */
+static void ethtool_drvinfo(int fd, struct rctl_netdev *nd, bool full)
 {
 	struct ethtool_drvinfo di = { .cmd = ETHTOOL_GDRVINFO };
 
-	if (!nd->driver[0] && !ethtool_ioctl(fd, nd->name, &di))
+	if ((!full && nd->driver[0]) || ethtool_ioctl(fd, nd->name, &di))
+		return;
+	if (!nd->driver[0])
 		snprintf(nd->driver, sizeof(nd->driver), "%.*s",
 			 (int)sizeof(nd->driver) - 1, di.driver);
+	if (!full)
+		return;
+	snprintf(nd->driver_version, sizeof(nd->driver_version), "%.*s",
+		 (int)sizeof(nd->driver_version) - 1, di.version);
+	if (is_pci(di.bus_info))
+		snprintf(nd->pci, sizeof(nd->pci), "%.*s",
+			 (int)sizeof(nd->pci) - 1, di.bus_info);
 }
 
 static int ethtool_count(int fd, const char *ifname, uint32_t *n)
@@ -172,7 +200,7 @@ int rctl_ethtool_stats(struct rctl_netdev *nd)
 		nd->stats_err = errno;
 		return -errno;
 	}
-	ethtool_driver(fd, nd);
+	ethtool_drvinfo(fd, nd, false);
 	ret = ethtool_count(fd, nd->name, &n);
 	if (!ret && n)
 		ret = ethtool_fill(fd, nd, n);
@@ -184,6 +212,46 @@ int rctl_ethtool_stats(struct rctl_netdev *nd)
 	}
 	nd->stats_err = -ret;
 	return ret;
+}
+
+/* ---- global pause and driver info (SIOCETHTOOL) ---------------------- */
+
+static void pause_one(struct rctl_host *h, int fd, struct rctl_netdev *nd)
+{
+	struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
+	int ret = ethtool_ioctl(fd, nd->name, &pp);
+
+	if (ret) {
+		rctl_part_fail(&nd->pause.st, ret, ret == -EOPNOTSUPP ?
+			       "not supported by the driver" : NULL);
+		rctl_host_unread(h, ret, nd->pause.st.reason,
+				 "global pause of '%s'", nd->name);
+		return;
+	}
+	nd->pause.autoneg = pp.autoneg;
+	nd->pause.rx = pp.rx_pause;
+	nd->pause.tx = pp.tx_pause;
+	nd->pause.st.ok = true;
+}
+
+int rctl_pause_collect(struct rctl_host *h, struct rctl_err *e)
+{
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	uint32_t i;
+
+	if (fd < 0) {
+		for (i = 0; i < h->n_netdevs; i++)
+			rctl_part_fail(&h->netdevs[i].pause.st, errno, NULL);
+		rctl_host_unread(h, errno, strerror(errno), "ethtool (socket)");
+		return 0;
+	}
+	for (i = 0; i < h->n_netdevs; i++) {
+		ethtool_drvinfo(fd, &h->netdevs[i], true);
+		pause_one(h, fd, &h->netdevs[i]);
+	}
+	close(fd);
+	(void)e;
+	return 0;
 }
 
 /* ---- pause statistics over ethtool netlink ---------------------------- */
@@ -323,4 +391,26 @@ int rctl_pause_stats(struct rctl_host *h)
 	}
 	rctl_nl_close(&nl);	/* a no-op when it did not open */
 	return 0;
+}
+
+/* ---- SET (tune only: rocectl/write.h) --------------------------------- */
+
+int rctl_ethtool_set_pause(const char *ifname, bool autoneg, bool rx, bool tx)
+{
+	struct ethtool_pauseparam pp = {
+		.cmd = ETHTOOL_SPAUSEPARAM,
+		.autoneg = autoneg,
+		.rx_pause = rx,
+		.tx_pause = tx,
+	};
+	int fd, ret;
+
+	if (strlen(ifname) >= IFNAMSIZ)
+		return -ENAMETOOLONG;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	ret = ethtool_ioctl(fd, ifname, &pp);
+	close(fd);
+	return ret;
 }

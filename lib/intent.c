@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rocectl/intent.h"
+#include "rocectl/opt.h"
 
 #define CONF_MAX (64 * 1024)
 
@@ -48,21 +49,6 @@ int rctl_intent_profile(struct rctl_intent *in, const char *name,
 				    "unknown profile '%s': expected lossless-dscp or lossy-ecn",
 				    name);
 	*in = p->intent;
-	return 0;
-}
-
-int rctl_parse_rate(const char *s, double *v)
-{
-	char *end;
-	double x;
-
-	errno = 0;
-	x = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(x))
-		return -EINVAL;
-	if (x < 0 || x > 1)
-		return -ERANGE;
-	*v = x;
 	return 0;
 }
 

@@ -66,14 +66,33 @@ int rctl_parse_size(const char *s, uint64_t *v)
 	return 0;
 }
 
-int rctl_parse_secs(const char *s, double *v)
+/* A finite decimal number, the whole of s; -EINVAL otherwise. */
+static int parse_double(const char *s, double *v)
 {
 	char *end;
-	double x;
 
 	errno = 0;
-	x = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(x))
+	*v = strtod(s, &end);
+	return errno || end == s || *end || !isfinite(*v) ? -EINVAL : 0;
+}
+
+int rctl_parse_rate(const char *s, double *v)
+{
+	double x;
+
+	if (parse_double(s, &x))
+		return -EINVAL;
+	if (x < 0 || x > 1)
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
+int rctl_parse_secs(const char *s, double *v)
+{
+	double x;
+
+	if (parse_double(s, &x))
 		return -EINVAL;
 	if (x <= 0)
 		return -ERANGE;

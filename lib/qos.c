@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 
 #define QOS_TEXT 4096
 

@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* RDMA netlink (nldev): devices and ports (anchor: iproute2 rdma/dev.c, link.c). */
+/*
+ * RDMA netlink (nldev): devices and ports (anchor: iproute2 rdma/dev.c, link.c)
+ * and their hw counters, STAT_GET and STAT_GET_STATUS (anchor: rdma/stat.c).
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rdma/rdma_netlink.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/counters.h"
+#include "rocectl/sysfs.h"
 
 static const char *const port_states[] = {
 	[1] = "DOWN", [2] = "INIT", [3] = "ARMED", [4] = "ACTIVE", [5] = "ACTIVE_DEFER",
@@ -153,4 +159,126 @@ int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *
 			rctl_host_unread(h, ret, strerror(-ret), "ports of '%s'", d->name);
 	}
 	return 0;
+}
+
+/* ---- STAT: hw counters of a port ------------------------------------- */
+
+static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlattr *name, *val;
+	struct rctl_counter *c;
+
+	mnl_attr_parse_nested(nest, rctl_nldev_attr_cb, tb);
+	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
+	val = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE];
+	if (!name || !val)
+		return MNL_CB_OK;
+	c = rctl_arr_push(&p->hw, &p->n_hw, sizeof(*c));
+	if (!c)
+		return MNL_CB_ERROR;
+	snprintf(c->name, sizeof(c->name), "%s", mnl_attr_get_str(name));
+	c->value = mnl_attr_get_u64(val);
+	return MNL_CB_OK;
+}
+
+int rctl_hw_counters_parse(const struct nlmsghdr *nlh, struct rctl_port *p)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlattr *a;
+
+	mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb);
+	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		if (hwc_entry(a, p) != MNL_CB_OK)
+			return MNL_CB_ERROR;
+	return MNL_CB_OK;
+}
+
+static int stat_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return rctl_hw_counters_parse(nlh, data);
+}
+
+/*
+ * STAT_GET_STATUS lists every hw counter of the port; only optional ones carry
+ * STAT_HWCOUNTER_DYNAMIC (u8: enabled). Those are what we keep.
+ */
+static int status_entry(const struct nlattr *nest, struct rctl_opt_counters *oc)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlattr *name, *dyn;
+	struct rctl_counter_status *c;
+
+	mnl_attr_parse_nested(nest, rctl_nldev_attr_cb, tb);
+	name = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME];
+	dyn = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC];
+	if (!name || !dyn)
+		return MNL_CB_OK;
+	c = rctl_arr_push(&oc->c, &oc->n, sizeof(*c));
+	if (!c)
+		return MNL_CB_ERROR;
+	snprintf(c->name, sizeof(c->name), "%s", mnl_attr_get_str(name));
+	c->enabled = mnl_attr_get_u8(dyn);
+	return MNL_CB_OK;
+}
+
+int rctl_opt_counters_parse(const struct nlmsghdr *nlh, struct rctl_opt_counters *oc)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+	const struct nlattr *a;
+
+	if (mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb) != MNL_CB_OK)
+		return MNL_CB_ERROR;
+	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
+		if (status_entry(a, oc) != MNL_CB_OK)
+			return MNL_CB_ERROR;
+	return MNL_CB_OK;
+}
+
+static int status_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return rctl_opt_counters_parse(nlh, data);
+}
+
+int rctl_port_opt_counters(struct rctl_nl *nl, const struct rctl_device *d,
+			   struct rctl_port *p)
+{
+	struct rctl_opt_counters *oc = &p->opt_counters;
+	struct nlmsghdr *nlh;
+	int ret;
+
+	free(oc->c);
+	*oc = (struct rctl_opt_counters){ 0 };
+	nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET_STATUS),
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, p->port);
+	ret = rctl_nl_talk(nl, nlh, status_cb, oc);
+	if (!ret) {
+		oc->st.ok = true;
+		return 0;
+	}
+	free(oc->c);
+	oc->c = NULL;
+	oc->n = 0;
+	/* Before 5.18, or a driver without hw stats: EOPNOTSUPP or EINVAL. Data. */
+	rctl_part_fail(&oc->st, ret, ret == -EOPNOTSUPP || ret == -EINVAL ?
+		       "not exported by this kernel/driver" : NULL);
+	return ret;
+}
+
+int rctl_port_hw_counters(struct rctl_nl *nl, const struct rctl_device *d,
+			  struct rctl_port *p)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET),
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, d->index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, p->port);
+	return rctl_nl_talk(nl, nlh, stat_cb, p);
 }

@@ -187,7 +187,7 @@ static enum rctl_status pf_verdict(struct rctl_judge *j, const char *pf, char *i
 	struct rctl_report r;
 	size_t off = 0, i, k;
 
-	rctl_judge_host(j->h, j->in, areas, pf, &r);
+	rctl_judge_rules(j->h, j->in, areas, pf, j->rules, j->n_rules, &r);
 	ids[0] = '\0';
 	for (k = 0; k < sizeof(order) / sizeof(order[0]) && worst == RCTL_PASS; k++)
 		for (i = 0; i < r.n; i++) {

@@ -13,6 +13,7 @@
 
 #include "rocectl/collect.h"
 #include "rocectl/rules.h"
+#include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
 
 struct planner {
@@ -36,11 +37,6 @@ static struct rctl_tune_change *add(struct planner *pl, enum rctl_tune_op op,
 				    const char *area, const char *target,
 				    const char *setting)
 {
-	static const char *const ops[] = {
-#define X(id, s) [RCTL_TUNE_##id] = s,
-		RCTL_TUNE_OPS(X)
-#undef X
-	};
 	struct rctl_tune_change *c;
 
 	c = rctl_arr_push(&pl->p->ch, &pl->p->n_ch, sizeof(*c));
@@ -48,7 +44,7 @@ static struct rctl_tune_change *add(struct planner *pl, enum rctl_tune_op op,
 		pl->oom = true;
 		return NULL;
 	}
-	S(c->op, "%s", ops[op]);
+	S(c->op, "%s", rctl_tune_op_name(op));
 	S(c->area, "%s", area);
 	S(c->target, "%s", target);
 	S(c->setting, "%s", setting);

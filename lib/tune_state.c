@@ -6,17 +6,58 @@
  * trees tune writes: the rdma_cm configfs defaults, the MLNX_OFED ECN sysfs
  * and qos/trust, the mlx5 and bnxt_re debugfs CC files, the bnxt_re and
  * irdma configfs CC files) and each file again just before the write, by
- * its real path (no symlink out of the tree).
+ * its real path (no symlink out of the tree). Also the state file itself:
+ * its document, written before the first write and loaded by revert, and the
+ * scan of the state directory for the newest revertible one.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/snapshot.h"
+#include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
+
+#define RCTL_TUNE_STATE_VERSION 1
+#define STATE_KIND "rocectl-tune-state"
+
+void rctl_tune_plan_free(struct rctl_tune_plan *p)
+{
+	free(p->ch);
+	p->ch = NULL;
+	p->n_ch = 0;
+}
+
+/* The one table of op names, as the state file and the plan write them. */
+static const char *const op_names[] = {
+#define X(id, s) [RCTL_TUNE_##id] = s,
+	RCTL_TUNE_OPS(X)
+#undef X
+};
+
+const char *rctl_tune_op_name(enum rctl_tune_op op)
+{
+	return op < RCTL_TUNE_N_OPS ? op_names[op] : NULL;
+}
+
+enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c)
+{
+	int i;
+
+	for (i = 0; i < RCTL_TUNE_N_OPS; i++)
+		if (!strcmp(c->op, op_names[i]))
+			return i;
+	return RCTL_TUNE_N_OPS;
+}
 
 enum root { ROOT_SYSFS, ROOT_DEBUGFS, ROOT_CONFIGFS };
 
@@ -218,4 +259,297 @@ int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e)
 	}
 	return rctl_err_msg(e, EPERM, "refusing to write '%s': it resolves to '%s', "
 			    "outside the trees tune writes", path, real);
+}
+
+/* ---- state file ------------------------------------------------------- */
+
+#define F(k, t, m) { .key = k, .type = t, .size = sizeof(((struct rctl_tune_change *)0)->m), \
+		     .off = offsetof(struct rctl_tune_change, m) }
+
+static const struct rctl_field change_fields[] = {
+	F("area", FT_STR, area),
+	F("target", FT_STR, target),
+	F("setting", FT_STR, setting),
+	F("from", FT_STR, from),
+	F("to", FT_STR, to),
+	F("via", FT_STR, via),
+	F("command", FT_STR, command),
+	F("warning", FT_STR, warning),
+	F("skip", FT_STR, skip),
+	F("needs_force", FT_BOOL, needs_force),
+	F("op", FT_STR, op),
+	F("ifname", FT_STR, ifname),
+	F("driver", FT_STR, driver),
+	F("old_val", FT_U32, old_val),
+	F("new_val", FT_U32, new_val),
+	F("pfc_cap", FT_U32, pfc_cap),
+	F("pfc_mbc", FT_U32, pfc_mbc),
+	F("pfc_delay", FT_U32, pfc_delay),
+	F("old_prio_tc", FT_U8V, old_prio_tc),
+	F("new_prio_tc", FT_U8V, new_prio_tc),
+	F("tc_tsa", FT_U8V, tc_tsa),
+	F("tc_tx_bw", FT_U8V, tc_tx_bw),
+	F("ets_willing", FT_U32, ets_willing),
+	F("app_selector", FT_U32, app_selector),
+	F("app_protocol", FT_U32, app_protocol),
+	F("app_prio", FT_U32, app_prio),
+	F("path", FT_STR, path),
+	F("mkdir", FT_STR, mkdir),
+	F("commit", FT_STR, commit),
+	F("old_text", FT_STR, old_text),
+	F("new_text", FT_STR, new_text),
+	F("status", FT_STR, status),
+	F("result", FT_STR, result),
+	{ 0 }
+};
+#undef F
+
+static const struct rctl_schema change_schema = {
+	"change", sizeof(struct rctl_tune_change), change_fields
+};
+
+static const struct rctl_field plan_fields[] = {
+	{ .key = "changes", .type = FT_ARR, .sub = &change_schema,
+	  .off = offsetof(struct rctl_tune_plan, ch),
+	  .count_off = offsetof(struct rctl_tune_plan, n_ch) },
+	{ 0 }
+};
+
+static const struct rctl_schema plan_schema = {
+	"plan", sizeof(struct rctl_tune_plan), plan_fields
+};
+
+char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status)
+{
+	cJSON *doc = cJSON_CreateObject(), *plan;
+	char host[RCTL_NAME_LEN] = "";
+	char *s;
+
+	gethostname(host, sizeof(host) - 1);
+	cJSON_AddNumberToObject(doc, "schema_version", RCTL_TUNE_STATE_VERSION);
+	cJSON_AddStringToObject(doc, "kind", STATE_KIND);
+	cJSON_AddStringToObject(doc, "status", status);
+	cJSON_AddStringToObject(doc, "hostname", host);
+	cJSON_AddNumberToObject(doc, "time", (double)time(NULL));
+	plan = rctl_schema_to_json(&plan_schema, p);
+	cJSON_AddItemReferenceToObject(doc, "changes",
+				       cJSON_GetObjectItemCaseSensitive(plan, "changes"));
+	s = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	cJSON_Delete(plan);
+	return s;
+}
+
+int rctl_tune_state_parse(const char *text, const char *name,
+			  struct rctl_tune_plan *p, char *status, size_t len,
+			  struct rctl_err *e)
+{
+	const cJSON *ver, *kind, *st;
+	cJSON *doc = rctl_json_parse_exact(text);
+	uint32_t i;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	if (!doc)
+		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not valid JSON", name);
+	ver = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
+	kind = cJSON_GetObjectItemCaseSensitive(doc, "kind");
+	st = cJSON_GetObjectItemCaseSensitive(doc, "status");
+	if (!cJSON_IsNumber(ver) || ver->valuedouble != RCTL_TUNE_STATE_VERSION ||
+	    !cJSON_IsString(kind) || strcmp(kind->valuestring, STATE_KIND) ||
+	    !cJSON_IsString(st)) {
+		cJSON_Delete(doc);
+		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a rocectl tune state (version %d)",
+				    name, RCTL_TUNE_STATE_VERSION);
+	}
+	snprintf(status, len, "%s", st->valuestring);
+	ret = rctl_schema_from_json(&plan_schema, doc, p, name, e);
+	cJSON_Delete(doc);
+	for (i = 0; !ret && i < p->n_ch; i++)
+		ret = rctl_tune_change_check(&p->ch[i], name, i, e);
+	if (ret)
+		rctl_tune_plan_free(p);
+	return ret;
+}
+
+static int mkdir_p(const char *dir, struct rctl_err *e)
+{
+	char buf[PATH_MAX], *s;
+
+	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+		return rctl_err_set(e, ENAMETOOLONG, "cannot create '%s'", dir);
+	for (s = buf + 1; ; s++) {
+		if (*s && *s != '/')
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return rctl_err_set(e, errno, "cannot create state directory '%s'", buf);
+		if (!c)
+			return 0;
+		*s = c;
+	}
+}
+
+/* Write "path" atomically: a temporary file, fsync, rename. */
+int rctl_tune_state_write(const char *path, const struct rctl_tune_plan *p,
+			  const char *status, struct rctl_err *e)
+{
+	char tmp[PATH_MAX], *text = rctl_tune_state_text(p, status);
+	size_t len = text ? strlen(text) : 0;
+	int fd, ret = 0;
+
+	if (!text)
+		return rctl_err_set(e, ENOMEM, "cannot write state file '%s'", path);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = -errno;
+	} else {
+		if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 ||
+		    fsync(fd))
+			ret = errno ? -errno : -EIO;
+		if (close(fd) && !ret)
+			ret = -errno;
+		if (!ret && rename(tmp, path))
+			ret = -errno;
+		if (ret)
+			unlink(tmp);
+	}
+	free(text);
+	if (ret)
+		rctl_err_set(e, ret, "cannot write state file '%s'", path);
+	return ret;
+}
+
+/* tune-20261130T101502.123456789Z.json: names sort in time order. */
+int rctl_tune_state_create(const struct rctl_tune_plan *p, const char *dir,
+			   char *path, size_t len, struct rctl_err *e)
+{
+	struct timespec ts;
+	struct tm tm;
+	char stamp[32];
+	int ret;
+
+	ret = mkdir_p(dir, e);
+	if (ret)
+		return ret;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
+	if (snprintf(path, len, "%s/tune-%s.%09ldZ.json", dir, stamp, ts.tv_nsec) >= (int)len)
+		return rctl_err_set(e, ENAMETOOLONG, "cannot write state file in '%s'", dir);
+	if (!access(path, F_OK))
+		return rctl_err_set(e, EEXIST, "cannot write state file '%s'", path);
+	return rctl_tune_state_write(path, p, "pending", e);
+}
+
+/*
+ * Revert writes as root what the state file says: it must be a regular file
+ * of root (or of the user running rocectl) that nobody else can write.
+ */
+static int state_trusted(FILE *f, const char *path, struct rctl_err *e)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st))
+		return rctl_err_set(e, errno, "cannot read state file '%s'", path);
+	if (S_ISDIR(st.st_mode))
+		return rctl_err_msg(e, EISDIR, "cannot read state file '%s': it is a directory", path);
+	if (!S_ISREG(st.st_mode))
+		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a regular file", path);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return rctl_err_msg(e, EPERM, "refusing state file '%s': owned by uid %u, "
+				    "not root", path, (unsigned int)st.st_uid);
+	if (st.st_mode & (S_IWGRP | S_IWOTH))
+		return rctl_err_msg(e, EPERM, "refusing state file '%s': writable by group "
+				    "or others (mode %04o)", path, (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
+int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p, char *status,
+			 size_t slen, struct rctl_err *e)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	if (!f)
+		return rctl_err_set(e, errno, "cannot open state file '%s'", path);
+	ret = state_trusted(f, path, e);
+	if (ret) {
+		fclose(f);
+		return ret;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	if (n < 0 || n > (8L << 20)) {
+		fclose(f);
+		return rctl_err_msg(e, EFBIG, "cannot read state file '%s': too large", path);
+	}
+	buf = malloc(n + 1);
+	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
+		fclose(f);
+		free(buf);
+		return rctl_err_msg(e, EIO, "cannot read state file '%s'", path);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	ret = rctl_tune_state_parse(buf, path, p, status, slen, e);
+	free(buf);
+	return ret;
+}
+
+/* ---- the state directory ---------------------------------------------- */
+
+static int cmp_desc(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*b)->d_name, (*a)->d_name);
+}
+
+static int is_state(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return !strncmp(d->d_name, "tune-", 5) && n > 10 &&
+	       !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* Applied, partly applied or not fully rolled back: something to put back. */
+static bool revertible(const char *status)
+{
+	return !strcmp(status, "applied") || !strcmp(status, "pending") ||
+	       !strcmp(status, "rollback-failed");
+}
+
+int rctl_tune_newest_state(const char *dir, char *path, size_t len,
+			   struct rctl_err *e)
+{
+	struct rctl_tune_plan p;
+	struct rctl_err le = { 0 };
+	struct dirent **names;
+	char status[32];
+	int n, i, found = 0;
+
+	n = scandir(dir, &names, is_state, cmp_desc);
+	if (n < 0)
+		return rctl_err_set(e, errno, "cannot read state directory '%s'", dir);
+	for (i = 0; i < n; i++) {
+		if (!found) {
+			snprintf(path, len, "%s/%s", dir, names[i]->d_name);
+			if (!rctl_tune_state_load(path, &p, status, sizeof(status), &le)) {
+				found = revertible(status);
+				rctl_tune_plan_free(&p);
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	if (!found)
+		return rctl_err_msg(e, ENOENT, "no applied tune state file in '%s'", dir);
+	return 0;
 }

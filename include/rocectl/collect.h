@@ -10,6 +10,7 @@
 #include "rocectl/err.h"
 #include "rocectl/model.h"
 #include "rocectl/nl.h"
+#include "rocectl/sysfs.h"
 
 enum rctl_collect_what {
 	RCTL_COLLECT_INVENTORY = 1 << 0,	/* devices, ports, GIDs, netdevs */
@@ -56,20 +57,7 @@ int rctl_rdma_parse_port(const struct nlmsghdr *nlh, struct rctl_device *d);
 /* MLNX_OFED qos/dscp2prio text (both shapes) into map; false: no entry. */
 bool rctl_qos_parse_dscp2prio(const char *txt, uint8_t map[64]);
 
-/* debugfs and configfs roots, overridable through ROCECTL_DEBUGFS/_CONFIGFS. */
-const char *rctl_debugfs(void);
-const char *rctl_configfs(void);
-
-/* sysfs root, overridable for tests through ROCECTL_SYSFS ("/sys"). */
-const char *rctl_sysfs(void);
-/*
- * A number file's text (newline stripped): digits in "base" (0: decimal or
- * 0x-hex), trailing spaces allowed, no sign, no leading blank. -EINVAL/-ERANGE.
- */
-int rctl_sysfs_u64(const char *txt, int base, uint64_t *v);
 /* MLNX_OFED qos/prio2buffer or buffer_size rows into u8[8] or u64[8]. */
 bool rctl_qos_parse_rows(const char *txt, uint8_t *u8, uint64_t *u64);
-/* Read a small sysfs/configfs file, newline stripped; -errno on failure. */
-int rctl_read_file(const char *path, char *buf, size_t len);
 
 #endif

@@ -16,6 +16,7 @@
 #include "rocectl/err.h"
 #include "rocectl/model.h"
 #include "rocectl/nl.h"
+#include "rocectl/sysfs.h"
 
 /*
  * Fill hw (RDMA netlink), hw_lifespan_ms, pma and opt_counters of every
@@ -46,6 +47,9 @@ int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_er
 /* The parts rctl_collect_counters() runs. */
 int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
 		       struct rctl_port *p);
+/* Its RDMA netlink part, STAT_GET, into p->hw (lib/rdma_nl.c); 0 or -errno. */
+int rctl_port_hw_counters(struct rctl_nl *nl, const struct rctl_device *d,
+			  struct rctl_port *p);
 int rctl_ethtool_stats(struct rctl_netdev *nd);
 
 /*
@@ -74,13 +78,7 @@ int rctl_pause_stats_parse(const struct nlmsghdr *nlh, struct rctl_counter_set *
 /* Longest hw_counters lifespan of the host, in ms (0 when none is known). */
 uint32_t rctl_counters_lifespan_ms(const struct rctl_host *h);
 
-/*
- * cur - prev for a counter "bits" wide (32 or 64). A 32-bit counter that went
- * backwards wrapped once; a 64-bit one was reset: returns false.
- */
-bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
-			uint64_t *delta);
-
+/* rctl_counter_delta(): the 32-bit wrap arithmetic, in rocectl/sysfs.h. */
 /* Per-second rate of a delta over "secs" (0 when secs is not positive). */
 double rctl_counter_rate(uint64_t delta, double secs);
 

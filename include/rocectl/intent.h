@@ -66,9 +66,6 @@ int rctl_intent_parse_conf(struct rctl_intent *in, const char *text,
 			   const char *name, const char *profile,
 			   struct rctl_err *e);
 
-/* Parse a loss budget: "1e-6", "0.000001"; must be in [0, 1]. */
-int rctl_parse_rate(const char *s, double *v);
-
 /* ToS of a DSCP with ECT(0) set: 26 -> 106. */
 static inline int rctl_tos_for(int dscp)
 {

@@ -76,5 +76,7 @@ void rctl_opt_help(FILE *f, const struct rctl_opt *opts);
 int rctl_parse_int(const char *s, long long min, long long max, int *v);
 int rctl_parse_size(const char *s, uint64_t *v);
 int rctl_parse_secs(const char *s, double *v);
+/* A rate such as a loss budget: "1e-6", "0.000001"; must be in [0, 1]. */
+int rctl_parse_rate(const char *s, double *v);
 
 #endif

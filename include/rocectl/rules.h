@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Rules: one table (lib/rules.c) of checks that judge a host model against an
- * intent, one file per area (lib/rules_<area>.c). A rule reads only the model
- * and emits findings: a stable id ("pfc.prio_disabled"), the target (port or
- * netdev), a status, "expected X, got Y", the values read and the exact
- * command that fixes it. Data that could not be read gives "unknown" with the
- * reason, never "fail".
+ * Rules: one table (lib/rules_table.c) of checks that judge a host model
+ * against an intent, one file per area (lib/rules_<area>.c). A rule reads
+ * only the model and emits findings: a stable id ("pfc.prio_disabled"), the
+ * target (port or netdev), a status, "expected X, got Y", the values read
+ * and the exact command that fixes it. Data that could not be read gives
+ * "unknown" with the reason, never "fail".
  */
 #ifndef ROCECTL_RULES_H
 #define ROCECTL_RULES_H
@@ -83,6 +83,8 @@ struct rctl_judge {
 	const char *filter;		/* --dev: DEV, DEV/PORT or netdev; NULL all */
 	struct rctl_report *r;
 	const struct rctl_rule *rule;	/* the rule running */
+	const struct rctl_rule *rules;	/* the table it runs in (a rule may */
+	unsigned int n_rules;		/* judge another target by it: SR-IOV) */
 };
 
 struct rctl_rule {
@@ -94,6 +96,7 @@ struct rctl_rule {
 	bool needs_deltas;		/* judges counter deltas (doctor, collect -s) */
 };
 
+/* The one table (lib/rules_table.c). */
 extern const struct rctl_rule rctl_rules[];
 extern const unsigned int rctl_n_rules;
 
@@ -107,6 +110,10 @@ extern const char *const rctl_area_names[];
 /* Run the rules of "areas" (bit mask of 1 << area) into "r". */
 void rctl_judge_host(const struct rctl_host *h, const struct rctl_intent *in,
 		     unsigned int areas, const char *filter, struct rctl_report *r);
+/* The same with the table given (lib/rules.c): what rctl_judge_host() runs. */
+void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,
+		      unsigned int areas, const char *filter, const struct rctl_rule *rules,
+		      unsigned int n, struct rctl_report *r);
 void rctl_report_free(struct rctl_report *r);
 
 /* Any fail -> 2, else any unknown -> 3, else any warn -> 1, else 0. */

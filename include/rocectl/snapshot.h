@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Host snapshots: the host model as JSON and back, driven by one table of
- * fields per struct (lib/snapshot.c), so adding a model field is one line.
+ * fields per struct (lib/model_fields.c, run by the engine of lib/schema.c;
+ * the documents are lib/snapshot.c), so adding a model field is one line.
  * Reading rejects anything that is not exactly the schema: another
  * schema_version, wrong types, truncated text. u64 values are exact both ways.
  */
@@ -61,6 +62,8 @@ cJSON *rctl_schema_to_json(const struct rctl_schema *s, const void *p);
 int rctl_schema_from_json(const struct rctl_schema *s, const cJSON *j, void *p,
 			  const char *where, struct rctl_err *e);
 void rctl_schema_free(const struct rctl_schema *s, void *p);
+/* A number printed exactly as fmt says (64-bit integers stay exact in JSON). */
+cJSON *rctl_json_raw_num(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The whole snapshot document, with schema_version and kind "host". */
 char *rctl_snapshot_text(const struct rctl_host *h, bool pretty);

@@ -122,6 +122,8 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p);
  */
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
 enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
+/* The name of an op, as "op" in the plan and the state file (lib/tune_state.c). */
+const char *rctl_tune_op_name(enum rctl_tune_op op);
 
 /*
  * The changes that bring host "h" to intent "in", in the safe order above.
@@ -202,6 +204,18 @@ bool rctl_tune_change_written(const struct rctl_tune_change *c);
 int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e);
 
 char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status);
+/*
+ * The state file (lib/tune_state.c) as apply and revert keep it: create a new
+ * one in "dir" (made 0700) with status "pending" and its path in "path";
+ * rewrite it with a status; load it (owned by root or us, not group- or
+ * world-writable).
+ */
+int rctl_tune_state_create(const struct rctl_tune_plan *p, const char *dir,
+			   char *path, size_t len, struct rctl_err *e);
+int rctl_tune_state_write(const char *path, const struct rctl_tune_plan *p,
+			  const char *status, struct rctl_err *e);
+int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p, char *status,
+			 size_t len, struct rctl_err *e);
 int rctl_tune_state_parse(const char *text, const char *name,
 			  struct rctl_tune_plan *p, char *status, size_t len,
 			  struct rctl_err *e);

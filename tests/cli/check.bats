@@ -417,7 +417,7 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 
 @test "rocectl-check(8) lists every rule id of the table, and only those" {
 	local ids documented
-	ids=$(grep -oE '^	RD?\("[a-z_]+\.[a-z_0-9]+"' "$ROOT/lib/rules.c" | grep -oE '[a-z_]+\.[a-z_0-9]+' | sort)
+	ids=$(grep -oE '^	RD?\("[a-z_]+\.[a-z_0-9]+"' "$ROOT/lib/rules_table.c" | grep -oE '[a-z_]+\.[a-z_0-9]+' | sort)
 	documented=$(man_section "$ROOT/man/rocectl-check.8" RULES | grep -oE '^ {7}[a-z_]+\.[a-z_0-9]+( |$)' | tr -d ' ' | sort)
 	[ "$(wc -l <<<"$ids")" -ge 30 ]
 	diff <(echo "$ids") <(echo "$documented")

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * NVMe-oF RDMA wire formats against byte-exact vectors written from the
- * layouts in nvmf-rdma-facts.md (offsets, widths, little-endian).
+ * layouts of Linux include/linux/nvme.h and include/linux/nvme-rdma.h
+ * (offsets, widths, little-endian).
  */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The host model's field tables (include/rocectl/model.h): every model field
+ * declared once more here, by its JSON key and type. The snapshot engine
+ * (lib/schema.c) reads and writes the model through them, and they free it,
+ * so a new field or array is declared in one place.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "rocectl/snapshot.h"
+
+#define F(st, k, t, m) { .key = k, .type = t, .off = offsetof(st, m), \
+			 .size = sizeof(((st *)0)->m) }
+#define FA(st, k, m, cnt, s) { .key = k, .type = FT_ARR, .off = offsetof(st, m), \
+			       .sub = &s, .count_off = offsetof(st, cnt) }
+#define FO(st, k, m, s) { .key = k, .type = FT_OBJ, .off = offsetof(st, m), \
+			  .size = sizeof(((st *)0)->m), .sub = &s }
+/* The state of a part (model.h struct rctl_part), flat in its object. */
+#define FPART(T) F(T, "ok", FT_BOOL, st.ok), F(T, "errno", FT_S32, st.err), \
+		 F(T, "reason", FT_STR, st.reason)
+
+static const struct rctl_field gid_fields[] = {
+	F(struct rctl_gid, "index", FT_U32, index),
+	F(struct rctl_gid, "gid", FT_STR, gid),
+	F(struct rctl_gid, "ip", FT_STR, ip),
+	F(struct rctl_gid, "type", FT_STR, type),
+	F(struct rctl_gid, "netdev", FT_STR, netdev),
+	{ 0 }
+};
+static const struct rctl_schema gid_schema = { "gid", sizeof(struct rctl_gid), gid_fields };
+
+static const struct rctl_field counter_fields[] = {
+	F(struct rctl_counter, "name", FT_STR, name),
+	F(struct rctl_counter, "value", FT_U64, value),
+	F(struct rctl_counter, "delta", FT_U64, delta),
+	F(struct rctl_counter, "has_delta", FT_BOOL, has_delta),
+	{ 0 }
+};
+static const struct rctl_schema counter_schema = {
+	"counter", sizeof(struct rctl_counter), counter_fields
+};
+
+static const struct rctl_field counter_set_fields[] = {
+	FPART(struct rctl_counter_set),
+	FA(struct rctl_counter_set, "counters", c, n, counter_schema),
+	{ 0 }
+};
+static const struct rctl_schema counter_set_schema = {
+	"counter set", sizeof(struct rctl_counter_set), counter_set_fields
+};
+
+static const struct rctl_field counter_status_fields[] = {
+	F(struct rctl_counter_status, "name", FT_STR, name),
+	F(struct rctl_counter_status, "enabled", FT_BOOL, enabled),
+	{ 0 }
+};
+static const struct rctl_schema counter_status_schema = {
+	"counter status", sizeof(struct rctl_counter_status), counter_status_fields
+};
+
+static const struct rctl_field opt_counters_fields[] = {
+	FPART(struct rctl_opt_counters),
+	FA(struct rctl_opt_counters, "counters", c, n, counter_status_schema),
+	{ 0 }
+};
+static const struct rctl_schema opt_counters_schema = {
+	"optional counters", sizeof(struct rctl_opt_counters), opt_counters_fields
+};
+
+static const struct rctl_field cm_fields[] = {
+	FPART(struct rctl_cm_cfg),
+	F(struct rctl_cm_cfg, "default_roce_mode", FT_STR, roce_mode),
+	F(struct rctl_cm_cfg, "default_roce_tos", FT_U32, roce_tos),
+	{ 0 }
+};
+static const struct rctl_schema cm_schema = { "rdma_cm", sizeof(struct rctl_cm_cfg), cm_fields };
+
+static const struct rctl_field pfc_fields[] = {
+	FPART(struct rctl_pfc),
+	F(struct rctl_pfc, "pfc_cap", FT_U32, pfc_cap),
+	F(struct rctl_pfc, "pfc_en", FT_BOOLV, pfc_en),
+	F(struct rctl_pfc, "mbc", FT_U32, mbc),
+	F(struct rctl_pfc, "delay", FT_U32, delay),
+	F(struct rctl_pfc, "requests", FT_U64V, requests),
+	F(struct rctl_pfc, "indications", FT_U64V, indications),
+	{ 0 }
+};
+static const struct rctl_schema pfc_schema = { "pfc", sizeof(struct rctl_pfc), pfc_fields };
+
+static const struct rctl_field ets_fields[] = {
+	FPART(struct rctl_ets),
+	F(struct rctl_ets, "willing", FT_BOOL, willing),
+	F(struct rctl_ets, "ets_cap", FT_U32, ets_cap),
+	F(struct rctl_ets, "cbs", FT_BOOL, cbs),
+	F(struct rctl_ets, "prio_tc", FT_U8V, prio_tc),
+	F(struct rctl_ets, "tc_tsa", FT_U8V, tc_tsa),
+	F(struct rctl_ets, "tc_tx_bw", FT_U8V, tc_tx_bw),
+	{ 0 }
+};
+static const struct rctl_schema ets_schema = { "ets", sizeof(struct rctl_ets), ets_fields };
+
+static const struct rctl_field app_fields[] = {
+	F(struct rctl_app, "selector", FT_U32, selector),
+	F(struct rctl_app, "protocol", FT_U32, protocol),
+	F(struct rctl_app, "priority", FT_U32, priority),
+	{ 0 }
+};
+static const struct rctl_schema app_schema = { "app", sizeof(struct rctl_app), app_fields };
+
+static const struct rctl_field app_table_fields[] = {
+	FPART(struct rctl_app_table),
+	FA(struct rctl_app_table, "entries", apps, n_apps, app_schema),
+	{ 0 }
+};
+static const struct rctl_schema app_table_schema = {
+	"app table", sizeof(struct rctl_app_table), app_table_fields
+};
+
+static const struct rctl_field buffer_fields[] = {
+	FPART(struct rctl_dcb_buffer),
+	F(struct rctl_dcb_buffer, "prio2buffer", FT_U8V, prio2buffer),
+	F(struct rctl_dcb_buffer, "buffer_size", FT_U64V, buffer_size),
+	F(struct rctl_dcb_buffer, "total_size", FT_U64, total_size),
+	{ 0 }
+};
+static const struct rctl_schema buffer_schema = {
+	"buffer", sizeof(struct rctl_dcb_buffer), buffer_fields
+};
+
+static const struct rctl_field dcbx_fields[] = {
+	FPART(struct rctl_dcbx),
+	F(struct rctl_dcbx, "mode", FT_U32, mode),
+	{ 0 }
+};
+static const struct rctl_schema dcbx_schema = { "dcbx", sizeof(struct rctl_dcbx), dcbx_fields };
+
+static const struct rctl_field maxrate_fields[] = {
+	FPART(struct rctl_maxrate),
+	F(struct rctl_maxrate, "tc_maxrate", FT_U64V, tc_maxrate),
+	{ 0 }
+};
+static const struct rctl_schema maxrate_schema = {
+	"maxrate", sizeof(struct rctl_maxrate), maxrate_fields
+};
+
+static const struct rctl_field pause_fields[] = {
+	FPART(struct rctl_pause),
+	F(struct rctl_pause, "autoneg", FT_BOOL, autoneg),
+	F(struct rctl_pause, "rx", FT_BOOL, rx),
+	F(struct rctl_pause, "tx", FT_BOOL, tx),
+	{ 0 }
+};
+static const struct rctl_schema pause_schema = { "pause", sizeof(struct rctl_pause), pause_fields };
+
+static const struct rctl_field cc_param_fields[] = {
+	F(struct rctl_cc_param, "name", FT_STR, name),
+	F(struct rctl_cc_param, "src", FT_STR, src),
+	F(struct rctl_cc_param, "value", FT_U64, value),
+	{ 0 }
+};
+static const struct rctl_schema cc_param_schema = {
+	"cc param", sizeof(struct rctl_cc_param), cc_param_fields
+};
+
+static const struct rctl_field cc_fields[] = {
+	FPART(struct rctl_cc),
+	F(struct rctl_cc, "source", FT_STR, source),
+	F(struct rctl_cc, "path", FT_STR, path),
+	F(struct rctl_cc, "enable_known", FT_BOOL, enable_known),
+	F(struct rctl_cc, "rp_enable", FT_BOOLV, rp_enable),
+	F(struct rctl_cc, "np_enable", FT_BOOLV, np_enable),
+	FA(struct rctl_cc, "params", params, n_params, cc_param_schema),
+	{ 0 }
+};
+static const struct rctl_schema cc_schema = { "cc", sizeof(struct rctl_cc), cc_fields };
+
+static const struct rctl_field ofed_qos_fields[] = {
+	FPART(struct rctl_ofed_qos),
+	F(struct rctl_ofed_qos, "trust", FT_STR, trust),
+	F(struct rctl_ofed_qos, "has_dscp2prio", FT_BOOL, has_dscp2prio),
+	F(struct rctl_ofed_qos, "dscp2prio", FT_U8V, dscp2prio),
+	F(struct rctl_ofed_qos, "has_prio2buffer", FT_BOOL, has_prio2buffer),
+	F(struct rctl_ofed_qos, "prio2buffer", FT_U8V, prio2buffer),
+	F(struct rctl_ofed_qos, "has_buffer_size", FT_BOOL, has_buffer_size),
+	F(struct rctl_ofed_qos, "buffer_size", FT_U64V, buffer_size),
+	F(struct rctl_ofed_qos, "pfc_stall_prevention", FT_STR, pfc_stall_prevention),
+	{ 0 }
+};
+static const struct rctl_schema ofed_qos_schema = {
+	"ofed qos", sizeof(struct rctl_ofed_qos), ofed_qos_fields
+};
+
+static const struct rctl_field port_fields[] = {
+	F(struct rctl_port, "port", FT_U32, port),
+	F(struct rctl_port, "state", FT_STR, state),
+	F(struct rctl_port, "physical_state", FT_STR, phys_state),
+	F(struct rctl_port, "link_layer", FT_STR, link_layer),
+	F(struct rctl_port, "max_mtu", FT_U32, max_mtu),
+	F(struct rctl_port, "active_mtu", FT_U32, active_mtu),
+	F(struct rctl_port, "speed_mbps", FT_U32, speed_mbps),
+	F(struct rctl_port, "width", FT_STR, width),
+	F(struct rctl_port, "netdev", FT_STR, netdev),
+	F(struct rctl_port, "netdev_ifindex", FT_U32, netdev_ifindex),
+	FA(struct rctl_port, "gids", gids, n_gids, gid_schema),
+	FA(struct rctl_port, "hw_counters", hw, n_hw, counter_schema),
+	F(struct rctl_port, "hw_counters_errno", FT_S32, hw_err),
+	F(struct rctl_port, "hw_counters_lifespan_ms", FT_U32, hw_lifespan_ms),
+	FA(struct rctl_port, "pma_counters", pma, n_pma, counter_schema),
+	F(struct rctl_port, "pma_counters_errno", FT_S32, pma_err),
+	FO(struct rctl_port, "rdma_cm", cm, cm_schema),
+	FO(struct rctl_port, "optional_counters", opt_counters, opt_counters_schema),
+	{ 0 }
+};
+static const struct rctl_schema port_schema = { "port", sizeof(struct rctl_port), port_fields };
+
+static const struct rctl_field dev_fields[] = {
+	F(struct rctl_device, "name", FT_STR, name),
+	F(struct rctl_device, "index", FT_U32, index),
+	F(struct rctl_device, "driver", FT_STR, driver),
+	F(struct rctl_device, "node_type", FT_STR, node_type),
+	F(struct rctl_device, "node_guid", FT_STR, node_guid),
+	F(struct rctl_device, "sys_image_guid", FT_STR, sys_image_guid),
+	F(struct rctl_device, "fw", FT_STR, fw),
+	F(struct rctl_device, "driver_version", FT_STR, driver_version),
+	FA(struct rctl_device, "ports", ports, n_ports, port_schema),
+	{ 0 }
+};
+static const struct rctl_schema dev_schema = { "device", sizeof(struct rctl_device), dev_fields };
+
+static const struct rctl_field addr_fields[] = {
+	F(struct rctl_addr, "ip", FT_STR, ip),
+	F(struct rctl_addr, "prefix", FT_U32, prefix),
+	F(struct rctl_addr, "family", FT_STR, family),
+	{ 0 }
+};
+static const struct rctl_schema addr_schema = { "addr", sizeof(struct rctl_addr), addr_fields };
+
+static const struct rctl_field netdev_fields[] = {
+	F(struct rctl_netdev, "name", FT_STR, name),
+	F(struct rctl_netdev, "ifindex", FT_U32, ifindex),
+	F(struct rctl_netdev, "operstate", FT_STR, operstate),
+	F(struct rctl_netdev, "mtu", FT_U32, mtu),
+	F(struct rctl_netdev, "min_mtu", FT_U32, min_mtu),
+	F(struct rctl_netdev, "max_mtu", FT_U32, max_mtu),
+	F(struct rctl_netdev, "kind", FT_STR, kind),
+	F(struct rctl_netdev, "driver", FT_STR, driver),
+	FA(struct rctl_netdev, "addrs", addrs, n_addrs, addr_schema),
+	FA(struct rctl_netdev, "stats", stats, n_stats, counter_schema),
+	F(struct rctl_netdev, "stats_errno", FT_S32, stats_err),
+	F(struct rctl_netdev, "pci", FT_STR, pci),
+	F(struct rctl_netdev, "driver_version", FT_STR, driver_version),
+	FO(struct rctl_netdev, "pfc", pfc, pfc_schema),
+	FO(struct rctl_netdev, "ets", ets, ets_schema),
+	FO(struct rctl_netdev, "app", app, app_table_schema),
+	FO(struct rctl_netdev, "buffer", buffer, buffer_schema),
+	FO(struct rctl_netdev, "dcbx", dcbx, dcbx_schema),
+	FO(struct rctl_netdev, "maxrate", maxrate, maxrate_schema),
+	FO(struct rctl_netdev, "pause", pause, pause_schema),
+	FO(struct rctl_netdev, "cc", cc, cc_schema),
+	FO(struct rctl_netdev, "ofed_qos", qos, ofed_qos_schema),
+	FO(struct rctl_netdev, "pause_stats", pause_stats, counter_set_schema),
+	F(struct rctl_netdev, "sriov_vf", FT_BOOL, sriov_vf),
+	F(struct rctl_netdev, "sriov_pf", FT_STR, sriov_pf),
+	F(struct rctl_netdev, "sriov_pf_pci", FT_STR, sriov_pf_pci),
+	F(struct rctl_netdev, "vlan_lower", FT_STR, vlan_lower),
+	F(struct rctl_netdev, "vlan_id", FT_U32, vlan_id),
+	F(struct rctl_netdev, "vlan_egress_qos", FT_U8V, vlan_egress_qos),
+	F(struct rctl_netdev, "master", FT_STR, master),
+	{ 0 }
+};
+static const struct rctl_schema netdev_schema = {
+	"netdev", sizeof(struct rctl_netdev), netdev_fields
+};
+
+static const struct rctl_field unread_fields[] = {
+	F(struct rctl_unread, "what", FT_STR, what),
+	F(struct rctl_unread, "errno", FT_S32, errnum),
+	F(struct rctl_unread, "reason", FT_STR, reason),
+	{ 0 }
+};
+static const struct rctl_schema unread_schema = {
+	"unread", sizeof(struct rctl_unread), unread_fields
+};
+
+static const struct rctl_field procs_fields[] = {
+	F(struct rctl_part, "ok", FT_BOOL, ok),
+	F(struct rctl_part, "errno", FT_S32, err),
+	F(struct rctl_part, "reason", FT_STR, reason),
+	{ 0 }
+};
+static const struct rctl_schema procs_schema = { "procs", sizeof(struct rctl_part), procs_fields };
+
+static const struct rctl_field nf_rule_fields[] = {
+	F(struct rctl_nf_rule, "family", FT_STR, family),
+	F(struct rctl_nf_rule, "table", FT_STR, table),
+	F(struct rctl_nf_rule, "chain", FT_STR, chain),
+	F(struct rctl_nf_rule, "handle", FT_U64, handle),
+	F(struct rctl_nf_rule, "proto", FT_STR, proto),
+	F(struct rctl_nf_rule, "dport", FT_U32, dport),
+	F(struct rctl_nf_rule, "verdict", FT_STR, verdict),
+	F(struct rctl_nf_rule, "iifname", FT_STR, iifname),
+	F(struct rctl_nf_rule, "oifname", FT_STR, oifname),
+	{ 0 }
+};
+static const struct rctl_schema nf_rule_schema = {
+	"netfilter rule", sizeof(struct rctl_nf_rule), nf_rule_fields
+};
+
+static const struct rctl_field netfilter_fields[] = {
+	FPART(struct rctl_netfilter),
+	F(struct rctl_netfilter, "rules_read", FT_U32, n_rules_read),
+	FA(struct rctl_netfilter, "blocking_rules", rules, n_rules, nf_rule_schema),
+	{ 0 }
+};
+static const struct rctl_schema netfilter_schema = {
+	"netfilter", sizeof(struct rctl_netfilter), netfilter_fields
+};
+
+static const struct rctl_field host_fields[] = {
+	F(struct rctl_host, "hostname", FT_STR, hostname),
+	F(struct rctl_host, "kernel", FT_STR, kernel),
+	F(struct rctl_host, "time", FT_S64, time),
+	F(struct rctl_host, "sample_interval_s", FT_DBL, sample_interval_s),
+	FA(struct rctl_host, "devices", devs, n_devs, dev_schema),
+	FA(struct rctl_host, "netdevs", netdevs, n_netdevs, netdev_schema),
+	FA(struct rctl_host, "unreadable", unread, n_unread, unread_schema),
+	FO(struct rctl_host, "procs", procs, procs_schema),
+	F(struct rctl_host, "lldpad_running", FT_BOOL, lldpad_running),
+	F(struct rctl_host, "lldpad_pid", FT_U32, lldpad_pid),
+	FO(struct rctl_host, "netfilter", netfilter, netfilter_schema),
+	{ 0 }
+};
+const struct rctl_schema rctl_host_schema = { "host", sizeof(struct rctl_host), host_fields };
+
+void rctl_host_free(struct rctl_host *h)
+{
+	rctl_schema_free(&rctl_host_schema, h);
+	memset(h, 0, sizeof(*h));
+}

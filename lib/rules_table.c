@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The one rule table, and judging a host by it (rules.h). */
+#include "rocectl/rules.h"
+
+#define R(i, a, m, f, txt) { .id = i, .area = RCTL_AREA_##a, .ref = m, .fn = f, .meaning = txt }
+#define RD(i, a, m, f, txt) { .id = i, .area = RCTL_AREA_##a, .ref = m, .fn = f, \
+			      .meaning = txt, .needs_deltas = true }
+
+/* The one table; the man page rocectl-check(8) lists the same ids. */
+const struct rctl_rule rctl_rules[] = {
+	R("pfc.prio_disabled", PFC, "pfc", rule_pfc_prio_disabled,
+	  "PFC is off on the RoCE priority (lossless profile)"),
+	R("pfc.extra_prio", PFC, "pfc", rule_pfc_extra_prio,
+	  "PFC is on for other priorities than the RoCE one (any, in the lossy profile)"),
+	R("pfc.cnp_prio", PFC, "pfc", rule_pfc_cnp_prio,
+	  "PFC is on for the CNP priority"),
+	R("pfc.without_ecn", PFC, "ecn", rule_pfc_without_ecn,
+	  "PFC is on for the RoCE priority but ECN/DCQCN is off: pause storms, head-of-line blocking"),
+	R("pfc.global_pause", PFC, "pfc", rule_pfc_global_pause,
+	  "global 802.3x pause is on together with, or instead of, PFC"),
+	R("pfc.buffer", PFC, "pfc", rule_pfc_buffer,
+	  "the RoCE priority maps to a receive buffer of size 0"),
+	R("pfc.ets", PFC, "pfc", rule_pfc_ets,
+	  "the traffic class of the RoCE priority has no bandwidth guarantee or a rate limit"),
+	R("pfc.dcbx_owner", PFC, "pfc", rule_pfc_dcbx_owner,
+	  "DCB is managed by a firmware/LLDP agent, not by the host"),
+	R("pfc.lldpad", PFC, "pfc", rule_pfc_lldpad,
+	  "lldpad runs and may override the host's DCB settings"),
+	R("ecn.np_disabled", ECN, "ecn", rule_ecn_np_disabled,
+	  "ECN notification point (CNP generation) is off on the RoCE priority"),
+	R("ecn.rp_disabled", ECN, "ecn", rule_ecn_rp_disabled,
+	  "ECN reaction point (rate reduction) is off on the RoCE priority"),
+	R("ecn.without_pfc", ECN, "ecn", rule_ecn_without_pfc,
+	  "ECN is on but PFC is off in the lossless profile: throughput collapses on the first drop"),
+	R("ecn.sriov_vf", ECN, "sriov", rule_ecn_sriov_vf,
+	  "the RoCE netdev is an SR-IOV VF: judged through its PF when the PF is in the run, else a pointer to it"),
+	R("dcqcn.params", DCQCN, "ecn", rule_dcqcn_params,
+	  "DCQCN parameters and where they were read; unreadable (debugfs, root, VF) is unknown"),
+	R("dscp.trust_pcp", DSCP, "dscp", rule_dscp_trust_pcp,
+	  "the port trusts PCP while RoCE runs untagged, or on a VLAN whose egress-qos-map gives it another PCP"),
+	R("dscp.missing", DSCP, "dscp", rule_dscp_missing,
+	  "the RoCE DSCP is not mapped to the RoCE priority"),
+	R("dscp.ambiguous", DSCP, "dscp", rule_dscp_ambiguous,
+	  "the RoCE DSCP is mapped to more than one priority"),
+	R("cnp.data_prio", CNP, "cnp", rule_cnp_data_prio,
+	  "CNPs are sent on the RoCE data DSCP/priority or on a PFC priority"),
+	R("cnp.mismatch", CNP, "cnp", rule_cnp_mismatch,
+	  "CNP DSCP or 802.1p priority differs from the intent"),
+	R("mtu.active", MTU, "mtu", rule_mtu_active,
+	  "active_mtu, or the MTU of a VLAN or bond carrying RoCE GIDs, is below the intended RoCE MTU (+ 96)"),
+	RD("mtu.oversize", MTU, "mtu", rule_mtu_oversize,
+	   "frames larger than the local MTU arrived during the interval (peer MTU larger)"),
+	R("gid.no_v2", GID, "gid", rule_gid_no_v2,
+	  "an IPv4 address of the RoCE netdev (or a VLAN or bond above it) has no RoCE v2 GID"),
+	R("gid.index", GID, "gid", rule_gid_index,
+	  "index of the RoCE v2 GID of each IPv4 address (compare hosts with rocectl compare)"),
+	R("mode.roce_v1", MODE, "rdma-cm", rule_mode_roce_version,
+	  "rdma_cm default RoCE mode is not the intended one (v1 instead of v2)"),
+	R("mode.tos", MODE, "rdma-cm", rule_mode_tos,
+	  "rdma_cm default ToS differs from the intent (0: RDMA-CM traffic runs at DSCP 0, lossy)"),
+	R("mode.roce_disabled", MODE, "rdma-cm", rule_mode_roce_disabled,
+	  "no RDMA device, an RDMA port without netdev or not ACTIVE, or a RoCE NIC without RDMA device"),
+	R("counters.unreadable", COUNTERS, "unknown", rule_counters_unreadable,
+	  "counters could not be read"),
+	RD("counters.pause_storm", COUNTERS, "pause-storm", rule_counters_pause_storm,
+	   "PFC pause storm events rose during the interval"),
+	RD("counters.rx_discards", COUNTERS, "counters", rule_counters_rx_discards,
+	   "the NIC dropped received packets for lack of buffer during the interval"),
+	RD("counters.no_wqe", COUNTERS, "counters", rule_counters_no_wqe,
+	   "the receiver had no WQE posted (an application problem, not the fabric)"),
+	RD("counters.loss", COUNTERS, "counters", rule_counters_loss,
+	   "sequence errors, out-of-sequence packets or retransmissions rose; where the loss is"),
+	RD("counters.loss_budget", COUNTERS, "counters", rule_counters_loss_budget,
+	   "RoCE loss rate (sequence errors + out-of-sequence + retransmissions) / packets over the budget"),
+	R("counters.optional_cc", COUNTERS, "counters", rule_counters_optional_cc,
+	  "optional congestion counters (cc_*) are not enabled, so received CNPs are invisible"),
+	R("firewall.roce_udp", FIREWALL, "firewall", rule_firewall_roce_udp,
+	  "a netfilter rule drops UDP 4791: it blocks Soft-RoCE (rxe); hardware RoCE bypasses netfilter"),
+	R("firewall.oob_tcp", FIREWALL, "firewall", rule_firewall_oob_tcp,
+	  "a netfilter rule drops out-of-band TCP: 4420 (NVMe/TCP) or 18515 (perftest)"),
+};
+
+const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);
+
+void rctl_judge_host(const struct rctl_host *h, const struct rctl_intent *in,
+		     unsigned int areas, const char *filter, struct rctl_report *r)
+{
+	rctl_judge_rules(h, in, areas, filter, rctl_rules, rctl_n_rules, r);
+}
