@@ -25,9 +25,21 @@
 #include "rocectl/collect.h"
 #include "rocectl/catalog.h"
 #include "rocectl/clock.h"
+#include "rocectl/hist.h"
 #include "rocectl/probe.h"
 
 /* Sleep on the completion channel and the CM channel, at most "ms". */
+/* One sample into the histogram and the running mean and variance (Welford). */
+void rctl_stat_add(struct rctl_hist *h, struct rctl_stat *st, uint64_t ns)
+{
+	double d = (double)ns - st->mean;
+
+	rctl_hist_add(h, ns);
+	st->n++;
+	st->mean += d / (double)st->n;
+	st->m2 += d * ((double)ns - st->mean);
+}
+
 static int conn_sleep(struct rctl_conn *c, int ms)
 {
 	struct pollfd p[2] = {
@@ -460,62 +472,4 @@ int rctl_port_hw_read(const char *dev, uint32_t port, struct rctl_counter **c,
 bool rctl_counter_is_loss(const char *name)
 {
 	return rctl_catalog_bad_any(RCTL_SRC_HW, name);
-}
-
-/* ---- MTU sweep -------------------------------------------------------- */
-
-static int sweep_try(struct rctl_conn *c, const struct rctl_conn_opts *o,
-		     uint32_t len, struct rctl_sweep *r, bool *ok,
-		     struct rctl_err *e)
-{
-	struct rctl_err why = { 0 };
-	uint64_t rtt;
-	int ret;
-
-	r->probes++;
-	*ok = !rctl_conn_pingpong(c, RCTL_OP_SEND, len, o->timeout_s, false, &rtt, &why);
-	if (*ok)
-		return 0;
-	snprintf(r->why, sizeof(r->why), "%.*s", (int)sizeof(r->why) - 1, why.msg);
-	/* The QP is in error (or the peer's is): start over. */
-	rctl_conn_close(c);
-	ret = rctl_conn_resolve(c, o, e);
-	return ret ? ret : rctl_conn_connect(c, o, e);
-}
-
-int rctl_mtu_sweep(struct rctl_conn *c, const struct rctl_conn_opts *o,
-		   uint32_t max, struct rctl_sweep *r, struct rctl_err *e)
-{
-	uint32_t len, lo = 0, hi = 0, mid;
-	bool ok;
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	r->max = max;
-	for (len = 64 < max ? 64 : max;; len = len > max / 2 ? max : len * 2) {
-		ret = sweep_try(c, o, len, r, &ok, e);
-		if (ret)
-			return ret;
-		if (!ok) {
-			hi = len;
-			break;
-		}
-		lo = len;
-		if (len == max)
-			break;
-	}
-	/* Bisect (lo, hi): at most log2(max) more probes. */
-	while (hi && hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		ret = sweep_try(c, o, mid, r, &ok, e);
-		if (ret)
-			return ret;
-		if (ok)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	r->largest_ok = lo;
-	r->smallest_bad = hi;
-	return 0;
 }

@@ -16,16 +16,6 @@
 #include "rocectl/hist.h"
 #include "rocectl/reach.h"
 
-void rctl_stat_add(struct rctl_hist *h, struct rctl_stat *st, uint64_t ns)
-{
-	double d = (double)ns - st->mean;
-
-	rctl_hist_add(h, ns);
-	st->n++;
-	st->mean += d / (double)st->n;
-	st->m2 += d * ((double)ns - st->mean);
-}
-
 void rctl_lat_of(struct rctl_lat *l, const struct rctl_hist *h,
 		 const struct rctl_stat *st)
 {
@@ -294,5 +284,67 @@ int rctl_reach_many(const struct rctl_reach_opts *o, char *const *targets,
 		return rctl_err_set(e, ret, "cannot start probe threads");
 	for (i = 0; i < started; i++)
 		pthread_join(thr[i], NULL);
+	return 0;
+}
+
+/*
+ * The MTU sweep: SENDs from 64 bytes up, doubling, then a bisection between
+ * the last size that passed and the first that stalled. It reconnects after
+ * each stall, so it lives above both the connection set-up and the data path.
+ */
+
+static int sweep_try(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		     uint32_t len, struct rctl_sweep *r, bool *ok,
+		     struct rctl_err *e)
+{
+	struct rctl_err why = { 0 };
+	uint64_t rtt;
+	int ret;
+
+	r->probes++;
+	*ok = !rctl_conn_pingpong(c, RCTL_OP_SEND, len, o->timeout_s, false, &rtt, &why);
+	if (*ok)
+		return 0;
+	snprintf(r->why, sizeof(r->why), "%.*s", (int)sizeof(r->why) - 1, why.msg);
+	/* The QP is in error (or the peer's is): start over. */
+	rctl_conn_close(c);
+	ret = rctl_conn_resolve(c, o, e);
+	return ret ? ret : rctl_conn_connect(c, o, e);
+}
+
+int rctl_mtu_sweep(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		   uint32_t max, struct rctl_sweep *r, struct rctl_err *e)
+{
+	uint32_t len, lo = 0, hi = 0, mid;
+	bool ok;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->max = max;
+	for (len = 64 < max ? 64 : max;; len = len > max / 2 ? max : len * 2) {
+		ret = sweep_try(c, o, len, r, &ok, e);
+		if (ret)
+			return ret;
+		if (!ok) {
+			hi = len;
+			break;
+		}
+		lo = len;
+		if (len == max)
+			break;
+	}
+	/* Bisect (lo, hi): at most log2(max) more probes. */
+	while (hi && hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		ret = sweep_try(c, o, mid, r, &ok, e);
+		if (ret)
+			return ret;
+		if (ok)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	r->largest_ok = lo;
+	r->smallest_bad = hi;
 	return 0;
 }

@@ -23,3 +23,23 @@ outside_tune() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "include/rocectl/write.h" ] || { echo "called outside tune: $output"; false; }
 }
+
+# scripts/lib-loops reads the symbol tables of the objects this rocectl was
+# linked from (build/lib or build/asan/lib).
+@test "no two library files call each other in a loop" {
+	local objs
+	objs=$(dirname "$ROCECTL")
+	[ -d "$objs/lib" ]
+	run -0 "$ROOT/scripts/lib-loops" "$objs"
+	assert_output ""
+}
+
+@test "the loop check can fail: a library that calls back is named" {
+	local d=$BATS_TEST_TMPDIR/b
+	mkdir -p "$d/lib"
+	printf 'void b(void); void a(void) { b(); }\n' | cc -x c -c -o "$d/lib/a.o" -
+	printf 'void a(void); void b(void) { a(); }\n' | cc -x c -c -o "$d/lib/b.o" -
+	run "$ROOT/scripts/lib-loops" "$d"
+	assert_failure
+	assert_output "call loop: lib/a.c <-> lib/b.c"
+}
