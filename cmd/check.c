@@ -106,24 +106,36 @@ void cmd_finding_target(const struct rctl_finding *f)
 	out_str(OUT_JSON, "netdev", NULL, nz(f->netdev));
 }
 
-static void print_finding(const struct rctl_finding *f)
+/*
+ * One finding, the same JSON object wherever it is printed (check, doctor,
+ * tune's re-check); the text is the detailed block, or with one_line the
+ * summary line tune prints after an apply.
+ */
+void cmd_print_finding(const struct rctl_finding *f, bool one_line)
 {
+	bool block = !one_line;
+
 	out_obj_begin(NULL);
 	out_str(OUT_JSON, "status", NULL, rctl_status_name(f->status));
-	out_text("  %-7s", status_upper[f->status]);
+	if (block)
+		out_text("  %-7s", status_upper[f->status]);
+	else
+		out_text("  %-7s", rctl_status_name(f->status));
 	out_str(OUT_ANY, "id", " %s", f->id);
 	out_str(OUT_JSON, "area", NULL, rctl_area_name(f->area));
-	out_str(OUT_ANY, "target", "  %s\n", f->target);
+	out_str(OUT_ANY, "target", block ? "  %s\n" : " %s", f->target);
 	cmd_finding_target(f);
-	out_str(OUT_ANY, "message", "           %s\n", f->message);
+	out_str(OUT_ANY, "message", block ? "           %s\n" : ": %s\n", f->message);
 	out_str(OUT_JSON, "expected", NULL, nz(f->expected));
 	out_str(OUT_JSON, "got", NULL, nz(f->observed));
-	if (f->expected[0])
+	if (block && f->expected[0])
 		out_text("           expected %s, got %s\n", f->expected, f->observed);
-	out_str(OUT_ANY, "evidence", f->evidence[0] ? "           evidence: %s\n" : NULL,
-		f->evidence[0] ? f->evidence : NULL);
-	out_str(OUT_ANY, "fix", f->fix[0] ? "           fix: %s\n" : NULL,
-		f->fix[0] ? f->fix : NULL);
+	out_str(OUT_JSON, "evidence", NULL, nz(f->evidence));
+	out_str(OUT_JSON, "fix", NULL, nz(f->fix));
+	if (block && f->evidence[0])
+		out_text("           evidence: %s\n", f->evidence);
+	if (block && f->fix[0])
+		out_text("           fix: %s\n", f->fix);
 	out_obj_end();
 }
 
@@ -142,7 +154,7 @@ static void print_findings(struct rctl_ctx *ctx, const struct rctl_report *r)
 		if (!head)
 			out_text("\nDetails:\n");
 		head = true;
-		print_finding(f);
+		cmd_print_finding(f, false);
 	}
 	out_arr_end();
 }

@@ -89,6 +89,8 @@ int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char
 /* The structured target of a finding (device, port, netdev) in JSON. */
 struct rctl_finding;
 void cmd_finding_target(const struct rctl_finding *f);
+/* One finding: the same JSON everywhere; text as a block or one_line (cmd/check.c). */
+void cmd_print_finding(const struct rctl_finding *f, bool one_line);
 
 /* Command groups, one file each. */
 extern const struct rctl_cmd cmd_devices;

@@ -280,18 +280,9 @@ static void print_findings(const struct rctl_report *r)
 {
 	uint32_t i;
 
-	out_arr_begin("check");
-	for (i = 0; i < r->n; i++) {
-		const struct rctl_finding *f = &r->f[i];
-
-		out_obj_begin(NULL);
-		out_str(OUT_ANY, "status", "  %-7s", rctl_status_name(f->status));
-		out_str(OUT_ANY, "id", " %s", f->id);
-		out_str(OUT_ANY, "target", " %s", nz(f->target));
-		cmd_finding_target(f);
-		out_str(OUT_ANY, "message", ": %s\n", f->message);
-		out_obj_end();
-	}
+	out_arr_begin("findings");
+	for (i = 0; i < r->n; i++)
+		cmd_print_finding(&r->f[i], true);
 	out_arr_end();
 }
 

@@ -45,7 +45,7 @@ tune() {
 	echo "$output" | jq -e '.left_to_apply == 0 and
 		([.result.changes[] | select(.status == "applied") | .setting] ==
 			["default_roce_tos", "default_roce_tos"]) and
-		([.check[] | select(.id == "mode.tos") | .status] | length == 2 and all(. == "pass"))'
+		([.findings[] | select(.id == "mode.tos") | .status] | length == 2 and all(. == "pass"))'
 	assert_regex "$stderr" "warning: skipped prio-pfc of '$LAB_A_IF': not supported by veth"
 	[ "$(cm_tos "$LAB_A_DEV")" = 106 ] && [ "$(cm_tos "$LAB_B_DEV")" = 106 ]
 	# The state file holds the previous values and says applied.
