@@ -43,7 +43,7 @@ static void port_pma(const struct rctl_device *d, struct rctl_port *p)
 	char dir[PATH_MAX];
 
 	port_path(dir, sizeof(dir), d, p, "counters");
-	p->pma_err = -rctl_sysfs_counter_dir(dir, &p->pma, &p->n_pma);
+	p->pma_err = -rctl_sysfs_counter_dir(dir, 0, &p->pma, &p->n_pma);
 }
 
 static void counters_drop(struct rctl_counter **c, uint32_t *n)

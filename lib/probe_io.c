@@ -27,6 +27,7 @@
 #include "rocectl/clock.h"
 #include "rocectl/hist.h"
 #include "rocectl/probe.h"
+#include "rocectl/sysfs.h"
 
 /* Sleep on the completion channel and the CM channel, at most "ms". */
 /* One sample into the histogram and the running mean and variance (Welford). */
@@ -428,44 +429,16 @@ int rctl_addr_netdev(const struct sockaddr *sa, char *ifname, size_t len,
 
 /* ---- port counters ---------------------------------------------------- */
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct rctl_counter *)a)->name,
-		      ((const struct rctl_counter *)b)->name);
-}
-
 int rctl_port_hw_read(const char *dev, uint32_t port, struct rctl_counter **c,
 		      uint32_t *n)
 {
-	char dir[512], path[800], val[32];
-	struct rctl_counter *x;
-	struct dirent *de;
-	DIR *d;
+	char dir[512];
 
 	*c = NULL;
 	*n = 0;
 	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u/hw_counters",
 		 rctl_sysfs(), dev, port);
-	d = opendir(dir);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || !strcmp(de->d_name, "lifespan") ||
-		    strlen(de->d_name) >= RCTL_NAME_LEN)
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (rctl_read_file(path, val, sizeof(val)))
-			continue;
-		x = rctl_arr_push(c, n, sizeof(*x));
-		if (!x)
-			break;
-		snprintf(x->name, sizeof(x->name), "%s", de->d_name);
-		x->value = strtoull(val, NULL, 10);
-	}
-	closedir(d);
-	if (*n)
-		qsort(*c, *n, sizeof(**c), name_cmp);
-	return 0;
+	return rctl_sysfs_counter_dir(dir, RCTL_CDIR_SKIP_UNREADABLE, c, n);
 }
 
 /* Loss, retry or drop trouble on any driver: the counter catalogue says (lib/catalog.c). */

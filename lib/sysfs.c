@@ -106,7 +106,8 @@ static int counter_file(const char *dir, const char *name,
 	return 0;
 }
 
-int rctl_sysfs_counter_dir(const char *dir, struct rctl_counter **c, uint32_t *n)
+int rctl_sysfs_counter_dir(const char *dir, unsigned int flags, struct rctl_counter **c,
+			   uint32_t *n)
 {
 	struct dirent *de;
 	DIR *dh;
@@ -115,9 +116,16 @@ int rctl_sysfs_counter_dir(const char *dir, struct rctl_counter **c, uint32_t *n
 	dh = opendir(dir);
 	if (!dh)
 		return -errno;
-	while (!ret && (de = readdir(dh)))
-		if (de->d_name[0] != '.' && strlen(de->d_name) < RCTL_NAME_LEN)
-			ret = counter_file(dir, de->d_name, c, n);
+	while (!ret && (de = readdir(dh))) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= RCTL_NAME_LEN)
+			continue;
+		/* hw_counters/lifespan is the cache time in ms, not a counter */
+		if (!strcmp(de->d_name, "lifespan"))
+			continue;
+		ret = counter_file(dir, de->d_name, c, n);
+		if (ret && ret != -ENOMEM && (flags & RCTL_CDIR_SKIP_UNREADABLE))
+			ret = 0;
+	}
 	closedir(dh);
 	if (ret == -EOPNOTSUPP) {
 		free(*c);

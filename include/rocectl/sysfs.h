@@ -30,11 +30,17 @@ int rctl_sysfs_u64(const char *txt, int base, uint64_t *v);
 
 /*
  * Every file of a counter directory (e.g. ports/N/counters, hw_counters) as
- * decimal counters appended to *c, sorted by name. A file reading "N/A" (no
- * PMA) makes the whole directory -EOPNOTSUPP and leaves *c empty. 0 or -errno
- * (the first failure; what was read before it is kept).
+ * decimal counters appended to *c, sorted by name; hw_counters' "lifespan"
+ * is no counter and is left out. A file reading "N/A" (no PMA) makes the
+ * whole directory -EOPNOTSUPP and leaves *c empty. 0 or -errno (the first
+ * failure; what was read before it is kept). With RCTL_CDIR_SKIP_UNREADABLE
+ * a file that cannot be read or is no number is passed over instead (reach
+ * takes what it can before and after its traffic). Deltas of these values go
+ * through rctl_counter_delta(), which knows 32-bit wraps.
  */
-int rctl_sysfs_counter_dir(const char *dir, struct rctl_counter **c, uint32_t *n);
+#define RCTL_CDIR_SKIP_UNREADABLE (1u << 0)
+int rctl_sysfs_counter_dir(const char *dir, unsigned int flags, struct rctl_counter **c,
+			   uint32_t *n);
 
 /*
  * cur - prev for a counter "bits" wide (32 or 64). A 32-bit counter that went
