@@ -27,19 +27,31 @@ static void cm_fail_dev(struct rctl_device *d, int err, const char *reason)
 		rctl_part_fail(&d->ports[i].cm.st, err, reason);
 }
 
-static void cm_read_port(struct rctl_host *h, const char *dir, struct rctl_device *d,
-			 struct rctl_port *p)
+int rctl_cm_dir(char *buf, size_t len, const char *dev)
+{
+	return snprintf(buf, len, "%s/rdma_cm/%s", rctl_configfs(), dev) >= (int)len ?
+	       -ENAMETOOLONG : 0;
+}
+
+int rctl_cm_file(char *buf, size_t len, const char *dev, uint32_t port, const char *file)
+{
+	return snprintf(buf, len, "%s/rdma_cm/%s/ports/%u/%s", rctl_configfs(), dev, port,
+			file) >= (int)len ? -ENAMETOOLONG : 0;
+}
+
+static void cm_read_port(struct rctl_host *h, struct rctl_device *d, struct rctl_port *p)
 {
 	char path[512], buf[32];
 	uint64_t tos = 0;
 	int ret;
 
-	snprintf(path, sizeof(path), "%s/ports/%u/default_roce_mode", dir, p->port);
-	ret = rctl_read_file(path, p->cm.roce_mode, sizeof(p->cm.roce_mode));
-	if (!ret) {
-		snprintf(path, sizeof(path), "%s/ports/%u/default_roce_tos", dir, p->port);
+	ret = rctl_cm_file(path, sizeof(path), d->name, p->port, RCTL_CM_MODE_FILE);
+	if (!ret)
+		ret = rctl_read_file(path, p->cm.roce_mode, sizeof(p->cm.roce_mode));
+	if (!ret)
+		ret = rctl_cm_file(path, sizeof(path), d->name, p->port, RCTL_CM_TOS_FILE);
+	if (!ret)
 		ret = rctl_read_file(path, buf, sizeof(buf));
-	}
 	if (!ret) {
 		ret = rctl_sysfs_u64(buf, 10, &tos) || tos > 255 ? -EINVAL : 0;
 		p->cm.roce_tos = tos;
@@ -63,18 +75,17 @@ static const char *cm_absent_reason(void)
 	return "no rdma_cm in configfs (rdma_cm module not loaded)";
 }
 
-static void cm_dev(struct rctl_host *h, const char *root, struct rctl_device *d)
+static void cm_dev(struct rctl_host *h, struct rctl_device *d)
 {
 	char dir[384];
 	bool made = false;
 	uint32_t i;
+	int err;
 
-	snprintf(dir, sizeof(dir), "%s/%s", root, d->name);
-	if (mkdir(dir, 0755) == 0) {
-		made = true;
-	} else if (errno != EEXIST) {
-		int err = errno;
-
+	err = -rctl_cm_dir(dir, sizeof(dir), d->name);
+	if (!err)
+		err = -rctl_configfs_enter(dir, &made);
+	if (err) {
 		cm_fail_dev(d, err, err == EPERM || err == EACCES ?
 			    "needs root (mkdir in rdma_cm configfs)" : NULL);
 		rctl_host_unread(h, err, d->ports ? d->ports[0].cm.st.reason : "",
@@ -82,10 +93,10 @@ static void cm_dev(struct rctl_host *h, const char *root, struct rctl_device *d)
 		return;
 	}
 	for (i = 0; i < d->n_ports; i++)
-		cm_read_port(h, dir, d, &d->ports[i]);
-	if (made && rmdir(dir))
-		rctl_host_unread(h, errno, strerror(errno),
-				 "removing '%s' (left behind)", dir);
+		cm_read_port(h, d, &d->ports[i]);
+	err = -rctl_configfs_leave(dir, made);
+	if (err)
+		rctl_host_unread(h, err, strerror(err), "removing '%s' (left behind)", dir);
 }
 
 int rctl_cmcfg_collect(struct rctl_host *h, struct rctl_err *e)
@@ -106,7 +117,7 @@ int rctl_cmcfg_collect(struct rctl_host *h, struct rctl_err *e)
 		return 0;
 	}
 	for (i = 0; i < h->n_devs; i++)
-		cm_dev(h, root, &h->devs[i]);
+		cm_dev(h, &h->devs[i]);
 	(void)e;
 	return 0;
 }

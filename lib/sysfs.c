@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "rocectl/sysfs.h"
@@ -151,6 +152,26 @@ bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
 	}
 	*delta = 0;
 	return false;
+}
+
+/*
+ * configfs directories of a device (rdma_cm, bnxt_re, irdma) exist only once
+ * someone makes them; the kernel fills them from the device. Make one that is
+ * missing and say so, so that the caller removes only what it made.
+ */
+int rctl_configfs_enter(const char *dir, bool *made)
+{
+	*made = false;
+	if (!mkdir(dir, 0755)) {
+		*made = true;
+		return 0;
+	}
+	return errno == EEXIST ? 0 : -errno;
+}
+
+int rctl_configfs_leave(const char *dir, bool made)
+{
+	return made && rmdir(dir) ? -errno : 0;
 }
 
 /* ---- write (tune only: rocectl/write.h) ------------------------------- */

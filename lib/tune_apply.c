@@ -22,6 +22,7 @@
 #include "rocectl/nl.h"
 #include "rocectl/snapshot.h"
 #include "rocectl/tune.h"
+#include "rocectl/sysfs.h"
 #include "rocectl/write.h"
 
 uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p)
@@ -113,12 +114,8 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 
 	if (c->mkdir[0] && rctl_tune_path_check(c->mkdir, true, e))
 		return -e->errnum;
-	if (c->mkdir[0]) {
-		if (!mkdir(c->mkdir, 0755))
-			made = true;
-		else if (errno != EEXIST)
-			return rctl_err_set(e, errno, "cannot create '%s'", c->mkdir);
-	}
+	if (c->mkdir[0] && (ret = rctl_configfs_enter(c->mkdir, &made)))
+		return rctl_err_set(e, -ret, "cannot create '%s'", c->mkdir);
 	if (rctl_tune_path_check(c->path, false, e) ||
 	    (c->commit[0] && rctl_tune_path_check(c->commit, false, e)))
 		ret = -e->errnum;
@@ -126,7 +123,7 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 		rctl_err_set(e, ret, "cannot write '%s' to '%s'", text, c->path);
 	else if (c->commit[0] && (ret = rctl_write_text(c->commit, "1")))
 		rctl_err_set(e, ret, "cannot write '1' to '%s'", c->commit);
-	if (made && rmdir(c->mkdir) && !ret)
+	if (rctl_configfs_leave(c->mkdir, made) && !ret)
 		ret = rctl_err_set(e, errno, "cannot remove '%s'", c->mkdir);
 	return ret;
 }

@@ -583,8 +583,8 @@ static void cm_change(struct planner *pl, const struct tgt *t, const char *file,
 	if (!c)
 		return;
 	S(c->driver, "%s", t->dev->driver);
-	S(c->mkdir, "%s/rdma_cm/%s", rctl_configfs(), t->dev->name);
-	S(c->path, "%.200s/ports/%u/%s", c->mkdir, t->port->port, file);
+	rctl_cm_dir(c->mkdir, sizeof(c->mkdir), t->dev->name);
+	rctl_cm_file(c->path, sizeof(c->path), t->dev->name, t->port->port, file);
 	S(c->via, "%s", c->path);
 	S(c->old_text, "%s", old);
 	S(c->new_text, "%s", want);
@@ -613,11 +613,11 @@ static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)
 		return;
 	}
 	if (!tos && strcmp(cm->roce_mode, mode))
-		cm_change(pl, t, "default_roce_mode", cm->roce_mode, mode);
+		cm_change(pl, t, RCTL_CM_MODE_FILE, cm->roce_mode, mode);
 	if (tos && cm->roce_tos != (uint32_t)pl->in->tos) {
 		S(old, "%u", cm->roce_tos);
 		S(want, "%d", pl->in->tos);
-		cm_change(pl, t, "default_roce_tos", old, want);
+		cm_change(pl, t, RCTL_CM_TOS_FILE, old, want);
 	}
 }
 

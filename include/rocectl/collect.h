@@ -38,6 +38,15 @@ const char *rctl_cc_denied_reason(int err, char *buf, size_t len);
 /* Mark DCB parts a bnxt_en in host DCBX mode answered with zeroes (lib/dcb.c). */
 void rctl_dcb_fw_managed(struct rctl_netdev *nd);
 int rctl_cmcfg_collect(struct rctl_host *h, struct rctl_err *e);	/* rdma_cm */
+/*
+ * The rdma_cm configfs layout (drivers/infiniband/core/cma_configfs.c), for
+ * the reader and for tune's writes alike: <configfs>/rdma_cm/<dev>, and
+ * <configfs>/rdma_cm/<dev>/ports/<port>/<file>. 0 or -ENAMETOOLONG.
+ */
+#define RCTL_CM_MODE_FILE "default_roce_mode"
+#define RCTL_CM_TOS_FILE "default_roce_tos"
+int rctl_cm_dir(char *buf, size_t len, const char *dev);
+int rctl_cm_file(char *buf, size_t len, const char *dev, uint32_t port, const char *file);
 int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e);	/* OFED qos, lldpad */
 int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft ruleset */
 

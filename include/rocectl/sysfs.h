@@ -9,6 +9,7 @@
 #define ROCECTL_SYSFS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rocectl/model.h"
@@ -48,5 +49,14 @@ int rctl_sysfs_counter_dir(const char *dir, unsigned int flags, struct rctl_coun
  */
 bool rctl_counter_delta(uint64_t prev, uint64_t cur, unsigned int bits,
 			uint64_t *delta);
+
+/*
+ * A device's configfs directory: rctl_configfs_enter() makes "dir" when it
+ * is missing (*made true), rctl_configfs_leave() removes it only if made.
+ * Reading rdma_cm defaults needs this too (the directory is how configfs is
+ * asked), so it is no tune-only write. 0 or -errno.
+ */
+int rctl_configfs_enter(const char *dir, bool *made);
+int rctl_configfs_leave(const char *dir, bool made);
 
 #endif
