@@ -105,9 +105,11 @@ jq_hw() {
 }
 
 @test "netem loss makes rxe retransmit and sequence counters grow, marked as problems" {
+	# Connect first, then lose packets: a lost CM REQ is resent only after
+	# about 4 s, which could leave the sampled interval without RDMA traffic.
+	traffic_start 90
 	knob_netem "$LAB_A_IF" loss 10%
 	knob_netem "$LAB_B_IF" loss 10%
-	traffic_start 90
 	run -0 timeout 60 "$ROCECTL" counters -j --interval 5 --group loss
 	jq -e '[.ports[].counters[] | select(.source == "hw" and .delta > 0)] |
 		length > 0 and all(.problem and .bad_if_growing and .group == "loss")' <<<"$output" ||
