@@ -32,7 +32,7 @@ gid_on() {
 	ip addr add 10.0.100.1/24 dev "$VLAN"
 	ip link set "$VLAN" mtu 1400 up
 	lab_wait 10 gid_on "$LAB_A_DEV" "$VLAN" || fail "no GID of $LAB_A_DEV on $VLAN"
-	run -0 timeout 30 "$ROCECTL" collect -o "$SNAP"
+	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
 	jq -e --arg v "$VLAN" --arg l "$LAB_A_IF" '.schema_version == 2 and
 		(.host.netdevs[] | select(.name == $v) | .kind == "vlan" and .vlan_id == 100 and
 		 .vlan_lower == $l and .vlan_egress_qos == [0,0,3,0,0,1,0,0] and .mtu == 1400 and
@@ -54,7 +54,7 @@ gid_on() {
 	ip link set lagq0 master rlag0
 	ip link set rlag0 up
 	rdma link add rxe_lag type rxe netdev lagp0
-	run -0 timeout 30 "$ROCECTL" collect -o "$SNAP"
+	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
 	jq -e '(.host.netdevs | map(.name) | index("rlag0") != null and index("lagq0") != null) and
 		(.host.netdevs[] | select(.name == "rlag0") | .kind == "bond" and .master == "") and
 		([.host.netdevs[] | select(.master == "rlag0") | .name] | sort == ["lagp0", "lagq0"]) and
