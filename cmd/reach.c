@@ -370,6 +370,7 @@ static void print_detail(const struct rctl_reach_result *r)
 	print_path(&r->c.path);
 	print_peer(r);
 	print_steps(r);
+	out_str(OUT_ANY, "clock_source", "  clock %s\n", r->clock_source);
 	print_rtt("send", &r->rtt[0], rtt_size());
 	print_rtt("write", &r->rtt[1], rtt_size());
 	print_compare(r);

@@ -193,6 +193,7 @@ void rctl_reach_run(const struct rctl_reach_opts *o, const char *target,
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->target, sizeof(r->target), "%s", target);
+	r->clock_source = rctl_fast_clock_init();
 	r->c.path.gid_index = -1;
 	r->c.path.tos = o->tos;
 	r->c.path.traffic_class = -1;
@@ -270,6 +271,7 @@ int rctl_reach_many(const struct rctl_reach_opts *o, char *const *targets,
 		parallel = RCTL_REACH_MAX_PARALLEL;
 	if (parallel > n)
 		parallel = n;
+	rctl_fast_clock_init();	/* calibrated once, before the threads read it */
 	if (parallel <= 1) {
 		many_worker(&m);
 		return 0;

@@ -54,6 +54,7 @@ struct rctl_reach_result {
 	struct rctl_err why;		/* message of a failure */
 	struct rctl_conn c;		/* path, steps, peer's welcome */
 	double traffic_ms;
+	const char *clock_source;	/* what timed the round trips: rctl_fast_clock_init() */
 	struct rctl_lat rtt[2];		/* SEND, WRITE */
 	bool tcp_done;
 	struct rctl_lat tcp;

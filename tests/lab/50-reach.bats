@@ -38,7 +38,7 @@ reach() {
 	timeout 120 "$ROCECTL" reach "$LAB_B_IP" --dev "$LAB_A_DEV" "$@"
 }
 
-@test "reach A->B passes and shows the GID index, MTU and counters of the real path" {
+@test "reach A->B passes and shows the GID index, MTU, clock and counters of the real path" {
 	local gid mtu
 	gid=$(lab_gid_index "$LAB_A_DEV" "$LAB_A_IP")
 	mtu=$(lab_active_mtu "$LAB_A_DEV")
@@ -53,6 +53,7 @@ reach() {
 		.path.path_mtu == $mtu and .path.netdev_mtu == 1500 and
 		.peer == {"version": 2, "netdev": "veth1", "netdev_mtu": 1500, "active_mtu": $mtu} and
 		.send.count == 20 and .write.count == 20 and
+		(.clock_source | test("^(tsc|clock_gettime \\(clocksource [a-z_0-9-]+\\))$")) and
 		.send.rtt_ns.min > 0 and .send.rtt_ns.stddev >= 0 and
 		.send.rtt_ns.percentiles["99"] >= .send.rtt_ns.percentiles["50"] and
 		.write.rtt_ns.max >= .write.rtt_ns.mean and
@@ -61,6 +62,7 @@ reach() {
 	assert_success
 	assert_output --regexp 'gid_index [0-9]+ ::ffff:10\.0\.0\.1 \(RoCE v2\)'
 	assert_output --partial 'tos 104 (traffic_class 104)'
+	assert_output --regexp '  clock (tsc|clock_gettime \(clocksource [a-z_0-9-]+\))'
 }
 
 @test "UDP 4791 dropped: connect_timeout within the timeout, control probe says IP reachable" {
