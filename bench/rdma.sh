@@ -16,36 +16,61 @@
 # microseconds (perftest reads the TSC).
 # A second pass (HOG=0 skips it) runs the same cases with knob_cpu_hog: one
 # CPU-bound process per vCPU beside both tools, as on a host whose CPUs do
-# other work. The figures of each pass come with the guest's load average.
+# other work. The hogs start HOG_DELAY seconds after each client did, and stop
+# when it ends: perftest calibrates its cycle counter against gettimeofday()
+# when it starts and gives up under load (get_clock.c: a fit with r^2 < 0.9
+# makes the frequency 0, and every figure "inf"), so the load must come after.
+# Both tools get the same treatment, and more iterations (LAT_N_HOG, BW_N_HOG)
+# so that most of each run has the hogs beside it. The figures of each pass
+# come with the guest's load average.
 set -u
 [ "${LAB:-}" = 1 ] || { echo "bench/rdma.sh runs inside the lab: tests/lab/lab run -- bench/rdma.sh" >&2; exit 2; }
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 R=${ROCECTL:-$REPO/build/rocectl}
 A=${LAB_A_IP:-10.0.0.1} B=${LAB_B_IP:-10.0.0.2}
 ROUNDS=${ROUNDS:-3} LAT_N=${LAT_N:-1000} BW_N=${BW_N:-2000}
+LAT_N_HOG=${LAT_N_HOG:-100000} BW_N_HOG=${BW_N_HOG:-4000} HOG_DELAY=${HOG_DELAY:-1}
+HOGS=0	# the pass: 0, or the number of CPU-bound processes beside each client
 T="timeout 120"
 source "$LAB_DIR/knobs.sh"
 GA=$(lab_gid_index rxe0 "$A") GB=$(lab_gid_index rxe1 "$B")
 
-# perftest TOOL ARGS...: server on B, client on A; prints its result line.
-perftest() {
-	local tool=$1 spid
-	shift
-	$T "$tool" -d rxe1 -x "$GB" "$@" >/dev/null 2>&1 &
-	spid=$!
-	sleep 2
-	$T "$tool" -d rxe0 -x "$GA" "$@" "$B" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && NF >= 5 { l = $0 } END { print l }'
-	wait "$spid" 2>/dev/null
+# client CMD...: runs a benchmark client and prints its output; in the hog
+# pass, the hogs run beside it from HOG_DELAY seconds after its start to its
+# end. A client that fails says why on stderr (its round then has no figure).
+client() {
+	local out err pid rc=0
+	out=$(mktemp) err=$(mktemp)
+	"$@" >"$out" 2>"$err" &
+	pid=$!
+	if [ "$HOGS" -gt 0 ]; then
+		sleep "$HOG_DELAY"
+		knob_cpu_hog "$HOGS"
+	fi
+	wait "$pid" || rc=$?
+	knob_cpu_hog_stop
+	[ "$rc" -eq 0 ] || echo "  (${*:3:1} exited $rc: $(tail -n 1 "$err"))" >&2
+	cat "$out"
+	rm -f "$out" "$err"
 }
 
-# perftest -R (rdma_cm): the same, connected through rdma_cm.
-perftest_cm() {
-	local tool=$1 spid
+# perftest [-R] TOOL ARGS...: server on B, client on A; prints its result
+# line. -R connects through rdma_cm, otherwise by GID index.
+perftest() {
+	local cm=() sa=() ca=() tool spid
+	if [ "$1" = -R ]; then
+		cm=(-R)
+		shift
+	else
+		sa=(-x "$GB") ca=(-x "$GA")
+	fi
+	tool=$1
 	shift
-	$T "$tool" -R -d rxe1 "$@" >/dev/null 2>&1 &
+	$T "$tool" "${cm[@]}" -d rxe1 "${sa[@]}" "$@" >/dev/null 2>&1 &
 	spid=$!
 	sleep 2
-	$T "$tool" -R -d rxe0 "$@" "$B" 2>/dev/null | awk '$1 ~ /^[0-9]+$/ && NF >= 5 { l = $0 } END { print l }'
+	client $T "$tool" "${cm[@]}" -d rxe0 "${ca[@]}" "$@" "$B" |
+		awk '$1 ~ /^[0-9]+$/ && NF >= 5 { l = $0 } END { print l }'
 	wait "$spid" 2>/dev/null
 }
 
@@ -61,7 +86,7 @@ run_case() {
 	local name=$1 kind=$2 pcmd=$3 rargs=$4 i p r pv=() rv=()
 	for ((i = 0; i < ROUNDS; i++)); do
 		p=$($pcmd)
-		r=$($T "$R" -j bench rdma "$B" --src "$A" $rargs)
+		r=$(client $T "$R" -j bench rdma "$B" --src "$A" $rargs)
 		if [ "$kind" = lat ]; then
 			# perftest: t_typical is column 5 (median); rocectl: the 50th percentile
 			pv+=("$(awk '{ print $5 }' <<<"$p")")
@@ -93,21 +118,24 @@ echo "rocectl bench rdma vs perftest, rxe0 -> rxe1, $ROUNDS rounds each, median 
 	"$(nproc) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
 	"rocectl clock $($T "$R" -j bench rdma "$B" --src "$A" --iters 10 | jq -r .clock_source)"
 echo "latency in us (perftest t_typical vs rocectl median; both half round trip for send/write), bw in MiB/s"
+# cases LAT_ITERS BW_ITERS
 cases() {
-run_case "send lat 64B" lat "perftest ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
-run_case "send lat 64B (-R)" lat "perftest_cm ib_send_lat -s 64 -n $LAT_N" "--op send --size 64 --iters $LAT_N"
-run_case "write lat 64B" lat "perftest ib_write_lat -s 64 -n $LAT_N" "--op write --size 64 --iters $LAT_N"
-run_case "write lat 64B (-R)" lat "perftest_cm ib_write_lat -s 64 -n $LAT_N" "--op write --size 64 --iters $LAT_N"
-run_case "write bw 64KiB qd128" bw "perftest ib_write_bw -s 65536 -n $BW_N" "--op write --bw --size 65536 --iters $BW_N --qd 128"
-run_case "write bw 64KiB qd128 (-R)" bw "perftest_cm ib_write_bw -s 65536 -n $BW_N" "--op write --bw --size 65536 --iters $BW_N --qd 128"
+	local l=$1 b=$2
+	run_case "send lat 64B" lat "perftest ib_send_lat -s 64 -n $l" "--op send --size 64 --iters $l"
+	run_case "send lat 64B (-R)" lat "perftest -R ib_send_lat -s 64 -n $l" "--op send --size 64 --iters $l"
+	run_case "write lat 64B" lat "perftest ib_write_lat -s 64 -n $l" "--op write --size 64 --iters $l"
+	run_case "write lat 64B (-R)" lat "perftest -R ib_write_lat -s 64 -n $l" "--op write --size 64 --iters $l"
+	run_case "write bw 64KiB qd128" bw "perftest ib_write_bw -s 65536 -n $b" \
+		"--op write --bw --size 65536 --iters $b --qd 128"
+	run_case "write bw 64KiB qd128 (-R)" bw "perftest -R ib_write_bw -s 65536 -n $b" \
+		"--op write --bw --size 65536 --iters $b --qd 128"
 }
 echo "pass 1: idle guest (load $(cut -d' ' -f1-3 /proc/loadavg))"
-cases
+cases "$LAT_N" "$BW_N"
 if [ "${HOG:-1}" = 1 ]; then
-	knob_cpu_hog
-	sleep 2
-	echo "pass 2: $(nproc) CPU-bound processes beside the benchmark (load $(cut -d' ' -f1-3 /proc/loadavg))"
-	cases
-	knob_cpu_hog_stop
+	HOGS=$(nproc)
+	echo "pass 2: $HOGS CPU-bound processes beside each client from ${HOG_DELAY}s after its start" \
+		"(load $(cut -d' ' -f1-3 /proc/loadavg))"
+	cases "$LAT_N_HOG" "$BW_N_HOG"
 fi
 lab_stop "$SPID" || true

@@ -31,28 +31,46 @@ static const char *op_name(enum rctl_xfer_op op)
 	return op == RCTL_OP_SEND ? "SEND" : op == RCTL_OP_WRITE ? "RDMA WRITE" : "RDMA READ";
 }
 
-/* wr_id carries how many WRs a signalled completion accounts for. */
-static int post(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
-		bool signaled, uint64_t covers)
+#define POST_CHAIN 16	/* bandwidth: WRs posted as one chain, one doorbell */
+
+/*
+ * n WRs as one chain. A WR is signalled when covers[i] is not 0; its wr_id
+ * then carries how many WRs its completion accounts for.
+ */
+static int post_chain(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
+		      const uint64_t *covers, int n)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)(op == RCTL_OP_READ ? c->buf + c->size : c->buf),
 		.length = len, .lkey = c->mr->lkey,
 	};
-	struct ibv_send_wr wr = {
-		.wr_id = covers, .sg_list = &sge, .num_sge = 1,
-		.send_flags = signaled ? IBV_SEND_SIGNALED : 0,
-	}, *bad;
+	struct ibv_send_wr wr[POST_CHAIN], *bad;
+	int i;
 
-	wr.opcode = op == RCTL_OP_SEND ? IBV_WR_SEND :
-		    op == RCTL_OP_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
-	if (op != RCTL_OP_SEND) {
-		wr.wr.rdma.remote_addr = c->raddr;
-		wr.wr.rdma.rkey = c->rkey;
+	for (i = 0; i < n; i++) {
+		wr[i] = (struct ibv_send_wr){
+			.wr_id = covers[i], .sg_list = &sge, .num_sge = 1,
+			.next = i + 1 < n ? &wr[i + 1] : NULL,
+			.send_flags = covers[i] ? IBV_SEND_SIGNALED : 0,
+			.opcode = op == RCTL_OP_SEND ? IBV_WR_SEND :
+				  op == RCTL_OP_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
+		};
+		if (op != RCTL_OP_SEND) {
+			wr[i].wr.rdma.remote_addr = c->raddr;
+			wr[i].wr.rdma.rkey = c->rkey;
+		}
+		if (op != RCTL_OP_READ && len <= c->max_inline)
+			wr[i].send_flags |= IBV_SEND_INLINE;
 	}
-	if (op != RCTL_OP_READ && len <= c->max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	return ibv_post_send(c->id->qp, &wr, &bad) ? -errno : 0;
+	return ibv_post_send(c->id->qp, wr, &bad) ? -errno : 0;
+}
+
+/* One signalled WR: a latency iteration. */
+static int post(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len)
+{
+	static const uint64_t one = 1;
+
+	return post_chain(c, op, len, &one, 1);
 }
 
 /* In --time mode "now" decides; the caller reads the clock anyway. */
@@ -136,7 +154,7 @@ static int read_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	struct ibv_wc wc;
 	int ret;
 
-	ret = post(c, RCTL_OP_READ, o->size, true, 1);
+	ret = post(c, RCTL_OP_READ, o->size);
 	if (ret)
 		return rctl_err_set(e, ret, "cannot post an RDMA READ");
 	ret = wait_wc(c, o, &wc, 1, deadline_of(o, t), e);
@@ -151,7 +169,7 @@ static int send_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	struct ibv_wc wc[2];
 	int n, i, ret;
 
-	ret = post(c, RCTL_OP_SEND, o->size, true, 1);
+	ret = post(c, RCTL_OP_SEND, o->size);
 	if (ret)
 		return rctl_err_set(e, ret, "cannot post a SEND");
 	while (!sent || !back) {
@@ -188,7 +206,7 @@ static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	int ret;
 
 	*out = (char)seq;
-	ret = post(c, RCTL_OP_WRITE, o->size, true, 1);
+	ret = post(c, RCTL_OP_WRITE, o->size);
 	if (ret)
 		return rctl_err_set(e, ret, "cannot post an RDMA WRITE");
 	ret = wait_wc(c, o, &wc, 1, deadline, e);
@@ -207,38 +225,62 @@ static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	return 0;
 }
 
+struct bw_state {
+	uint64_t posted, done, last_sig, t0;
+	uint32_t mod;		/* one WR in mod is signalled */
+	bool stop;		/* the last WR is posted */
+};
+
+/* Top the queue up to qd WRs in flight, POST_CHAIN per doorbell. */
+static int bw_fill(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
+		   struct bw_state *s, uint64_t now)
+{
+	uint64_t covers[POST_CHAIN];
+	int n, ret;
+
+	while (!s->stop && s->posted - s->done < o->qd) {
+		for (n = 0; n < POST_CHAIN && !s->stop && s->posted - s->done < o->qd; n++) {
+			s->stop = !more(o, s->posted + 1, s->t0, now);
+			s->posted++;
+			covers[n] = 0;
+			if (s->stop || s->posted % s->mod == 0) {
+				covers[n] = s->posted - s->last_sig;
+				s->last_sig = s->posted;
+			}
+		}
+		ret = post_chain(c, o->op, o->size, covers, n);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int bw(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	      struct rctl_bench_rdma_result *r, struct rctl_err *e)
 {
-	uint64_t posted = 0, done = 0, last_sig = 0, t0, now;
-	uint32_t mod = o->qd / 2 < CQ_MOD ? (o->qd / 2 ? o->qd / 2 : 1) : CQ_MOD;
-	bool stop = false, sig;
+	struct bw_state s = {
+		.mod = o->qd / 2 < CQ_MOD ? (o->qd / 2 ? o->qd / 2 : 1) : CQ_MOD,
+	};
 	struct ibv_wc wc[16];
+	uint64_t now;
 	int n, i, ret;
 
-	t0 = now = rctl_fast_ns();
-	while (done < posted || !stop) {
-		while (!stop && posted - done < o->qd) {
-			stop = !more(o, posted + 1, t0, now);
-			sig = stop || (posted + 1) % mod == 0;
-			ret = post(c, o->op, o->size, sig, sig ? posted + 1 - last_sig : 0);
-			if (ret)
-				return rctl_err_set(e, ret, "cannot post a %s", op_name(o->op));
-			posted++;
-			if (sig)
-				last_sig = posted;
-		}
+	s.t0 = now = rctl_fast_ns();
+	while (s.done < s.posted || !s.stop) {
+		ret = bw_fill(c, o, &s, now);
+		if (ret)
+			return rctl_err_set(e, ret, "cannot post a %s", op_name(o->op));
 		n = wait_wc(c, o, wc, 16, deadline_of(o, now), e);
 		if (n < 0)
 			return n;
 		for (i = 0; i < n; i++)
-			done += wc[i].wr_id;
+			s.done += wc[i].wr_id;
 		/* one clock read per completion batch: deadline and --time */
 		now = rctl_fast_ns();
 	}
-	r->iters = done;
-	r->bytes = done * o->size;
-	r->secs = (now - t0) / 1e9;
+	r->iters = s.done;
+	r->bytes = s.done * o->size;
+	r->secs = (now - s.t0) / 1e9;
 	return 0;
 }
 
