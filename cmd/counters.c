@@ -30,7 +30,7 @@
 static const char *const outputs[] = { "text", "prometheus", "openmetrics", NULL };
 
 static struct {
-	const char *input, *group, *output, *output_file;
+	const char *group, *output, *output_file;
 	bool all, nonzero;
 	double interval, watch;
 } o;
@@ -55,9 +55,6 @@ static const struct rctl_opt counters_opts[] = {
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE",
 	  .dst = &o.output_file, .kind = ARG_FILE,
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" },
-	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
-	  .dst = &o.input, .kind = ARG_FILE,
-	  .help = "read a snapshot written by 'rocectl collect' instead of this host" },
 	{ 0 }
 };
 
@@ -372,7 +369,7 @@ static int check_options(struct rctl_ctx *ctx, bool prom)
 		return usage(ctx, "'-o prometheus' and '--json' exclude each other");
 	if (o.interval > 0 && o.watch > 0)
 		return usage(ctx, "'--interval' and '--watch' exclude each other");
-	if (o.input && (o.interval > 0 || o.watch > 0))
+	if (ctx->input && (o.interval > 0 || o.watch > 0))
 		return usage(ctx, "a snapshot ('--input') cannot be sampled again");
 	if (o.output_file && !prom)
 		return usage(ctx, "'--output-file' needs '-o prometheus' or '-o openmetrics'");
@@ -403,7 +400,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool prom)
 {
 	struct rctl_err e = { 0 };
 
-	if (cmd_load_host(ctx, o.input, prom ? RCTL_COLLECT_INVENTORY : 0, h, &e))
+	if (cmd_load_host(ctx, prom ? RCTL_COLLECT_INVENTORY : 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	return 0;
 }
