@@ -22,6 +22,7 @@
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 #include "rocectl/counters_view.h"
+#include "rocectl/counters_watch.h"
 #include "rocectl/fileio.h"
 #include "rocectl/out.h"
 #include "rocectl/prom.h"
@@ -283,25 +284,22 @@ static void on_stop(int sig)
 	stop_watch = 1;
 }
 
-static double mono_now(void)
-{
-	return (double)rctl_clock_ns() / 1e9;
-}
-
-/* Wait until "until" (monotonic); false when q was pressed or a signal came. */
-static bool watch_wait(double until, bool keys)
+/* Wait what the watch says, for q on a terminal, or for a signal. */
+static void watch_wait(struct rctl_watch *w, bool keys)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	double left;
+	int ms;
 	char c;
 
-	while (!stop_watch && (left = until - mono_now()) > 0) {
-		if (poll(keys ? &pfd : NULL, keys ? 1 : 0, (int)(left * 1000) + 1) <= 0)
-			continue;
-		if (read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
-			return false;
+	for (;;) {
+		if (stop_watch)		/* also one that came while printing */
+			rctl_watch_stop(w, RCTL_WATCH_SIGNAL);
+		if (rctl_watch_next(w, rctl_clock_ns(), &ms) != RCTL_WATCH_WAIT)
+			return;
+		if (poll(keys ? &pfd : NULL, keys ? 1 : 0, ms) > 0 &&
+		    read(STDIN_FILENO, &c, 1) == 1)
+			rctl_watch_key(w, c);
 	}
-	return !stop_watch;
 }
 
 static void watch_frame(const struct rctl_host *h, const char *filter, bool tty)
@@ -317,37 +315,42 @@ static void watch_frame(const struct rctl_host *h, const char *filter, bool tty)
 	print_ports(h, filter);
 }
 
+/* Keys without Enter or echo, on a terminal; false when stdin is none. */
+static bool keys_raw(struct termios *saved)
+{
+	struct termios raw;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, saved))
+		return false;
+	raw = *saved;
+	raw.c_lflag &= ~(ICANON | ECHO);
+	raw.c_cc[VMIN] = 0;
+	raw.c_cc[VTIME] = 0;
+	tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	return true;
+}
+
 static int watch(struct rctl_ctx *ctx, struct rctl_host *h, const char *filter)
 {
 	struct sigaction sa = { .sa_handler = on_stop }, ign = { .sa_handler = SIG_IGN };
-	bool tty = !ctx->json && isatty(STDOUT_FILENO), keys = isatty(STDIN_FILENO);
-	struct termios saved, raw;
+	bool tty = !ctx->json && isatty(STDOUT_FILENO), keys;
 	struct rctl_err e = { 0 };
-	double last = mono_now(), now;
-	int ret = 0;
+	struct rctl_watch w;
+	struct termios saved;
+	int ret;
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGPIPE, &ign, NULL);
-	if (keys && !tcgetattr(STDIN_FILENO, &saved)) {
-		raw = saved;
-		raw.c_lflag &= ~(ICANON | ECHO);
-		raw.c_cc[VMIN] = 0;
-		raw.c_cc[VTIME] = 0;
-		tcsetattr(STDIN_FILENO, TCSANOW, &raw);
-	} else {
-		keys = false;
-	}
-	for (;;) {
+	keys = keys_raw(&saved);
+	rctl_watch_init(&w, o.watch, rctl_clock_ns());
+	do {
 		watch_frame(h, filter, tty);
-		if (out_flush_doc() || !watch_wait(last + o.watch, keys))
-			break;
-		now = mono_now();
-		ret = rctl_counters_resample(h, now - last, &e);
-		last = now;
-		if (ret)
-			break;
-	}
+		if (out_flush_doc())
+			rctl_watch_stop(&w, RCTL_WATCH_OUTPUT);
+		watch_wait(&w, keys);
+		ret = rctl_watch_sample(&w, h, rctl_clock_ns(), &e);
+	} while (ret > 0);
 	if (keys)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (ret)
