@@ -24,7 +24,6 @@
 static const char *const outputs[] = { "text", "nagios", "prometheus", "openmetrics", NULL };
 
 static struct {
-	const char *input;
 	const char *dev;
 	const char *output, *output_file;
 	double interval;
@@ -36,9 +35,6 @@ static struct {
 	{ .name = "dev", .aliases = "ib-dev", .short_name = 'd', .type = OPT_STR, \
 	  .arg = "DEV", .dst = &o.dev, .kind = ARG_DEV,			\
 	  .help = "only this RDMA device, DEV/PORT or netdev" },	\
-	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE", \
-	  .dst = &o.input, .kind = ARG_FILE,				\
-	  .help = "judge a snapshot written by 'rocectl collect' instead of this host" }, \
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", \
 	  .dst = &o.output, .choices = outputs,				\
 	  .help = "text (default), nagios (plugin status line), prometheus or openmetrics" }, \
@@ -209,14 +205,14 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample)
 	struct rctl_err e = { 0 };
 	int ret;
 
-	if (cmd_load_host(ctx, o.input, 0, h, &e))
+	if (cmd_load_host(ctx, 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	ret = cmd_check_filter(ctx, h, o.dev);
 	if (ret) {
 		rctl_host_free(h);
 		return ret;
 	}
-	if (!o.input && sample && rctl_sample_deltas(h, o.interval, &e)) {
+	if (!ctx->input && sample && rctl_sample_deltas(h, o.interval, &e)) {
 		rctl_host_free(h);
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}
@@ -472,17 +468,19 @@ static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 
 static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	return run_checks(ctx, (1u << RCTL_AREA_N) - 1, !o.input && !o.no_sample);
+	return run_checks(ctx, (1u << RCTL_AREA_N) - 1, !ctx->input && !o.no_sample);
 }
 
 /* check and doctor judge the whole model, live or from --input. */
 #define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |	\
 		    RCTL_COLLECT_QOS | CMD_HOST_INPUT)
+#define CHECK_INPUT_HELP "judge a snapshot written by 'rocectl collect' instead of this host"
 
 #define CHECK_VERB(v, what)						\
 	static const struct rctl_cmd check_##v = {			\
 		.name = #v, .summary = "check " what, .opts = check_opts, \
 		.fn = do_check, .flags = CMD_CHECK, .host = CHECK_HOST,	\
+		.input_help = CHECK_INPUT_HELP,				\
 	}
 
 CHECK_VERB(pfc, "PFC, global pause, buffers, ETS, DCBX owner and lldpad");
@@ -515,4 +513,5 @@ const struct rctl_cmd cmd_doctor = {
 	.fn = do_doctor,
 	.flags = CMD_CHECK,
 	.host = CHECK_HOST,
+	.input_help = CHECK_INPUT_HELP,
 };

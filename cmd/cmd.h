@@ -32,6 +32,7 @@ struct rctl_ctx {
 	bool nagios;			/* -o nagios: a plugin's status line and exits */
 	bool status_line;		/* the Nagios status line was printed */
 	const char *path;		/* "check pfc", for messages */
+	const char *input;		/* --input FILE, of a CMD_HOST_INPUT command */
 	const struct rctl_cmd *cmd;	/* the command being run */
 };
 
@@ -46,25 +47,29 @@ struct rctl_cmd {
 	int (*fn)(struct rctl_ctx *ctx, int argc, char **argv);
 	unsigned int flags;
 	unsigned int host;			/* what it reads of the host: CMD_HOST_* */
+	const char *input_help;			/* help of its --input, when not the default */
 };
 
 /*
  * What a command reads of the host, declared in its table entry (git's
  * RUN_SETUP): the collectors it runs live (RCTL_COLLECT_* of
- * rocectl/collect.h), and CMD_HOST_INPUT when its --input FILE loads a
- * snapshot instead. cmd_load_host() does it, once, for every such command.
+ * rocectl/collect.h), and CMD_HOST_INPUT when a snapshot may stand in for the
+ * host: cmd/main.c then gives the command -i/--input FILE (help, parsing,
+ * metadata and completion; after its --dev, else last; its table never
+ * declares it) into ctx->input. cmd_load_host() does it, once, for every such
+ * command.
  */
 #define CMD_HOST_INPUT (1u << 16)
 
 /*
  * Read the host the way ctx->cmd declares (plus the collectors in "more"), or
- * load "input" when it is set and the command takes --input; stamps the
- * document with the host's name. 0, or -errno with e filled (the caller
- * reports it: devices prints its empty list first).
+ * load ctx->input when the command was given --input; stamps the document
+ * with the host's name. 0, or -errno with e filled (the caller reports it:
+ * devices prints its empty list first).
  */
 struct rctl_host;
-int cmd_load_host(struct rctl_ctx *ctx, const char *input, unsigned int more,
-		  struct rctl_host *h, struct rctl_err *e);
+int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
+		  struct rctl_err *e);
 
 /* Report an error: stderr "rocectl: <msg>", and "error" in the JSON document. */
 int cmd_error(struct rctl_ctx *ctx, int status, const struct rctl_err *e);

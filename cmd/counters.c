@@ -22,6 +22,7 @@
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 #include "rocectl/counters_view.h"
+#include "rocectl/counters_watch.h"
 #include "rocectl/fileio.h"
 #include "rocectl/out.h"
 #include "rocectl/prom.h"
@@ -30,7 +31,7 @@
 static const char *const outputs[] = { "text", "prometheus", "openmetrics", NULL };
 
 static struct {
-	const char *input, *group, *output, *output_file;
+	const char *group, *output, *output_file;
 	bool all, nonzero;
 	double interval, watch;
 } o;
@@ -55,9 +56,6 @@ static const struct rctl_opt counters_opts[] = {
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE",
 	  .dst = &o.output_file, .kind = ARG_FILE,
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" },
-	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
-	  .dst = &o.input, .kind = ARG_FILE,
-	  .help = "read a snapshot written by 'rocectl collect' instead of this host" },
 	{ 0 }
 };
 
@@ -286,25 +284,22 @@ static void on_stop(int sig)
 	stop_watch = 1;
 }
 
-static double mono_now(void)
-{
-	return (double)rctl_clock_ns() / 1e9;
-}
-
-/* Wait until "until" (monotonic); false when q was pressed or a signal came. */
-static bool watch_wait(double until, bool keys)
+/* Wait what the watch says, for q on a terminal, or for a signal. */
+static void watch_wait(struct rctl_watch *w, bool keys)
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-	double left;
+	int ms;
 	char c;
 
-	while (!stop_watch && (left = until - mono_now()) > 0) {
-		if (poll(keys ? &pfd : NULL, keys ? 1 : 0, (int)(left * 1000) + 1) <= 0)
-			continue;
-		if (read(STDIN_FILENO, &c, 1) == 1 && (c == 'q' || c == 'Q'))
-			return false;
+	for (;;) {
+		if (stop_watch)		/* also one that came while printing */
+			rctl_watch_stop(w, RCTL_WATCH_SIGNAL);
+		if (rctl_watch_next(w, rctl_clock_ns(), &ms) != RCTL_WATCH_WAIT)
+			return;
+		if (poll(keys ? &pfd : NULL, keys ? 1 : 0, ms) > 0 &&
+		    read(STDIN_FILENO, &c, 1) == 1)
+			rctl_watch_key(w, c);
 	}
-	return !stop_watch;
 }
 
 static void watch_frame(const struct rctl_host *h, const char *filter, bool tty)
@@ -320,37 +315,42 @@ static void watch_frame(const struct rctl_host *h, const char *filter, bool tty)
 	print_ports(h, filter);
 }
 
+/* Keys without Enter or echo, on a terminal; false when stdin is none. */
+static bool keys_raw(struct termios *saved)
+{
+	struct termios raw;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, saved))
+		return false;
+	raw = *saved;
+	raw.c_lflag &= ~(ICANON | ECHO);
+	raw.c_cc[VMIN] = 0;
+	raw.c_cc[VTIME] = 0;
+	tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	return true;
+}
+
 static int watch(struct rctl_ctx *ctx, struct rctl_host *h, const char *filter)
 {
 	struct sigaction sa = { .sa_handler = on_stop }, ign = { .sa_handler = SIG_IGN };
-	bool tty = !ctx->json && isatty(STDOUT_FILENO), keys = isatty(STDIN_FILENO);
-	struct termios saved, raw;
+	bool tty = !ctx->json && isatty(STDOUT_FILENO), keys;
 	struct rctl_err e = { 0 };
-	double last = mono_now(), now;
-	int ret = 0;
+	struct rctl_watch w;
+	struct termios saved;
+	int ret;
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGPIPE, &ign, NULL);
-	if (keys && !tcgetattr(STDIN_FILENO, &saved)) {
-		raw = saved;
-		raw.c_lflag &= ~(ICANON | ECHO);
-		raw.c_cc[VMIN] = 0;
-		raw.c_cc[VTIME] = 0;
-		tcsetattr(STDIN_FILENO, TCSANOW, &raw);
-	} else {
-		keys = false;
-	}
-	for (;;) {
+	keys = keys_raw(&saved);
+	rctl_watch_init(&w, o.watch, rctl_clock_ns());
+	do {
 		watch_frame(h, filter, tty);
-		if (out_flush_doc() || !watch_wait(last + o.watch, keys))
-			break;
-		now = mono_now();
-		ret = rctl_counters_resample(h, now - last, &e);
-		last = now;
-		if (ret)
-			break;
-	}
+		if (out_flush_doc())
+			rctl_watch_stop(&w, RCTL_WATCH_OUTPUT);
+		watch_wait(&w, keys);
+		ret = rctl_watch_sample(&w, h, rctl_clock_ns(), &e);
+	} while (ret > 0);
 	if (keys)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (ret)
@@ -372,7 +372,7 @@ static int check_options(struct rctl_ctx *ctx, bool prom)
 		return usage(ctx, "'-o prometheus' and '--json' exclude each other");
 	if (o.interval > 0 && o.watch > 0)
 		return usage(ctx, "'--interval' and '--watch' exclude each other");
-	if (o.input && (o.interval > 0 || o.watch > 0))
+	if (ctx->input && (o.interval > 0 || o.watch > 0))
 		return usage(ctx, "a snapshot ('--input') cannot be sampled again");
 	if (o.output_file && !prom)
 		return usage(ctx, "'--output-file' needs '-o prometheus' or '-o openmetrics'");
@@ -403,7 +403,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool prom)
 {
 	struct rctl_err e = { 0 };
 
-	if (cmd_load_host(ctx, o.input, prom ? RCTL_COLLECT_INVENTORY : 0, h, &e))
+	if (cmd_load_host(ctx, prom ? RCTL_COLLECT_INVENTORY : 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	return 0;
 }

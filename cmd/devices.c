@@ -13,17 +13,6 @@
 #include "rocectl/out.h"
 #include "rocectl/snapshot.h"
 
-static struct {
-	const char *input;
-} o;
-
-static const struct rctl_opt devices_opts[] = {
-	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
-	  .dst = &o.input, .kind = ARG_FILE,
-	  .help = "read a snapshot written by 'rocectl collect' instead of this host" },
-	{ 0 }
-};
-
 static const struct out_col gid_cols[] = {
 	{ .key = "index", .title = "INDEX", .flags = OUT_COL_RIGHT },
 	{ .key = "gid", .title = "GID" },
@@ -143,7 +132,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
 	struct rctl_err e = { 0 };
 	int ret;
 
-	ret = cmd_load_host(ctx, o.input, 0, h, &e);
+	ret = cmd_load_host(ctx, 0, h, &e);
 	if (ret) {
 		out_arr_begin("devices");
 		out_arr_end();
@@ -175,7 +164,6 @@ const struct rctl_cmd cmd_devices = {
 	.args = "[DEV[/PORT] | NETDEV]",
 	.max_args = 1,
 	.arg_kind = ARG_DEV,
-	.opts = devices_opts,
 	.fn = do_devices,
 	.host = RCTL_COLLECT_INVENTORY | CMD_HOST_INPUT,
 };

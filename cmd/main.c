@@ -44,6 +44,43 @@ static const struct rctl_opt global_opts[] = {
 	{ 0 }
 };
 
+/*
+ * -i/--input of every command whose entry has CMD_HOST_INPUT, declared here
+ * once: cmd_opts() adds it to the command's own table.
+ */
+static const char *input;
+
+static const struct rctl_opt input_opt = {
+	.name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
+	.dst = &input, .kind = ARG_FILE,
+	.help = "read a snapshot written by 'rocectl collect' instead of this host",
+};
+
+enum { CMD_OPTS_MAX = 64 };
+
+/*
+ * The options of command c: its table, plus --input when its entry has
+ * CMD_HOST_INPUT, right after its --dev (the two choose what is read), else
+ * last. buf holds CMD_OPTS_MAX entries; a table too long for it goes without.
+ */
+static const struct rctl_opt *cmd_opts(const struct rctl_cmd *c, struct rctl_opt *buf)
+{
+	int n = rctl_opt_count(c->opts), at = n, i;
+
+	if (!(c->host & CMD_HOST_INPUT) || n + 2 > CMD_OPTS_MAX)
+		return c->opts;
+	for (i = 0; i < n; i++)
+		if (!strcmp(c->opts[i].name, "dev"))
+			at = i + 1;
+	for (i = 0; i < n; i++)
+		buf[i < at ? i : i + 1] = c->opts[i];
+	buf[at] = input_opt;
+	if (c->input_help)
+		buf[at].help = c->input_help;
+	buf[n + 1] = (struct rctl_opt){ 0 };
+	return buf;
+}
+
 static int do_help(struct rctl_ctx *ctx, int argc, char **argv);
 static int do_metadata(struct rctl_ctx *ctx, int argc, char **argv);
 static int do_complete(struct rctl_ctx *ctx, int argc, char **argv);
@@ -169,6 +206,8 @@ static void usage_line(char *buf, size_t len, const char *path,
 
 static void print_help(FILE *f, const char *path, const struct rctl_cmd *c)
 {
+	struct rctl_opt buf[CMD_OPTS_MAX];
+	const struct rctl_opt *opts = cmd_opts(c, buf);
 	const struct rctl_cmd *const *s;
 	char usage[256];
 
@@ -181,9 +220,9 @@ static void print_help(FILE *f, const char *path, const struct rctl_cmd *c)
 			if (!((*s)->flags & CMD_HIDDEN))
 				fprintf(f, "  %-12s %s\n", (*s)->name, (*s)->summary);
 	}
-	if (c->opts && c->opts[0].name) {
+	if (opts && opts[0].name) {
 		fprintf(f, "\nOptions:\n");
-		rctl_opt_help(f, c->opts);
+		rctl_opt_help(f, opts);
 	}
 	fprintf(f, "\nGlobal options:\n");
 	rctl_opt_help(f, global_opts);
@@ -270,6 +309,7 @@ static cJSON *meta_opts(const struct rctl_opt *opts)
 static cJSON *meta_cmd(const struct rctl_cmd *c, const char *parent)
 {
 	cJSON *o = cJSON_CreateObject(), *subs;
+	struct rctl_opt buf[CMD_OPTS_MAX];
 	const struct rctl_cmd *const *s;
 	char path[128], usage[256];
 
@@ -280,7 +320,7 @@ static cJSON *meta_cmd(const struct rctl_cmd *c, const char *parent)
 	cJSON_AddStringToObject(o, "summary", c->summary);
 	cJSON_AddStringToObject(o, "usage", usage);
 	cJSON_AddBoolToObject(o, "check", c->flags & CMD_CHECK);
-	cJSON_AddItemToObject(o, "options", meta_opts(c->opts));
+	cJSON_AddItemToObject(o, "options", meta_opts(cmd_opts(c, buf)));
 	subs = cJSON_AddArrayToObject(o, "commands");
 	for (s = c->sub; s && *s; s++)
 		if (!((*s)->flags & CMD_HIDDEN))
@@ -400,7 +440,8 @@ static bool comp_long_is(const struct rctl_opt *o, const char *w, size_t len)
 /* The option a word names: "-d", "--dev", "--ib-dev" or "--dev=..." */
 static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 {
-	const struct rctl_opt *tabs[2] = { c->opts, global_opts };
+	static struct rctl_opt buf[CMD_OPTS_MAX];	/* the option returned lives on */
+	const struct rctl_opt *tabs[2] = { cmd_opts(c, buf), global_opts };
 	size_t len = w[0] == '-' && w[1] == '-' ? strcspn(w + 2, "=") : 0;
 	int t, i;
 
@@ -414,7 +455,8 @@ static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 
 static void comp_options(const char *cur, const struct rctl_cmd *c)
 {
-	const struct rctl_opt *tabs[2] = { c->sub ? NULL : c->opts, global_opts };
+	struct rctl_opt ob[CMD_OPTS_MAX];
+	const struct rctl_opt *tabs[2] = { c->sub ? NULL : cmd_opts(c, ob), global_opts };
 	char buf[80], alias[32];
 	int t, i, a;
 
@@ -531,18 +573,20 @@ static int usage_status(const struct rctl_ctx *ctx)
 static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 		    char *path, int argc, char **argv)
 {
+	struct rctl_opt buf[CMD_OPTS_MAX];
 	struct rctl_err e = { 0 };
 	int pos, n;
 
 	argv[0] = path;
 	ctx->nagios = (c->flags & CMD_CHECK) && wants_nagios(argc, argv);
-	if (rctl_opt_parse(c->opts, global_opts, argc, argv, 0, &pos, &e))
+	if (rctl_opt_parse(cmd_opts(c, buf), global_opts, argc, argv, 0, &pos, &e))
 		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
 				  path, e.msg, path);
 	ctx->json = g.json || g.pretty;
 	ctx->pretty = g.pretty;
 	ctx->verbose = g.verbose;
 	ctx->quiet = g.quiet;
+	ctx->input = input;
 	out_init(NULL, ctx->json, ctx->pretty);
 	if (g.help) {
 		print_help(stdout, path, c);
@@ -632,14 +676,14 @@ static int run(struct rctl_ctx *ctx, int argc, char **argv)
 	return run_leaf(ctx, c, path, argc - pos - used + 1, argv + pos + used - 1);
 }
 
-int cmd_load_host(struct rctl_ctx *ctx, const char *input, unsigned int more,
-		  struct rctl_host *h, struct rctl_err *e)
+int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
+		  struct rctl_err *e)
 {
 	unsigned int need = ctx->cmd->host;
 	int ret;
 
-	if (input && (need & CMD_HOST_INPUT))
-		ret = rctl_snapshot_load(input, h, e);
+	if (ctx->input && (need & CMD_HOST_INPUT))
+		ret = rctl_snapshot_load(ctx->input, h, e);
 	else
 		ret = rctl_collect(h, (need & ~CMD_HOST_INPUT) | more, e);
 	if (!ret)

@@ -20,7 +20,6 @@
 
 static struct {
 	struct rctl_intent_args ia;
-	const char *input;
 	const char *dev;
 	const char *state_dir;
 	bool yes, force, persist;
@@ -39,9 +38,6 @@ static struct {
 static const struct rctl_opt plan_opts[] = {
 	RCTL_INTENT_OPTS(o.ia),
 	DEV_OPT,
-	{ .name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
-	  .dst = &o.input, .kind = ARG_FILE,
-	  .help = "plan for a snapshot written by 'rocectl collect' instead of this host" },
 	{ 0 }
 };
 
@@ -157,23 +153,23 @@ static int load_intent(struct rctl_ctx *ctx, struct rctl_intent *in)
 	return 0;
 }
 
-static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, const char *input)
+static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
 {
 	struct rctl_err e = { 0 };
 
-	if (cmd_load_host(ctx, input, 0, h, &e))
+	if (cmd_load_host(ctx, 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	return 0;
 }
 
 static int make_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
-		     const char *input, struct rctl_tune_plan *p)
+		     struct rctl_tune_plan *p)
 {
 	struct rctl_err e = { 0 };
 	struct rctl_host h;
 	int ret;
 
-	ret = load_host(ctx, &h, input);
+	ret = load_host(ctx, &h);
 	if (ret)
 		return ret;
 	ret = cmd_check_filter(ctx, &h, o.dev);
@@ -217,7 +213,7 @@ static int do_tune_plan(struct rctl_ctx *ctx, int argc, char **argv)
 
 	ret = load_intent(ctx, &in);
 	if (!ret)
-		ret = make_plan(ctx, &in, o.input, &p);
+		ret = make_plan(ctx, &in, &p);
 	if (ret)
 		return ret;
 	print_summary(&p, &in);
@@ -300,7 +296,7 @@ static int verify(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	uint32_t left;
 	int ret;
 
-	ret = load_host(ctx, &h, NULL);
+	ret = load_host(ctx, &h);
 	if (ret)
 		return ret;
 	out_text("checks of the areas changed, on the host as read again:\n");
@@ -389,7 +385,7 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 	if (!ret)
 		ret = load_intent(ctx, &in);
 	if (!ret)
-		ret = make_plan(ctx, &in, NULL, &p);
+		ret = make_plan(ctx, &in, &p);
 	if (ret)
 		return ret;
 	n = rctl_tune_plan_active(&p);
@@ -473,6 +469,7 @@ static const struct rctl_cmd tune_plan = {
 	.opts = plan_opts,
 	.fn = do_tune_plan,
 	.host = TUNE_HOST | CMD_HOST_INPUT,
+	.input_help = "plan for a snapshot written by 'rocectl collect' instead of this host",
 };
 
 static const struct rctl_cmd tune_apply = {

@@ -13,13 +13,17 @@
 #include "rocectl/catalog.h"
 #include "rocectl/model.h"
 
-#define HW(drv, n, g, b, w, m) { drv, RCTL_SRC_HW, n, RCTL_CG_##g, b, w, m, RCTL_ROLE_NONE }
-#define HWR(drv, n, g, b, w, r, m) { drv, RCTL_SRC_HW, n, RCTL_CG_##g, b, w, m, RCTL_ROLE_##r }
-#define ET(drv, n, g, b, m) { drv, RCTL_SRC_ETHTOOL, n, RCTL_CG_##g, b, 64, m, RCTL_ROLE_NONE }
-#define ETR(drv, n, g, b, r, m) { drv, RCTL_SRC_ETHTOOL, n, RCTL_CG_##g, b, 64, m, RCTL_ROLE_##r }
-#define PMA(n, g, b, m) { "*", RCTL_SRC_PMA, n, RCTL_CG_##g, b, 64, m, RCTL_ROLE_NONE }
-#define PMAR(n, g, b, r, m) { "*", RCTL_SRC_PMA, n, RCTL_CG_##g, b, 64, m, RCTL_ROLE_##r }
-#define PAUSE(n, m) { "*", RCTL_SRC_PAUSE, n, RCTL_CG_PFC, false, 64, m, RCTL_ROLE_NONE }
+/* One row each: the table stays one line per counter, the fields by name. */
+#define ROW(drv, s, n, g, b, w, r, m)						\
+	{ .driver = drv, .src = RCTL_SRC_##s, .name = n, .group = RCTL_CG_##g,	\
+	  .bad = b, .bits = w, .meaning = m, .role = RCTL_ROLE_##r }
+#define HW(drv, n, g, b, w, m) ROW(drv, HW, n, g, b, w, NONE, m)
+#define HWR(drv, n, g, b, w, r, m) ROW(drv, HW, n, g, b, w, r, m)
+#define ET(drv, n, g, b, m) ROW(drv, ETHTOOL, n, g, b, 64, NONE, m)
+#define ETR(drv, n, g, b, r, m) ROW(drv, ETHTOOL, n, g, b, 64, r, m)
+#define PMA(n, g, b, m) ROW("*", PMA, n, g, b, 64, NONE, m)
+#define PMAR(n, g, b, r, m) ROW("*", PMA, n, g, b, 64, r, m)
+#define PAUSE(n, m) ROW("*", PAUSE, n, PFC, false, 64, NONE, m)
 
 static const struct rctl_centry catalog[] = {
 	/* 802.3x pause of any driver with get_pause_stats (ethtool netlink) */

@@ -214,7 +214,15 @@ static void sleep_secs(double s)
 		;
 }
 
-int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_err *e)
+/* The live reading of a resample: the counters only, not what describes them. */
+static int read_live(struct rctl_host *h, void *arg, struct rctl_err *e)
+{
+	(void)arg;
+	return collect_counters(h, false, e);
+}
+
+int rctl_counters_next(struct rctl_host *h, double elapsed_s, rctl_counters_read_fn read,
+		       void *arg, struct rctl_err *e)
 {
 	enum { MAX_SETS = 1024 };
 	struct cset *sets;
@@ -236,7 +244,7 @@ int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_er
 		*sets[i].c = NULL;
 		*sets[i].n = 0;
 	}
-	ret = collect_counters(h, false, e);
+	ret = read(h, arg, e);
 	for (i = 0; i < n; i++) {
 		if (ret) {	/* keep the first sample rather than nothing */
 			free(*sets[i].c);
@@ -251,6 +259,11 @@ int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_er
 	free(prev);
 	h->sample_interval_s = ret ? 0 : elapsed_s;
 	return ret;
+}
+
+int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_err *e)
+{
+	return rctl_counters_next(h, elapsed_s, read_live, NULL, e);
 }
 
 int rctl_sample_deltas(struct rctl_host *h, double interval_s, struct rctl_err *e)

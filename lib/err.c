@@ -6,9 +6,9 @@
 
 #include "rocectl/err.h"
 
-static int err_vset(struct rctl_err *e, int errnum, int suffix,
-		    const char *fmt, va_list ap)
+int rctl_err_fmt(struct rctl_err *e, int errnum, bool suffix, const char *fmt, ...)
 {
+	va_list ap;
 	int n;
 
 	if (errnum < 0)
@@ -16,33 +16,13 @@ static int err_vset(struct rctl_err *e, int errnum, int suffix,
 	if (!e)
 		return -errnum;
 	e->errnum = errnum;
+	va_start(ap, fmt);
 	n = vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
 	if (suffix && errnum && n >= 0 && (size_t)n < sizeof(e->msg))
 		snprintf(e->msg + n, sizeof(e->msg) - n, ": %s",
 			 strerror(errnum));
 	return -errnum;
-}
-
-int rctl_err_set(struct rctl_err *e, int errnum, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = err_vset(e, errnum, 1, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-int rctl_err_msg(struct rctl_err *e, int errnum, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = err_vset(e, errnum, 0, fmt, ap);
-	va_end(ap);
-	return ret;
 }
 
 void rctl_err_clear(struct rctl_err *e)

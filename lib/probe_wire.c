@@ -32,12 +32,18 @@ static uint64_t get64(const uint8_t *p)
 	return (uint64_t)get32(p) << 32 | get32(p + 4);
 }
 
+/* The head both messages share: zeroes, the magic, the version and one byte (mode, status). */
+static void put_head(uint8_t *buf, size_t len, uint8_t version, uint8_t kind)
+{
+	memset(buf, 0, len);
+	memcpy(buf, RCTL_PROBE_MAGIC, 4);
+	buf[4] = version;
+	buf[5] = kind;
+}
+
 size_t rctl_hello_encode(const struct rctl_hello *h, uint8_t *buf)
 {
-	memset(buf, 0, RCTL_HELLO_LEN);
-	memcpy(buf, RCTL_PROBE_MAGIC, 4);
-	buf[4] = h->version;
-	buf[5] = h->mode;
+	put_head(buf, RCTL_HELLO_LEN, h->version, h->mode);
 	put32(buf + 8, h->size);
 	put32(buf + 12, h->depth);
 	put64(buf + 16, h->addr);
@@ -73,10 +79,7 @@ size_t rctl_welcome_encode(const struct rctl_welcome *w, uint8_t *buf)
 {
 	size_t n = w->version >= 2 ? RCTL_WELCOME_LEN : RCTL_WELCOME_V1_LEN;
 
-	memset(buf, 0, n);
-	memcpy(buf, RCTL_PROBE_MAGIC, 4);
-	buf[4] = w->version;
-	buf[5] = w->status;
+	put_head(buf, n, w->version, w->status);
 	put64(buf + 8, w->addr);
 	put32(buf + 16, w->rkey);
 	put32(buf + 20, w->size);

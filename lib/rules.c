@@ -271,6 +271,17 @@ bool rctl_host_has_deltas(const struct rctl_host *h)
 	return h->sample_interval_s > 0;
 }
 
+bool rctl_delta_target_next(struct rctl_judge *j, struct rctl_target *t,
+			    enum rctl_delta_set set, uint32_t cur[2])
+{
+	if (!rctl_host_has_deltas(j->h))
+		return false;
+	while (rctl_target_next(j, t, &cur[0], &cur[1]))
+		if (set == RCTL_DELTA_HW ? !t->port->hw_err : t->nd && !t->nd->stats_err)
+			return true;
+	return false;
+}
+
 uint64_t rctl_delta_of(const struct rctl_counter *c, uint32_t n, const char *name)
 {
 	uint32_t i;

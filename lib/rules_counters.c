@@ -99,11 +99,7 @@ void rule_counters_loss(struct rctl_judge *j)
 	char which[200], disc_which[200], got[64];
 	uint64_t lost, disc;
 
-	if (!rctl_host_has_deltas(j->h))
-		return;
-	FOR_TARGETS(j, t) {
-		if (t.port->hw_err)
-			continue;
+	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_HW) {
 		lost = roce_lost(&t, which, sizeof(which));
 		if (!lost) {
 			rctl_emit(j, RCTL_PASS, t.name, "+0", "+0", NULL, NULL,
@@ -129,11 +125,7 @@ void rule_counters_loss_budget(struct rctl_judge *j)
 	double rate = 0;
 	bool counted;
 
-	if (!rctl_host_has_deltas(j->h))
-		return;
-	FOR_TARGETS(j, t) {
-		if (t.port->hw_err)
-			continue;
+	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_HW) {
 		lost = roce_lost(&t, which, sizeof(which));
 		counted = roce_packets(&t, &pkts);
 		snprintf(exp, sizeof(exp), "loss rate <= %g", j->in->loss_budget);
@@ -216,11 +208,7 @@ void rule_counters_pause_storm(struct rctl_judge *j)
 	char got[80];
 	uint64_t w, e;
 
-	if (!rctl_host_has_deltas(j->h))
-		return;
-	FOR_TARGETS(j, t) {
-		if (!t.nd || t.nd->stats_err)
-			continue;
+	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_ETHTOOL) {
 		w = et_sum(t.nd, RCTL_ROLE_STORM_WARN, -1, NULL, NULL, 0);
 		e = et_sum(t.nd, RCTL_ROLE_STORM_ERR, -1, NULL, NULL, 0);
 		if (!w && !e) {
@@ -242,11 +230,7 @@ void rule_counters_rx_discards(struct rctl_judge *j)
 	char got[80], which[200];
 	uint64_t n;
 
-	if (!rctl_host_has_deltas(j->h))
-		return;
-	FOR_TARGETS(j, t) {
-		if (!t.nd || t.nd->stats_err)
-			continue;
+	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_ETHTOOL) {
 		n = local_discards(&t, which, sizeof(which));
 		if (!n)
 			continue;
@@ -263,11 +247,7 @@ void rule_counters_no_wqe(struct rctl_judge *j)
 	char got[32], which[200];
 	uint64_t n;
 
-	if (!rctl_host_has_deltas(j->h))
-		return;
-	FOR_TARGETS(j, t) {
-		if (t.port->hw_err)
-			continue;
+	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_HW) {
 		which[0] = '\0';
 		n = hw_sum(&t, RCTL_ROLE_NO_WQE, NULL, which, sizeof(which));
 		if (!n)

@@ -80,11 +80,7 @@ void rule_mtu_oversize(struct rctl_judge *j)
 	char got[64];
 	uint64_t n;
 
-	if (!rctl_host_has_deltas(j->h))
-		return;
-	FOR_TARGETS(j, t) {
-		if (!t.nd || t.nd->stats_err)
-			continue;
+	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_ETHTOOL) {
 		n = rctl_delta_of(t.nd->stats, t.nd->n_stats, "rx_oversize_pkts_phy") +
 		    rctl_delta_of(t.nd->stats, t.nd->n_stats, "rx_out_of_range_len_phy");
 		snprintf(got, sizeof(got), "+%llu oversize frames", (unsigned long long)n);

@@ -53,11 +53,27 @@ static void pfc_by_frames(struct rctl_judge *j, const struct rctl_target *t, con
 		  "no PFC frame moved on the prio during the interval");
 }
 
+
+/*
+ * Whether PFC of "prio" on the target's netdev is as wanted ("on"); when not,
+ * fix gets the dcb command that sets it.
+ */
+static bool pfc_prio_as_wanted(const struct rctl_target *t, int prio, bool on, char *fix,
+			       size_t len)
+{
+	if (t->nd->pfc.pfc_en[prio] == on)
+		return true;
+	snprintf(fix, len, "dcb pfc set dev %s prio-pfc %d:%s", t->nd->name, prio,
+		 on ? "on" : "off");
+	return false;
+}
+
 void rule_pfc_prio_disabled(struct rctl_judge *j)
 {
 	struct rctl_target t;
 	char exp[64], got[64], ev[96], fix[160];
 	int p = j->in->prio;
+	bool ok;
 
 	FOR_TARGETS(j, t) {
 		const struct rctl_pfc *pfc = &t.nd->pfc;
@@ -74,13 +90,9 @@ void rule_pfc_prio_disabled(struct rctl_judge *j)
 			 rctl_prio_list(pfc->pfc_en, ev, sizeof(ev)));
 		snprintf(ev, sizeof(ev), "dcbnl ieee_pfc of '%s': pfc_cap %u", t.nd->name,
 			 pfc->pfc_cap);
-		if (pfc->pfc_en[p]) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, ev, NULL,
-				  "PFC is on for RoCE prio %d", p);
-			continue;
-		}
-		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc %d:on", t.nd->name, p);
-		rctl_emit(j, RCTL_FAIL, t.name, exp, got, ev, fix,
+		ok = pfc_prio_as_wanted(&t, p, true, fix, sizeof(fix));
+		rctl_emit(j, ok ? RCTL_PASS : RCTL_FAIL, t.name, exp, got, ev, ok ? NULL : fix,
+			  ok ? "PFC is on for RoCE prio %d" :
 			  "PFC is off for RoCE prio %d: drops on congestion instead of pause", p);
 	}
 }
@@ -134,6 +146,7 @@ void rule_pfc_cnp_prio(struct rctl_judge *j)
 	struct rctl_target t;
 	char exp[64], got[64], fix[160];
 	int c = j->in->cnp_prio;
+	bool ok;
 
 	FOR_TARGETS(j, t) {
 		const struct rctl_pfc *pfc = &t.nd->pfc;
@@ -143,13 +156,9 @@ void rule_pfc_cnp_prio(struct rctl_judge *j)
 			continue;
 		snprintf(exp, sizeof(exp), "PFC off on CNP prio %d", c);
 		snprintf(got, sizeof(got), "PFC %s on prio %d", pfc->pfc_en[c] ? "on" : "off", c);
-		if (!pfc->pfc_en[c]) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
-				  "CNP prio %d has no PFC", c);
-			continue;
-		}
-		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc %d:off", t.nd->name, c);
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
+		ok = pfc_prio_as_wanted(&t, c, false, fix, sizeof(fix));
+		rctl_emit(j, ok ? RCTL_PASS : RCTL_WARN, t.name, exp, got, NULL, ok ? NULL : fix,
+			  ok ? "CNP prio %d has no PFC" :
 			  "PFC is on for the CNP prio %d: CNPs belong in a strict-priority queue, not a paused one", c);
 	}
 }
@@ -281,6 +290,7 @@ void rule_pfc_dcbx_owner(struct rctl_judge *j)
 {
 	struct rctl_target t;
 	char got[48], fix[80];
+	bool lld;
 
 	FOR_TARGETS(j, t) {
 		const struct rctl_dcbx *d = &t.nd->dcbx;
@@ -290,13 +300,11 @@ void rule_pfc_dcbx_owner(struct rctl_judge *j)
 		snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
 			 d->mode & RCTL_DCBX_LLD_MANAGED ? "firmware/LLDP agent" : "host");
 		snprintf(fix, sizeof(fix), "dcb dcbx set dev %s host ieee", t.nd->name);
-		if (d->mode & RCTL_DCBX_LLD_MANAGED)
-			rctl_emit(j, RCTL_WARN, t.name, "host-managed DCB", got, NULL, fix,
-				  "DCB of '%s' is managed by an LLDP agent: host settings may be overwritten",
-				  t.nd->name);
-		else
-			rctl_emit(j, RCTL_PASS, t.name, "host-managed DCB", got, NULL, NULL,
-				  "DCB is managed by the host");
+		lld = d->mode & RCTL_DCBX_LLD_MANAGED;
+		rctl_emit(j, lld ? RCTL_WARN : RCTL_PASS, t.name, "host-managed DCB", got, NULL,
+			  lld ? fix : NULL, lld ?
+			  "DCB of '%s' is managed by an LLDP agent: host settings may be overwritten" :
+			  "DCB is managed by the host", t.nd->name);
 	}
 }
 

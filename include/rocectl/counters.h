@@ -44,6 +44,22 @@ int rctl_sample_deltas(struct rctl_host *h, double interval_s, struct rctl_err *
  */
 int rctl_counters_resample(struct rctl_host *h, double elapsed_s, struct rctl_err *e);
 
+/*
+ * Reads every counter set of h afresh (the arrays are empty on entry): 0, or
+ * -errno with e filled.
+ */
+typedef int (*rctl_counters_read_fn)(struct rctl_host *h, void *arg, struct rctl_err *e);
+
+/*
+ * rctl_counters_resample() with the reading given: "read" fills the new
+ * sample, and each counter present in both gets its delta against the
+ * previous one (rctl_counter_delta(): one 32-bit wrap corrected by the
+ * catalogue's width, a counter gone backwards otherwise is a reset, without
+ * a delta). On error the previous sample is kept and sample_interval_s is 0.
+ */
+int rctl_counters_next(struct rctl_host *h, double elapsed_s, rctl_counters_read_fn read,
+		       void *arg, struct rctl_err *e);
+
 /* The parts rctl_collect_counters() runs. */
 int rctl_port_counters(struct rctl_nl *nl, const struct rctl_device *d,
 		       struct rctl_port *p);

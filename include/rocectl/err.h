@@ -8,6 +8,7 @@
 #define ROCECTL_ERR_H
 
 #include <errno.h>
+#include <stdbool.h>
 
 struct rctl_err {
 	int errnum;		/* positive errno, 0 when no error */
@@ -24,15 +25,16 @@ enum rctl_exit {
 };
 
 /*
- * Record an error and return -errnum. The message gets ": <strerror>" appended
- * when errnum is non-zero, so callers write only what failed and its subject.
+ * Record an error and return -errnum; with "suffix" and a non-zero errnum the
+ * message gets ": <strerror>" appended.
  */
-int rctl_err_set(struct rctl_err *e, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int rctl_err_fmt(struct rctl_err *e, int errnum, bool suffix, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-/* Same, without the strerror suffix (for messages that explain themselves). */
-int rctl_err_msg(struct rctl_err *e, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* With the strerror suffix: callers write only what failed and its subject. */
+#define rctl_err_set(e, errnum, ...) rctl_err_fmt(e, errnum, true, __VA_ARGS__)
+/* Without it, for messages that explain themselves. */
+#define rctl_err_msg(e, errnum, ...) rctl_err_fmt(e, errnum, false, __VA_ARGS__)
 
 void rctl_err_clear(struct rctl_err *e);
 

@@ -185,6 +185,23 @@ const char *rctl_prio_list(const bool en[8], char *buf, size_t len);
 bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p);
 /* Whether the host's counters carry deltas of two samples. */
 bool rctl_host_has_deltas(const struct rctl_host *h);
+
+/* What a counter-delta rule reads of a target. */
+enum rctl_delta_set {
+	RCTL_DELTA_HW,		/* the port's hw_counters */
+	RCTL_DELTA_ETHTOOL,	/* its netdev's ethtool stats */
+};
+
+/*
+ * The prologue of every counter-delta rule: iterate over the RoCE ports
+ * (as rctl_target_next()) whose "set" has deltas to judge; none when the
+ * host holds one sample, and a port whose set was not read (hw_err, no
+ * netdev, stats_err) is passed over. cur[] starts zeroed.
+ */
+bool rctl_delta_target_next(struct rctl_judge *j, struct rctl_target *t,
+			    enum rctl_delta_set set, uint32_t cur[2]);
+#define FOR_DELTA_TARGETS(j, t, set)					\
+	for (uint32_t dcur_[2] = { 0 }; rctl_delta_target_next(j, &t, set, dcur_);)
 /* Delta of a named counter, 0 when absent or without delta. */
 uint64_t rctl_delta_of(const struct rctl_counter *c, uint32_t n, const char *name);
 /* Sum of the deltas of every counter matching "pat" ('#' = digits). */

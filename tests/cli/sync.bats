@@ -109,3 +109,27 @@ complete_words() {
 	done < <(meta '.. | objects | select(has("path")) | .path as $p |
 		.options[] | select(.choices) | [$p, .long, (.choices | join(" "))] | @tsv')
 }
+
+@test "--input is declared once, by cmd/main.c: no command's option table declares it" {
+	run grep -lE '\.name = "input"' "$ROOT"/cmd/*.c
+	[ "$output" = "$ROOT/cmd/main.c" ] || { echo "declares --input itself: $output"; false; }
+	[ "$(grep -c '\.name = "input"' "$ROOT/cmd/main.c")" -eq 1 ]
+}
+
+# The commands whose table entry has CMD_HOST_INPUT (cmd/*.c): they, and only
+# they, get -i/--input FILE from the dispatch, once, in help and metadata.
+@test "every command whose entry reads a snapshot shows -i/--input once in help and metadata" {
+	local path want got
+	want=$(printf '%s\n' devices counters doctor "tune plan" \
+		$(meta '.commands[] | select(.name == "check") | .commands[].path' | tr ' ' '_') |
+		tr '_' ' ' | sort)
+	got=$(meta '.. | objects | select(has("path")) | select(any(.options[]; .long == "input")) | .path' | sort)
+	diff <(echo "$want") <(echo "$got")
+	while read -r path; do
+		[ "$(jq --arg p "$path" '[.. | objects | select(.path? == $p) | .options[] |
+			select(.long == "input" and .short == "i" and .arg == "FILE")] | length' \
+			"$BATS_FILE_TMPDIR/meta.json")" -eq 1 ] || { echo "'$path': not one -i/--input FILE"; return 1; }
+		[ "$("$ROCECTL" $path --help | grep -cE '^  -i, --input FILE +[a-z]')" -eq 1 ] ||
+			{ echo "'$path --help' lacks -i, --input FILE"; return 1; }
+	done <<<"$want"
+}
