@@ -12,14 +12,9 @@
 #  3. the same run without a tracer, for its IOPS.
 # Not a test: nothing is asserted.
 set -u
-[ "${LAB:-}" = 1 ] || { echo "bench/nvmf-profile.sh runs inside the lab: tests/lab/lab run -- bench/nvmf-profile.sh" >&2; exit 2; }
-REPO=$(cd "$(dirname "$0")/.." && pwd)
-R=${ROCECTL:-$REPO/build/rocectl}
-B=${LAB_B_IP:-10.0.0.2}
-NQN=${LAB_NQN:-nqn.2014-08.org.rocectl:lab}
+source "$(dirname "$0")/lab.bash"
 SECS=${SECS:-4}
 OUT=$(mktemp -d)
-T="timeout 120"
 
 bench() {
 	$T "$@" "$R" -j -q bench nvmf --target "$B" --nqn "$NQN" --qd 32 --time "$SECS" "${ARGS[@]}"

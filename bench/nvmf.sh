@@ -14,14 +14,8 @@
 # CPU per I/O <= 0.8x, QD1 mean latency <= 0.9x (busy-poll). Not a test:
 # nothing is asserted.
 set -u
-[ "${LAB:-}" = 1 ] || { echo "bench/nvmf.sh runs inside the lab: tests/lab/lab run -- bench/nvmf.sh" >&2; exit 2; }
-REPO=$(cd "$(dirname "$0")/.." && pwd)
-R=${ROCECTL:-$REPO/build/rocectl}
-B=${LAB_B_IP:-10.0.0.2}
-NQN=${LAB_NQN:-nqn.2014-08.org.rocectl:lab}
+source "$(dirname "$0")/lab.bash"
 ROUNDS=${ROUNDS:-3} SECS=${SECS:-3}
-T="timeout 120"
-source "$LAB_DIR/knobs.sh"
 WHO="rocectl rocectl-event rocectl-2q libaio io_uring"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

@@ -24,15 +24,10 @@
 # so that most of each run has the hogs beside it. The figures of each pass
 # come with the guest's load average.
 set -u
-[ "${LAB:-}" = 1 ] || { echo "bench/rdma.sh runs inside the lab: tests/lab/lab run -- bench/rdma.sh" >&2; exit 2; }
-REPO=$(cd "$(dirname "$0")/.." && pwd)
-R=${ROCECTL:-$REPO/build/rocectl}
-A=${LAB_A_IP:-10.0.0.1} B=${LAB_B_IP:-10.0.0.2}
+source "$(dirname "$0")/lab.bash"
 ROUNDS=${ROUNDS:-3} LAT_N=${LAT_N:-1000} BW_N=${BW_N:-2000}
 LAT_N_HOG=${LAT_N_HOG:-100000} BW_N_HOG=${BW_N_HOG:-4000} HOG_DELAY=${HOG_DELAY:-1}
 HOGS=0	# the pass: 0, or the number of CPU-bound processes beside each client
-T="timeout 120"
-source "$LAB_DIR/knobs.sh"
 GA=$(lab_gid_index rxe0 "$A") GB=$(lab_gid_index rxe1 "$B")
 
 # client CMD...: runs a benchmark client and prints its output; in the hog

@@ -25,7 +25,7 @@
 #define TICK_NS 10000000ull		/* main thread: keep-alive, progress, stop checks */
 #define IDLE_WAIT_MS 100		/* event mode: longest sleep before re-checking */
 #define CLOCK_EVERY 64			/* busy polls between clock reads of the queue loop */
-#define YIELD_AFTER_NS 50000ull		/* busy poll: yield the CPU once no CQE came this long */
+#define SPIN_NS 50000ull		/* no CQE this long: yield (busy poll) or sleep (event) */
 
 struct worker {
 	uint64_t stripe;	/* first unit of this worker */
@@ -330,11 +330,16 @@ static int queue_loop(struct qctx *qc)
 		 * kworkers) may be queued on this CPU, behind us for a whole
 		 * time slice: measured in the lab, p99 at QD1 went from 8 ms
 		 * to 1 ms. Nothing else runnable: the yield returns at once.
+		 * Event mode spins as long before it sleeps: completions come
+		 * in bursts, and each sleep costs a wake-up (lab, 3 rounds:
+		 * QD32 6778 -> 6982 IOPS, QD1 308 -> 296 us).
 		 */
-		if (!ret && !n && !r->cfg->event && now - qc->last_progress > YIELD_AFTER_NS)
-			sched_yield();
-		if (!ret && !n && r->cfg->event)
+		if (ret || n || now - qc->last_progress <= SPIN_NS)
+			continue;
+		if (r->cfg->event)
 			ret = idle_wait(r, qc, e);
+		else
+			sched_yield();
 	}
 	return ret;
 }
