@@ -26,7 +26,7 @@
 set -u
 source "$(dirname "$0")/lab.bash"
 ROUNDS=${ROUNDS:-3} LAT_N=${LAT_N:-1000} BW_N=${BW_N:-2000}
-LAT_N_HOG=${LAT_N_HOG:-100000} BW_N_HOG=${BW_N_HOG:-4000} HOG_DELAY=${HOG_DELAY:-1}
+LAT_N_HOG=${LAT_N_HOG:-150000} BW_N_HOG=${BW_N_HOG:-4000} HOG_DELAY=${HOG_DELAY:-1}
 HOGS=0	# the pass: 0, or the number of CPU-bound processes beside each client
 GA=$(lab_gid_index rxe0 "$A") GB=$(lab_gid_index rxe1 "$B")
 
