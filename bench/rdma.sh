@@ -14,7 +14,7 @@
 # (milliseconds), not RDMA. Both tools busy-poll and read the clock per
 # iteration; the guest's clocksource is printed because on HPET a read costs
 # microseconds (perftest reads the TSC).
-# A second pass (HOG=0 skips it) runs the same cases with knob_cpu_hog: one
+# A second pass (HOG=0 skips it; IDLE=0 skips the first) runs the same cases with knob_cpu_hog: one
 # CPU-bound process per vCPU beside both tools, as on a host whose CPUs do
 # other work. The hogs start HOG_DELAY seconds after each client did, and stop
 # when it ends: perftest calibrates its cycle counter against gettimeofday()
@@ -125,8 +125,10 @@ cases() {
 	run_case "write bw 64KiB qd128 (-R)" bw "perftest -R ib_write_bw -s 65536 -n $b" \
 		"--op write --bw --size 65536 --iters $b --qd 128"
 }
-echo "pass 1: idle guest (load $(cut -d' ' -f1-3 /proc/loadavg))"
-cases "$LAT_N" "$BW_N"
+if [ "${IDLE:-1}" = 1 ]; then
+	echo "pass 1: idle guest (load $(cut -d' ' -f1-3 /proc/loadavg))"
+	cases "$LAT_N" "$BW_N"
+fi
 if [ "${HOG:-1}" = 1 ]; then
 	HOGS=$(nproc)
 	echo "pass 2: $HOGS CPU-bound processes beside each client from ${HOG_DELAY}s after its start" \

@@ -38,7 +38,14 @@
 #include "rocectl/clock.h"
 #include "rocectl/probe.h"
 
-#define SPIN_NS 2000000ull	/* keep polling this long after the last completion */
+/*
+ * Keep polling this long after the last message. A client on a loaded host
+ * is descheduled for a few scheduler slices at a time; a worker that slept
+ * meanwhile wakes no earlier than whatever runs on its CPU lets it (its
+ * vruntime is no lower than theirs), a slice per message: with 2 ms, 150000
+ * SENDs beside two CPU hogs did not end in 120 s.
+ */
+#define SPIN_NS 200000000ull
 #define TICK_MS 100		/* sleeps are this short, to notice stop and lifetime */
 #define NAP_NS 200000L		/* an idle poll worker looks at its buffer this often */
 #define ACK_TIMEOUT 14		/* 67 ms, as the clients and perftest use */
