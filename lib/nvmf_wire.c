@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* NVMe-oF RDMA wire encoders and decoders (see include/rocectl/nvmf_wire.h). */
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,50 +52,6 @@ static void get_str(char *dst, size_t dstlen, const uint8_t *p, size_t n)
 	while (len && dst[len - 1] == ' ')
 		len--;
 	dst[len] = '\0';
-}
-
-/*
- * A field of a little-endian wire structure, at the spec's byte offset: a
- * number as wide as the struct member it goes to (1, 2, 4 or 8 bytes), or a
- * padded string of "len" bytes (get_str()).
- */
-struct wire_field {
-	uint16_t off, len;
-	uint16_t dst, size;		/* the member: offsetof, sizeof */
-	bool str;
-};
-
-#define MEMBER_SIZE(type, m) sizeof(((type *)0)->m)
-#define WIRE_NUM(type, m, at)						\
-	{ .off = at, .len = MEMBER_SIZE(type, m), .dst = offsetof(type, m),	\
-	  .size = MEMBER_SIZE(type, m) }
-#define WIRE_STR(type, m, at, n)					\
-	{ .off = at, .len = n, .dst = offsetof(type, m), .size = MEMBER_SIZE(type, m), \
-	  .str = true }
-
-/* Decode the n fields of f from p into the zeroed struct "out". */
-static void wire_decode(const uint8_t *p, void *out, const struct wire_field *f, size_t n)
-{
-	uint8_t *o = out;
-	uint64_t v;
-	size_t i;
-
-	for (i = 0; i < n; i++, f++) {
-		if (f->str) {
-			get_str((char *)o + f->dst, f->size, p + f->off, f->len);
-			continue;
-		}
-		v = f->len == 8 ? get64(p + f->off) : f->len == 4 ? get32(p + f->off) :
-		    f->len == 2 ? get16(p + f->off) : p[f->off];
-		if (f->len == 8)
-			memcpy(o + f->dst, &v, 8);
-		else if (f->len == 4)
-			memcpy(o + f->dst, &(uint32_t){ (uint32_t)v }, 4);
-		else if (f->len == 2)
-			memcpy(o + f->dst, &(uint16_t){ (uint16_t)v }, 2);
-		else
-			o[f->dst] = (uint8_t)v;
-	}
 }
 
 /* ---- SQE, SGL, CQE --------------------------------------------------- */
@@ -400,21 +355,27 @@ const char *rctl_nvmf_rej_name(uint16_t sts)
 
 /* ---- Identify, queues, discovery -------------------------------------- */
 
-/* The Identify Controller data structure (NVMe Base; 1792..1803 are the fabrics fields). */
-#define IDC(m, at) WIRE_NUM(struct rctl_nvme_id_ctrl, m, at)
-static const struct wire_field id_ctrl_fields[] = {
-	IDC(mdts, 77), IDC(cntlid, 78), IDC(ver, 80), IDC(ctratt, 96), IDC(cntrltype, 111),
-	IDC(kas, 320), IDC(sqes, 512), IDC(cqes, 513), IDC(maxcmd, 514), IDC(nn, 516),
-	IDC(sgls, 536), WIRE_STR(struct rctl_nvme_id_ctrl, subnqn, 768, 256),
-	IDC(ioccsz, 1792), IDC(iorcsz, 1796), IDC(icdoff, 1800), IDC(fcatt, 1802),
-	IDC(msdbd, 1803),
-};
-
 void rctl_nvme_id_ctrl_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 			      struct rctl_nvme_id_ctrl *c)
 {
 	memset(c, 0, sizeof(*c));
-	wire_decode(p, c, id_ctrl_fields, sizeof(id_ctrl_fields) / sizeof(id_ctrl_fields[0]));
+	c->mdts = p[77];
+	c->cntlid = get16(p + 78);
+	c->ver = get32(p + 80);
+	c->ctratt = get32(p + 96);
+	c->cntrltype = p[111];
+	c->kas = get16(p + 320);
+	c->sqes = p[512];
+	c->cqes = p[513];
+	c->maxcmd = get16(p + 514);
+	c->nn = get32(p + 516);
+	c->sgls = get32(p + 536);
+	get_str(c->subnqn, sizeof(c->subnqn), p + 768, 256);
+	c->ioccsz = get32(p + 1792);
+	c->iorcsz = get32(p + 1796);
+	c->icdoff = get16(p + 1800);
+	c->fcatt = p[1802];
+	c->msdbd = p[1803];
 }
 
 void rctl_nvme_id_ns_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
@@ -489,22 +450,24 @@ void rctl_nvmf_disc_hdr_decode(const uint8_t p[1024], struct rctl_nvmf_disc_hdr 
 	h->recfmt = get16(p + 16);
 }
 
-/* A Discovery Log Page Entry (NVMe over Fabrics). */
-#define DLE(m, at) WIRE_NUM(struct rctl_nvmf_disc_entry, m, at)
-#define DLE_STR(m, at, n) WIRE_STR(struct rctl_nvmf_disc_entry, m, at, n)
-static const struct wire_field disc_entry_fields[] = {
-	DLE(trtype, 0), DLE(adrfam, 1), DLE(subtype, 2), DLE(treq, 3), DLE(portid, 4),
-	DLE(cntlid, 6), DLE(asqsz, 8), DLE_STR(trsvcid, 32, 32), DLE_STR(subnqn, 256, 256),
-	DLE_STR(traddr, 512, 256), DLE(qptype, 768), DLE(prtype, 769), DLE(cms, 770),
-	DLE(pkey, 776),
-};
-
 void rctl_nvmf_disc_entry_decode(const uint8_t p[RCTL_NVMF_DISC_ENTRY_SIZE],
 				 struct rctl_nvmf_disc_entry *d)
 {
 	memset(d, 0, sizeof(*d));
-	wire_decode(p, d, disc_entry_fields,
-		    sizeof(disc_entry_fields) / sizeof(disc_entry_fields[0]));
+	d->trtype = p[0];
+	d->adrfam = p[1];
+	d->subtype = p[2];
+	d->treq = p[3];
+	d->portid = get16(p + 4);
+	d->cntlid = get16(p + 6);
+	d->asqsz = get16(p + 8);
+	get_str(d->trsvcid, sizeof(d->trsvcid), p + 32, 32);
+	get_str(d->subnqn, sizeof(d->subnqn), p + 256, 256);
+	get_str(d->traddr, sizeof(d->traddr), p + 512, 256);
+	d->qptype = p[768];
+	d->prtype = p[769];
+	d->cms = p[770];
+	d->pkey = get16(p + 776);
 }
 
 static const char *name_or_unknown(const char *const *names, size_t n, uint8_t v)
