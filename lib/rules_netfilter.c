@@ -83,7 +83,6 @@ void rule_firewall_roce_udp(struct rctl_judge *j)
 	char got[48], ev[RCTL_FIELD_LEN * 2], fix[RCTL_FIELD_LEN];
 	struct rctl_target t;
 	uint32_t n;
-	bool rxe;
 
 	if (!nf_ok(j, true))
 		return;
@@ -99,12 +98,13 @@ void rule_firewall_roce_udp(struct rctl_judge *j)
 			 r->verdict);
 		nf_describe(r, ev, sizeof(ev));
 		nf_fix(r, fix, sizeof(fix));
-		/* hardware RoCE bypasses netfilter; Soft-RoCE goes through it */
-		rxe = !strcmp(t.dev->driver, "rxe");
-		rctl_emit(j, rxe ? RCTL_FAIL : RCTL_WARN, t.name, "no drop of UDP 4791", got, ev, fix,
-			  rxe ? "a netfilter rule drops UDP 4791 on '%s': it blocks Soft-RoCE (rxe runs RoCE v2 through the kernel's UDP stack)" :
-			  "netfilter rule present: ineffective for hardware RoCE (it bypasses netfilter), but it blocks Soft-RoCE and OOB TCP",
-			  t.nd->name);
+		if (!strcmp(t.dev->driver, "rxe"))
+			rctl_emit(j, RCTL_FAIL, t.name, "no drop of UDP 4791", got, ev, fix,
+				  "a netfilter rule drops UDP 4791 on '%s': it blocks Soft-RoCE (rxe runs RoCE v2 through the kernel's UDP stack)",
+				  t.nd->name);
+		else
+			rctl_emit(j, RCTL_WARN, t.name, "no drop of UDP 4791", got, ev, fix,
+				  "netfilter rule present: ineffective for hardware RoCE (it bypasses netfilter), but it blocks Soft-RoCE and OOB TCP");
 	}
 }
 

@@ -53,7 +53,6 @@ static void pfc_by_frames(struct rctl_judge *j, const struct rctl_target *t, con
 		  "no PFC frame moved on the prio during the interval");
 }
 
-
 /*
  * Whether PFC of "prio" on the target's netdev is as wanted ("on"); when not,
  * fix gets the dcb command that sets it.
@@ -290,7 +289,6 @@ void rule_pfc_dcbx_owner(struct rctl_judge *j)
 {
 	struct rctl_target t;
 	char got[48], fix[80];
-	bool lld;
 
 	FOR_TARGETS(j, t) {
 		const struct rctl_dcbx *d = &t.nd->dcbx;
@@ -300,11 +298,13 @@ void rule_pfc_dcbx_owner(struct rctl_judge *j)
 		snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
 			 d->mode & RCTL_DCBX_LLD_MANAGED ? "firmware/LLDP agent" : "host");
 		snprintf(fix, sizeof(fix), "dcb dcbx set dev %s host ieee", t.nd->name);
-		lld = d->mode & RCTL_DCBX_LLD_MANAGED;
-		rctl_emit(j, lld ? RCTL_WARN : RCTL_PASS, t.name, "host-managed DCB", got, NULL,
-			  lld ? fix : NULL, lld ?
-			  "DCB of '%s' is managed by an LLDP agent: host settings may be overwritten" :
-			  "DCB is managed by the host", t.nd->name);
+		if (d->mode & RCTL_DCBX_LLD_MANAGED)
+			rctl_emit(j, RCTL_WARN, t.name, "host-managed DCB", got, NULL, fix,
+				  "DCB of '%s' is managed by an LLDP agent: host settings may be overwritten",
+				  t.nd->name);
+		else
+			rctl_emit(j, RCTL_PASS, t.name, "host-managed DCB", got, NULL, NULL,
+				  "DCB is managed by the host");
 	}
 }
 
