@@ -113,8 +113,37 @@ teardown() {
 	rmdir "$d"
 }
 
+@test "knob_rx_cpu: steers a side's receive work to a CPU; '-' gives it back" {
+	knob_rx_cpu "$LAB_B_IF" 0
+	assert_equal "$(lab_rx_cpus "$LAB_B_IF")" 1
+	run lab_rping 3 64 20
+	assert_success
+	run knob_rx_cpu "$LAB_B_IF" "$(nproc)"
+	assert_failure
+	assert_output --partial "no CPU '$(nproc)'"
+	assert_equal "$(lab_rx_cpus "$LAB_B_IF")" 1
+	knob_rx_cpu "$LAB_B_IF" -
+	assert_equal "$(lab_rx_cpus "$LAB_B_IF")" 0
+}
+
+@test "knob_cpu_hog N CPU: N busy loops pinned to CPU; knob_cpu_hog_stop ends them" {
+	local pid pids
+	knob_cpu_hog 2 0
+	mapfile -t pids <"$LAB_HOG_PIDS"
+	assert_equal "${#pids[@]}" 2
+	for pid in "${pids[@]}"; do
+		run taskset -pc "$pid"
+		assert_output --regexp "affinity list: 0$"
+	done
+	knob_cpu_hog_stop
+	for pid in "${pids[@]}"; do
+		! kill -0 "$pid" 2>/dev/null || fail "hog $pid still runs"
+	done
+}
+
 @test "lab_reset restores the baseline after every knob at once" {
 	knob_drop_roce
+	knob_rx_cpu "$LAB_A_IF" 0
 	knob_mtu "$LAB_B_IF" 9000
 	knob_netem "$LAB_A_IF" loss 1%
 	knob_nvmet_port_remove
@@ -127,6 +156,7 @@ teardown() {
 	run tc qdisc show
 	refute_output --partial netem
 	assert_equal "$(lab_active_mtu "$LAB_B_DEV")" 1024
+	assert_equal "$(lab_rx_cpus "$LAB_A_IF")" 0
 	[ ! -e "$LAB_RDMA_CM/$LAB_A_DEV" ] || fail "rdma_cm configfs directory left behind"
 	run lab_rping 3 64 20
 	assert_success

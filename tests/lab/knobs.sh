@@ -37,9 +37,15 @@
 #					directory only if a knob created it
 #	lab_cm_dir DEV			print DEV's rdma_cm configfs port 1 directory,
 #					creating it (then knob_roce_cm_reset removes it)
-#	knob_cpu_hog [N]		N CPU-bound processes (default: one per CPU) beside
-#					the benchmark, as other work on a shared host
+#	knob_cpu_hog [N [CPU]]		N CPU-bound processes (default: one per CPU) beside
+#					the benchmark, as other work on a shared host; all
+#					on CPU if given
 #	knob_cpu_hog_stop		end them
+#	knob_rx_cpu IF CPU|-		receive processing of IF on CPU, by RPS: rxe's work on
+#					what arrives there and all it sets off (the target's
+#					commands on B's side, completions on A's), as if the
+#					two hosts had CPUs of their own; "-" gives it back to
+#					the CPU that sent the packet
 #	lab_reset			restore the whole baseline (all of the above, plus
 #					disconnect kernel NVMe-oF controllers of LAB_NQN);
 #					call it from teardown so later tests start clean
@@ -60,6 +66,7 @@
 #					succeeds when all COUNT pings came back verified
 #	lab_stop PID			kill and reap a background helper (status ignored)
 #	lab_ping_crosses		ping B from A and check that the veth counters moved
+#	lab_rx_cpus IF			print the RPS CPU mask of IF as a number (0: none)
 #	lab_nvme_dev			print the kernel block device of LAB_NQN (/dev/nvmeXnY)
 #	lab_nvmet_port_enabled		true if the target listens on B:4420
 #	lab_ready			the setup's readiness check: both ports ACTIVE with
@@ -373,11 +380,13 @@ lab_nvme_dev() {
 
 LAB_HOG_PIDS=/run/rocectl-lab-hog.pids
 
-# knob_cpu_hog [N]: N busy loops at normal priority; their fds closed so bats does not wait for them.
+# knob_cpu_hog [N [CPU]]: N busy loops at normal priority, on CPU only if given;
+# their fds closed so bats does not wait for them.
 knob_cpu_hog() {
-	local n=${1:-$(nproc)} i
+	local n=${1:-$(nproc)} pin=() i
+	[ -z "${2:-}" ] || pin=(taskset -c "$2")
 	for ((i = 0; i < n; i++)); do
-		bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 3>&- &
+		"${pin[@]}" bash -c 'while :; do :; done' </dev/null >/dev/null 2>&1 3>&- &
 		echo "$!" >>"$LAB_HOG_PIDS"
 	done
 }
@@ -391,6 +400,24 @@ knob_cpu_hog_stop() {
 	rm -f "$LAB_HOG_PIDS"
 }
 
+# knob_rx_cpu IF CPU|-: veth has one receive queue; RPS takes a hex CPU mask.
+knob_rx_cpu() {
+	local f=/sys/class/net/$1/queues/rx-0/rps_cpus mask=0
+	[ -w "$f" ] || { lab_err "no RPS on '$1' ($f)"; return 1; }
+	if [ "$2" != - ]; then
+		[[ $2 =~ ^[0-9]+$ ]] && [ "$2" -lt "$(nproc)" ] ||
+			{ lab_err "no CPU '$2' (the guest has $(nproc))"; return 1; }
+		mask=$(printf '%x' $((1 << $2)))
+	fi
+	echo "$mask" >"$f" || { lab_err "cannot steer '$1' to CPU $2"; return 1; }
+}
+
+# lab_rx_cpus IF: the RPS mask of IF as a number (0: none).
+lab_rx_cpus() {
+	local m
+	read -r m <"/sys/class/net/$1/queues/rx-0/rps_cpus" && echo $((16#${m//,/}))
+}
+
 lab_reset() {
 	local rc=0 ifc dev mtu flags
 	knob_cpu_hog_stop || rc=1
@@ -400,6 +427,7 @@ lab_reset() {
 	knob_restore_roce || rc=1
 	for ifc in "$LAB_A_IF" "$LAB_B_IF"; do
 		knob_netem_clear "$ifc" || rc=1
+		knob_rx_cpu "$ifc" - || rc=1
 		read -r mtu <"/sys/class/net/$ifc/mtu"
 		[ "$mtu" = 1500 ] || knob_mtu "$ifc" 1500 || rc=1
 		# Bit 0 of the flags is IFF_UP.
