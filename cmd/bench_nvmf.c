@@ -80,7 +80,7 @@ static const struct rctl_opt nvmf_opts[] = {
 	{ .name = "strict", .type = OPT_FLAG, .dst = &o.strict,
 	  .help = "refuse instead of clamping --qd and --queues to the target's limits" },
 	{ .name = "event", .type = OPT_FLAG, .dst = &o.event,
-	  .help = "after 50 us without a completion, sleep on completion events (shared machines)" },
+	  .help = "after 10 us without a completion, sleep on completion events (shared machines)" },
 	{ 0 }
 };
 
