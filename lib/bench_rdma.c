@@ -31,46 +31,38 @@ static const char *op_name(enum rctl_xfer_op op)
 	return op == RCTL_OP_SEND ? "SEND" : op == RCTL_OP_WRITE ? "RDMA WRITE" : "RDMA READ";
 }
 
-#define POST_CHAIN 16	/* bandwidth: WRs posted as one chain, one doorbell */
-
 /*
- * n WRs as one chain. A WR is signalled when covers[i] is not 0; its wr_id
- * then carries how many WRs its completion accounts for.
+ * One WR, one doorbell, as perftest posts by default. It is signalled when
+ * covers is not 0; its wr_id then carries how many WRs its completion
+ * accounts for. (Chains of 16 per doorbell, perftest's --post_list 16, halved
+ * rxe's bandwidth when the client was pinned to one CPU, in the lab.)
  */
-static int post_chain(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
-		      const uint64_t *covers, int n)
+static int post_wr(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len, uint64_t covers)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)(op == RCTL_OP_READ ? c->buf + c->size : c->buf),
 		.length = len, .lkey = c->mr->lkey,
 	};
-	struct ibv_send_wr wr[POST_CHAIN], *bad;
-	int i;
+	struct ibv_send_wr wr = {
+		.wr_id = covers, .sg_list = &sge, .num_sge = 1,
+		.send_flags = covers ? IBV_SEND_SIGNALED : 0,
+		.opcode = op == RCTL_OP_SEND ? IBV_WR_SEND :
+			  op == RCTL_OP_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
+	}, *bad;
 
-	for (i = 0; i < n; i++) {
-		wr[i] = (struct ibv_send_wr){
-			.wr_id = covers[i], .sg_list = &sge, .num_sge = 1,
-			.next = i + 1 < n ? &wr[i + 1] : NULL,
-			.send_flags = covers[i] ? IBV_SEND_SIGNALED : 0,
-			.opcode = op == RCTL_OP_SEND ? IBV_WR_SEND :
-				  op == RCTL_OP_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
-		};
-		if (op != RCTL_OP_SEND) {
-			wr[i].wr.rdma.remote_addr = c->raddr;
-			wr[i].wr.rdma.rkey = c->rkey;
-		}
-		if (op != RCTL_OP_READ && len <= c->max_inline)
-			wr[i].send_flags |= IBV_SEND_INLINE;
+	if (op != RCTL_OP_SEND) {
+		wr.wr.rdma.remote_addr = c->raddr;
+		wr.wr.rdma.rkey = c->rkey;
 	}
-	return ibv_post_send(c->id->qp, wr, &bad) ? -errno : 0;
+	if (op != RCTL_OP_READ && len <= c->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	return ibv_post_send(c->id->qp, &wr, &bad) ? -errno : 0;
 }
 
 /* One signalled WR: a latency iteration. */
 static int post(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len)
 {
-	static const uint64_t one = 1;
-
-	return post_chain(c, op, len, &one, 1);
+	return post_wr(c, op, len, 1);
 }
 
 /* In --time mode "now" decides; the caller reads the clock anyway. */
@@ -231,24 +223,22 @@ struct bw_state {
 	bool stop;		/* the last WR is posted */
 };
 
-/* Top the queue up to qd WRs in flight, POST_CHAIN per doorbell. */
+/* Top the queue up to qd WRs in flight. */
 static int bw_fill(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 		   struct bw_state *s, uint64_t now)
 {
-	uint64_t covers[POST_CHAIN];
-	int n, ret;
+	uint64_t covers;
+	int ret;
 
 	while (!s->stop && s->posted - s->done < o->qd) {
-		for (n = 0; n < POST_CHAIN && !s->stop && s->posted - s->done < o->qd; n++) {
-			s->stop = !more(o, s->posted + 1, s->t0, now);
-			s->posted++;
-			covers[n] = 0;
-			if (s->stop || s->posted % s->mod == 0) {
-				covers[n] = s->posted - s->last_sig;
-				s->last_sig = s->posted;
-			}
+		s->stop = !more(o, s->posted + 1, s->t0, now);
+		s->posted++;
+		covers = 0;
+		if (s->stop || s->posted % s->mod == 0) {
+			covers = s->posted - s->last_sig;
+			s->last_sig = s->posted;
 		}
-		ret = post_chain(c, o->op, o->size, covers, n);
+		ret = post_wr(c, o->op, o->size, covers);
 		if (ret)
 			return ret;
 	}
