@@ -23,28 +23,53 @@
 # Both tools get the same treatment, and more iterations (LAT_N_HOG, BW_N_HOG)
 # so that most of each run has the hogs beside it. The figures of each pass
 # come with the guest's load average.
+# With two CPUs or more, A and B are laid out as two hosts: clients on CPU 1,
+# servers on CPU 0, and each hog pinned to a CPU of its own. Left to the
+# scheduler, the two busy pollers sometimes shared a CPU and took turns, which
+# moved the median of a round by a tenth or more for either tool. rxe's
+# receive work stays on the CPU that sent the packet: steering it to the
+# receiver's CPU (knob_rx_cpu, as bench/nvmf.sh does for the target's work)
+# costs an interprocessor interrupt per packet, 15 -> 42 us of latency under
+# TCG for both tools, and a message here sets off no other work to place.
 set -u
 source "$(dirname "$0")/lab.bash"
 ROUNDS=${ROUNDS:-3} LAT_N=${LAT_N:-1000} BW_N=${BW_N:-2000}
 LAT_N_HOG=${LAT_N_HOG:-150000} BW_N_HOG=${BW_N_HOG:-4000} HOG_DELAY=${HOG_DELAY:-1}
 HOGS=0	# the pass: 0, or the number of CPU-bound processes beside each client
 GA=$(lab_gid_index rxe0 "$A") GB=$(lab_gid_index rxe1 "$B")
+ON_A=() ON_B=()	# taskset prefixes of the two hosts' processes
+if [ "$(nproc)" -ge 2 ]; then
+	ON_A=(taskset -c 1) ON_B=(taskset -c 0)
+fi
 
-# client CMD...: runs a benchmark client and prints its output; in the hog
-# pass, the hogs run beside it from HOG_DELAY seconds after its start to its
-# end. A client that fails says why on stderr (its round then has no figure).
+# hogs: one CPU-bound process per CPU, each pinned there when A and B are.
+hogs() {
+	local cpu
+	if [ ${#ON_A[@]} -eq 0 ]; then
+		knob_cpu_hog "$HOGS"
+		return
+	fi
+	for ((cpu = 0; cpu < HOGS; cpu++)); do
+		knob_cpu_hog 1 "$cpu"
+	done
+}
+
+# client NAME CMD...: runs a benchmark client on A and prints its output; in
+# the hog pass, the hogs run beside it from HOG_DELAY seconds after its start to
+# its end. A client that fails says why on stderr (its round then has no figure).
 client() {
-	local out err pid rc=0
+	local name=$1 out err pid rc=0
+	shift
 	out=$(mktemp) err=$(mktemp)
-	"$@" >"$out" 2>"$err" &
+	$T "${ON_A[@]}" "$@" >"$out" 2>"$err" &
 	pid=$!
 	if [ "$HOGS" -gt 0 ]; then
 		sleep "$HOG_DELAY"
-		knob_cpu_hog "$HOGS"
+		hogs
 	fi
 	wait "$pid" || rc=$?
 	knob_cpu_hog_stop
-	[ "$rc" -eq 0 ] || echo "  (${*:3:1} exited $rc: $(tail -n 1 "$err"))" >&2
+	[ "$rc" -eq 0 ] || echo "  ($name exited $rc: $(tail -n 1 "$err"))" >&2
 	cat "$out"
 	rm -f "$out" "$err"
 }
@@ -61,10 +86,10 @@ perftest() {
 	fi
 	tool=$1
 	shift
-	$T "$tool" "${cm[@]}" -d rxe1 "${sa[@]}" "$@" >/dev/null 2>&1 &
+	$T "${ON_B[@]}" "$tool" "${cm[@]}" -d rxe1 "${sa[@]}" "$@" >/dev/null 2>&1 &
 	spid=$!
 	sleep 2
-	client $T "$tool" "${cm[@]}" -d rxe0 "${ca[@]}" "$@" "$B" |
+	client "$tool" "$tool" "${cm[@]}" -d rxe0 "${ca[@]}" "$@" "$B" |
 		awk '$1 ~ /^[0-9]+$/ && NF >= 5 { l = $0 } END { print l }'
 	wait "$spid" 2>/dev/null
 }
@@ -81,7 +106,7 @@ run_case() {
 	local name=$1 kind=$2 pcmd=$3 rargs=$4 i p r pv=() rv=()
 	for ((i = 0; i < ROUNDS; i++)); do
 		p=$($pcmd)
-		r=$(client $T "$R" -j bench rdma "$B" --src "$A" $rargs)
+		r=$(client rocectl "$R" -j bench rdma "$B" --src "$A" $rargs)
 		if [ "$kind" = lat ]; then
 			# perftest: t_typical is column 5 (median); rocectl: the 50th percentile
 			pv+=("$(awk '{ print $5 }' <<<"$p")")
@@ -106,12 +131,15 @@ run_case() {
 	}'
 }
 
-timeout 3600 "$R" serve --bind "$B" --lifetime 600 >/dev/null 2>&1 &
+timeout 3600 "${ON_B[@]}" "$R" serve --bind "$B" --lifetime 600 >/dev/null 2>&1 &
 SPID=$!
 lab_wait 10 lab_cm_listening "$B" 18520 || exit 1
 echo "rocectl bench rdma vs perftest, rxe0 -> rxe1, $ROUNDS rounds each, median of rounds;" \
 	"$(nproc) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
 	"rocectl clock $($T "$R" -j bench rdma "$B" --src "$A" --iters 10 | jq -r .clock_source)"
+if [ ${#ON_A[@]} -gt 0 ]; then
+	echo "two hosts: A's processes on CPU 1, B's on CPU 0, hogs one per CPU"
+fi
 echo "latency in us (perftest t_typical vs rocectl median; both half round trip for send/write), bw in MiB/s"
 # cases LAT_ITERS BW_ITERS
 cases() {
