@@ -14,7 +14,11 @@ has() { "$ROCECTL" __metadata | jq -e --arg c "$1" 'any(.. | objects; .path? == 
 show() {
 	local name=$1
 	[ "$1" = bench ] && name="$1 $2"
-	printf '\n\033[1m$ rocectl %s\033[0m\n' "$*"
+	if [ -t 1 ]; then
+		printf '\n\033[1m$ rocectl %s\033[0m\n' "$*"
+	else
+		printf '\n$ rocectl %s\n' "$*"
+	fi
 	timeout 120 "$ROCECTL" "$@"
 	local rc=$?
 	printf '(exit status %d)\n' "$rc"

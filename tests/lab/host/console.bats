@@ -17,11 +17,24 @@ setup() {
 # /usr/bin/sleep from the 9p root while it went away) fail with EIO and panic.
 @test "a full boot's console has no panic, I/O error or BUG" {
 	local log=$BATS_TEST_TMPDIR/console
-	LAB_CONSOLE=$log run "$LAB" run 'for i in 1 2 3; do setsid bash -c "while :; do :; done" </dev/null >/dev/null 2>&1 & done; echo lab-console-test-ran'
+	LAB_CONSOLE=$log run "$LAB" run 'for i in 1 2 3; do setsid bash -c "while :; do :; done" </dev/null >/dev/null 2>&1 & done; echo lab-console-test-ran; [ -t 1 ] && echo guest-stdout-tty || echo guest-stdout-pipe'
 	assert_success
+	# Ours is not a terminal here, so the command's is not either; and the
+	# kernel's "reboot: Power down" does not end the output.
+	assert_output --partial guest-stdout-pipe
+	refute_output --partial 'Power down'
+	run grep -c 'reboot: Power down' "$log"
+	assert_output 1
 	# The log is the real console: the command's output is in it.
 	run grep -c lab-console-test-ran "$log"
 	assert_output 1
 	run grep -n -E 'panic|Input/output error|BUG' "$log"
 	assert_equal "$status" 1
+}
+
+@test "on a terminal, the command's output goes to a terminal too" {
+	run script -qec "$LAB run '[ -t 1 ] && echo guest-stdout-tty || echo guest-stdout-pipe'" /dev/null
+	assert_success
+	assert_output --partial guest-stdout-tty
+	refute_output --partial 'Power down'
 }
