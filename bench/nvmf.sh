@@ -8,7 +8,8 @@
 # target: 4k randread QD1 mean and p99 latency, QD32 IOPS, and CPU per I/O
 # counted guest-wide: busy jiffies of /proc/stat (user, nice, system, irq,
 # softirq, steal) over each run divided by its I/Os, since rxe and the target
-# work in softirq outside any process's own accounting.
+# work in softirq outside any process's own accounting; and the interrupts per
+# I/O by which RPS handed packets from one CPU to the other (two-hosts only).
 #
 # In two layouts (LAYOUTS, both by default), each with its medians and ratios:
 #   two-hosts  each side's receive work on a CPU of its own, by RPS (knob_rx_cpu):
@@ -33,26 +34,40 @@ busy_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc
 # guest_cpu J0 IOS: guest-wide CPU seconds per I/O since J0.
 guest_cpu() { awk -v a="$1" -v b="$(busy_jiffies)" -v n="$2" 'BEGIN { print (n > 0 ? (b - a) / 100 / n : 0) }'; }
 
-# rocectl QD [ARGS]: prints "mean_us p99_us iops guest_cpu_s_per_io"
+# Interrupts by which RPS woke a CPU for packets queued to it, all CPUs
+# (softnet_stat column 10, received_rps, counted in rps_trigger_softirq of
+# net/core/dev.c); 0 without steering.
+rps_ipis() {
+	local f s=0
+	while read -r -a f; do
+		s=$((s + 16#${f[9]}))
+	done </proc/net/softnet_stat
+	echo "$s"
+}
+
+# ipis I0 IOS: RPS interrupts per I/O since I0.
+ipis() { awk -v a="$1" -v b="$(rps_ipis)" -v n="$2" 'BEGIN { print (n > 0 ? (b - a) / n : 0) }'; }
+
+# rocectl QD [ARGS]: prints "mean_us p99_us iops guest_cpu_s_per_io rps_ipis_per_io"
 rocectl_run() {
-	local qd=$1 j0 out
+	local qd=$1 j0 i0 out
 	shift
-	j0=$(busy_jiffies)
+	i0=$(rps_ipis) j0=$(busy_jiffies)
 	out=$($T "$R" -j -q bench nvmf --target "$B" --nqn "$NQN" --qd "$qd" --time "$SECS" $PIN "$@" |
 		jq -r '.results | "\(.latency_ns.mean / 1000) \(.latency_ns.percentiles["99"] / 1000) \(.ios_per_s) \(.ios)"')
 	set -- $out
-	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}")"
+	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}") $(ipis "$i0" "${4:-0}")"
 }
 
-# fio ENGINE QD DEV: the same four figures.
+# fio ENGINE QD DEV: the same five figures.
 fio_run() {
-	local j0 out
-	j0=$(busy_jiffies)
+	local j0 i0 out
+	i0=$(rps_ipis) j0=$(busy_jiffies)
 	out=$($T $TASKSET fio --name=b --filename="$3" --ioengine="$1" --direct=1 --rw=randread --bs=4k \
 		--iodepth="$2" --time_based --runtime="$SECS" --output-format=json 2>/dev/null |
 		jq -r '.jobs[0] | "\(.read.clat_ns.mean / 1000) \(.read.clat_ns.percentile["99.000000"] / 1000) \(.read.iops) \(.read.total_ios)"')
 	set -- $out
-	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}")"
+	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}") $(ipis "$i0" "${4:-0}")"
 }
 
 kernel_connect() {
@@ -90,8 +105,9 @@ report() {
 	local r k
 	echo "medians:"
 	for who in $WHO; do
-		printf '%-6s %-14s %12.1f %12.1f %12.1f %18.1f\n' "" "$who" "$(med $who.mean)" "$(med $who.p99)" \
-			"$(med $who.iops32)" "$(awk -v c="$(med $who.cpu32)" 'BEGIN { print c * 1e6 }')"
+		printf '%-6s %-14s %12.1f %12.1f %12.1f %18.1f %10.2f\n' "" "$who" "$(med $who.mean)" \
+			"$(med $who.p99)" "$(med $who.iops32)" \
+			"$(awk -v c="$(med $who.cpu32)" 'BEGIN { print c * 1e6 }')" "$(med $who.ipi32)"
 	done
 	echo "ratios (goal):"
 	for r in rocectl rocectl-event; do
@@ -111,22 +127,24 @@ report() {
 
 rounds() {
 	local i who q1 q32
-	printf '%-6s %-14s %12s %12s %12s %18s\n' round who "QD1 mean us" "QD1 p99 us" "QD32 IOPS" "QD32 guest us/io"
+	printf '%-6s %-14s %12s %12s %12s %18s %10s\n' round who "QD1 mean us" "QD1 p99 us" "QD32 IOPS" \
+		"QD32 guest us/io" "IPIs/io"
 	for ((i = 1; i <= ROUNDS; i++)); do
 		for who in $WHO; do
 			case $who in
 			rocectl) q1=$(rocectl_run 1); q32=$(rocectl_run 32) ;;
 			rocectl-event) q1=$(rocectl_run 1 --event); q32=$(rocectl_run 32 --event) ;;
-			rocectl-2q) q1="0 0 0 0"; q32=$(rocectl_run 32 --queues 2) ;;
+			rocectl-2q) q1="0 0 0 0 0"; q32=$(rocectl_run 32 --queues 2) ;;
 			*) q1=$(fio_run "$who" 1 "$dev"); q32=$(fio_run "$who" 32 "$dev") ;;
 			esac
 			add "$who.mean" "$(col 1 <<<"$q1")"
 			add "$who.p99" "$(col 2 <<<"$q1")"
 			add "$who.iops32" "$(col 3 <<<"$q32")"
 			add "$who.cpu32" "$(col 4 <<<"$q32")"
-			printf '%-6s %-14s %12.1f %12.1f %12.1f %18.1f\n' "$i" "$who" "$(col 1 <<<"$q1")" \
+			add "$who.ipi32" "$(col 5 <<<"$q32")"
+			printf '%-6s %-14s %12.1f %12.1f %12.1f %18.1f %10.2f\n' "$i" "$who" "$(col 1 <<<"$q1")" \
 				"$(col 2 <<<"$q1")" "$(col 3 <<<"$q32")" \
-				"$(awk -v c="$(col 4 <<<"$q32")" 'BEGIN { print c * 1e6 }')"
+				"$(awk -v c="$(col 4 <<<"$q32")" 'BEGIN { print c * 1e6 }')" "$(col 5 <<<"$q32")"
 		done
 		echo "round $i: load $(cut -d' ' -f1-3 /proc/loadavg)"
 	done
