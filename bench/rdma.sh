@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # bench/rdma.sh - rocectl bench rdma against perftest, in one lab boot:
-#	LAB_SMP=2 LAB_TIMEOUT=1500 tests/lab/lab run -- bench/rdma.sh
+#	LAB_SMP=2 LAB_TIMEOUT=3000 tests/lab/lab run -- bench/rdma.sh
 # For each case it alternates perftest and rocectl (ROUNDS times) at the same
 # size and iteration count, between rxe0 (A) and rxe1 (B), and prints the
 # ratios rocectl/perftest of the medians over the rounds (3 by default: an odd
