@@ -217,60 +217,38 @@ static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	return 0;
 }
 
-struct bw_state {
-	uint64_t posted, done, last_sig, t0;
-	uint32_t mod;		/* one WR in mod is signalled */
-	bool stop;		/* the last WR is posted */
-};
-
-/* Top the queue up to qd WRs in flight. */
-static int bw_fill(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
-		   struct bw_state *s, uint64_t now)
-{
-	uint64_t covers;
-	int ret;
-
-	while (!s->stop && s->posted - s->done < o->qd) {
-		s->stop = !more(o, s->posted + 1, s->t0, now);
-		s->posted++;
-		covers = 0;
-		if (s->stop || s->posted % s->mod == 0) {
-			covers = s->posted - s->last_sig;
-			s->last_sig = s->posted;
-		}
-		ret = post_wr(c, o->op, o->size, covers);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 static int bw(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	      struct rctl_bench_rdma_result *r, struct rctl_err *e)
 {
-	struct bw_state s = {
-		.mod = o->qd / 2 < CQ_MOD ? (o->qd / 2 ? o->qd / 2 : 1) : CQ_MOD,
-	};
+	uint64_t posted = 0, done = 0, last_sig = 0, t0, now, covers;
+	uint32_t mod = o->qd / 2 < CQ_MOD ? (o->qd / 2 ? o->qd / 2 : 1) : CQ_MOD;
 	struct ibv_wc wc[16];
-	uint64_t now;
+	bool stop = false;
 	int n, i, ret;
 
-	s.t0 = now = rctl_fast_ns();
-	while (s.done < s.posted || !s.stop) {
-		ret = bw_fill(c, o, &s, now);
-		if (ret)
-			return rctl_err_set(e, ret, "cannot post a %s", op_name(o->op));
+	t0 = now = rctl_fast_ns();
+	while (done < posted || !stop) {
+		/* top up to qd in flight; one WR in mod, and the last, signalled */
+		while (!stop && posted - done < o->qd) {
+			stop = !more(o, ++posted, t0, now);
+			covers = stop || posted % mod == 0 ? posted - last_sig : 0;
+			if (covers)
+				last_sig = posted;
+			ret = post_wr(c, o->op, o->size, covers);
+			if (ret)
+				return rctl_err_set(e, ret, "cannot post a %s", op_name(o->op));
+		}
 		n = wait_wc(c, o, wc, 16, deadline_of(o, now), e);
 		if (n < 0)
 			return n;
 		for (i = 0; i < n; i++)
-			s.done += wc[i].wr_id;
+			done += wc[i].wr_id;
 		/* one clock read per completion batch: deadline and --time */
 		now = rctl_fast_ns();
 	}
-	r->iters = s.done;
-	r->bytes = s.done * o->size;
-	r->secs = (now - s.t0) / 1e9;
+	r->iters = done;
+	r->bytes = done * o->size;
+	r->secs = (now - t0) / 1e9;
 	return 0;
 }
 
