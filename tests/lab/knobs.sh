@@ -400,7 +400,9 @@ knob_cpu_hog_stop() {
 	rm -f "$LAB_HOG_PIDS"
 }
 
-# knob_rx_cpu IF CPU|-: veth has one receive queue; RPS takes a hex CPU mask.
+# knob_rx_cpu IF CPU|-: veth has one receive queue. rps_cpus is a hex CPU
+# bitmap, 32-bit groups joined by commas (net/core/net-sysfs.c, store_rps_map()
+# parses it with bitmap_parse, show_rps_map() prints it with %*pb; 6.1).
 knob_rx_cpu() {
 	local f=/sys/class/net/$1/queues/rx-0/rps_cpus mask=0
 	[ -w "$f" ] || { lab_err "no RPS on '$1' ($f)"; return 1; }
