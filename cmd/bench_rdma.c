@@ -16,7 +16,8 @@
 static const char *const op_names[] = { "send", "write", "read", NULL };
 
 static struct {
-	const char *op, *src;
+	const char *op;
+	struct cmd_src from;
 	uint64_t size;
 	int iters, qd, port, tos;
 	double time, timeout;
@@ -50,8 +51,7 @@ static const struct rctl_opt bench_rdma_opts[] = {
 	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &bo.tos,
 	  .min = 0, .max = 255, .given = &bo.tos_given,
 	  .help = "IP ToS of the connection (default: rdma_cm's)" },
-	{ .name = "src", .type = OPT_STR, .arg = "ADDR", .dst = &bo.src,
-	  .help = "send from this local IP address" },
+	CMD_SRC_OPTS(bo.from),
 	{ .name = "port", .short_name = 'P', .type = OPT_INT, .arg = "PORT", .dst = &bo.port,
 	  .min = 1, .max = 65535, .help = "port of 'rocectl serve' (default 18520)" },
 	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS",
@@ -190,10 +190,14 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --compare-tcp measures latency, not --bw");
 	if (bo.iters_given && bo.time_given)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench rdma: --iters and --time exclude each other");
+	ret = cmd_src_check(ctx, &bo.from);
+	if (ret)
+		return ret;
 	if (rctl_sockaddr_parse(argv[0], (uint16_t)bo.port, false, &dst, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	if (bo.src && rctl_sockaddr_parse(bo.src, 0, true, &src, &e))
-		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	ret = cmd_src_addr(ctx, &bo.from, &src, &o.src);
+	if (ret)
+		return ret;
 	bopt.bw = bo.bw;
 	bopt.event = bo.event;
 	bopt.size = (uint32_t)(bo.size_given ? bo.size : bo.bw ? 65536 : bo.size);
@@ -201,7 +205,6 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 	bopt.time_s = bo.time;
 	bopt.qd = bo.bw ? (uint32_t)bo.qd : 1;
 	o.dst = (struct sockaddr *)&dst;
-	o.src = bo.src ? (struct sockaddr *)&src : NULL;
 	o.size = bopt.size;
 	o.depth = bopt.qd + 2;
 	o.mode = bo.bw || bopt.op == RCTL_OP_READ ? RCTL_MODE_SINK :

@@ -106,6 +106,41 @@ extern const struct rctl_cmd cmd_tune;
 extern const struct rctl_cmd cmd_collect;
 extern const struct rctl_cmd cmd_reach, cmd_serve, cmd_bench_rdma, cmd_bench_nvmf;
 
+/*
+ * Where a probe sends from, for reach and bench rdma, spelled alike in both:
+ * -d/--dev DEV (perftest's --ib-dev) with -x/--gid-index N, or --src ADDR.
+ * Neither: the kernel's route to the target chooses.
+ */
+struct cmd_src {
+	const char *dev, *src;
+	int gid_index;
+	bool gid_given;
+};
+
+#define CMD_SRC_OPTS(s)							\
+	{ .name = "dev", .short_name = 'd', .type = OPT_STR, .arg = "DEV", \
+	  .dst = &(s).dev, .kind = ARG_DEV,				\
+	  .help = "send from this RDMA device (its RoCE v2 address)" },	\
+	{ .name = "ib-dev", .type = OPT_STR, .arg = "DEV", .dst = &(s).dev, \
+	  .kind = ARG_DEV, .help = "the same as --dev (perftest's name)" }, \
+	{ .name = "gid-index", .short_name = 'x', .type = OPT_INT, .arg = "N", \
+	  .dst = &(s).gid_index, .min = 0, .max = 65535,		\
+	  .given = &(s).gid_given,					\
+	  .help = "with --dev: send from the IP address of this GID" },	\
+	{ .name = "src", .type = OPT_STR, .arg = "ADDR", .dst = &(s).src, \
+	  .help = "send from this local IP address" }
+
+/* Their usage errors (status 64), else 0 (cmd/reach.c). */
+int cmd_src_check(struct rctl_ctx *ctx, const struct cmd_src *s);
+/*
+ * The source address they name into ss and *sa, or *sa NULL when none was
+ * given; a failure is reported and its status returned, else 0.
+ */
+struct sockaddr;
+struct sockaddr_storage;
+int cmd_src_addr(struct rctl_ctx *ctx, const struct cmd_src *s,
+		 struct sockaddr_storage *ss, const struct sockaddr **sa);
+
 /* A round-trip distribution: JSON "rtt_ns" {...}, text "  rtt_us min ..." (cmd/reach.c). */
 struct rctl_lat;
 void cmd_print_rtt_ns(const struct rctl_lat *l);

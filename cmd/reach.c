@@ -19,11 +19,12 @@
 #include "rocectl/reach.h"
 
 static struct {
-	int tos, count, port, parallel, gid_index;
+	int tos, count, port, parallel;
 	uint64_t size;
-	bool sweep, size_given, tos_given, gid_given, compare_tcp, matrix;
+	bool sweep, size_given, tos_given, compare_tcp, matrix;
 	double timeout;
-	const char *dev, *src, *targets;
+	const char *targets;
+	struct cmd_src src;
 } ro = { .count = 10, .size = 64, .timeout = 5, .port = RCTL_PROBE_PORT, .parallel = 8 };
 
 static const struct rctl_opt reach_opts[] = {
@@ -41,15 +42,7 @@ static const struct rctl_opt reach_opts[] = {
 	  .help = "also time TCP round trips to serve's control port, and print the ratio" },
 	{ .name = "timeout", .type = OPT_SECS, .arg = "SECS", .dst = &ro.timeout, .max = 600,
 	  .help = "longest wait of each step and each message (default 5; the connect waits at least 13)" },
-	{ .name = "dev", .short_name = 'd', .type = OPT_STR, .arg = "DEV", .dst = &ro.dev,
-	  .kind = ARG_DEV, .help = "send from this RDMA device (its RoCE v2 address)" },
-	{ .name = "ib-dev", .type = OPT_STR, .arg = "DEV", .dst = &ro.dev,
-	  .kind = ARG_DEV, .help = "the same as --dev (perftest's name)" },
-	{ .name = "gid-index", .short_name = 'x', .type = OPT_INT, .arg = "N", .dst = &ro.gid_index,
-	  .min = 0, .max = 65535, .given = &ro.gid_given,
-	  .help = "with --dev: send from the IP address of this GID" },
-	{ .name = "src", .type = OPT_STR, .arg = "ADDR", .dst = &ro.src,
-	  .help = "send from this local IP address" },
+	CMD_SRC_OPTS(ro.src),
 	{ .name = "port", .short_name = 'P', .type = OPT_INT, .arg = "PORT", .dst = &ro.port,
 	  .min = 1, .max = 65535, .help = "port of 'rocectl serve' (default 18520)" },
 	{ .name = "targets", .type = OPT_STR, .arg = "FILE", .dst = &ro.targets,
@@ -576,11 +569,29 @@ static int reach_matrix(struct rctl_ctx *ctx, int argc, char **argv)
 
 /* ---- the command ---------------------------------------------------------- */
 
-static int reach_src(struct sockaddr_storage *ss, struct rctl_err *e)
+int cmd_src_check(struct rctl_ctx *ctx, const struct cmd_src *s)
 {
-	if (ro.src)
-		return rctl_sockaddr_parse(ro.src, 0, true, ss, e);
-	return rctl_dev_src_addr(ro.dev, 1, ro.gid_given ? ro.gid_index : -1, ss, e);
+	if (s->dev && s->src)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: --dev and --src exclude each other",
+				  ctx->path);
+	if (s->gid_given && !s->dev)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: --gid-index needs --dev", ctx->path);
+	return 0;
+}
+
+int cmd_src_addr(struct rctl_ctx *ctx, const struct cmd_src *s,
+		 struct sockaddr_storage *ss, const struct sockaddr **sa)
+{
+	struct rctl_err e = { 0 };
+
+	*sa = NULL;
+	if (s->src && rctl_sockaddr_parse(s->src, 0, true, ss, &e))
+		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	if (s->dev && rctl_dev_src_addr(s->dev, 1, s->gid_given ? s->gid_index : -1, ss, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	if (s->dev || s->src)
+		*sa = (const struct sockaddr *)ss;
+	return 0;
 }
 
 static int reach_targets(struct rctl_ctx *ctx, int argc, char **argv,
@@ -601,10 +612,10 @@ static int reach_targets(struct rctl_ctx *ctx, int argc, char **argv,
 
 static int reach_check(struct rctl_ctx *ctx, int argc)
 {
-	if (ro.dev && ro.src)
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --dev and --src exclude each other");
-	if (ro.gid_given && !ro.dev)
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --gid-index needs --dev");
+	int ret = cmd_src_check(ctx, &ro.src);
+
+	if (ret)
+		return ret;
 	if (ro.matrix && ro.targets)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: --matrix reads files; --targets does not apply");
 	if (ro.matrix && !argc)
@@ -644,7 +655,6 @@ static int reach_runs(struct rctl_ctx *ctx, char **list, unsigned int n,
 static int do_reach(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	struct sockaddr_storage src;
-	struct rctl_err e = { 0 };
 	struct rctl_reach_opts o = {
 		.port = (uint16_t)ro.port, .tos = ro.tos_given ? ro.tos : -1,
 		.count = (unsigned int)ro.count, .size = (uint32_t)ro.size,
@@ -660,9 +670,9 @@ static int do_reach(struct rctl_ctx *ctx, int argc, char **argv)
 		return ret;
 	if (ro.matrix)
 		return reach_matrix(ctx, argc, argv);
-	if ((ro.dev || ro.src) && reach_src(&src, &e))
-		return cmd_error(ctx, ro.src ? RCTL_EXIT_USAGE : RCTL_EXIT_UNKNOWN, &e);
-	o.src = ro.dev || ro.src ? (const struct sockaddr *)&src : NULL;
+	ret = cmd_src_addr(ctx, &ro.src, &src, &o.src);
+	if (ret)
+		return ret;
 	if (getenv("ROCECTL_PROBE_VERSION"))	/* testing aid: speak another version */
 		o.version = (uint8_t)atoi(getenv("ROCECTL_PROBE_VERSION"));
 	ret = reach_targets(ctx, argc, argv, &list, &n);

@@ -113,6 +113,21 @@ one_line_error() {
 	one_line_error 3 bench rdma no-such-host.invalid
 }
 
+@test "bench rdma chooses its source as reach does: --dev/--ib-dev with -x, or --src" {
+	one_line_error 64 bench rdma 10.0.0.2 -x 3
+	assert_equal "$stderr" "rocectl: bench rdma: --gid-index needs --dev"
+	one_line_error 64 bench rdma 10.0.0.2 --ib-dev rxe0 --src 10.0.0.1
+	assert_equal "$stderr" "rocectl: bench rdma: --dev and --src exclude each other"
+	one_line_error 64 bench rdma 10.0.0.2 --src not-an-address
+	one_line_error 64 bench rdma 10.0.0.2 --dev rxe0 -x 65536
+	# Without RDMA here, the device cannot be looked up: could not evaluate.
+	one_line_error 3 bench rdma 10.0.0.2 --dev rxe0
+	run "$ROCECTL" bench rdma --help
+	assert_output --partial '-d, --dev DEV'
+	assert_output --partial '      --ib-dev DEV'
+	assert_output --partial '-x, --gid-index N'
+}
+
 @test "reach and serve are in the metadata with the documented defaults" {
 	run "$ROCECTL" __metadata
 	assert_success

@@ -5,6 +5,8 @@
 # clock are reported; --event says it is for shared machines; with CPU-bound
 # processes beside it (knob_cpu_hog) the busy poller still completes.
 
+bats_require_minimum_version 1.5.0
+
 ROCECTL=${ROCECTL:-$BATS_TEST_DIRNAME/../../build/rocectl}
 
 setup() {
@@ -41,6 +43,23 @@ expected_clock() {
 	run timeout 60 "$ROCECTL" -j bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --op write --iters 200 --event
 	assert_success
 	jq -e '.polling == "event" and .iters == 200' <<<"$output"
+}
+
+@test "bench rdma --dev and -x send from the device's RoCE v2 address, as perftest's -d and -x" {
+	local idx
+	idx=$(lab_gid_index "$LAB_A_DEV" "$LAB_A_IP")
+	run timeout 60 "$ROCECTL" -j bench rdma "$LAB_B_IP" --dev "$LAB_A_DEV" -x "$idx" --iters 100
+	assert_success
+	jq -e --arg d "$LAB_A_DEV" '.device == $d and .iters == 100' <<<"$output"
+	run timeout 60 "$ROCECTL" -j bench rdma "$LAB_B_IP" --ib-dev "$LAB_A_DEV" --iters 100
+	assert_success
+	jq -e --arg d "$LAB_A_DEV" '.device == $d' <<<"$output"
+	run --separate-stderr timeout 60 "$ROCECTL" bench rdma "$LAB_B_IP" --dev "$LAB_A_DEV" -x 99
+	assert_equal "$status" 3
+	assert_equal "$stderr" "rocectl: no GID index 99 on '$LAB_A_DEV' port 1"
+	run --separate-stderr timeout 60 "$ROCECTL" bench rdma "$LAB_B_IP" --dev no_such_dev
+	assert_equal "$status" 3
+	assert_equal "$stderr" "rocectl: no RDMA device 'no_such_dev'"
 }
 
 @test "bench rdma --histogram draws bars; the JSON buckets hold every sample" {
