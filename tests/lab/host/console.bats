@@ -38,3 +38,17 @@ setup() {
 	assert_output --partial guest-stdout-tty
 	refute_output --partial 'Power down'
 }
+
+# A kernel that spins on the lab's vCPU would stop the tests' own timeouts too;
+# with softlockup_panic it panics instead, and a panic ends the run at once with
+# its cause on stderr. sysrq 'c' (drivers/tty/sysrq.c, sysrq_handle_crash())
+# stands in for the lockup: both end in panic() (kernel/panic.c).
+@test "the guest panics on a soft lockup; a panic ends the run and is named" {
+	run "$LAB" run 'echo "softlockup_panic=$(cat /proc/sys/kernel/softlockup_panic)"; sleep 1; echo c >/proc/sysrq-trigger; sleep 60'
+	assert_equal "$status" 95
+	assert_line softlockup_panic=1
+	assert_line --partial 'lab: lab crashed: the guest stopped without reporting a status'
+	assert_line --regexp '^lab: guest: \[ *[0-9.]+\] Kernel panic - not syncing: sysrq triggered crash'
+	# panic() prints its stack on the console even at the lab's log level 1.
+	assert_line --regexp '^\[ *[0-9.]+\] Call Trace:'
+}
