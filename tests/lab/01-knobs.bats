@@ -77,6 +77,28 @@ teardown() {
 	knob_netem_clear "$LAB_A_IF"
 }
 
+# ping's own sendmsg() would say if the kernel refused the packet to the sender:
+# the hop loses it on the way instead, and counts it.
+@test "knob_hop_mtu: a packet over the hop's MTU leaves the sender and is lost; clear lets it through" {
+	knob_mtu "$LAB_A_IF" 9000
+	knob_mtu "$LAB_B_IF" 9000
+	knob_hop_mtu 1500
+	# 1472 bytes of ICMP data make a 1500-byte IPv4 packet.
+	run timeout 10 ping -c 1 -W 2 -M do -s 1472 -I "$LAB_A_IP" "$LAB_B_IP"
+	assert_success
+	run timeout 10 ping -c 1 -W 1 -M do -s 1473 -I "$LAB_A_IP" "$LAB_B_IP"
+	assert_failure
+	assert_output --partial '100% packet loss'
+	refute_output --partial 'sendmsg'
+	run nft list table inet "$LAB_NFT_HOP"
+	assert_output --regexp 'ip length > 1500 counter packets 1 '
+	knob_hop_mtu_clear
+	run timeout 10 ping -c 1 -W 2 -M do -s 3000 -I "$LAB_A_IP" "$LAB_B_IP"
+	assert_success
+	# Clearing twice is harmless.
+	knob_hop_mtu_clear
+}
+
 @test "knob_link: down takes the rxe port DOWN, up brings it ACTIVE and traffic back" {
 	knob_link "$LAB_A_IF" down
 	assert_equal "$(lab_port_state "$LAB_A_DEV")" DOWN
@@ -146,12 +168,15 @@ teardown() {
 	knob_rx_cpu "$LAB_A_IF" 0
 	knob_mtu "$LAB_B_IF" 9000
 	knob_netem "$LAB_A_IF" loss 1%
+	knob_hop_mtu 1200
 	knob_nvmet_port_remove
 	knob_roce_tos "$LAB_A_DEV" 64
 	knob_link "$LAB_B_IF" down
 	lab_reset
 	lab_ready
 	run nft list table inet "$LAB_NFT_TABLE"
+	assert_failure
+	run nft list table inet "$LAB_NFT_HOP"
 	assert_failure
 	run tc qdisc show
 	refute_output --partial netem

@@ -21,7 +21,13 @@
 #					what arrives on IF; an nftables table "rocectl_lab"
 #	knob_restore_roce		delete that table
 #	knob_mtu IF MTU			set the MTU of one side (rxe follows: 1500 -> 1024,
-#					9000 -> 4096)
+#					9000 -> 4096); with traffic, never below the
+#					other side's (see knob_hop_mtu)
+#	knob_hop_mtu MTU		a hop between the hosts with this IP MTU, as a
+#					switch port: longer IPv4 packets are dropped as
+#					they arrive on either veth; nftables table
+#					"rocectl_lab_hop"
+#	knob_hop_mtu_clear		delete that table
 #	knob_netem IF ARGS...		netem qdisc on IF, e.g. knob_netem veth0 loss 5%,
 #					knob_netem veth1 "delay 10ms" (one string or words)
 #	knob_netem_clear IF		remove the root qdisc of IF (no-op if none)
@@ -81,6 +87,7 @@
 LAB_NVMET=/sys/kernel/config/nvmet
 LAB_RDMA_CM=/sys/kernel/config/rdma_cm
 LAB_NFT_TABLE=rocectl_lab
+LAB_NFT_HOP=rocectl_lab_hop
 # Knob state lives here (tmpfs in the guest, gone at power-off).
 LAB_STATE=/run/lab
 
@@ -248,6 +255,33 @@ knob_restore_roce() {
 
 knob_mtu() {
 	ip link set dev "$1" mtu "$2"
+}
+
+# A smaller MTU on the way, without refusing anything to rxe. rxe (Linux 6.1)
+# resends a frame the kernel refuses to it at once and for ever, in the
+# poster's system call (rxe_requester() on -EAGAIN from rxe_xmit_packet():
+# drivers/infiniband/sw/rxe/rxe_req.c, rxe_net.c), a soft lockup the moment a
+# timer tick lands in the wrong place. A host MTU below its peer's makes such
+# refusals: veth refuses a frame over the peer's MTU (veth_xmit(),
+# drivers/net/veth.c), and the smaller host's IP layer a packet over its own
+# MTU (ip_fragment(), net/ipv4/ip_output.c: EMSGSIZE under DF), since rdma_cm
+# gives the passive side the active side's path MTU. Here the packets leave
+# both hosts and are lost in between, as at a switch.
+knob_hop_mtu() {
+	nft -f - <<-EOF
+	table inet $LAB_NFT_HOP {
+		chain prerouting {
+			type filter hook prerouting priority raw; policy accept;
+			iifname { "$LAB_A_IF", "$LAB_B_IF" } ip length > $1 counter drop
+		}
+	}
+	EOF
+}
+
+knob_hop_mtu_clear() {
+	if nft list table inet "$LAB_NFT_HOP" >/dev/null 2>&1; then
+		nft delete table inet "$LAB_NFT_HOP"
+	fi
 }
 
 knob_netem() {
@@ -427,6 +461,7 @@ lab_reset() {
 		timeout 30 nvme disconnect -n "$LAB_NQN" >/dev/null || rc=1
 	fi
 	knob_restore_roce || rc=1
+	knob_hop_mtu_clear || rc=1
 	for ifc in "$LAB_A_IF" "$LAB_B_IF"; do
 		knob_netem_clear "$ifc" || rc=1
 		knob_rx_cpu "$ifc" - || rc=1
