@@ -15,7 +15,7 @@ outside_tune() {
 	[ "$status" -eq 0 ]
 	[ -z "$output" ] || { echo "write.h included outside tune: $output"; false; }
 	# the check itself can fail: tune's apply is one of the includers
-	grep -q '#include "rocectl/write.h"' "$ROOT/lib/tune_apply.c"
+	grep -q '#include "rocectl/write.h"' "$ROOT/lib/tune_write.c"
 }
 
 @test "the write primitives are called only from tune" {
