@@ -21,15 +21,23 @@ int rctl_opt_count(const struct rctl_opt *opts)
 	return n;
 }
 
+/*
+ * Decimal, as a person types it: "026" is 26, not octal 22 (strtol's base 0
+ * would take it for octal); hexadecimal only with "0x".
+ */
 int rctl_parse_int(const char *s, long long min, long long max, int *v)
 {
+	const char *digits = s + (*s == '-' || *s == '+');
+	int base = 10;
 	long long x;
 	char *end;
 
-	if (!*s)
+	if (!*s || isspace((unsigned char)*s))
 		return -EINVAL;
+	if (digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+		base = 16;
 	errno = 0;
-	x = strtoll(s, &end, 0);
+	x = strtoll(s, &end, base);
 	if (errno || *end || x < INT_MIN || x > INT_MAX)
 		return -EINVAL;
 	if (max > min && (x < min || x > max))
@@ -286,13 +294,43 @@ static int opt_unknown(struct rctl_err *e, const struct rctl_opt *opts,
 	return rctl_err_msg(e, EINVAL, "unknown option '%s'", arg);
 }
 
+/*
+ * The word of the long option getopt_long just took: the last element it
+ * consumed, or the one before when that was the option's separate value.
+ */
+static const char *opt_word(char **argv)
+{
+	const char *w = argv[optind - 1];
+
+	if (optarg && optarg == w && optind >= 2 && strncmp(w, "--", 2))
+		w = argv[optind - 2];
+	return w;
+}
+
+/* getopt_long takes any unique prefix ("--inp" for "--input"); we take only the name. */
+static bool opt_exact(char **argv, const char *name)
+{
+	const char *w = opt_word(argv);
+	size_t l = strcspn(w + 2, "=");
+
+	return !strncmp(w, "--", 2) && l == strlen(name) && !strncmp(w + 2, name, l);
+}
+
+static int opt_prefix(struct rctl_err *e, char **argv, const char *name)
+{
+	const char *w = opt_word(argv);
+
+	return rctl_err_msg(e, EINVAL, "unknown option '%.*s' (did you mean '--%s'?)",
+			    (int)strcspn(w, "="), w, name);
+}
+
 int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
 		   int argc, char **argv, unsigned int flags, int *first_pos,
 		   struct rctl_err *e)
 {
 	struct option lo[OPT_MAX];
 	char so[2 * OPT_MAX + 2];
-	int n, c, idx, ret;
+	int n, c, idx, ret, li = 0;
 
 	n_alias = 0;
 	n = opt_build(opts, globals, flags & RCTL_OPT_STOP, lo, so, sizeof(so));
@@ -300,7 +338,9 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
 		return rctl_err_msg(e, E2BIG, "too many options");
 	opterr = 0;
 	optind = 0;	/* full re-initialisation of GNU getopt */
-	while ((c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, so, lo, &li)) != -1) {
+		if (c >= 256 && !opt_exact(argv, lo[li].name))
+			return opt_prefix(e, argv, lo[li].name);
 		if (c == '?')
 			return opt_unknown(e, opts, globals, argv, optopt);
 		if (c == ':') {

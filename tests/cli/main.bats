@@ -30,6 +30,32 @@ load helpers
 	assert_equal "$stderr" "rocectl: devices: unknown option '--bogus' (see 'rocectl devices --help')"
 }
 
+@test "long options match exactly, never by a unique prefix" {
+	run --separate-stderr -64 rocectl check pfc --inp "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_equal "$stderr" "rocectl: check pfc: unknown option '--inp' (did you mean '--input'?) (see 'rocectl check pfc --help')"
+	run --separate-stderr -64 rocectl check pfc --inp="$FIXTURES/mlx5-upstream-healthy.json"
+	[[ $stderr == *"unknown option '--inp' (did you mean '--input'?)"* ]]
+	run --separate-stderr -64 rocectl --jso devices --input "$FIXTURES/mlx5-upstream-healthy.json"
+	[[ $stderr == *"unknown option '--jso' (did you mean '--json'?)"* ]]
+	run --separate-stderr -64 rocectl bench nvmf --write -a 10.0.0.2
+	[[ $stderr == *"unknown option '--write' (did you mean '--write-ok'?)"* ]]
+	# the whole name, with its value attached or apart, still parses
+	run -0 rocectl check pfc -q --input="$FIXTURES/mlx5-upstream-healthy.json"
+	run -0 rocectl check pfc -q --input "$FIXTURES/mlx5-upstream-healthy.json" --dscp 26
+}
+
+@test "numbers are decimal as typed, even with a leading zero; hexadecimal only with 0x" {
+	run -0 rocectl check dscp -j --input "$FIXTURES/mlx5-upstream-healthy.json" --dscp 026 --tos 0150
+	assert_equal "$(jq -c '[.intent.dscp, .intent.tos]' <<<"$output")" "[26,150]"
+	run -0 rocectl check dscp -j --input "$FIXTURES/mlx5-upstream-healthy.json" --dscp 0x1a
+	assert_equal "$(jq '.intent.dscp' <<<"$output")" "26"
+	run --separate-stderr -64 rocectl check dscp --input "$FIXTURES/mlx5-upstream-healthy.json" --dscp 0x
+	[[ $stderr == *"invalid value '0x' for '--dscp': not an integer"* ]]
+	printf 'dscp = 026\ntos = 0150\n' > "$BATS_TEST_TMPDIR/r.conf"
+	run -0 rocectl check dscp -j --config "$BATS_TEST_TMPDIR/r.conf" --input "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_equal "$(jq -c '[.intent.dscp, .intent.tos]' <<<"$output")" "[26,150]"
+}
+
 @test "too many arguments exits 64" {
 	run -64 rocectl devices a b
 }

@@ -156,6 +156,39 @@ static void test_sizes(void **state)
 	assert_int_not_equal(rctl_parse_size("99999999999999999999", &s), 0);
 }
 
+/* A leading zero is a person's decimal, never octal; 0x is hexadecimal. */
+static void test_int_bases(void **state)
+{
+	int n = -1;
+
+	assert_int_equal(rctl_parse_int("026", 0, 63, &n), 0);
+	assert_int_equal(n, 26);
+	assert_int_equal(rctl_parse_int("08", 0, 63, &n), 0);
+	assert_int_equal(n, 8);
+	assert_int_equal(rctl_parse_int("0x1a", 0, 63, &n), 0);
+	assert_int_equal(n, 26);
+	assert_int_equal(rctl_parse_int("-0x10", -100, 100, &n), 0);
+	assert_int_equal(n, -16);
+	assert_int_equal(rctl_parse_int("0x", 0, 63, &n), -EINVAL);
+	assert_int_equal(rctl_parse_int(" 1", 0, 63, &n), -EINVAL);
+	assert_int_equal(rctl_parse_int("0x40", 0, 63, &n), -ERANGE);
+}
+
+/* "--inp" is not "--input": getopt_long's unique prefixes are refused. */
+static void test_exact_names(void **state)
+{
+	char *a1[] = { "x", "--inter", "3", NULL };
+	char *a2[] = { "x", "--iodep=3", NULL };
+	char *ok[] = { "x", "--interval=3", "--iodepth", "2", NULL };
+	struct rctl_err e;
+	int pos;
+
+	expect_err(a1, "unknown option '--inter' (did you mean '--interval'?)");
+	expect_err(a2, "unknown option '--iodep' (did you mean '--iodepth'?)");
+	assert_int_equal(parse(&e, &pos, ok), 0);
+	assert_int_equal(v.qd, 2);
+}
+
 static void test_help(void **state)
 {
 	char *buf = NULL;
@@ -180,6 +213,8 @@ int main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_stop_at_command),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_int_bases),
+		cmocka_unit_test(test_exact_names),
 		cmocka_unit_test(test_help),
 	};
 
