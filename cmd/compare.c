@@ -18,11 +18,15 @@
 
 static struct {
 	int dscp;
-} o = { .dscp = 26 };
+	const char *by;
+} o = { .dscp = 26, .by = "driver" };
 
 static const struct rctl_opt compare_opts[] = {
 	{ .name = "dscp", .type = OPT_INT, .arg = "DSCP", .dst = &o.dscp,
 	  .min = 0, .max = 63, .help = "DSCP whose priority is shown (default 26)" },
+	{ .name = "by", .type = OPT_CHOICE, .arg = "GROUP", .dst = &o.by,
+	  .choices = rctl_cmp_by_names,
+	  .help = "compare each port with the ports of its driver family (default), or all" },
 	{ 0 }
 };
 
@@ -35,27 +39,81 @@ static const char *const titles[RCTL_CMP_N] = {
 	[RCTL_CMP_DRIVER] = "DRIVER",
 };
 
-static void print_rows(const struct rctl_cmp *c)
+/* A value: a count as a JSON number, unknown as null, "?" and "n/a" for people. */
+static void print_value(const char *key, const char *fmt, enum rctl_cmp_col col, const char *v)
 {
-	struct out_col cols[2 + RCTL_CMP_N] = {
-		{ .key = "host", .title = "HOST" }, { .key = "target", .title = "PORT" },
-	};
-	uint32_t k;
+	if (!v[0] || !strcmp(v, RCTL_CMP_UNKNOWN)) {
+		out_str(OUT_TEXT, key, fmt, v[0] ? v : "n/a");
+		out_null(OUT_JSON, key, NULL);
+	} else if (rctl_cmp_numeric(col)) {
+		out_u64(OUT_ANY, key, fmt ? "%" PRIu64 : NULL, strtoull(v, NULL, 10));
+	} else {
+		out_str(OUT_ANY, key, fmt, v);
+	}
+}
+
+static void print_not_applicable(const struct rctl_cmp_row *r)
+{
 	int i;
 
+	out_arr_begin("not_applicable");
 	for (i = 0; i < RCTL_CMP_N; i++)
-		cols[2 + i] = (struct out_col){ .key = rctl_cmp_keys[i], .title = titles[i],
-						.flags = i == RCTL_CMP_MTU ? OUT_COL_RIGHT : 0 };
-	out_table_begin("ports", cols, 2 + RCTL_CMP_N);
+		if (!r->v[i][0])
+			out_str(OUT_JSON, NULL, NULL, rctl_cmp_keys[i]);
+	out_arr_end();
+}
+
+static void print_rows(const struct rctl_cmp *c)
+{
+	struct out_col cols[3 + RCTL_CMP_N] = { { .key = "host", .title = "HOST" } };
+	bool files = rctl_cmp_hosts_repeat(c);
+	int i, n = 1;
+	uint32_t k;
+
+	if (files)	/* the same host name twice: say which file a row is */
+		cols[n++] = (struct out_col){ .key = "file", .title = "FILE" };
+	cols[n++] = (struct out_col){ .key = "target", .title = "PORT" };
+	for (i = 0; i < RCTL_CMP_N; i++)
+		cols[n++] = (struct out_col){ .key = rctl_cmp_keys[i], .title = titles[i],
+					      .flags = i == RCTL_CMP_MTU ? OUT_COL_RIGHT : 0 };
+	out_table_begin("ports", cols, n);
 	for (k = 0; k < c->n; k++) {
+		const struct rctl_cmp_row *r = &c->rows[k];
+
 		out_row_begin();
-		out_str(OUT_ANY, "host", NULL, c->rows[k].host);
-		out_str(OUT_ANY, "target", NULL, c->rows[k].target);
+		out_str(OUT_ANY, "host", NULL, r->host);
+		out_str(files ? OUT_ANY : OUT_JSON, "file", NULL, r->file);
+		out_str(OUT_ANY, "target", NULL, r->target);
+		out_str(OUT_JSON, "group", NULL, r->group);
 		for (i = 0; i < RCTL_CMP_N; i++)
-			out_str(OUT_ANY, rctl_cmp_keys[i], NULL, c->rows[k].v[i]);
+			print_value(rctl_cmp_keys[i], NULL, i, r->v[i]);
+		print_not_applicable(r);
 		out_row_end();
 	}
 	out_table_end();
+}
+
+/* JSON names the inputs left out; text has said so on stderr as each was read. */
+static void print_unreadable(const struct rctl_cmp *c)
+{
+	uint32_t i;
+
+	out_arr_begin("unreadable");
+	for (i = 0; i < c->n_bad; i++) {
+		out_obj_begin(NULL);
+		out_str(OUT_JSON, "file", NULL, c->bad[i].file);
+		out_str(OUT_JSON, "message", NULL, c->bad[i].reason);
+		out_obj_end();
+	}
+	out_arr_end();
+}
+
+/* "(most common 106 among mlx5 inbox ports)", "(no value is held by most ports)". */
+static const char *group_fmt(const struct rctl_cmp_row *r, bool common)
+{
+	if (!r->group[0])
+		return common ? ")\n" : " ports)\n";
+	return common ? " among %s ports)\n" : " %s ports)\n";
 }
 
 static void print_outliers(const struct rctl_cmp *c, const struct rctl_cmp_outlier *ol,
@@ -73,46 +131,69 @@ static void print_outliers(const struct rctl_cmp *c, const struct rctl_cmp_outli
 		out_str(OUT_ANY, "host", "  %s", r->host);
 		out_str(OUT_ANY, "target", " %s:", r->target);
 		out_str(OUT_ANY, "field", " %s", rctl_cmp_keys[ol[i].col]);
-		out_str(OUT_ANY, "value", " %s", r->v[ol[i].col]);
-		if (ol[i].common >= 0)
-			out_str(OUT_ANY, "most_common", " (most common %s)\n",
-				c->rows[ol[i].common].v[ol[i].col]);
-		else
-			out_null(OUT_ANY, "most_common", " (no value is held by most ports)\n");
+		out_text(" ");
+		print_value("value", "%s", ol[i].col, r->v[ol[i].col]);
+		if (ol[i].common >= 0) {
+			out_text(" (most common ");
+			print_value("most_common", "%s", ol[i].col, c->rows[ol[i].common].v[ol[i].col]);
+		} else
+			out_null(OUT_ANY, "most_common", " (no value is held by most");
+		out_str(OUT_ANY, "group", group_fmt(r, ol[i].common >= 0), r->group);
 		out_obj_end();
 	}
 	out_arr_end();
 }
 
-static int do_compare(struct rctl_ctx *ctx, int argc, char **argv)
+static enum rctl_cmp_by by_of(const char *name)
 {
-	struct rctl_cmp c = { .dscp = o.dscp };
-	struct rctl_cmp_outlier *ol = NULL;
+	int i;
+
+	for (i = 0; i < RCTL_CMP_BY_N && strcmp(rctl_cmp_by_names[i], name); i++)
+		;
+	return i < RCTL_CMP_BY_N ? i : RCTL_CMP_BY_DRIVER;
+}
+
+/* Every file that reads becomes rows; one that does not is named and left out. */
+static int read_all(struct rctl_ctx *ctx, struct rctl_cmp *c, int argc, char **argv)
+{
 	struct rctl_err e = { 0 };
 	struct rctl_host h;
-	uint32_t n_ol = 0;
 	int i, ret = 0;
+
+	for (i = 0; i < argc && !ret; i++) {
+		rctl_err_clear(&e);
+		if (rctl_snapshot_load(argv[i], &h, &e)) {
+			cmd_warn(ctx, "%s (left out)", e.msg);
+			ret = rctl_cmp_add_bad(c, argv[i], e.msg);
+			continue;
+		}
+		ret = rctl_cmp_add_host(c, &h, argv[i]);
+		rctl_host_free(&h);
+	}
+	return ret;
+}
+
+static int do_compare(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	struct rctl_cmp c = { .dscp = o.dscp, .by = by_of(o.by) };
+	struct rctl_cmp_outlier *ol = NULL;
+	uint32_t n_ol = 0;
+	int ret = 0;
 
 	if (argc < 2)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "compare: needs two or more snapshots, "
 				  "got only '%s' (see 'rocectl compare --help')", argv[0]);
-	for (i = 0; i < argc && !ret; i++) {
-		if (rctl_snapshot_load(argv[i], &h, &e)) {
-			ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-			break;
-		}
-		if (rctl_cmp_add_host(&c, &h))
-			ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot compare: out of memory");
-		rctl_host_free(&h);
-	}
-	if (!ret && rctl_cmp_outliers(&c, &ol, &n_ol))
+	if (read_all(ctx, &c, argc, argv) || rctl_cmp_outliers(&c, &ol, &n_ol))
 		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot compare: out of memory");
 	if (!ret) {
 		print_rows(&c);
 		print_outliers(&c, ol, n_ol);
+		print_unreadable(&c);
 		out_u64(OUT_ANY, "outlier_count", "\n%" PRIu64 " outliers", n_ol);
-		out_u64(OUT_ANY, "port_count", " among %" PRIu64 " RoCE ports\n", c.n);
-		ret = n_ol ? RCTL_EXIT_WARN : RCTL_EXIT_OK;
+		out_u64(OUT_ANY, "port_count", " among %" PRIu64 " RoCE ports", c.n);
+		out_u64(OUT_ANY, "unreadable_count", c.n_bad ? "; inputs unreadable: %" PRIu64 "\n" : "\n",
+			c.n_bad);
+		ret = rctl_cmp_exit(&c, n_ol);
 		out_u64(OUT_JSON, "exit_status", NULL, ret);
 	}
 	free(ol);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * compare: every RoCE port of every host as one row of strings, and the
- * outliers of each column. The DSCP columns ask the rules' own reading of
- * trust and the DSCP map (rctl_dscp_prios), so compare and check never
- * disagree. Outliers take one hash table per column: linear in the ports
- * (a fleet of thousands compares in a blink; it was cubic).
+ * outliers of each column among the ports of the same group (compare.h).
+ * The DSCP columns ask the rules' own reading of trust and the DSCP map
+ * (rctl_dscp_prios), so compare and check never disagree. Outliers take two
+ * hash tables per column (values, groups): linear in the ports (a fleet of
+ * thousands compares in a blink; it was cubic).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -24,6 +25,16 @@ const char *const rctl_cmp_keys[RCTL_CMP_N] = {
 	[RCTL_CMP_DCQCN] = "dcqcn", [RCTL_CMP_FW] = "fw_version",
 	[RCTL_CMP_DRIVER] = "driver_version",
 };
+
+const char *const rctl_cmp_by_names[RCTL_CMP_BY_N + 1] = {
+	[RCTL_CMP_BY_DRIVER] = "driver", [RCTL_CMP_BY_NONE] = "none",
+};
+
+bool rctl_cmp_numeric(enum rctl_cmp_col col)
+{
+	return col == RCTL_CMP_CNP_DSCP || col == RCTL_CMP_CNP_PRIO || col == RCTL_CMP_TOS ||
+	       col == RCTL_CMP_GID || col == RCTL_CMP_MTU;
+}
 
 #define SET(r, c, ...) snprintf((r)->v[c], RCTL_CMP_VAL_LEN, __VA_ARGS__)
 
@@ -73,10 +84,19 @@ static void fill_cc(struct rctl_cmp_row *r, const struct rctl_netdev *nd)
 
 	if (!nd->cc.st.ok)
 		return;
+	/*
+	 * Read, and without the parameter: the driver has no such setting
+	 * (irdma on E810 sends no CNP of a DSCP of its own), not unknown.
+	 */
+	SET(r, RCTL_CMP_CNP_DSCP, "%s", "");
+	SET(r, RCTL_CMP_CNP_PRIO, "%s", "");
+	SET(r, RCTL_CMP_DCQCN, "%s", "");
 	if (rctl_cc_get(&nd->cc, "np_cnp_dscp", &v))
 		SET(r, RCTL_CMP_CNP_DSCP, "%" PRIu64, v);
 	if (rctl_cc_get(&nd->cc, "np_cnp_prio", &v))
 		SET(r, RCTL_CMP_CNP_PRIO, "%" PRIu64, v);
+	if (!nd->cc.n_params)
+		return;
 	/* Parameters in the order of the collector: the same for one driver. */
 	for (i = 0; i < nd->cc.n_params; i++) {
 		snprintf(kv, sizeof(kv), "%s=%" PRIu64 ";", nd->cc.params[i].name,
@@ -103,8 +123,20 @@ static void fill_versions(struct rctl_cmp_row *r, const struct rctl_target *t)
 		SET(r, RCTL_CMP_DRIVER, "%s %s", t->dev->driver, ver);
 }
 
+/*
+ * The driver family: an out-of-tree or vendor driver (MLNX_OFED, Broadcom's,
+ * Intel's) names its module version; an inbox one does not.
+ */
+static void fill_group(struct rctl_cmp_row *r, const struct rctl_target *t,
+		       enum rctl_cmp_by by)
+{
+	if (by == RCTL_CMP_BY_DRIVER)
+		snprintf(r->group, sizeof(r->group), "%s %s", t->dev->driver,
+			 t->dev->driver_version[0] ? "out-of-tree" : "inbox");
+}
+
 static void fill_row(struct rctl_cmp_row *r, const struct rctl_host *h,
-		     const struct rctl_target *t, int dscp)
+		     const struct rctl_target *t, const struct rctl_cmp *c)
 {
 	const struct rctl_cm_cfg *cm = &t->port->cm;
 	uint32_t i;
@@ -112,8 +144,9 @@ static void fill_row(struct rctl_cmp_row *r, const struct rctl_host *h,
 
 	snprintf(r->host, sizeof(r->host), "%s", h->hostname);
 	snprintf(r->target, sizeof(r->target), "%s", t->name);
+	fill_group(r, t, c->by);
 	for (i = 0; i < RCTL_CMP_N; i++)
-		SET(r, i, "?");
+		SET(r, i, RCTL_CMP_UNKNOWN);
 	SET(r, RCTL_CMP_MTU, "%u", t->port->active_mtu);
 	for (i = 0; i < t->port->n_gids; i++)
 		if (!strcmp(t->port->gids[i].type, "RoCE v2") &&
@@ -130,11 +163,11 @@ static void fill_row(struct rctl_cmp_row *r, const struct rctl_host *h,
 		return;
 	if (t->nd->pfc.st.ok)
 		SET(r, RCTL_CMP_PFC, "%s", rctl_prio_list(t->nd->pfc.pfc_en, buf, sizeof(buf)));
-	fill_dscp(r, t->nd, dscp);
+	fill_dscp(r, t->nd, c->dscp);
 	fill_cc(r, t->nd);
 }
 
-int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h)
+int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h, const char *file)
 {
 	struct rctl_judge j = { .h = h };
 	struct rctl_target t;
@@ -154,70 +187,180 @@ int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h)
 		}
 		r = &c->rows[c->n++];
 		memset(r, 0, sizeof(*r));
-		fill_row(r, h, &t, c->dscp);
+		snprintf(r->file, sizeof(r->file), "%s", file ? file : "");
+		fill_row(r, h, &t, c);
 	}
 	return 0;
+}
+
+int rctl_cmp_add_bad(struct rctl_cmp *c, const char *file, const char *reason)
+{
+	struct rctl_cmp_bad *b = realloc(c->bad, (c->n_bad + 1) * sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	c->bad = b;
+	b = &c->bad[c->n_bad++];
+	snprintf(b->file, sizeof(b->file), "%s", file);
+	snprintf(b->reason, sizeof(b->reason), "%s", reason);
+	return 0;
+}
+
+/* Host names are few beside ports: a sorted copy tells in n log n. */
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool rctl_cmp_hosts_repeat(const struct rctl_cmp *c)
+{
+	const char **names = malloc((c->n ? c->n : 1) * sizeof(*names));
+	uint32_t i, k = 0;
+	bool rep = false;
+
+	if (!names)
+		return true;	/* naming the files is the safe side */
+	for (i = 0; i < c->n; i++)
+		if (!i || strcmp(c->rows[i].file, c->rows[i - 1].file))
+			names[k++] = c->rows[i].host;	/* one per input file */
+	qsort(names, k, sizeof(*names), str_cmp);
+	for (i = 1; i < k && !rep; i++)
+		rep = !strcmp(names[i], names[i - 1]);
+	free(names);
+	return rep;
+}
+
+int rctl_cmp_exit(const struct rctl_cmp *c, uint32_t n_outliers)
+{
+	return c->n_bad ? 3 : n_outliers ? 1 : 0;
 }
 
 void rctl_cmp_free(struct rctl_cmp *c)
 {
 	free(c->rows);
+	free(c->bad);
 	c->rows = NULL;
-	c->n = c->cap = 0;
+	c->bad = NULL;
+	c->n = c->cap = c->n_bad = 0;
 }
 
 /* ---- outliers --------------------------------------------------------- */
 
-/* One distinct value of a column: its first row and how many rows hold it. */
+/*
+ * Two open-addressing tables per column, keyed by strings built from a row:
+ * the values (group, firmware line, value) with how many rows hold each,
+ * and the groups with their size and the largest value count in them.
+ */
 struct slot {
 	uint32_t first;		/* row index + 1; 0: empty */
-	uint32_t count;
+	uint32_t count;		/* rows with this key */
+	uint32_t top, best;	/* groups: the largest value count, a row with it */
+};
+
+struct table {
+	struct slot *tab;
+	uint32_t mask;
+	uint32_t *slot_of;	/* row -> its slot */
 };
 
 struct column {
-	struct slot *tab;
-	uint32_t mask;
-	uint32_t *slot_of;	/* row -> its value's slot */
-	uint32_t top, best;	/* the largest count and a row holding it */
+	struct table values, groups;
 };
 
-/* Count the values of column c, open addressing on an FNV hash. */
-static void count_column(const struct rctl_cmp *c, enum rctl_cmp_col col,
-			 struct column *k)
+/* Firmware is compared within its major version: "22" of "22.41.1000". */
+static size_t fw_line(const char *fw)
 {
-	uint32_t i, s;
+	return strcspn(fw, ".");
+}
 
-	k->top = 0;
-	k->best = 0;
+/* The key of row i in column col: its group, and with "value" the value too. */
+static void key_of(const struct rctl_cmp *c, uint32_t i, enum rctl_cmp_col col, bool value,
+		   char *buf, size_t len)
+{
+	const struct rctl_cmp_row *r = &c->rows[i];
+	const char *fw = r->v[RCTL_CMP_FW];
+	int n = col == RCTL_CMP_FW ? (int)fw_line(fw) : 0;
+
+	snprintf(buf, len, "%s\x1f%.*s\x1f%s", r->group, n, fw, value ? r->v[col] : "");
+}
+
+static bool applies(const struct rctl_cmp *c, uint32_t i, enum rctl_cmp_col col)
+{
+	return c->rows[i].v[col][0];
+}
+
+/* Count row i under its key; the slot is remembered in slot_of[i]. */
+static struct slot *tally(const struct rctl_cmp *c, struct table *t, uint32_t i,
+			  enum rctl_cmp_col col, bool value)
+{
+	char key[3 * RCTL_CMP_VAL_LEN + 4], other[sizeof(key)];
+	uint32_t s;
+
+	key_of(c, i, col, value, key, sizeof(key));
+	for (s = fnv(key, 2166136261u) & t->mask; t->tab[s].first; s = (s + 1) & t->mask) {
+		key_of(c, t->tab[s].first - 1, col, value, other, sizeof(other));
+		if (!strcmp(key, other))
+			break;
+	}
+	if (!t->tab[s].first)
+		t->tab[s].first = i + 1;
+	t->slot_of[i] = s;
+	t->tab[s].count++;
+	return &t->tab[s];
+}
+
+static void count_column(const struct rctl_cmp *c, enum rctl_cmp_col col, struct column *k)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (applies(c, i, col)) {
+			tally(c, &k->values, i, col, true);
+			tally(c, &k->groups, i, col, false);
+		}
 	for (i = 0; i < c->n; i++) {
-		const char *v = c->rows[i].v[col];
+		struct slot *g = &k->groups.tab[k->groups.slot_of[i]];
+		uint32_t n = k->values.tab[k->values.slot_of[i]].count;
 
-		for (s = fnv(v, 2166136261u) & k->mask; k->tab[s].first;
-		     s = (s + 1) & k->mask)
-			if (!strcmp(c->rows[k->tab[s].first - 1].v[col], v))
-				break;
-		if (!k->tab[s].first)
-			k->tab[s].first = i + 1;
-		k->slot_of[i] = s;
-		if (++k->tab[s].count > k->top) {
-			k->top = k->tab[s].count;
-			k->best = k->tab[s].first - 1;
+		if (applies(c, i, col) && n > g->top) {
+			g->top = n;
+			g->best = k->values.tab[k->values.slot_of[i]].first - 1;
 		}
 	}
 }
 
-static bool is_outlier(const struct column *k, uint32_t row, uint32_t n)
+static bool is_outlier(const struct rctl_cmp *c, const struct column *k, uint32_t row,
+		       enum rctl_cmp_col col)
 {
-	return k->top < n && (k->tab[k->slot_of[row]].count < k->top || k->top * 2 <= n);
+	const struct slot *g = &k->groups.tab[k->groups.slot_of[row]];
+
+	return applies(c, row, col) && g->top < g->count &&
+	       (k->values.tab[k->values.slot_of[row]].count < g->top || g->top * 2 <= g->count);
 }
 
 static void put_outlier(struct rctl_cmp_outlier *o, uint32_t row,
-			enum rctl_cmp_col col, const struct column *k, uint32_t n)
+			enum rctl_cmp_col col, const struct column *k)
 {
+	const struct slot *g = &k->groups.tab[k->groups.slot_of[row]];
+
 	o->row = row;
 	o->col = col;
 	/* With no value held by most rows there is no "most common" to name. */
-	o->common = k->top * 2 > n ? (int32_t)k->best : -1;
+	o->common = g->top * 2 > g->count ? (int32_t)g->best : -1;
+}
+
+static int table_init(struct table *t, uint32_t size, uint32_t n)
+{
+	t->mask = size - 1;
+	t->tab = calloc(size, sizeof(struct slot));
+	t->slot_of = calloc(n ? n : 1, sizeof(uint32_t));
+	return t->tab && t->slot_of ? 0 : -ENOMEM;
+}
+
+static void table_free(struct table *t)
+{
+	free(t->tab);
+	free(t->slot_of);
 }
 
 int rctl_cmp_outliers(const struct rctl_cmp *c, struct rctl_cmp_outlier **out,
@@ -232,26 +375,23 @@ int rctl_cmp_outliers(const struct rctl_cmp *c, struct rctl_cmp_outlier **out,
 	while (size < c->n * 2 && size < (1u << 30))
 		size *= 2;
 	for (col = 0; col < RCTL_CMP_N && !ret; col++) {
-		cols[col].mask = size - 1;
-		cols[col].tab = calloc(size, sizeof(struct slot));
-		cols[col].slot_of = calloc(c->n ? c->n : 1, sizeof(uint32_t));
-		if (!cols[col].tab || !cols[col].slot_of)
-			ret = -ENOMEM;
-		else
+		ret = table_init(&cols[col].values, size, c->n) ?:
+		      table_init(&cols[col].groups, size, c->n);
+		if (!ret)
 			count_column(c, col, &cols[col]);
 	}
 	for (i = 0; i < c->n && !ret; i++)
 		for (col = 0; col < RCTL_CMP_N; col++)
-			n += is_outlier(&cols[col], i, c->n);
+			n += is_outlier(c, &cols[col], i, col);
 	if (!ret && n && !(*out = calloc(n, sizeof(**out))))
 		ret = -ENOMEM;
 	for (i = 0; i < c->n && !ret; i++)
 		for (col = 0; col < RCTL_CMP_N; col++)
-			if (is_outlier(&cols[col], i, c->n))
-				put_outlier(&(*out)[(*n_out)++], i, col, &cols[col], c->n);
+			if (is_outlier(c, &cols[col], i, col))
+				put_outlier(&(*out)[(*n_out)++], i, col, &cols[col]);
 	for (col = 0; col < RCTL_CMP_N; col++) {
-		free(cols[col].tab);
-		free(cols[col].slot_of);
+		table_free(&cols[col].values);
+		table_free(&cols[col].groups);
 	}
 	return ret;
 }

@@ -7,6 +7,7 @@
 #ifndef ROCECTL_COMPARE_H
 #define ROCECTL_COMPARE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "rocectl/model.h"
@@ -18,20 +19,47 @@ enum rctl_cmp_col {
 };
 
 #define RCTL_CMP_VAL_LEN 80
+#define RCTL_CMP_FILE_LEN 256
 
 /* JSON key of each column ("trust", "dscp_prio", ..., "fw_version"). */
 extern const char *const rctl_cmp_keys[RCTL_CMP_N];
 
+/*
+ * What a port is compared with (--by): ports of the same driver family
+ * (the driver, inbox or out-of-tree: defaults and parameter sets differ by
+ * vendor and by driver release line, so a mixed fleet has no single
+ * "normal"), or every port. Firmware is compared only among ports whose
+ * firmware shares its major version (on mlx5 the major is the ConnectX
+ * generation, on bnxt and ice the release line).
+ */
+enum rctl_cmp_by { RCTL_CMP_BY_DRIVER, RCTL_CMP_BY_NONE, RCTL_CMP_BY_N };
+/* "driver", "none"; NULL-terminated, for the option's choices. */
+extern const char *const rctl_cmp_by_names[RCTL_CMP_BY_N + 1];
+
+/* A value that was not read; an empty value does not apply to the port. */
+#define RCTL_CMP_UNKNOWN "?"
+
 struct rctl_cmp_row {
 	char host[RCTL_NAME_LEN];
 	char target[RCTL_NAME_LEN * 2];
-	char v[RCTL_CMP_N][RCTL_CMP_VAL_LEN];	/* "?" when it could not be read */
+	char file[RCTL_CMP_FILE_LEN];		/* the snapshot it came from */
+	char group[RCTL_CMP_VAL_LEN];		/* "mlx5 inbox"; "" with --by none */
+	char v[RCTL_CMP_N][RCTL_CMP_VAL_LEN];	/* RCTL_CMP_UNKNOWN, or "" */
+};
+
+/* An input that could not be read: named, and left out of the rows. */
+struct rctl_cmp_bad {
+	char file[RCTL_CMP_FILE_LEN];
+	char reason[256];
 };
 
 struct rctl_cmp {
 	int dscp;			/* DSCP of the dscp_prio column */
+	enum rctl_cmp_by by;
 	struct rctl_cmp_row *rows;
 	uint32_t n, cap;
+	struct rctl_cmp_bad *bad;
+	uint32_t n_bad;
 };
 
 struct rctl_cmp_outlier {
@@ -40,16 +68,28 @@ struct rctl_cmp_outlier {
 	int32_t common;		/* row holding the majority value; -1: no majority */
 };
 
-/* Append the RoCE ports of h as rows; -ENOMEM. */
-int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h);
+/* Whether column "col" holds a count (JSON writes it as a number). */
+bool rctl_cmp_numeric(enum rctl_cmp_col col);
+
+/* Append the RoCE ports of h, read from "file", as rows; -ENOMEM. */
+int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h, const char *file);
+/* Note an input that could not be read, with why; -ENOMEM. */
+int rctl_cmp_add_bad(struct rctl_cmp *c, const char *file, const char *reason);
+/* Whether two rows share a host name (then each row names its file). */
+bool rctl_cmp_hosts_repeat(const struct rctl_cmp *c);
 
 /*
- * The outliers, row by row then column by column: a value shared by fewer
- * rows than the most common one, or every value of a column where no value
- * is shared by more than half of the rows. *out is malloc'ed; -ENOMEM.
+ * The outliers, row by row then column by column, each against the rows of
+ * its group (--by): a value shared by fewer rows than the most common one,
+ * or every value of a column where no value is shared by more than half of
+ * the group. A value that does not apply ("") is never one and is not
+ * counted. *out is malloc'ed; -ENOMEM.
  */
 int rctl_cmp_outliers(const struct rctl_cmp *c, struct rctl_cmp_outlier **out,
 		      uint32_t *n_out);
+
+/* 3 when an input could not be read, else 1 with outliers, else 0. */
+int rctl_cmp_exit(const struct rctl_cmp *c, uint32_t n_outliers);
 
 void rctl_cmp_free(struct rctl_cmp *c);
 

@@ -381,8 +381,8 @@ expect() {	# fixture exit "id:status ..."
 
 @test "compare: two hosts that differ flag both sides, naming no 'most common' value" {
 	run -1 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-cnp-dscp-on-data-prio.json"
-	assert_line "  node11 mlx5_0/1 (ens1f0np0): cnp_dscp 48 (no value is held by most ports)"
-	assert_line "  node11 mlx5_0/1 (ens1f0np0): cnp_dscp 24 (no value is held by most ports)"
+	assert_line "  node11 mlx5_0/1 (ens1f0np0): cnp_dscp 48 (no value is held by most mlx5 inbox ports)"
+	assert_line "  node11 mlx5_0/1 (ens1f0np0): cnp_dscp 24 (no value is held by most mlx5 inbox ports)"
 	refute_output --partial "48 (most common 48)"
 	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-cnp-dscp-on-data-prio.json"
 	echo "$output" | jq -e '[.outliers[] | select(.field == "cnp_dscp") | .most_common] == [null, null]'
@@ -404,6 +404,65 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	run --separate-stderr rocectl compare "$FIXTURES/bnxt-healthy.json"
 	assert_failure 64
 	assert_equal "$stderr" "rocectl: compare: needs two or more snapshots, got only '$FIXTURES/bnxt-healthy.json' (see 'rocectl compare --help')"
+}
+
+@test "compare: six healthy hosts of three vendors and two driver lines have no outlier" {
+	local f
+	run -0 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
+		"$FIXTURES/mlx5-ofed-healthy.json" "$FIXTURES/bnxt-healthy.json" \
+		"$FIXTURES/bnxt-oot-healthy.json" "$FIXTURES/ice-irdma-healthy.json"
+	assert_line "0 outliers among 6 RoCE ports"
+	# each host's own doctor agrees
+	for f in mlx5-upstream-healthy mlx5-cx5-healthy mlx5-ofed-healthy bnxt-healthy bnxt-oot-healthy \
+		ice-irdma-healthy; do
+		run -0 rocectl doctor -q --input "$FIXTURES/$f.json"
+	done
+	# a fault among them is still found, against its own driver family
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
+		"$FIXTURES/fault-tos-0.json" "$FIXTURES/bnxt-healthy.json" "$FIXTURES/bnxt-oot-healthy.json" \
+		"$FIXTURES/ice-irdma-healthy.json"
+	echo "$output" | jq -e '[.outliers[] | "\(.field)=\(.value)/\(.most_common)/\(.group)"] ==
+		["roce_tos=0/106/mlx5 inbox"]'
+	# --by none compares the whole fleet as one, vendor defaults and all
+	run -1 rocectl compare --by none "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
+		"$FIXTURES/bnxt-healthy.json"
+	assert_line "  node21 bnxt_re0/1 (ens2f0np0): dscp_map 4a41e924 (most common 0245fb65)"
+}
+
+@test "compare: a setting the driver does not have is n/a, never an outlier; JSON is typed" {
+	run -0 rocectl compare "$FIXTURES/ice-irdma-healthy.json" "$FIXTURES/ice-irdma-healthy.json"
+	assert_line --regexp '^node41 .* n/a +n/a +106 '
+	run -1 rocectl compare -j --by none "$FIXTURES/mlx5-upstream-healthy.json" \
+		"$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/ice-irdma-healthy.json"
+	echo "$output" | jq -e '([.outliers[].field] | index("cnp_dscp") | not) and
+		.ports[2].cnp_dscp == null and .ports[2].not_applicable == ["cnp_dscp", "cnp_prio"] and
+		.ports[0].cnp_dscp == 48 and .ports[0].active_mtu == 4096 and .ports[0].trust == "dscp" and
+		.ports[0].group == null'
+}
+
+@test "compare: unreadable inputs are named and left out; the rest is compared; exit 3" {
+	local d=$BATS_TEST_TMPDIR
+	: >"$d/empty.json"
+	echo '{"schema_version": 2, "hostname": "n3", "time": "2026-01-01T00:00:00Z", "error": {"message": "no RDMA", "errno": 19}}' >"$d/err.json"
+	printf 'pdsh@admin: node4: ssh exited with exit code 255\n' >"$d/pdsh.json"
+	run --separate-stderr -3 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$d/empty.json" \
+		"$FIXTURES/fault-tos-0.json" "$d/err.json" "$FIXTURES/mlx5-cx5-healthy.json" "$d/pdsh.json"
+	assert_line "  node11 mlx5_0/1 (ens1f0np0): roce_tos 0 (most common 106 among mlx5 inbox ports)"
+	assert_line "1 outliers among 3 RoCE ports; inputs unreadable: 3"
+	[ "$(grep -c "(left out)" <<<"$stderr")" -eq 3 ]
+	[[ $stderr == *"$d/pdsh.json"* && $stderr == *"$d/empty.json"* && $stderr == *"$d/err.json"* ]]
+	run --separate-stderr -3 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$d/pdsh.json" \
+		"$FIXTURES/fault-tos-0.json"
+	echo "$output" | jq -e --arg f "$d/pdsh.json" '.unreadable_count == 1 and .unreadable[0].file == $f and
+		(.unreadable[0].message | length) > 0 and (.ports | length) == 2 and .exit_status == 3'
+}
+
+@test "compare: rows name their file when two inputs have the same host name" {
+	run -1 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-tos-0.json"
+	assert_line --index 0 --regexp '^HOST +FILE +PORT '
+	assert_line --regexp "^node11 +$FIXTURES/fault-tos-0.json +mlx5_0/1"
+	run -0 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/bnxt-healthy.json"
+	refute_line --regexp 'FILE'
 }
 
 @test "compare: firmware and driver version columns show a host on older firmware" {

@@ -100,6 +100,46 @@ static void test_many(void **state)
 	free(ol);
 }
 
+/* Each group has its own majority; a value that does not apply counts nowhere. */
+static void test_groups(void **state)
+{
+	static const char *const v[] = { "106", "106", "0", "", "96", "96", "" };
+	static const char *const g[] = { "a", "a", "a", "a", "b", "b", "b" };
+	struct rctl_cmp c = { 0 };
+	struct rctl_cmp_outlier *ol;
+	uint32_t n_ol, i;
+
+	rows_of(&c, v, 7);
+	for (i = 0; i < 7; i++)
+		snprintf(c.rows[i].group, sizeof(c.rows[i].group), "%s", g[i]);
+	assert_int_equal(rctl_cmp_outliers(&c, &ol, &n_ol), 0);
+	assert_int_equal(n_ol, 1);
+	assert_int_equal(ol[0].row, 2);
+	assert_int_equal(ol[0].common, 0);
+	free(ol);
+	rctl_cmp_free(&c);
+}
+
+/* Firmware is compared within its major version only. */
+static void test_fw_lines(void **state)
+{
+	static const char *const v[] = { "106", "106", "106", "106" };
+	static const char *const fw[] = { "22.41.1000", "22.41.1000", "16.35.4030", "22.36.1010" };
+	struct rctl_cmp c = { 0 };
+	struct rctl_cmp_outlier *ol;
+	uint32_t n_ol, i;
+
+	rows_of(&c, v, 4);
+	for (i = 0; i < 4; i++)
+		snprintf(c.rows[i].v[RCTL_CMP_FW], RCTL_CMP_VAL_LEN, "%s", fw[i]);
+	assert_int_equal(rctl_cmp_outliers(&c, &ol, &n_ol), 0);
+	assert_int_equal(n_ol, 1);
+	assert_int_equal(ol[0].row, 3);
+	assert_int_equal(ol[0].col, RCTL_CMP_FW);
+	free(ol);
+	rctl_cmp_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -107,6 +147,8 @@ int main(void)
 		cmocka_unit_test(test_all_same),
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_fw_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
