@@ -352,7 +352,7 @@ static void print_detail(const struct rctl_reach_result *r)
 	const char *id = rctl_reach_class_id(r->cls);
 
 	out_str(OUT_ANY, "target", "reach %s", r->target);
-	out_u64(OUT_ANY, "port", " port %" PRIu64, (uint64_t)ro.port);
+	out_u64(OUT_ANY, "port", " port %" PRIu64, (uint64_t)(r->port ? r->port : ro.port));
 	out_str(OUT_ANY, "verdict", ": %s", verdict(r));
 	out_text("%s%s\n", id ? " " : "", id ? id : "");
 	if (!r->evaluated) {
@@ -523,13 +523,46 @@ static void print_grid(const struct rctl_matrix *m)
 	}
 }
 
+/*
+ * Too many targets for a grid a terminal shows (100 targets: 1,717
+ * columns): a row per source, with its counts and its failing targets.
+ */
+#define RCTL_GRID_WIDTH 160
+
+static void print_sources(const struct rctl_matrix *m)
+{
+	const struct rctl_pair *p;
+	unsigned int i, j, ok, bad, none, shown;
+
+	out_text("\n%-18s %6s %8s %10s  %s\n", "SOURCE", "OK", "FAILING", "NOT_PROBED",
+		 "FAILING TARGETS");
+	for (i = 0; i < m->nsrc; i++) {
+		ok = bad = none = 0;
+		for (j = 0; j < m->ntgt; j++) {
+			p = rctl_matrix_at(m, m->row_order[i], j);
+			ok += p && !strcmp(p->verdict, "ok");
+			bad += p && strcmp(p->verdict, "ok");
+			none += !p;
+		}
+		out_text("%-18s %6u %8u %10u", m->sources[m->row_order[i]], ok, bad, none);
+		for (j = shown = 0; j < m->ntgt; j++) {
+			p = rctl_matrix_at(m, m->row_order[i], m->col_order[j]);
+			if (p && strcmp(p->verdict, "ok"))
+				out_text(shown++ ? " %s" : "  %s", m->targets[m->col_order[j]]);
+		}
+		out_text("\n");
+	}
+	out_text("(no grid: %u targets are too many columns; -j has every pair)\n", m->ntgt);
+}
+
 static int print_matrix(const struct rctl_matrix *m)
 {
 	unsigned int i;
 
-	out_text("%u sources x %u targets: %u pairs probed, %u failing, %u not probed\n",
+	out_text("%u sources x %u targets: %u pairs probed, %u failing, %u not probed",
 		 m->nsrc, m->ntgt, m->npresent, m->nfailed,
 		 m->nsrc * m->ntgt - m->npresent);
+	out_text(m->nbad ? "; inputs unreadable: %u\n" : "\n", m->nbad);
 	print_labels("sources", m->sources, m->row_order, m->nsrc);
 	print_labels("targets", m->targets, m->col_order, m->ntgt);
 	out_u64(OUT_JSON, "pairs_probed", NULL, m->npresent);
@@ -542,8 +575,28 @@ static int print_matrix(const struct rctl_matrix *m)
 		if (out_json() || strcmp(m->order[i]->verdict, "ok"))
 			print_pair(m, m->order[i]);
 	out_arr_end();
-	print_grid(m);
-	return m->nfailed ? RCTL_EXIT_FAIL : RCTL_EXIT_OK;
+	if (18 + 17 * m->ntgt <= RCTL_GRID_WIDTH)
+		print_grid(m);
+	else
+		print_sources(m);
+	return m->nfailed ? RCTL_EXIT_FAIL : m->nbad ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_OK;
+}
+
+/* What was left out: stderr as it goes for people, "unreadable" for programs. */
+static void print_unreadable(struct rctl_ctx *ctx, const struct rctl_matrix *m)
+{
+	unsigned int i;
+
+	out_arr_begin("unreadable");
+	for (i = 0; i < m->nbad; i++) {
+		cmd_warn(ctx, "%s (left out)", m->bad[i].reason);
+		out_obj_begin(NULL);
+		out_str(OUT_JSON, "name", NULL, m->bad[i].name);
+		out_str(OUT_JSON, "message", NULL, m->bad[i].reason);
+		out_obj_end();
+	}
+	out_arr_end();
+	out_u64(OUT_JSON, "unreadable_count", NULL, m->nbad);
 }
 
 static int reach_matrix(struct rctl_ctx *ctx, int argc, char **argv)
@@ -554,15 +607,26 @@ static int reach_matrix(struct rctl_ctx *ctx, int argc, char **argv)
 	int i, ret = 0;
 
 	for (i = 0; i < argc && !ret; i++) {
-		ret = read_doc(argv[i], &text, &e);
-		if (!ret)
+		rctl_err_clear(&e);
+		if (read_doc(argv[i], &text, &e))
+			ret = rctl_matrix_add_bad(&m, argv[i], e.msg);
+		else
 			ret = rctl_matrix_add_doc(&m, text, argv[i], &e);
 		free(text);
 		text = NULL;
 	}
-	if (!ret && rctl_matrix_finish(&m))
+	if (!ret && !m.npairs && m.nbad) {	/* nothing to show: the one line why */
+		ret = m.nbad == 1 ? rctl_err_msg(&e, EINVAL, "%s", m.bad[0].reason) :
+		      rctl_err_msg(&e, EINVAL, "none of the %u inputs holds a reach document", m.nbad);
+	} else if (!ret && rctl_matrix_finish(&m)) {
 		ret = rctl_err_set(&e, ENOMEM, "cannot build the matrix");
-	ret = ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : print_matrix(&m);
+	}
+	if (ret) {
+		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	} else {
+		print_unreadable(ctx, &m);
+		ret = print_matrix(&m);
+	}
 	rctl_matrix_free(&m);
 	return ret;
 }

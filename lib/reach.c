@@ -190,6 +190,8 @@ void rctl_reach_run(const struct rctl_reach_opts *o, const char *target,
 {
 	struct sockaddr_storage dst;
 	struct rctl_hist *h;
+	char host[256];
+	int port;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->target, sizeof(r->target), "%s", target);
@@ -197,7 +199,12 @@ void rctl_reach_run(const struct rctl_reach_opts *o, const char *target,
 	r->c.path.gid_index = -1;
 	r->c.path.tos = o->tos;
 	r->c.path.traffic_class = -1;
-	if (rctl_sockaddr_parse(target, o->port, false, &dst, &r->err))
+	if (rctl_target_split(target, host, sizeof(host), &port)) {
+		rctl_err_msg(&r->err, EINVAL, "invalid target '%s'", target);
+		return;
+	}
+	r->port = port < 0 ? o->port : (uint16_t)port;
+	if (rctl_sockaddr_parse(host, r->port, false, &dst, &r->err))
 		return;
 	h = malloc(sizeof(*h));
 	if (!h) {

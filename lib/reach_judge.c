@@ -87,26 +87,125 @@ static int push_target(char ***list, unsigned int *n, const char *s, size_t len)
 	return 0;
 }
 
+int rctl_target_split(const char *target, char *host, size_t len, int *port)
+{
+	const char *colon = strrchr(target, ':'), *p = NULL;
+	size_t hl = strlen(target);
+	char *end;
+	long v;
+
+	*port = -1;
+	if (target[0] == '[') {			/* [v6] or [v6]:port */
+		const char *close = strchr(target, ']');
+
+		if (!close || (close[1] && close[1] != ':'))
+			return -EINVAL;
+		p = close[1] ? close + 2 : NULL;
+		target++;
+		hl = (size_t)(close - target);
+	} else if (colon && colon == strchr(target, ':')) {	/* one colon: host:port */
+		p = colon + 1;
+		hl = (size_t)(colon - target);
+	}				/* more colons: an IPv6 address alone */
+	if (!hl || hl >= len)
+		return -EINVAL;
+	if (p) {
+		errno = 0;
+		v = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : 0;
+		if (errno || *end || v < 1 || v > 65535)
+			return -EINVAL;
+		*port = (int)v;
+	}
+	snprintf(host, len, "%.*s", (int)hl, target);
+	return 0;
+}
+
+/* "[01-03,7]": true, with the list between the brackets; "[fe80::1]" is an address. */
+static bool is_range(const char *open, const char **close)
+{
+	const char *c = open + 1;
+
+	if (!isdigit((unsigned char)*c))
+		return false;
+	while (isdigit((unsigned char)*c) || *c == '-' || *c == ',')
+		c++;
+	*close = c;
+	return *c == ']';
+}
+
+/*
+ * pdsh's and clush's hostlists: "node[01-03,7]" is node01 node02 node03
+ * node7, a number as wide as the lower bound it comes from ("01" pads to
+ * two digits); several groups multiply ("r[1-2]n[1-2]").
+ */
+static int expand(char ***list, unsigned int *n, const char *t)
+{
+	const char *open = t, *close = NULL, *item;
+	char buf[512];
+	int ret = 0;
+
+	while ((open = strchr(open, '[')) && !is_range(open, &close))
+		open++;
+	if (!open)
+		return push_target(list, n, t, strlen(t));
+	for (item = open + 1; item < close && !ret; item += strcspn(item, ",]") + 1) {
+		unsigned long lo, hi, v;
+		char *end;
+		int width = item[0] == '0' && isdigit((unsigned char)item[1]) ?
+			    (int)strspn(item, "0123456789") : 1;
+
+		lo = strtoul(item, &end, 10);
+		hi = *end == '-' ? strtoul(end + 1, &end, 10) : lo;
+		if ((*end != ',' && *end != ']') || hi < lo || end == item)
+			return -EINVAL;
+		for (v = lo; v <= hi && !ret; v++) {
+			if (snprintf(buf, sizeof(buf), "%.*s%0*lu%s", (int)(open - t), t, width, v,
+				     close + 1) >= (int)sizeof(buf))
+				return -ENAMETOOLONG;
+			ret = expand(list, n, buf);
+		}
+	}
+	return ret;
+}
+
+/* One target as typed: a hostlist expanded, each name and :port checked. */
+static int add_expanded(char ***list, unsigned int *n, const char *target,
+			const char *where, struct rctl_err *e)
+{
+	unsigned int first = *n, i;
+	char host[256];
+	int ret, port;
+
+	ret = expand(list, n, target);
+	if (ret == -E2BIG)
+		return rctl_err_msg(e, E2BIG, "%smore than %u targets", where,
+				    RCTL_REACH_MAX_TARGETS);
+	if (ret == -EINVAL || ret == -ENAMETOOLONG)
+		return rctl_err_msg(e, EINVAL, "%sinvalid host list '%.64s'", where, target);
+	if (ret)
+		return rctl_err_set(e, -ret, "%scannot add target '%.64s'", where, target);
+	for (i = first; i < *n; i++)
+		if (rctl_target_split((*list)[i], host, sizeof(host), &port))
+			return rctl_err_msg(e, EINVAL, "%sinvalid target '%.64s' (HOST, HOST:PORT or [IPV6]:PORT)",
+					    where, (*list)[i]);
+	return 0;
+}
+
 int rctl_reach_targets_add(char ***list, unsigned int *n, const char *target,
 			   struct rctl_err *e)
 {
-	size_t len = strlen(target);
-	int ret;
-
-	if (!len || len > 255)
+	if (!*target || strlen(target) > 255)
 		return rctl_err_msg(e, EINVAL, "reach: invalid target '%.64s'", target);
-	ret = push_target(list, n, target, len);
-	if (ret == -E2BIG)
-		return rctl_err_msg(e, E2BIG, "reach: more than %u targets",
-				    RCTL_REACH_MAX_TARGETS);
-	return ret ? rctl_err_set(e, -ret, "cannot add target '%s'", target) : 0;
+	return add_expanded(list, n, target, "reach: ", e);
 }
 
+/* The first word of a line, as /etc/hosts has it ("10.0.0.2 node02 n2"). */
 int rctl_reach_targets_parse(const char *text, const char *file, char ***list,
 			     unsigned int *n, struct rctl_err *e)
 {
-	const char *line = text, *end, *a, *b;
+	const char *line = text, *end, *a, *b, *w;
 	unsigned int lineno = 0;
+	char where[300], word[256];
 	int ret;
 
 	for (; *line; line = *end ? end + 1 : end) {
@@ -116,22 +215,17 @@ int rctl_reach_targets_parse(const char *text, const char *file, char ***list,
 			;
 		for (a = line; a < b && isspace((unsigned char)*a); a++)
 			;
-		while (b > a && isspace((unsigned char)b[-1]))
-			b--;
-		if (a == b)
+		for (w = a; w < b && !isspace((unsigned char)*w); w++)
+			;
+		if (a == w)
 			continue;
-		if (memchr(a, ' ', (size_t)(b - a)) || memchr(a, '\t', (size_t)(b - a)))
-			return rctl_err_msg(e, EINVAL, "'%s' line %u: one address per line",
-					    file, lineno);
-		if (b - a > 255)
-			return rctl_err_msg(e, EINVAL, "'%s' line %u: address too long",
-					    file, lineno);
-		ret = push_target(list, n, a, (size_t)(b - a));
-		if (ret == -E2BIG)
-			return rctl_err_msg(e, E2BIG, "'%s': more than %u targets",
-					    file, RCTL_REACH_MAX_TARGETS);
+		snprintf(where, sizeof(where), "'%s' line %u: ", file, lineno);
+		if (w - a > 255)
+			return rctl_err_msg(e, EINVAL, "%saddress too long", where);
+		snprintf(word, sizeof(word), "%.*s", (int)(w - a), a);
+		ret = add_expanded(list, n, word, where, e);
 		if (ret)
-			return rctl_err_set(e, -ret, "cannot read '%s'", file);
+			return ret;
 	}
 	return 0;
 }

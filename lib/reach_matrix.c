@@ -115,8 +115,20 @@ static int add_pair(struct rctl_matrix *m, int src, const cJSON *it)
 	return 0;
 }
 
+/* A document that fails half-way leaves nothing behind: labels and pairs go. */
+static void drop_since(struct rctl_matrix *m, unsigned int nsrc, unsigned int ntgt,
+		       unsigned int npairs)
+{
+	while (m->nsrc > nsrc)
+		free(m->sources[--m->nsrc]);
+	while (m->ntgt > ntgt)
+		free(m->targets[--m->ntgt]);
+	m->npairs = npairs;
+}
+
 static int add_one(struct rctl_matrix *m, cJSON *doc, const char *name)
 {
+	unsigned int nsrc = m->nsrc, ntgt = m->ntgt, npairs = m->npairs;
 	cJSON *one = NULL;
 	const cJSON *items, *it;
 	int src, ret = 0;
@@ -137,6 +149,8 @@ static int add_one(struct rctl_matrix *m, cJSON *doc, const char *name)
 	for (it = ret ? NULL : items->child; it && !ret; it = it->next)
 		ret = add_pair(m, src, it);
 	cJSON_Delete(one);
+	if (ret)
+		drop_since(m, nsrc, ntgt, npairs);
 	return ret;
 }
 
@@ -152,12 +166,73 @@ static const char *host_prefix(const char *p, char *host, size_t len)
 	return p + n + 2;
 }
 
+int rctl_matrix_add_bad(struct rctl_matrix *m, const char *name, const char *reason)
+{
+	struct rctl_matrix_bad *b = realloc(m->bad, (m->nbad + 1) * sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	m->bad = b;
+	b = &m->bad[m->nbad++];
+	snprintf(b->name, sizeof(b->name), "%s", name);
+	snprintf(b->reason, sizeof(b->reason), "%s", reason);
+	return 0;
+}
+
+/*
+ * pdsh's own line about a host ("pdsh@admin: node4: ssh exited with exit
+ * code 255"): that host's run is missing, and this says why.
+ */
+static bool pdsh_line(const char *p, const char **host, size_t *hlen, const char **why)
+{
+	const char *c;
+
+	if (strncmp(p, "pdsh@", 5) || !(c = strstr(p, ": ")))
+		return false;
+	*host = c + 2;
+	*hlen = strcspn(*host, ": \n");
+	*why = (*host)[*hlen] == ':' ? *host + *hlen + 1 + strspn(*host + *hlen + 1, " ") : c + 2;
+	return true;
+}
+
+/* After what could not be read: on to the next line that starts a document. */
+static const char *next_doc(const char *p)
+{
+	char host[256];
+
+	while ((p = strchr(p, '\n'))) {
+		p++;
+		if (*host_prefix(p, host, sizeof(host)) == '{' || !strncmp(p, "pdsh@", 5))
+			return p;
+	}
+	return "";
+}
+
+static int add_unreadable(struct rctl_matrix *m, const char *p, const char *name,
+			  const char *host, unsigned int k)
+{
+	const char *h, *why;
+	char who[300], reason[300];
+	size_t hl;
+
+	if (pdsh_line(p, &h, &hl, &why)) {
+		snprintf(who, sizeof(who), "%.*s", (int)hl, h);
+		snprintf(reason, sizeof(reason), "'%s': pdsh: %s: %.*s", name, who,
+			 (int)strcspn(why, "\n"), why);
+	} else {
+		snprintf(who, sizeof(who), "%s", host);
+		snprintf(reason, sizeof(reason), "'%s': document %u is not a JSON document of rocectl reach",
+			 name, k);
+	}
+	return rctl_matrix_add_bad(m, who, reason);
+}
+
 int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 			const char *name, struct rctl_err *e)
 {
-	const char *p = text, *end = NULL;
+	const char *p = text, *end = NULL, *start;
+	unsigned int k = 0, bad = m->nbad;
 	char host[256];
-	unsigned int k = 0;
 	cJSON *doc;
 	int ret;
 
@@ -165,21 +240,27 @@ int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 		p += strspn(p, " \t\r\n");
 		if (!*p)
 			break;
+		start = p;
 		snprintf(host, sizeof(host), "%s", name);
 		p = host_prefix(p, host, sizeof(host));
 		k++;
-		doc = cJSON_ParseWithOpts(p, &end, 0);
+		doc = strncmp(start, "pdsh@", 5) ? cJSON_ParseWithOpts(p, &end, 0) : NULL;
 		ret = doc ? add_one(m, doc, host) : -EINVAL;
 		cJSON_Delete(doc);
 		if (ret == -EINVAL)
-			return rctl_err_msg(e, EINVAL, "'%s': document %u is not a JSON document of rocectl reach",
-					    name, k);
+			ret = add_unreadable(m, start, name, host, k);
 		if (ret)
 			return rctl_err_set(e, -ret, "cannot read '%s'", name);
-		p = end;
+		p = m->nbad > bad ? next_doc(start) : end;
+		bad = m->nbad;
 	}
-	if (!k)
-		return rctl_err_msg(e, EINVAL, "'%s' holds no JSON document", name);
+	if (!k) {
+		char reason[300];
+
+		snprintf(reason, sizeof(reason), "'%s' holds no JSON document", name);
+		if (rctl_matrix_add_bad(m, name, reason))
+			return rctl_err_set(e, ENOMEM, "cannot read '%s'", name);
+	}
 	return 0;
 }
 
@@ -289,5 +370,6 @@ void rctl_matrix_free(struct rctl_matrix *m)
 	free(m->row_rank);
 	free(m->col_order);
 	free(m->col_rank);
+	free(m->bad);
 	memset(m, 0, sizeof(*m));
 }

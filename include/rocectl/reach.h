@@ -47,7 +47,8 @@ struct rctl_mtu_view {		/* one side's MTUs, bytes; 0 unknown */
 };
 
 struct rctl_reach_result {
-	char target[256];
+	char target[256];		/* as given: "node2", "node2:18521" */
+	uint16_t port;			/* the serve port probed */
 	bool evaluated;			/* false: could not evaluate, see err */
 	struct rctl_err err;
 	enum rctl_reach_class cls;
@@ -97,13 +98,21 @@ enum rctl_mtu_side rctl_mtu_cause(const struct rctl_mtu_view *local,
 const char *rctl_mtu_side_name(enum rctl_mtu_side s);
 
 /*
- * A --targets file: one address or name per line; '#' starts a comment;
- * blank lines are skipped. Appends to *list (*n entries, strdup'ed).
- * -EINVAL with the line number on a line with two words or a name too long.
+ * A --targets file: one target per line, its first word (the rest, such as
+ * the names of an /etc/hosts line, is ignored); '#' starts a comment; blank
+ * lines are skipped. A target is HOST, HOST:PORT or [IPV6]:PORT, and HOST
+ * may be a pdsh/clush host list ("node[01-48]"), expanded here. Appends to
+ * *list (*n entries, strdup'ed). -EINVAL with the line number on a bad one.
  */
 int rctl_reach_targets_parse(const char *text, const char *file, char ***list,
 			     unsigned int *n, struct rctl_err *e);
-/* One target from the command line. */
+/*
+ * A target's host and port: "[fe80::1]:18520", "node2:18520", "10.0.0.2"
+ * (*port -1: the default), "fe80::1" (several colons: an address alone).
+ * -EINVAL on an empty host, a port outside 1..65535 or a lone bracket.
+ */
+int rctl_target_split(const char *target, char *host, size_t len, int *port);
+/* One target from the command line (a host list expanded, as in a file). */
 int rctl_reach_targets_add(char ***list, unsigned int *n, const char *target,
 			   struct rctl_err *e);
 int rctl_reach_targets_load(const char *path, char ***list, unsigned int *n,
@@ -124,8 +133,16 @@ struct rctl_pair {
 	uint64_t path_mtu, rtt_p50_ns;	/* 0 unknown */
 };
 
+/* A document, file or host whose run could not be read: left out, named. */
+struct rctl_matrix_bad {
+	char name[256];			/* the file, or the host pdsh named */
+	char reason[320];
+};
+
 struct rctl_matrix {
 	char **sources, **targets;	/* labels, in order of appearance */
+	struct rctl_matrix_bad *bad;
+	unsigned int nbad;
 	unsigned int nsrc, ntgt;
 	struct rctl_pair *pairs;	/* as read */
 	unsigned int npairs;
@@ -141,10 +158,15 @@ struct rctl_matrix {
  * Add the reach JSON documents in text (one, or several one after another,
  * each perhaps after pdsh's "host: " prefix), each a single target or
  * {"targets": [...]}, as the row of its source: the address its probes left
- * from, else its host name, else pdsh's prefix, else name.
+ * from, else its host name, else pdsh's prefix, else name. A document that
+ * is not one of reach's, and a line of pdsh's own ("pdsh@admin: node4: ssh
+ * exited ..."), is noted in m->bad and skipped to the next line that starts
+ * a document; a text with no document at all is noted too. Errors: -ENOMEM.
  */
 int rctl_matrix_add_doc(struct rctl_matrix *m, const char *json,
 			const char *name, struct rctl_err *e);
+/* Note an input that could not be read at all (cannot open it); -ENOMEM. */
+int rctl_matrix_add_bad(struct rctl_matrix *m, const char *name, const char *reason);
 /* Build the grid and sort: failing pairs first, rows and columns by failures. */
 int rctl_matrix_finish(struct rctl_matrix *m);
 void rctl_matrix_free(struct rctl_matrix *m);

@@ -51,9 +51,12 @@ one_line_error() {
 	printf '# rack 1\n\n   # only a comment\n' >"$f"
 	one_line_error 64 reach --targets "$f"
 	assert_equal "$stderr" "rocectl: reach: no target (give TARGET or --targets FILE)"
-	printf '10.0.0.2\n10.0.0.3 10.0.0.4\n' >"$f"
+	printf '10.0.0.2\n10.0.0.3:99999 node3\n' >"$f"
 	one_line_error 64 reach --targets "$f"
-	assert_equal "$stderr" "rocectl: '$f' line 2: one address per line"
+	assert_equal "$stderr" "rocectl: '$f' line 2: invalid target '10.0.0.3:99999' (HOST, HOST:PORT or [IPV6]:PORT)"
+	printf 'node[05-03]\n' >"$f"
+	one_line_error 64 reach --targets "$f"
+	assert_equal "$stderr" "rocectl: '$f' line 1: invalid host list 'node[05-03]'"
 	printf '10.0.0.2\0\n' >"$f"
 	one_line_error 64 reach --targets "$f"
 	assert_equal "$stderr" "rocectl: '$f' is not a text file"
@@ -128,6 +131,18 @@ one_line_error() {
 	assert_output --partial '-x, --gid-index N'
 }
 
+@test "reach --targets: /etc/hosts lines, pdsh host lists and HOST:PORT, in files and arguments" {
+	local f=$BATS_TEST_TMPDIR/hosts.txt
+	printf '10.0.0.2   node02 n2   # /etc/hosts style\nnode[08-10]\n[fe80::2%%lo]:18521\n' >"$f"
+	run --separate-stderr timeout 20 "$ROCECTL" -j reach --targets "$f" 'r[1-2]:18600' --timeout 1
+	assert_equal "$status" 3
+	jq -e '[.targets[] | "\(.target) \(.port)"] == ["r1:18600 18600", "r2:18600 18600",
+		"10.0.0.2 18520", "node08 18520", "node09 18520", "node10 18520",
+		"[fe80::2%lo]:18521 18521"]' <<<"$output"
+	one_line_error 64 reach 'n[1-99999]'
+	assert_equal "$stderr" "rocectl: reach: more than 4096 targets"
+}
+
 @test "reach and serve are in the metadata with the documented defaults" {
 	run "$ROCECTL" __metadata
 	assert_success
@@ -184,5 +199,47 @@ one_line_error() {
 	one_line_error 3 reach --matrix "$BATS_TEST_TMPDIR/other.json"
 	assert_equal "$stderr" "rocectl: '$BATS_TEST_TMPDIR/other.json': document 1 is not a JSON document of rocectl reach"
 	printf '{"targets": [' >"$BATS_TEST_TMPDIR/cut.json"
-	one_line_error 3 reach --matrix "$DATA/reach/lab-a.json" "$BATS_TEST_TMPDIR/cut.json"
+	one_line_error 3 reach --matrix "$BATS_TEST_TMPDIR/cut.json"
+	one_line_error 3 reach --matrix "$BATS_TEST_TMPDIR/cut.json" "$BATS_TEST_TMPDIR/other.json"
+	assert_equal "$stderr" "rocectl: none of the 2 inputs holds a reach document"
+}
+
+@test "reach --matrix: what could not be read is named and left out; the rest is the matrix" {
+	local d=$BATS_TEST_TMPDIR
+	printf '{"targets": [' >"$d/cut.json"
+	: >"$d/empty.json"
+	{ printf 'lab-b: '; cat "$DATA/reach/lab-b.json"
+	  printf 'pdsh@admin: node4: ssh exited with exit code 255\n'; } >"$d/pdsh.out"
+	run --separate-stderr "$ROCECTL" reach --matrix "$DATA/reach/lab-a.json" "$d/cut.json" "$d/pdsh.out" \
+		"$d/empty.json"
+	assert_equal "$status" 2
+	assert_line --index 0 "2 sources x 3 targets: 6 pairs probed, 2 failing, 0 not probed; inputs unreadable: 3"
+	[[ $stderr == *"'$d/pdsh.out': pdsh: node4: ssh exited with exit code 255 (left out)"* ]]
+	[[ $stderr == *"'$d/cut.json': document 1 is not a JSON document of rocectl reach (left out)"* ]]
+	[[ $stderr == *"'$d/empty.json' holds no JSON document (left out)"* ]]
+	# without a failing pair, the exit says some inputs were unreadable
+	jq -c '.targets |= .[:2]' "$DATA/reach/lab-b.json" >"$d/b-ok.json"
+	run --separate-stderr "$ROCECTL" -j reach --matrix "$d/b-ok.json" "$d/pdsh.out"
+	assert_equal "$status" 2
+	run --separate-stderr "$ROCECTL" -j reach --matrix "$d/b-ok.json" "$d/empty.json"
+	assert_equal "$status" 3
+	jq -e --arg f "$d/empty.json" '.unreadable_count == 1 and .unreadable[0].name == $f and
+		.pairs_probed == 2 and .pairs_failing == 0' <<<"$output"
+}
+
+@test "reach --matrix: too many targets for a grid give a row per source" {
+	python3 - "$DATA/reach/lab-a.json" "$BATS_TEST_TMPDIR/wide.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+t = [x for x in doc["targets"] if x["verdict"] == "ok"][0]
+doc["targets"] = [dict(t, target="10.1.0.%d" % i) for i in range(1, 31)]
+doc["targets"][4]["verdict"] = "fail"
+json.dump(doc, open(sys.argv[2], "w"))
+EOF
+	run --separate-stderr "$ROCECTL" reach --matrix "$BATS_TEST_TMPDIR/wide.json"
+	assert_equal "$status" 2
+	assert_line --regexp '^SOURCE +OK +FAILING +NOT_PROBED +FAILING TARGETS$'
+	assert_line --regexp '^10\.0\.0\.1 +29 +1 +0  10\.1\.0\.5$'
+	assert_line "(no grid: 30 targets are too many columns; -j has every pair)"
+	refute_line --regexp '^SOURCE \\ TARGET'
 }

@@ -73,9 +73,62 @@ static void test_targets_file(void **state)
 	assert_string_equal(l[0], "10.0.0.2");
 	assert_string_equal(l[1], "10.0.0.3");
 	assert_string_equal(l[2], "node7");
-	assert_int_equal(rctl_reach_targets_parse("a\nb c\n", "f", &l, &n, &e), -EINVAL);
-	assert_string_equal(e.msg, "'f' line 2: one address per line");
+	/* /etc/hosts lines: the address is the target, the names are not */
+	assert_int_equal(rctl_reach_targets_parse("10.0.0.4 node04 n4\n", "f", &l, &n, &e), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(l[3], "10.0.0.4");
+	assert_int_equal(rctl_reach_targets_parse("a\nb:0\n", "f", &l, &n, &e), -EINVAL);
+	assert_string_equal(e.msg, "'f' line 2: invalid target 'b:0' (HOST, HOST:PORT or [IPV6]:PORT)");
 	rctl_reach_targets_free(l, n);
+}
+
+/* pdsh's host lists: ranges padded as their lower bound, several groups multiply. */
+static void test_host_lists(void **state)
+{
+	char **l = NULL;
+	unsigned int n = 0;
+	struct rctl_err e = { 0 };
+
+	assert_int_equal(rctl_reach_targets_add(&l, &n, "node[08-10,3]", &e), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(l[0], "node08");
+	assert_string_equal(l[2], "node10");
+	assert_string_equal(l[3], "node3");
+	assert_int_equal(rctl_reach_targets_add(&l, &n, "r[1-2]n[1-2]:18521", &e), 0);
+	assert_int_equal(n, 8);
+	assert_string_equal(l[4], "r1n1:18521");
+	assert_string_equal(l[7], "r2n2:18521");
+	/* an IPv6 literal in brackets is no range */
+	assert_int_equal(rctl_reach_targets_add(&l, &n, "[fe80::1]:18520", &e), 0);
+	assert_string_equal(l[8], "[fe80::1]:18520");
+	assert_int_equal(rctl_reach_targets_add(&l, &n, "n[3-1]", &e), -EINVAL);
+	assert_string_equal(e.msg, "reach: invalid host list 'n[3-1]'");
+	assert_int_equal(rctl_reach_targets_add(&l, &n, "n[1-99999]", &e), -E2BIG);
+	rctl_reach_targets_free(l, n);
+}
+
+static void test_target_split(void **state)
+{
+	char host[64];
+	int port;
+
+	assert_int_equal(rctl_target_split("node2:18521", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "node2");
+	assert_int_equal(port, 18521);
+	assert_int_equal(rctl_target_split("10.0.0.2", host, sizeof(host), &port), 0);
+	assert_int_equal(port, -1);
+	assert_int_equal(rctl_target_split("fe80::1", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "fe80::1");
+	assert_int_equal(port, -1);
+	assert_int_equal(rctl_target_split("[fe80::1%eth0]:7", host, sizeof(host), &port), 0);
+	assert_string_equal(host, "fe80::1%eth0");
+	assert_int_equal(port, 7);
+	assert_int_equal(rctl_target_split("[::1]", host, sizeof(host), &port), 0);
+	assert_int_equal(port, -1);
+	assert_int_equal(rctl_target_split("h:65536", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(rctl_target_split("h:+1", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(rctl_target_split(":1", host, sizeof(host), &port), -EINVAL);
+	assert_int_equal(rctl_target_split("[::1]x", host, sizeof(host), &port), -EINVAL);
 }
 
 /* rtt_ns: exact mean and sample standard deviation next to the histogram. */
@@ -172,20 +225,32 @@ static void test_matrix_pdsh(void **state)
 	rctl_matrix_free(&m);
 }
 
+/* What is not reach's own is noted and skipped; the rest still counts. */
 static void test_matrix_bad_docs(void **state)
 {
 	struct rctl_matrix m = { 0 };
 	struct rctl_err e = { 0 };
 
-	assert_int_equal(rctl_matrix_add_doc(&m, "[1]", "x", &e), -EINVAL);
-	assert_int_equal(rctl_matrix_add_doc(&m, "{\"devices\": []}", "y", &e), -EINVAL);
-	assert_string_equal(e.msg, "'y': document 1 is not a JSON document of rocectl reach");
-	assert_int_equal(rctl_matrix_add_doc(&m, " \n", "v", &e), -EINVAL);
-	assert_string_equal(e.msg, "'v' holds no JSON document");
-	assert_int_equal(rctl_matrix_add_doc(&m, "{\"targets\": [{\"verdict\": 1}]}", "z", &e),
-			 -EINVAL);
-	assert_int_equal(rctl_matrix_add_doc(&m, "{", "w", &e), -EINVAL);
+	assert_int_equal(rctl_matrix_add_doc(&m, "[1]", "x", &e), 0);
+	assert_int_equal(rctl_matrix_add_doc(&m, "{\"devices\": []}", "y", &e), 0);
+	assert_string_equal(m.bad[1].reason, "'y': document 1 is not a JSON document of rocectl reach");
+	assert_int_equal(rctl_matrix_add_doc(&m, " \n", "v", &e), 0);
+	assert_string_equal(m.bad[2].reason, "'v' holds no JSON document");
+	assert_int_equal(rctl_matrix_add_doc(&m, "{\"targets\": [{\"verdict\": 1}]}", "z", &e), 0);
+	assert_int_equal(rctl_matrix_add_doc(&m, "{", "w", &e), 0);
+	assert_int_equal(m.nbad, 5);
+	/* pdsh's line about a host, between two good documents */
+	assert_int_equal(rctl_matrix_add_doc(&m, "n1: {\"targets\": [{\"target\": \"n2\", \"verdict\": \"ok\"}]}\n"
+					     "pdsh@admin: n3: ssh exited with exit code 255\n"
+					     "garbage {\n"
+					     "n2: {\"targets\": [{\"target\": \"n1\", \"verdict\": \"ok\"}]}\n",
+					     "all.txt", &e), 0);
+	assert_int_equal(m.nbad, 6);
+	assert_string_equal(m.bad[5].name, "n3");
+	assert_string_equal(m.bad[5].reason, "'all.txt': pdsh: n3: ssh exited with exit code 255");
 	assert_int_equal(rctl_matrix_finish(&m), 0);
+	assert_int_equal(m.nsrc, 2);
+	assert_int_equal(m.npresent, 2);
 	rctl_matrix_free(&m);
 }
 
@@ -196,6 +261,8 @@ int main(void)
 		cmocka_unit_test(test_mtu_local_smaller),
 		cmocka_unit_test(test_mtu_path_and_unknown),
 		cmocka_unit_test(test_targets_file),
+		cmocka_unit_test(test_host_lists),
+		cmocka_unit_test(test_target_split),
 		cmocka_unit_test(test_lat_summary),
 		cmocka_unit_test(test_worst),
 		cmocka_unit_test(test_matrix),
