@@ -1,0 +1,63 @@
+#!/usr/bin/env bats
+# The fleet recipes the docs print, run as printed with the real engines
+# (pdsh, rpdcp, clush, ansible, ansible-playbook), on a fleet of three hosts
+# that are all this machine: ssh and scp are stand-ins that run the command
+# here (tests/cli/lib/fleet), Ansible uses its local connection. Only the
+# host names, the targets file and /var/tmp are put in the test's place.
+# Without RDMA every reach document says "unknown"; that is what the matrix
+# reads. The collect recipes need RDMA: tests/lab/32-fleet.bats runs them.
+load helpers
+
+setup() {
+	source "$BATS_TEST_DIRNAME/lib/fleet/fleet.bash"
+	fleet_setup "$BATS_TEST_TMPDIR" "$ROCECTL"
+	printf '127.0.0.2  b\n127.0.0.3  c\n' >"$T/hosts.txt"
+}
+
+# The matrix of three hosts' runs: one source (every host is this one), each
+# target probed, nothing left out.
+matrix_ok() {
+	[ "$status" -eq 2 ] || { echo "exit $status: $output"; return 1; }
+	grep -qx '1 sources x 2 targets: 2 pairs probed, 2 failing, 0 not probed' <<<"$output" || {
+		echo "$output"; return 1; }
+	[[ $stderr != *"left out"* ]] || { echo "$stderr"; return 1; }
+}
+
+@test "rocectl-reach(8): pdsh, then --matrix of its output" {
+	run --separate-stderr bash -c "$(recipe "$ROOT/man/rocectl-reach.8" "pdsh -w")"
+	matrix_ok
+	[ "$(grep -c '^ssh .* node0[1-3] ' "$FLEET_LOG")" -eq 3 ]
+}
+
+@test "rocectl-reach(8): clush, --rcopy, then --matrix of the copies" {
+	run --separate-stderr bash -c "$(recipe "$ROOT/man/rocectl-reach.8" "clush -w")"
+	matrix_ok
+	ls "$T/out/reach.json.node01" "$T/out/reach.json.node03"
+}
+
+@test "rocectl-reach(8): Ansible ad hoc, then --matrix of what fetch brought" {
+	run --separate-stderr bash -c "$(recipe "$ROOT/man/rocectl-reach.8" "ansible roce -m shell")"
+	matrix_ok
+	ls "$T/out/node02$T/var/reach.json"
+}
+
+@test "rocectl-reach(8): the playbook, then --matrix of its files" {
+	recipe "$ROOT/man/rocectl-reach.8" "- hosts: roce" >reach.yml
+	run --separate-stderr bash -c "$(recipe "$ROOT/man/rocectl-reach.8" "ansible-playbook reach.yml")"
+	matrix_ok
+	ls "$T/out/node01.json" "$T/out/node03.json"
+}
+
+@test "README: the fleet block runs as printed, pdsh and Ansible" {
+	run --separate-stderr bash -c "$(recipe "$ROOT/README.md" "pdsh -w")"
+	[ "$(grep -c '^1 sources x 2 targets: 2 pairs probed, 2 failing, 0 not probed$' <<<"$output")" -eq 2 ] || {
+		echo "$output"; false; }
+	[ -s "$T/reach-all.txt" ]
+	[[ $(head -c 8 "$T/reach-all.txt") == node0?:* ]]
+}
+
+@test "rocectl-collect(8): the pdsh/rpdcp and Ansible blocks are the ones tests/lab/32-fleet.bats runs" {
+	recipe "$ROOT/man/rocectl-collect.8" "rpdcp -w" | grep -q 'rocectl compare snap/rocectl.json\.\*'
+	recipe "$ROOT/man/rocectl-collect.8" "ansible roce -m fetch" | grep -q 'rocectl compare snap/\*'
+	grep -q 'rpdcp -w' "$ROOT/tests/lab/32-fleet.bats"
+}
