@@ -26,7 +26,7 @@ DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
-	clang libclang-rt-14-dev pdsh clustershell ansible-core
+	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
 # V is exported for scripts/install-packages and tests/lab/lab (apt's output).

@@ -61,3 +61,28 @@ matrix_ok() {
 	recipe "$ROOT/man/rocectl-collect.8" "ansible roce -m fetch" | grep -q 'rocectl compare snap/\*'
 	grep -q 'rpdcp -w' "$ROOT/tests/lab/32-fleet.bats"
 }
+
+# The plugin set-up of rocectl-check(8): sudo allows one exact command line,
+# so NRPE and Icinga 2 must run that same line, at the path the packages
+# install (debian/rules PREFIX=/usr, the spec's %{_sbindir}; make install's
+# /usr/local is named as the exception).
+@test "rocectl-check(8): the sudoers line parses, and NRPE and Icinga 2 run exactly what it allows" {
+	local allowed nrpe icinga
+	recipe "$ROOT/man/rocectl-check.8" "sudoers.d" >"$T/sudoers"
+	run visudo -c -f "$T/sudoers"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	allowed=$(sed -n 's/^nagios ALL=(root) NOPASSWD: //p' "$T/sudoers")
+	[[ $allowed == /usr/sbin/rocectl\ * ]]
+	nrpe=$(recipe "$ROOT/man/rocectl-check.8" "command[check_rocectl]" |
+		sed -n 's|^command\[check_rocectl\]=/usr/bin/sudo -n ||p')
+	assert_equal "$nrpe" "$allowed"
+	icinga=$(recipe "$ROOT/man/rocectl-check.8" "CheckCommand" | tr -d '\n' |
+		sed -E 's/.*command = \[([^]]*)\].*/\1/' | tr -d '"' | sed -E 's/ *, */ /g; s/^ +| +$//g')
+	assert_equal "$icinga" "/usr/bin/sudo -n $allowed"
+	grep -q 'PREFIX=/usr' "$ROOT/debian/rules"
+	grep -q '^%{_sbindir}/rocectl$' "$ROOT/rocectl.spec.in"
+	# the line itself runs: here on a snapshot, as the plugin would on the host
+	run "$ROCECTL" ${allowed#/usr/sbin/rocectl } --input "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_success
+	assert_line --index 0 --regexp '^ROCECTL OK - '
+}
