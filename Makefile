@@ -69,7 +69,7 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps check unit cli asan demo install clean check-deps fuzz fuzz-smoke
+.PHONY: all deps check check-tiers unit cli asan demo install clean check-deps fuzz fuzz-smoke
 all: $(BUILD)/rocectl
 
 $(BUILD)/%.o: %.c | check-deps
@@ -108,14 +108,20 @@ cli: $(BUILD)/rocectl
 asan:
 	$(Q)$(MAKE) BUILD=$(BUILD)/asan SAN=1 unit cli
 
-check: deps
-	$(Q)$(MAKE) all
-	$(Q)$(MAKE) unit
-	$(Q)$(MAKE) cli
-	$(Q)$(MAKE) fuzz-smoke
-	$(Q)$(MAKE) pkg-check
-	$(Q)$(MAKE) lab-check
-	$(Q)$(MAKE) asan
+# Each tier says how long it took (scripts/timed), and the whole run at the end.
+TIMED = scripts/timed
+check:
+	$(Q)$(TIMED) all $(MAKE) check-tiers
+
+check-tiers:
+	$(Q)$(TIMED) deps $(MAKE) deps
+	$(Q)$(TIMED) build $(MAKE) all
+	$(Q)$(TIMED) unit $(MAKE) unit
+	$(Q)$(TIMED) cli $(MAKE) cli
+	$(Q)$(TIMED) fuzz-smoke $(MAKE) fuzz-smoke
+	$(Q)$(TIMED) pkg-check $(MAKE) pkg-check
+	$(Q)$(TIMED) lab-check $(MAKE) lab-check
+	$(Q)$(TIMED) asan $(MAKE) asan
 
 # libFuzzer harnesses (tests/fuzz/fuzz_*.c): the library again, built by clang
 # with ASan+UBSan and the fuzzer's coverage; each harness is a binary. Seeds
