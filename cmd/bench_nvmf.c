@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "rocectl/clock.h"
+#include "rocectl/fio_json.h"
 #include "rocectl/hist.h"
 #include "rocectl/nvmf.h"
 #include "rocectl/out.h"
@@ -20,8 +21,10 @@ static const char *const rw_names[] = {
 	"randread", "read", "randwrite", "write", "randrw", NULL,
 };
 
+static const char *const output_names[] = { "text", "fio", NULL };
+
 static struct {
-	const char *target, *nqn, *hostnqn, *rw, *cpus;
+	const char *target, *nqn, *hostnqn, *rw, *cpus, *output;
 	int port, nsid, mix, qd, queues, tos;
 	uint64_t bs, ios;
 	double time, ramp, timeout;
@@ -29,7 +32,7 @@ static struct {
 	bool time_given, ios_given, tos_given, timeout_given;
 } o = {
 	.port = RCTL_NVMF_PORT, .nsid = 1, .rw = "randread", .mix = 50, .qd = 1,
-	.queues = 1, .bs = 4096, .time = 10,
+	.queues = 1, .bs = 4096, .time = 10, .output = "text",
 };
 
 static const struct rctl_opt nvmf_opts[] = {
@@ -81,6 +84,9 @@ static const struct rctl_opt nvmf_opts[] = {
 	  .help = "refuse instead of clamping --qd and --queues to the target's limits" },
 	{ .name = "event", .type = OPT_FLAG, .dst = &o.event,
 	  .help = "after 10 us without a completion, sleep on completion events (shared machines)" },
+	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", .dst = &o.output,
+	  .choices = output_names,
+	  .help = "text (default) or fio (fio's json+ document, for tools that read fio's output)" },
 	{ 0 }
 };
 
@@ -101,6 +107,12 @@ static bool writes(enum rctl_nvmf_rw rw)
 
 static int cpu_list[64], ncpus;	/* --cpus */
 
+/* -o fio: the run is one document in fio's shape, and nothing else is printed. */
+static bool fio_out(void)
+{
+	return !strcmp(o.output, "fio");
+}
+
 /* Everything that can be refused before touching the network. */
 static int check_usage(struct rctl_ctx *ctx)
 {
@@ -119,6 +131,9 @@ static int check_usage(struct rctl_ctx *ctx)
 				  o.verify ? "--verify" : "--rw ", o.verify ? "" : o.rw, o.nsid);
 	if (o.cpus && rctl_cpu_list_parse(o.cpus, cpu_list, 64, &ncpus, &e))
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench nvmf: --cpus: %s", e.msg);
+	if (fio_out() && ctx->json)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "bench nvmf: -o fio and --json are two output formats; choose one");
 	if (o.bs % 512)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
 				  "bench nvmf: --bs %" PRIu64 " is not a multiple of 512", o.bs);
@@ -153,6 +168,8 @@ static void print_discovery(const struct rctl_nvmf_disc_entry *d, uint32_t n)
 {
 	uint32_t i;
 
+	if (fio_out())
+		return;
 	out_text("discovery log of %s:%d\n", o.target, o.port);
 	out_table_indent(2);
 	out_table_begin("discovery", disc_cols, 5);
@@ -292,6 +309,8 @@ static void print_setup(const struct session *s)
 {
 	const struct rctl_nvmf_info *in = rctl_nvmf_info(s->c);
 
+	if (fio_out())
+		return;
 	out_str(OUT_ANY, "target", "target %s", o.target);
 	out_u64(OUT_ANY, "port", ":%" PRIu64, (uint64_t)o.port);
 	out_str(OUT_ANY, "subnqn", "  subsystem %s", s->nqn);
@@ -382,6 +401,24 @@ static void print_results(const struct session *s, const struct rctl_nvmf_bench_
 	(void)s;
 }
 
+/* The run as fio's json+ would have it (rocectl/fio_json.h). */
+static void print_fio(const struct session *s, const struct rctl_nvmf_bench_res *r)
+{
+	struct rctl_fio_job job = {
+		.jobname = "rocectl-bench-nvmf", .rw = o.rw, .rwmixread = (unsigned int)o.mix,
+		.bs = o.bs, .iodepth = s->qd, .numjobs = (unsigned int)s->nq,
+		.elapsed_s = r->elapsed_s, .usr_s = r->usr_s, .sys_s = r->sys_s,
+		.timestamp = time(NULL),
+	};
+	struct rctl_fio_dir rd = { r->reads, r->reads * o.bs, &r->rlat };
+	struct rctl_fio_dir wr = { r->writes, r->writes * o.bs, &r->wlat };
+	char *doc = rctl_fio_json("rocectl-" ROCECTL_VERSION, &job, &rd, &wr);
+
+	if (doc)
+		out_text("%s\n", doc);
+	free(doc);
+}
+
 static bool show_progress;
 
 static void on_progress(const struct rctl_nvmf_progress *p, void *arg)
@@ -416,7 +453,10 @@ static int run(struct rctl_ctx *ctx, struct session *s)
 	ret = rctl_nvmf_bench_run(s->c, s->q, s->nq, &cfg, r, &e);
 	if (show_progress)
 		fprintf(stderr, "\r%70s\r", "");
-	print_results(s, r);
+	if (fio_out())
+		print_fio(s, r);
+	else
+		print_results(s, r);
 	free(r);
 	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;
 }

@@ -67,7 +67,7 @@ struct run {
 	uint64_t issued;		/* measured I/Os submitted, atomic (--ios) */
 	int stop;			/* atomic: no new commands (time up, --ios, error) */
 	int running;			/* atomic: queue threads still running */
-	double cpu0;			/* CPU seconds at the window start */
+	double usr0, sys0;		/* CPU seconds at the window start */
 	bool measuring;
 };
 
@@ -366,13 +366,14 @@ static void *queue_thread(void *arg)
 	return NULL;
 }
 
-static double cpu_now(void)
+/* User and system CPU seconds of the whole process (every queue thread). */
+static void cpu_now(double *usr, double *sys)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	*usr = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	*sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 static void progress(struct run *r, uint64_t now, uint64_t *last_t, uint64_t *last_ios)
@@ -408,7 +409,7 @@ static int supervise(struct run *r, struct rctl_err *e)
 		now = rctl_fast_ns();
 		if (!r->measuring && now >= r->t_measure) {
 			r->measuring = true;
-			r->cpu0 = cpu_now();
+			cpu_now(&r->usr0, &r->sys0);
 		}
 		if (!ret) {
 			ret = rctl_nvmf_keep_alive(r->c, rctl_clock_ns(), e);
@@ -584,7 +585,12 @@ int rctl_nvmf_bench_run(struct rctl_nvmf_ctrl *c, struct rctl_nvmf_q **qs, int n
 					   : UINT64_MAX;
 		ret = run_threads(r, e);
 		res->elapsed_s = ((double)rctl_fast_ns() - (double)r->t_measure) / 1e9;
-		res->cpu_s = r->measuring ? cpu_now() - r->cpu0 : 0;
+		if (r->measuring) {
+			cpu_now(&res->usr_s, &res->sys_s);
+			res->usr_s -= r->usr0;
+			res->sys_s -= r->sys0;
+		}
+		res->cpu_s = res->usr_s + res->sys_s;
 	}
 	r->nq = nq;
 	merge(r, res);

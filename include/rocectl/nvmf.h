@@ -199,7 +199,8 @@ struct rctl_nvmf_bench_res {
 	struct rctl_hist lat, rlat, wlat;	/* ns, merged from every queue */
 	uint64_t ios, reads, writes, bytes;
 	uint64_t verified;			/* units written, read back and equal */
-	double elapsed_s, cpu_s;
+	double elapsed_s, cpu_s;		/* cpu_s = usr_s + sys_s, the process's */
+	double usr_s, sys_s;
 	uint64_t ka_sent;
 	bool partial;				/* stopped by an error */
 	const char *clock_source;		/* rctl_fast_clock_source() */

@@ -95,3 +95,12 @@ load helpers
 	run --separate-stderr -64 rocectl bench rdma 192.0.2.1 -t 5
 	assert_equal "$stderr" "rocectl: bench rdma: unknown option '-t' (see 'rocectl bench rdma --help')"
 }
+
+@test "bench nvmf -o fio: one output format at a time, fio's or ours" {
+	run --separate-stderr "$ROCECTL" bench nvmf -a 10.0.0.2 -o fio -j
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: -o fio and --json are two output formats; choose one"
+	run --separate-stderr "$ROCECTL" bench nvmf -a 10.0.0.2 -o csv
+	assert_failure 64
+	[[ $stderr == *"invalid value 'csv' for '--output': expected one of text, fio"* ]]
+}

@@ -83,6 +83,22 @@ assert_results() {
 	assert_line --regexp '^ +[0-9.]+ - +[0-9.]+ +[0-9.]+%  #+ +[0-9]+$'
 }
 
+@test "-o fio: fio's json+ document, which fio's own fio_jsonplus_clat2csv reads" {
+	run --separate-stderr bench --nqn "$LAB_NQN" --ios 300 --qd 4 -o fio
+	assert_success
+	echo "$output" >"$BATS_TEST_TMPDIR/run.json"
+	jq -e '.jobs[0] as $j | $j.read.total_ios == 300 and $j.read.iops > 0 and
+		$j.read.clat_ns.N == 300 and $j.read.lat_ns.percentile["50.000000"] > 0 and
+		$j.read.lat_ns.percentile["50.000000"] <= $j.read.lat_ns.percentile["99.000000"] and
+		([$j.read.clat_ns.bins[]] | add) == 300 and $j.write.total_ios == 0 and
+		$j["job options"].iodepth == "4" and $j.usr_cpu + $j.sys_cpu > 0' "$BATS_TEST_TMPDIR/run.json"
+	run timeout 60 fio_jsonplus_clat2csv "$BATS_TEST_TMPDIR/run.json" "$BATS_TEST_TMPDIR/out"
+	assert_success
+	# a row per latency bin: the last one has every read I/O, cumulative fraction 1.0
+	run awk -F', ' 'END { print $6, $7 }' "$BATS_TEST_TMPDIR/out_job0"
+	assert_output "300 1.0"
+}
+
 @test "randwrite without --write-ok is refused before any traffic" {
 	run --separate-stderr bench --nqn "$LAB_NQN" --rw randwrite
 	assert_failure 64
