@@ -6,9 +6,8 @@
  * trees tune writes: the rdma_cm configfs defaults, the MLNX_OFED ECN sysfs
  * and qos/trust, the mlx5 and bnxt_re debugfs CC files, the bnxt_re and
  * irdma configfs CC files) and each file again just before the write, by
- * its real path (no symlink out of the tree). Also the state file itself:
- * its document, written before the first write and loaded by revert, and the
- * scan of the state directory for the newest revertible one.
+ * its real path (no symlink out of the tree). Also the state file's
+ * document; lib/tune_store.c keeps it on disk.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -210,8 +209,8 @@ static int check_netdev_op(const struct rctl_tune_change *c, enum rctl_tune_op o
 
 bool rctl_tune_change_written(const struct rctl_tune_change *c)
 {
-	return c->status == RCTL_TUNE_APPLIED || c->status == RCTL_TUNE_PENDING ||
-	       c->status == RCTL_TUNE_UNDO_FAILED;
+	return c->status == RCTL_TUNE_APPLIED || c->status == RCTL_TUNE_IN_PROGRESS ||
+	       c->status == RCTL_TUNE_UNDO_FAILED || c->status == RCTL_TUNE_REVERT_FAILED;
 }
 
 int rctl_tune_change_check(const struct rctl_tune_change *c, const char *name,
@@ -385,186 +384,4 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	if (ret)
 		rctl_tune_plan_free(p);
 	return ret;
-}
-
-static int mkdir_p(const char *dir, struct rctl_err *e)
-{
-	char buf[PATH_MAX], *s;
-
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return rctl_err_set(e, ENAMETOOLONG, "cannot create '%s'", dir);
-	for (s = buf + 1; ; s++) {
-		if (*s && *s != '/')
-			continue;
-		char c = *s;
-
-		*s = '\0';
-		if (mkdir(buf, 0700) && errno != EEXIST)
-			return rctl_err_set(e, errno, "cannot create state directory '%s'", buf);
-		if (!c)
-			return 0;
-		*s = c;
-	}
-}
-
-/* Write "path" atomically: a temporary file, fsync, rename. */
-int rctl_tune_state_write(const char *path, const struct rctl_tune_plan *p,
-			  enum rctl_tune_status status, struct rctl_err *e)
-{
-	char tmp[PATH_MAX], *text = rctl_tune_state_text(p, status);
-	size_t len = text ? strlen(text) : 0;
-	int fd, ret = 0;
-
-	if (!text)
-		return rctl_err_set(e, ENOMEM, "cannot write state file '%s'", path);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ret = -errno;
-	} else {
-		if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 ||
-		    fsync(fd))
-			ret = errno ? -errno : -EIO;
-		if (close(fd) && !ret)
-			ret = -errno;
-		if (!ret && rename(tmp, path))
-			ret = -errno;
-		if (ret)
-			unlink(tmp);
-	}
-	free(text);
-	if (ret)
-		rctl_err_set(e, ret, "cannot write state file '%s'", path);
-	return ret;
-}
-
-/* tune-20261130T101502.123456789Z.json: names sort in time order. */
-int rctl_tune_state_create(const struct rctl_tune_plan *p, const char *dir,
-			   char *path, size_t len, struct rctl_err *e)
-{
-	struct timespec ts;
-	struct tm tm;
-	char stamp[32];
-	int ret;
-
-	ret = mkdir_p(dir, e);
-	if (ret)
-		return ret;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
-	if (snprintf(path, len, "%s/tune-%s.%09ldZ.json", dir, stamp, ts.tv_nsec) >= (int)len)
-		return rctl_err_set(e, ENAMETOOLONG, "cannot write state file in '%s'", dir);
-	if (!access(path, F_OK))
-		return rctl_err_set(e, EEXIST, "cannot write state file '%s'", path);
-	return rctl_tune_state_write(path, p, RCTL_TUNE_PENDING, e);
-}
-
-/*
- * Revert writes as root what the state file says: it must be a regular file
- * of root (or of the user running rocectl) that nobody else can write.
- */
-static int state_trusted(FILE *f, const char *path, struct rctl_err *e)
-{
-	struct stat st;
-
-	if (fstat(fileno(f), &st))
-		return rctl_err_set(e, errno, "cannot read state file '%s'", path);
-	if (S_ISDIR(st.st_mode))
-		return rctl_err_msg(e, EISDIR, "cannot read state file '%s': it is a directory", path);
-	if (!S_ISREG(st.st_mode))
-		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a regular file", path);
-	if (st.st_uid != 0 && st.st_uid != geteuid())
-		return rctl_err_msg(e, EPERM, "refusing state file '%s': owned by uid %u, "
-				    "not root", path, (unsigned int)st.st_uid);
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return rctl_err_msg(e, EPERM, "refusing state file '%s': writable by group "
-				    "or others (mode %04o)", path, (unsigned int)(st.st_mode & 07777));
-	return 0;
-}
-
-int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p,
-			 enum rctl_tune_status *status, struct rctl_err *e)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-	int ret;
-
-	memset(p, 0, sizeof(*p));
-	if (!f)
-		return rctl_err_set(e, errno, "cannot open state file '%s'", path);
-	ret = state_trusted(f, path, e);
-	if (ret) {
-		fclose(f);
-		return ret;
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	if (n < 0 || n > (8L << 20)) {
-		fclose(f);
-		return rctl_err_msg(e, EFBIG, "cannot read state file '%s': too large", path);
-	}
-	buf = malloc(n + 1);
-	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
-		fclose(f);
-		free(buf);
-		return rctl_err_msg(e, EIO, "cannot read state file '%s'", path);
-	}
-	fclose(f);
-	buf[n] = '\0';
-	ret = rctl_tune_state_parse(buf, path, p, status, e);
-	free(buf);
-	return ret;
-}
-
-/* ---- the state directory ---------------------------------------------- */
-
-static int cmp_desc(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*b)->d_name, (*a)->d_name);
-}
-
-static int is_state(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return !strncmp(d->d_name, "tune-", 5) && n > 10 &&
-	       !strcmp(d->d_name + n - 5, ".json");
-}
-
-/* Applied, partly applied or not fully rolled back: something to put back. */
-static bool revertible(enum rctl_tune_status status)
-{
-	return status == RCTL_TUNE_APPLIED || status == RCTL_TUNE_PENDING ||
-	       status == RCTL_TUNE_UNDO_FAILED;
-}
-
-int rctl_tune_newest_state(const char *dir, char *path, size_t len,
-			   struct rctl_err *e)
-{
-	struct rctl_tune_plan p;
-	struct rctl_err le = { 0 };
-	struct dirent **names;
-	enum rctl_tune_status status;
-	int n, i, found = 0;
-
-	n = scandir(dir, &names, is_state, cmp_desc);
-	if (n < 0)
-		return rctl_err_set(e, errno, "cannot read state directory '%s'", dir);
-	for (i = 0; i < n; i++) {
-		if (!found) {
-			snprintf(path, len, "%s/%s", dir, names[i]->d_name);
-			if (!rctl_tune_state_load(path, &p, &status, &le)) {
-				found = revertible(status);
-				rctl_tune_plan_free(&p);
-			}
-		}
-		free(names[i]);
-	}
-	free(names);
-	if (!found)
-		return rctl_err_msg(e, ENOENT, "no applied tune state file in '%s'", dir);
-	return 0;
 }

@@ -2,9 +2,10 @@
 /*
  * The tune state file reader and its checks: an accepted state file must
  * name only what tune writes (checked again here on every change), and
- * write back to a file that reads back the same.
+ * write back to a file that reads back identical.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "fuzz.h"
 #include "rocectl/tune.h"
@@ -26,6 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t = rctl_tune_state_text(&p, status);
 		if (!t || rctl_tune_state_parse(t, "fuzz-written", &q, &status2, &e)) {
 			fprintf(stderr, "written state does not read back: %s\n", e.msg);
+			abort();
+		}
+		/* What revert writes back is what it read: nothing lost, nothing changed. */
+		if (status2 != status || q.n_ch != p.n_ch ||
+		    (p.n_ch && memcmp(q.ch, p.ch, sizeof(*p.ch) * p.n_ch))) {
+			fprintf(stderr, "written state reads back different\n");
 			abort();
 		}
 		rctl_tune_plan_free(&q);
