@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rocectl/fileio.h"
 #include "rocectl/tune.h"
 
 #define STATE_MAX (8L << 20)
@@ -112,24 +113,6 @@ void rctl_tune_dir_close(struct rctl_tune_dir *d)
 
 /* ---- writing ---------------------------------------------------------- */
 
-static int write_all(int fd, const char *s, size_t n)
-{
-	ssize_t k;
-
-	while (n) {
-		k = write(fd, s, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (!k)
-			return -EIO;
-		s += k;
-		n -= k;
-	}
-	return 0;
-}
-
 /* ".NAME.PID.N.tmp", created: never an existing file, never through a symlink. */
 static int open_temp(const struct rctl_tune_dir *d, const char *name, char *tmp, size_t len)
 {
@@ -155,9 +138,9 @@ static int write_durably(const struct rctl_tune_dir *d, const char *name, const 
 	fd = open_temp(d, name, tmp, sizeof(tmp));
 	if (fd < 0)
 		return fd;
-	ret = write_all(fd, text, strlen(text));
+	ret = rctl_write_all(fd, text, strlen(text));
 	if (!ret)
-		ret = write_all(fd, "\n", 1);
+		ret = rctl_write_all(fd, "\n", 1);
 	if (!ret && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)

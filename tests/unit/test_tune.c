@@ -717,7 +717,6 @@ static void test_dir_lock(void **state)
 {
 	struct rctl_tune_dir d, d2;
 	struct rctl_err e = { 0 };
-
 	struct stat st;
 
 	(void)state;
