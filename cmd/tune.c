@@ -77,8 +77,11 @@ static const char *nz(const char *s)
 	return s[0] ? s : NULL;
 }
 
-/* One table of changes; "status" shows what apply/revert did, if anything. */
-static void print_changes(const struct rctl_tune_plan *p, bool status)
+/*
+ * One table of changes; "status" shows what apply/revert did, if anything;
+ * "tried_only": only the changes this run wrote (revert).
+ */
+static void print_changes(const struct rctl_tune_plan *p, bool status, bool tried_only)
 {
 	uint32_t i, step = 0;
 	char lost[96];
@@ -87,11 +90,14 @@ static void print_changes(const struct rctl_tune_plan *p, bool status)
 	for (i = 0; i < p->n_ch; i++) {
 		const struct rctl_tune_change *c = &p->ch[i];
 
+		step += !c->skip[0];
+		if (tried_only && !c->tried)
+			continue;
 		out_row_begin();
 		if (c->skip[0])
 			out_null(OUT_ANY, "step", NULL);
 		else
-			out_u64(OUT_ANY, "step", NULL, ++step);
+			out_u64(OUT_ANY, "step", NULL, step);
 		out_str(OUT_ANY, "area", NULL, rctl_area_name(c->area));
 		out_str(OUT_ANY, "target", NULL, c->target);
 		out_str(OUT_ANY, "setting", NULL, c->setting);
@@ -142,7 +148,7 @@ static void print_plan(const struct rctl_tune_plan *p)
 {
 	if (!p->n_ch && !out_json())
 		return;
-	print_changes(p, false);
+	print_changes(p, false, false);
 	print_details(p, false);
 }
 
@@ -389,7 +395,7 @@ static int apply_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	ret = rctl_tune_apply(p, d, name, sizeof(name), &e);
 	state_file("state file: %s\n", d, name);
 	out_obj_begin("result");
-	print_changes(p, true);
+	print_changes(p, true, false);
 	out_obj_end();
 	if (o.yes)
 		print_details(p, true);
@@ -468,7 +474,7 @@ static int unpersist(struct rctl_ctx *ctx)
 	return RCTL_EXIT_OK;
 }
 
-/* What revert did, from the statuses: never a change it did not undo. */
+/* What this revert did: never a change it did not undo, nor one undone before. */
 static void print_reverted(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
 {
 	uint32_t i, done = 0, left = 0;
@@ -476,6 +482,8 @@ static void print_reverted(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
 	for (i = 0; i < p->n_ch; i++) {
 		const struct rctl_tune_change *c = &p->ch[i];
 
+		if (!c->tried)
+			continue;
 		done += c->status == RCTL_TUNE_REVERTED;
 		if (c->status != RCTL_TUNE_REVERT_FAILED)
 			continue;
@@ -525,7 +533,7 @@ static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 	state_file("reverting %s\n", &d, name);
 	ret = rctl_tune_revert(&d, name, &p, &e);
 	if (p.n_ch)
-		print_changes(&p, true);
+		print_changes(&p, true, true);	/* what an earlier revert did is not news */
 	if (p.n_ch || !ret)
 		print_reverted(ctx, &p);
 	rctl_tune_plan_free(&p);

@@ -203,9 +203,12 @@ static int undo_one(struct rctl_tune_change *c, int step, struct rctl_err *we)
 		return rctl_err_msg(we, EIO, "injected failure (%s=%d)", RCTL_TUNE_FAIL_ENV, step);
 	ret = rctl_tune_write(c, true, we);
 	/* Unsupported now is not undone: the value apply wrote may still be there. */
-	if (ret == -EOPNOTSUPP)
+	if (ret == -EOPNOTSUPP) {
+		struct rctl_err why = *we;
+
 		rctl_err_msg(we, EOPNOTSUPP, "not supported by %s (%.400s)",
-			     c->driver[0] ? c->driver : "the driver", we->msg);
+			     c->driver[0] ? c->driver : "the driver", why.msg);
+	}
 	return ret;
 }
 
@@ -228,6 +231,7 @@ int rctl_tune_revert(const struct rctl_tune_dir *d, const char *name,
 		if (!rctl_tune_change_written(c))
 			continue;
 		tried++;
+		c->tried = true;
 		if (undo_one(c, step_of(p, i), &we)) {
 			set_status(c, RCTL_TUNE_REVERT_FAILED, we.msg);
 			if (!failed++) {

@@ -134,6 +134,7 @@ struct rctl_tune_change {
 	/* Outcome (apply, revert) */
 	enum rctl_tune_status status;
 	char result[512];		/* error or skip message */
+	bool tried;			/* written (or undone) by this run: not in the state file */
 };
 
 struct rctl_tune_plan {

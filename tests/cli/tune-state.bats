@@ -245,3 +245,20 @@ revert_refused() {
 	jq -e '.status == "reverted" and .changes[0].status == "reverted"' "$T/tune-1.json"
 	[ ! -e "$units/rocectl-tune.service.d/persist.conf" ] || fail "the boot re-apply stayed"
 }
+
+@test "a retry reports only what it undid, not what an earlier revert did" {
+	local mode=$T/cfg/rdma_cm/mlx5_0/ports/1/default_roce_mode
+	echo "RoCE v2" >"$mode"
+	state "$T/s.json" \
+		"$(write_change "$mode" | sed 's/default_roce_tos/default_roce_mode/; s/"status": "applied"/"status": "reverted"/')" \
+		"$(write_change "$TOS" | sed 's/"status": "applied"/"status": "revert-failed"/')"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert -j "$T/s.json"
+	assert_success
+	echo "$output" | jq -e '.reverted == 1 and .not_reverted == 0 and
+		([.changes[] | "\(.setting) \(.status)"] == ["default_roce_tos reverted"])'
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert "$T/s.json"
+	assert_success
+	assert_line "nothing to revert: no change of this state file is applied"
+	assert_equal "$(cat "$mode")" "RoCE v2"
+	assert_equal "$(head -1 "$TOS")" 0
+}

@@ -131,6 +131,7 @@ tune() {
 	# The values apply wrote may still be there: never "reverted", never "skipped".
 	run --separate-stderr tune revert -j --state-dir "$SD"
 	assert_failure 3
+	echo "$output"	# shown when the test fails
 	echo "$output" | jq -e '[.changes[] | .status] == ["revert-failed", "revert-failed", "revert-failed"] and
 		(.changes[1].result | test("^not supported by veth .*cannot set prio-pfc .*Operation not supported")) and
 		.reverted == 0 and .not_reverted == 3'

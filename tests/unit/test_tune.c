@@ -659,6 +659,8 @@ static void test_revert_retries_failed_undo(void **state)
 	assert_int_equal(rctl_tune_revert(&d, name, &q, &e), 0);
 	assert_string_equal(get(p.ch[0].path), "admin\n");
 	assert_string_equal(get(p.ch[1].path), "old1\n");
+	assert_false(q.ch[0].tried);	/* what the output may claim */
+	assert_true(q.ch[1].tried);
 	rctl_tune_plan_free(&q);
 	assert_int_equal(rctl_tune_state_load(&d, name, &q, &st, &e), 0);
 	assert_int_equal(st, RCTL_TUNE_REVERTED);
