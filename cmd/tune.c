@@ -22,7 +22,7 @@ static struct {
 	struct rctl_intent_args ia;
 	const char *dev;
 	const char *state_dir;
-	bool yes, force, persist;
+	bool yes, force, persist, boot;
 } o = { .state_dir = RCTL_TUNE_STATE_DIR };
 
 #define DEV_OPT								\
@@ -50,6 +50,9 @@ static const struct rctl_opt apply_opts[] = {
 	  .help = "apply without asking (needed when stdin is not a terminal)" },
 	{ .name = "force", .type = OPT_FLAG, .dst = &o.force,
 	  .help = "write DCB even when lldpad or the firmware DCBX agent manages it" },
+	{ .name = "boot", .type = OPT_FLAG, .dst = &o.boot,
+	  .help = "keep the state in " RCTL_TUNE_BOOT_STATE ", replaced at each boot "
+		  "(" RCTL_TUNE_UNIT " uses it)" },
 	STATE_DIR_OPT,
 	{ 0 }
 };
@@ -74,8 +77,11 @@ static const char *nz(const char *s)
 	return s[0] ? s : NULL;
 }
 
-/* One table of changes; "status" shows what apply/revert did, if anything. */
-static void print_changes(const struct rctl_tune_plan *p, bool status)
+/*
+ * One table of changes; "status" shows what apply/revert did, if anything;
+ * "tried_only": only the changes this run wrote (revert).
+ */
+static void print_changes(const struct rctl_tune_plan *p, bool status, bool tried_only)
 {
 	uint32_t i, step = 0;
 	char lost[96];
@@ -84,18 +90,21 @@ static void print_changes(const struct rctl_tune_plan *p, bool status)
 	for (i = 0; i < p->n_ch; i++) {
 		const struct rctl_tune_change *c = &p->ch[i];
 
+		step += !c->skip[0];
+		if (tried_only && !c->tried)
+			continue;
 		out_row_begin();
 		if (c->skip[0])
 			out_null(OUT_ANY, "step", NULL);
 		else
-			out_u64(OUT_ANY, "step", NULL, ++step);
-		out_str(OUT_ANY, "area", NULL, c->area);
+			out_u64(OUT_ANY, "step", NULL, step);
+		out_str(OUT_ANY, "area", NULL, rctl_area_name(c->area));
 		out_str(OUT_ANY, "target", NULL, c->target);
 		out_str(OUT_ANY, "setting", NULL, c->setting);
 		out_str(OUT_ANY, "from", NULL, c->from);
 		out_str(OUT_ANY, "to", NULL, c->to);
 		if (status)
-			out_str(OUT_ANY, "status", NULL, nz(c->status));
+			out_str(OUT_ANY, "status", NULL, nz(rctl_tune_status_name(c->status)));
 		out_str(OUT_JSON, "via", NULL, nz(c->via));
 		out_str(OUT_JSON, "command", NULL, nz(c->command));
 		out_str(OUT_JSON, "warning", NULL, nz(c->warning));
@@ -119,8 +128,8 @@ static void print_details(const struct rctl_tune_plan *p, bool results)
 		const struct rctl_tune_change *c = &p->ch[i];
 
 		if (c->skip[0]) {
-			out_text("skipped: %s %s %s: %s\n", c->area, c->target, c->setting,
-				 c->skip);
+			out_text("skipped: %s %s %s: %s\n", rctl_area_name(c->area), c->target,
+				 c->setting, c->skip);
 			continue;
 		}
 		out_text("step %u: %s %s via %s\n", ++step, c->target, c->setting, c->via);
@@ -130,7 +139,7 @@ static void print_details(const struct rctl_tune_plan *p, bool results)
 			out_text("        warning: %s%s\n", c->warning,
 				 c->needs_force ? " (needs --force)" : "");
 		if (results && c->result[0])
-			out_text("        %s: %s\n", c->status, c->result);
+			out_text("        %s: %s\n", rctl_tune_status_name(c->status), c->result);
 	}
 }
 
@@ -139,7 +148,7 @@ static void print_plan(const struct rctl_tune_plan *p)
 {
 	if (!p->n_ch && !out_json())
 		return;
-	print_changes(p, false);
+	print_changes(p, false, false);
 	print_details(p, false);
 }
 
@@ -262,13 +271,10 @@ static unsigned int touched_areas(const struct rctl_tune_plan *p)
 {
 	unsigned int m = 0;
 	uint32_t i;
-	int a;
 
-	for (i = 0; i < p->n_ch; i++) {
-		a = rctl_area_parse(p->ch[i].area);
-		if (a >= 0 && !strcmp(p->ch[i].status, RCTL_TUNE_APPLIED))
-			m |= 1u << a;
-	}
+	for (i = 0; i < p->n_ch; i++)
+		if (p->ch[i].status == RCTL_TUNE_APPLIED)
+			m |= 1u << p->ch[i].area;
 	return m;
 }
 
@@ -317,108 +323,138 @@ static int verify(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	return RCTL_EXIT_OK;
 }
 
-/* Apply warns about every skip; revert only about the writes it tried. */
-static void warn_skipped(struct rctl_ctx *ctx, const struct rctl_tune_plan *p,
-			 bool planned_too)
+/* Every change apply skipped, planned so or answered "not supported". */
+static void warn_skipped(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
 {
 	uint32_t i;
 
 	for (i = 0; i < p->n_ch; i++)
-		if (!strcmp(p->ch[i].status, RCTL_TUNE_SKIPPED) &&
-		    (planned_too || !p->ch[i].skip[0]))
+		if (p->ch[i].status == RCTL_TUNE_SKIPPED)
 			cmd_warn(ctx, "skipped %s of '%s': %s", p->ch[i].setting,
 				 p->ch[i].target, p->ch[i].result);
 }
 
-/* The options that make the boot-time apply reach the same intent. */
-static void persist_args(const struct rctl_intent *in, char *buf, size_t len)
+/* --persist: the unit is installed and the intent can be carried, before any write. */
+static int persist_ready(struct rctl_ctx *ctx, const struct rctl_intent *in)
 {
-	int k;
-
-	k = snprintf(buf, len, "--profile %s --prio %d --dscp %d --cnp-prio %d "
-		     "--cnp-dscp %d --tos %d --mtu %u", in->profile, in->prio, in->dscp,
-		     in->cnp_prio, in->cnp_dscp, in->tos, in->mtu);
-	if (in->conf[0] && k > 0 && (size_t)k < len)
-		k += snprintf(buf + k, len - k, " --config %s", in->conf);
-	if (o.dev && k > 0 && (size_t)k < len)
-		k += snprintf(buf + k, len - k, " --dev %s", o.dev);
-	if (o.force && k > 0 && (size_t)k < len)
-		snprintf(buf + k, len - k, " --force");
-}
-
-static int persist_ready(struct rctl_ctx *ctx)
-{
-	char unit[4096];
+	char unit[4096], text[8192];
 	struct rctl_err e = { 0 };
 
-	if (rctl_tune_unit_path(unit, sizeof(unit), &e))
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	if (rctl_tune_unit_path(unit, sizeof(unit), &e) ||
+	    rctl_tune_dropin_text(in, o.dev, o.force, text, sizeof(text), &e))
+		return cmd_error(ctx, e.errnum == EINVAL ? RCTL_EXIT_USAGE : RCTL_EXIT_UNKNOWN, &e);
 	return 0;
 }
 
 /* --persist: after a good apply (or none needed), enable the boot-time apply. */
 static int persist(struct rctl_ctx *ctx, const struct rctl_intent *in)
 {
-	char args[512], dropin[4096];
+	char dropin[4096];
 	struct rctl_err e = { 0 };
 
-	persist_args(in, args, sizeof(args));
-	if (rctl_tune_persist(args, dropin, sizeof(dropin), &e))
+	if (rctl_tune_persist(in, o.dev, o.force, dropin, sizeof(dropin), &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	out_str(OUT_ANY, "persist_dropin", "re-applied at boot by " RCTL_TUNE_UNIT
 		" (enabled; intent in %s)\n", dropin);
 	return RCTL_EXIT_OK;
 }
 
-static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
+static void state_file(const char *fmt, const struct rctl_tune_dir *d, const char *name)
 {
-	char state[4096] = "";
+	char path[sizeof(d->path) + 256];
+
+	if (!name[0]) {
+		out_null(OUT_JSON, "state_file", NULL);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", d->path, name);
+	out_str(OUT_ANY, "state_file", fmt, path);
+}
+
+/* The state directory, checked and locked until the command is done. */
+static int open_dir(struct rctl_ctx *ctx, struct rctl_tune_dir *d, const char *path,
+		    bool create)
+{
 	struct rctl_err e = { 0 };
+
+	if (rctl_tune_dir_open(d, path, create, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	return 0;
+}
+
+/* Write the plan, show what happened, then check the host as read again. */
+static int apply_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
+		      struct rctl_tune_plan *p, const struct rctl_tune_dir *d)
+{
+	char name[256] = "";
+	struct rctl_err e = { 0 };
+	int ret;
+
+	if (o.boot)
+		snprintf(name, sizeof(name), "%s", RCTL_TUNE_BOOT_STATE);
+	ret = rctl_tune_apply(p, d, name, sizeof(name), &e);
+	state_file("state file: %s\n", d, name);
+	out_obj_begin("result");
+	print_changes(p, true, false);
+	out_obj_end();
+	if (o.yes)
+		print_details(p, true);
+	warn_skipped(ctx, p);
+	if (ret)
+		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	else
+		ret = verify(ctx, in, p);
+	if (!ret && o.persist)
+		ret = persist(ctx, in);
+	return ret;
+}
+
+static int plan_and_apply(struct rctl_ctx *ctx, const struct rctl_intent *in,
+			  const struct rctl_tune_dir *d)
+{
 	struct rctl_tune_plan p;
-	struct rctl_intent in;
 	uint32_t n;
 	int ret;
 
-	ret = need_yes(ctx);
-	if (!ret && o.persist)	/* refuse before writing anything */
-		ret = persist_ready(ctx);
-	if (!ret)
-		ret = load_intent(ctx, &in);
-	if (!ret)
-		ret = make_plan(ctx, &in, &p);
+	ret = make_plan(ctx, in, &p);
 	if (ret)
 		return ret;
 	n = rctl_tune_plan_active(&p);
-	print_summary(&p, &in);
+	print_summary(&p, in);
 	/* With --yes the result table below says it all; JSON keeps both. */
 	if (!n || !o.yes || out_json())
 		print_plan(&p);
 	if (!n) {
 		rctl_tune_plan_free(&p);
-		return o.persist ? persist(ctx, &in) : RCTL_EXIT_OK;
+		return o.persist ? persist(ctx, in) : RCTL_EXIT_OK;
 	}
 	ret = refuse_owned(ctx, &p);
 	if (!ret)
 		ret = confirm(ctx, n);
-	if (ret) {
-		rctl_tune_plan_free(&p);
-		return ret;
-	}
-	ret = rctl_tune_apply(&p, o.state_dir, state, sizeof(state), &e);
-	out_str(OUT_ANY, "state_file", "state file: %s\n", nz(state));
-	out_obj_begin("result");
-	print_changes(&p, true);
-	out_obj_end();
-	if (o.yes)
-		print_details(&p, true);
-	warn_skipped(ctx, &p, true);
-	if (ret)
-		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	else
-		ret = verify(ctx, &in, &p);
-	if (!ret && o.persist)
-		ret = persist(ctx, &in);
+	if (!ret)
+		ret = apply_plan(ctx, in, &p, d);
 	rctl_tune_plan_free(&p);
+	return ret;
+}
+
+/* Locked before the host is read: the plan's "from" values are still true when written. */
+static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	struct rctl_tune_dir d;
+	struct rctl_intent in;
+	int ret;
+
+	ret = need_yes(ctx);
+	if (!ret)
+		ret = load_intent(ctx, &in);
+	if (!ret && o.persist)	/* refuse before writing anything */
+		ret = persist_ready(ctx, &in);
+	if (!ret)
+		ret = open_dir(ctx, &d, o.state_dir, true);
+	if (ret)
+		return ret;
+	ret = plan_and_apply(ctx, &in, &d);
+	rctl_tune_dir_close(&d);
 	return ret;
 }
 
@@ -438,26 +474,73 @@ static int unpersist(struct rctl_ctx *ctx)
 	return RCTL_EXIT_OK;
 }
 
+/* What this revert did: never a change it did not undo, nor one undone before. */
+static void print_reverted(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
+{
+	uint32_t i, done = 0, left = 0;
+
+	for (i = 0; i < p->n_ch; i++) {
+		const struct rctl_tune_change *c = &p->ch[i];
+
+		if (!c->tried)
+			continue;
+		done += c->status == RCTL_TUNE_REVERTED;
+		if (c->status != RCTL_TUNE_REVERT_FAILED)
+			continue;
+		left++;
+		cmd_warn(ctx, "not undone: %s of '%s': %s", c->setting, c->target, c->result);
+	}
+	out_u64(OUT_JSON, "reverted", NULL, done);
+	out_u64(OUT_JSON, "not_reverted", NULL, left);
+	if (!done && !left)
+		out_text("nothing to revert: no change of this state file is applied\n");
+	else if (!left)
+		out_text("reverted %u change%s\n", done, done == 1 ? "" : "s");
+	else
+		out_text("reverted %u change%s, %u not undone: 'tune revert' again retries them\n",
+			 done, done == 1 ? "" : "s", left);
+}
+
+/* STATE_FILE: its directory (checked and locked like the state directory) and name. */
+static const char *split_state(const char *path, char *dir, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		snprintf(dir, len, ".");
+		return path;
+	}
+	snprintf(dir, len, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	return slash + 1;
+}
+
 static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	char path[4096];
+	char dir[4096], name[256];
 	struct rctl_err e = { 0 };
-	struct rctl_tune_plan p;
+	struct rctl_tune_plan p = { 0 };
+	struct rctl_tune_dir d;
 	int ret;
 
-	if (argc)
-		snprintf(path, sizeof(path), "%s", argv[0]);
-	else if (rctl_tune_newest_state(o.state_dir, path, sizeof(path), &e))
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	out_str(OUT_ANY, "state_file", "reverting %s\n", path);
-	ret = rctl_tune_revert(path, &p, &e);
-	if (p.n_ch)
-		print_changes(&p, true);
-	warn_skipped(ctx, &p, false);
-	rctl_tune_plan_free(&p);
+	snprintf(name, sizeof(name), "%s", argc ? split_state(argv[0], dir, sizeof(dir)) : "");
+	ret = open_dir(ctx, &d, argc ? dir : o.state_dir, false);
 	if (ret)
+		return ret;
+	if (!argc && rctl_tune_newest_state(&d, name, sizeof(name), &e)) {
+		rctl_tune_dir_close(&d);
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	return unpersist(ctx);
+	}
+	state_file("reverting %s\n", &d, name);
+	ret = rctl_tune_revert(&d, name, &p, &e);
+	if (p.n_ch)
+		print_changes(&p, true, true);	/* what an earlier revert did is not news */
+	if (p.n_ch || !ret)
+		print_reverted(ctx, &p);
+	rctl_tune_plan_free(&p);
+	/* The boot-time re-apply goes only when nothing is left to undo. */
+	ret = ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : unpersist(ctx);
+	rctl_tune_dir_close(&d);
+	return ret;
 }
 
 /* tune plans from the inventory and the QoS settings (no counters). */

@@ -10,7 +10,7 @@
 
 #include "rocectl/fileio.h"
 
-static int write_all(int fd, const char *buf, size_t len)
+int rctl_write_all(int fd, const char *buf, size_t len)
 {
 	ssize_t n;
 
@@ -37,7 +37,7 @@ int rctl_write_atomic(const char *path, const char *buf, size_t len,
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return rctl_err_set(e, errno, "cannot write '%s'", path);
-	ret = fchmod(fd, 0644) ? -errno : write_all(fd, buf, len);
+	ret = fchmod(fd, 0644) ? -errno : rctl_write_all(fd, buf, len);
 	if (!ret && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)

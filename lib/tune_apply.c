@@ -4,22 +4,13 @@
  * writes of lib/tune_write.c. The state file they keep is lib/tune_state.c.
  * Nothing else in rocectl writes.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "rocectl/nl.h"
-#include "rocectl/snapshot.h"
 #include "rocectl/tune.h"
-#include "rocectl/sysfs.h"
 
 uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p)
 {
@@ -32,10 +23,10 @@ uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p)
 
 /* ---- apply, rollback, revert ------------------------------------------ */
 
-static void set_status(struct rctl_tune_change *c, const char *status,
+static void set_status(struct rctl_tune_change *c, enum rctl_tune_status status,
 		       const char *result)
 {
-	snprintf(c->status, sizeof(c->status), "%s", status);
+	c->status = status;
 	snprintf(c->result, sizeof(c->result), "%.500s", result ? result : "");
 }
 
@@ -48,24 +39,44 @@ static void unsupported(struct rctl_tune_change *c, const struct rctl_err *we)
 	set_status(c, RCTL_TUNE_SKIPPED, msg);
 }
 
-static int fail_step(void)
+static int env_step(const char *name)
 {
-	const char *s = getenv(RCTL_TUNE_FAIL_ENV);
+	const char *s = getenv(name);
 
 	return s && *s ? atoi(s) : 0;
 }
 
+/* Where apply and revert are: the state file, the step number of each change. */
+struct tx {
+	struct rctl_tune_plan *p;
+	const struct rctl_tune_dir *d;
+	const char *name;
+	struct rctl_err rec;	/* the first record that failed */
+	int rec_failed;
+};
+
+/* Progress on disk; apply stops at a failed record, revert carries on. */
+static int record(struct tx *t, enum rctl_tune_status doc)
+{
+	struct rctl_err we = { 0 };
+	int ret = rctl_tune_state_write(t->d, t->name, t->p, doc, &we);
+
+	if (ret && !t->rec_failed++)
+		t->rec = we;
+	return ret;
+}
+
 /* Undo changes [0, upto) that were applied, last first; count what failed. */
-static int rollback(struct rctl_tune_plan *p, uint32_t upto, struct rctl_err *first)
+static int rollback(struct tx *t, uint32_t upto, struct rctl_err *first)
 {
 	struct rctl_err we = { 0 };
 	int failed = 0;
 	uint32_t i;
 
 	for (i = upto; i-- > 0;) {
-		struct rctl_tune_change *c = &p->ch[i];
+		struct rctl_tune_change *c = &t->p->ch[i];
 
-		if (strcmp(c->status, RCTL_TUNE_APPLIED))
+		if (c->status != RCTL_TUNE_APPLIED)
 			continue;
 		if (rctl_tune_write(c, true, &we)) {
 			set_status(c, RCTL_TUNE_UNDO_FAILED, we.msg);
@@ -74,30 +85,35 @@ static int rollback(struct rctl_tune_plan *p, uint32_t upto, struct rctl_err *fi
 		} else {
 			set_status(c, RCTL_TUNE_UNDONE, NULL);
 		}
+		record(t, RCTL_TUNE_IN_PROGRESS);
 	}
 	return failed;
 }
 
 static int apply_one(struct rctl_tune_change *c, int step, struct rctl_err *we)
 {
-	if (step == fail_step())
+	int ret;
+
+	if (step == env_step(RCTL_TUNE_FAIL_ENV))
 		return rctl_err_msg(we, EIO, "cannot set %s of '%s': injected failure (%s=%d)",
 				    c->setting, c->target, RCTL_TUNE_FAIL_ENV, step);
-	return rctl_tune_write(c, false, we);
+	ret = rctl_tune_write(c, false, we);
+	if (step == env_step(RCTL_TUNE_KILL_ENV))
+		raise(SIGKILL);
+	return ret;
 }
 
-static int apply_failed(struct rctl_tune_plan *p, uint32_t i, int step,
-			const struct rctl_err *we, bool *rb_failed,
-			struct rctl_err *e)
+static int apply_failed(struct tx *t, uint32_t i, int step, const struct rctl_err *we,
+			bool *rb_failed, struct rctl_err *e)
 {
 	struct rctl_err rb = { 0 };
 	int undone = 0, failed;
 	uint32_t j;
 
-	set_status(&p->ch[i], RCTL_TUNE_FAILED, we->msg);
-	for (j = 0; j < i; j++)
-		undone += !strcmp(p->ch[j].status, RCTL_TUNE_APPLIED);
-	failed = rollback(p, i, &rb);
+	/* Step i too when only its record failed: it was written. */
+	for (j = 0; j <= i; j++)
+		undone += t->p->ch[j].status == RCTL_TUNE_APPLIED;
+	failed = rollback(t, i + 1, &rb);
 	*rb_failed = failed;
 	if (failed)
 		return rctl_err_msg(e, we->errnum,
@@ -107,9 +123,40 @@ static int apply_failed(struct rctl_tune_plan *p, uint32_t i, int step,
 			    step, we->msg, undone, undone == 1 ? "" : "s");
 }
 
-int rctl_tune_apply(struct rctl_tune_plan *p, const char *state_dir,
-		    char *state_path, size_t len, struct rctl_err *e)
+/* One step: recorded in progress, written, recorded done. */
+static int apply_step(struct tx *t, struct rctl_tune_change *c, int step,
+		      struct rctl_err *we)
 {
+	enum rctl_tune_status before = c->status;
+	int ret;
+
+	set_status(c, RCTL_TUNE_IN_PROGRESS, NULL);
+	if (record(t, RCTL_TUNE_IN_PROGRESS)) {
+		set_status(c, before, NULL);	/* not written */
+		*we = t->rec;
+		return -we->errnum;
+	}
+	ret = apply_one(c, step, we);
+	if (ret == -EOPNOTSUPP)
+		unsupported(c, we);
+	else if (ret)
+		set_status(c, RCTL_TUNE_FAILED, we->msg);
+	else
+		set_status(c, RCTL_TUNE_APPLIED, NULL);
+	if (ret == -EOPNOTSUPP || !ret) {
+		if (record(t, RCTL_TUNE_IN_PROGRESS)) {
+			*we = t->rec;
+			return -we->errnum;
+		}
+		ret = 0;
+	}
+	return ret;
+}
+
+int rctl_tune_apply(struct rctl_tune_plan *p, const struct rctl_tune_dir *d,
+		    char *name, size_t len, struct rctl_err *e)
+{
+	struct tx t = { .p = p, .d = d, .name = name };
 	struct rctl_err we = { 0 };
 	int ret = 0, step = 0, wret;
 	bool rb_failed = false;
@@ -121,36 +168,61 @@ int rctl_tune_apply(struct rctl_tune_plan *p, const char *state_dir,
 		else
 			set_status(&p->ch[i], RCTL_TUNE_PENDING, NULL);
 	/* The previous values are on disk before anything changes. */
-	ret = rctl_tune_state_create(p, state_dir, state_path, len, e);
+	ret = rctl_tune_state_create(p, d, name, len, e);
 	if (ret)
 		return ret;
 	for (i = 0; i < p->n_ch && !ret; i++) {
-		struct rctl_tune_change *c = &p->ch[i];
-
-		if (c->skip[0])
+		if (p->ch[i].skip[0])
 			continue;
-		wret = apply_one(c, ++step, &we);
-		if (wret == -EOPNOTSUPP)
-			unsupported(c, &we);
-		else if (wret)
-			ret = apply_failed(p, i, step, &we, &rb_failed, e);
-		else
-			set_status(c, RCTL_TUNE_APPLIED, NULL);
+		if (apply_step(&t, &p->ch[i], ++step, &we))
+			ret = apply_failed(&t, i, step, &we, &rb_failed, e);
 	}
-	wret = rctl_tune_state_write(state_path, p, !ret ? "applied" : rb_failed ?
-			   "rollback-failed" : "rolled-back", ret ? &we : e);
+	wret = rctl_tune_state_write(d, name, p, !ret ? RCTL_TUNE_APPLIED : rb_failed ?
+				     RCTL_TUNE_UNDO_FAILED : RCTL_TUNE_UNDONE, ret ? &we : e);
 	return ret ? ret : wret;
 }
 
-int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
-		     struct rctl_err *e)
+/* ---- revert ----------------------------------------------------------- */
+
+/* The step number apply gave change i (skipped changes have none). */
+static int step_of(const struct rctl_tune_plan *p, uint32_t i)
 {
+	int step = 1;
+	uint32_t j;
+
+	for (j = 0; j < i; j++)
+		step += !p->ch[j].skip[0];
+	return step;
+}
+
+static int undo_one(struct rctl_tune_change *c, int step, struct rctl_err *we)
+{
+	int ret;
+
+	if (step == env_step(RCTL_TUNE_FAIL_ENV))
+		return rctl_err_msg(we, EIO, "injected failure (%s=%d)", RCTL_TUNE_FAIL_ENV, step);
+	ret = rctl_tune_write(c, true, we);
+	/* Unsupported now is not undone: the value apply wrote may still be there. */
+	if (ret == -EOPNOTSUPP) {
+		struct rctl_err why = *we;
+
+		rctl_err_msg(we, EOPNOTSUPP, "not supported by %s (%.400s)",
+			     c->driver[0] ? c->driver : "the driver", why.msg);
+	}
+	return ret;
+}
+
+int rctl_tune_revert(const struct rctl_tune_dir *d, const char *name,
+		     struct rctl_tune_plan *p, struct rctl_err *e)
+{
+	struct tx t = { .p = p, .d = d, .name = name };
+	const struct rctl_tune_change *first = NULL;
 	struct rctl_err we = { 0 };
-	char status[32];
-	int ret, failed = 0;
+	enum rctl_tune_status status;
+	int ret, failed = 0, tried = 0, errnum = 0;
 	uint32_t i;
 
-	ret = rctl_tune_state_load(path, p, status, sizeof(status), e);
+	ret = rctl_tune_state_load(d, name, p, &status, e);
 	if (ret)
 		return ret;
 	for (i = p->n_ch; i-- > 0;) {
@@ -158,19 +230,25 @@ int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 
 		if (!rctl_tune_change_written(c))
 			continue;
-		ret = rctl_tune_write(c, true, &we);
-		if (ret == -EOPNOTSUPP) {
-			unsupported(c, &we);
-		} else if (ret) {
-			set_status(c, RCTL_TUNE_FAILED, we.msg);
-			if (!failed++)
-				*e = we;
+		tried++;
+		c->tried = true;
+		if (undo_one(c, step_of(p, i), &we)) {
+			set_status(c, RCTL_TUNE_REVERT_FAILED, we.msg);
+			if (!failed++) {
+				first = c;
+				errnum = we.errnum;
+			}
 		} else {
 			set_status(c, RCTL_TUNE_REVERTED, NULL);
 		}
+		record(&t, status);
 	}
-	ret = rctl_tune_state_write(path, p, failed ? status : "reverted", failed ? &we : e);
+	record(&t, failed ? RCTL_TUNE_REVERT_FAILED : RCTL_TUNE_REVERTED);
 	if (failed)
-		return -e->errnum;
-	return ret;
+		return rctl_err_msg(e, errnum, "%d of %d change%s not undone, first: %s of '%s': %s",
+				    failed, tried, tried == 1 ? "" : "s", first->setting,
+				    first->target, first->result);
+	if (t.rec_failed)
+		return rctl_err_msg(e, t.rec.errnum, "every change undone, but %s", t.rec.msg);
+	return 0;
 }

@@ -58,25 +58,117 @@ static int mkdir_one(const char *path, struct rctl_err *e)
 	return 0;
 }
 
-int rctl_tune_persist(const char *args, char *dropin, size_t len, struct rctl_err *e)
+/* What $ROCECTL_TUNE_ARGS may hold: it is split at whitespace, not unquoted. */
+static bool plain_word(const char *s)
 {
-	char unit[PATH_MAX], dir[PATH_MAX], link[PATH_MAX], text[2048];
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_.:/@-") == strlen(s);
+}
+
+/*
+ * A value inside "..." of a unit file line (systemd.syntax(7) quoting,
+ * systemd.unit(5) specifiers): backslash and quote escaped, % doubled.
+ * Control characters cannot be carried: the caller refuses them.
+ */
+static int quote(char *out, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		const char *rep = *s == '\\' ? "\\\\" : *s == '"' ? "\\\"" :
+				  *s == '%' ? "%%" : NULL;
+		size_t k = rep ? 2 : 1;
+
+		if (n + k >= len)
+			return -ENAMETOOLONG;
+		memcpy(out + n, rep ? rep : s, k);
+		n += k;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+/* The config file as the boot will find it: absolute, a regular file, printable. */
+static int boot_conf(const char *conf, char *abs, size_t len, struct rctl_err *e)
+{
+	char cwd[PATH_MAX];
+	struct stat st;
+	const char *c;
+
+	if (conf[0] == '/')
+		snprintf(abs, len, "%s", conf);
+	else if (!getcwd(cwd, sizeof(cwd)))
+		return rctl_err_set(e, errno, "cannot persist config '%s': no working directory", conf);
+	else if (snprintf(abs, len, "%s/%s", cwd, conf) >= (int)len)
+		return rctl_err_set(e, ENAMETOOLONG, "cannot persist config '%s'", conf);
+	for (c = abs; *c; c++)
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			return rctl_err_msg(e, EINVAL, "cannot persist config '%s': its path holds "
+					    "a control character", conf);
+	if (stat(abs, &st))
+		return rctl_err_set(e, errno, "cannot persist config '%s'", abs);
+	if (!S_ISREG(st.st_mode))
+		return rctl_err_msg(e, EINVAL, "cannot persist config '%s': not a regular file", abs);
+	return 0;
+}
+
+/* The intent as options: numbers, a profile name and a plain device name. */
+static int boot_args(const struct rctl_intent *in, const char *dev, bool force,
+		     char *buf, size_t len, struct rctl_err *e)
+{
+	if (!plain_word(in->profile))
+		return rctl_err_msg(e, EINVAL, "cannot persist profile '%s'", in->profile);
+	if (dev && !plain_word(dev))
+		return rctl_err_msg(e, EINVAL, "cannot persist --dev '%s': not a plain device "
+				    "name (letters, digits, _.:/@-)", dev);
+	if (snprintf(buf, len, "--profile %s --prio %d --dscp %d --cnp-prio %d "
+		     "--cnp-dscp %d --tos %d --mtu %u%s%s%s", in->profile, in->prio, in->dscp,
+		     in->cnp_prio, in->cnp_dscp, in->tos, in->mtu, dev ? " --dev " : "",
+		     dev ? dev : "", force ? " --force" : "") >= (int)len)
+		return rctl_err_set(e, ENAMETOOLONG, "cannot persist the intent");
+	return 0;
+}
+
+int rctl_tune_dropin_text(const struct rctl_intent *in, const char *dev, bool force,
+			  char *text, size_t len, struct rctl_err *e)
+{
+	char args[512], conf[PATH_MAX], qconf[2 * PATH_MAX], stamp[32] = "";
 	time_t now = time(NULL);
 	struct tm tm;
-	char stamp[32] = "";
 	int ret;
 
-	ret = rctl_tune_unit_path(unit, sizeof(unit), e);
+	ret = boot_args(in, dev, force, args, sizeof(args), e);
+	if (!ret && in->conf[0])
+		ret = boot_conf(in->conf, conf, sizeof(conf), e);
+	if (!ret && in->conf[0] && quote(qconf, sizeof(qconf), conf))
+		ret = rctl_err_set(e, ENAMETOOLONG, "cannot persist config '%s'", conf);
 	if (ret)
 		return ret;
 	if (gmtime_r(&now, &tm))
 		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (snprintf(text, len,
+		     "# Written by 'rocectl tune apply --persist' at %s;\n"
+		     "# 'rocectl tune revert' removes it. See rocectl-tune(8).\n"
+		     "[Service]\nEnvironment=\"ROCECTL_TUNE_ARGS=%s\"\n%s%s%s", stamp, args,
+		     in->conf[0] ? "Environment=\"ROCECTL_CONF=" : "", in->conf[0] ? qconf : "",
+		     in->conf[0] ? "\"\n" : "") >= (int)len)
+		return rctl_err_set(e, ENAMETOOLONG, "cannot persist the intent");
+	return 0;
+}
+
+int rctl_tune_persist(const struct rctl_intent *in, const char *dev, bool force,
+		      char *dropin, size_t len, struct rctl_err *e)
+{
+	char unit[PATH_MAX], dir[PATH_MAX], link[PATH_MAX], text[4 * PATH_MAX];
+	int ret;
+
+	ret = rctl_tune_unit_path(unit, sizeof(unit), e);
+	if (!ret)
+		ret = rctl_tune_dropin_text(in, dev, force, text, sizeof(text), e);
+	if (ret)
+		return ret;
 	snprintf(dir, sizeof(dir), "%s/%s.d", systemd_dir(), RCTL_TUNE_UNIT);
 	snprintf(dropin, len, "%s/%s", dir, DROPIN_NAME);
-	snprintf(text, sizeof(text),
-		 "# Written by 'rocectl tune apply --persist' at %s;\n"
-		 "# 'rocectl tune revert' removes it. See rocectl-tune(8).\n"
-		 "[Service]\nEnvironment=\"ROCECTL_TUNE_ARGS=%s\"\n", stamp, args);
 	ret = mkdir_one(dir, e);
 	if (!ret)
 		ret = rctl_write_atomic(dropin, text, strlen(text), e);

@@ -6,9 +6,8 @@
  * trees tune writes: the rdma_cm configfs defaults, the MLNX_OFED ECN sysfs
  * and qos/trust, the mlx5 and bnxt_re debugfs CC files, the bnxt_re and
  * irdma configfs CC files) and each file again just before the write, by
- * its real path (no symlink out of the tree). Also the state file itself:
- * its document, written before the first write and loaded by revert, and the
- * scan of the state directory for the newest revertible one.
+ * its real path (no symlink out of the tree). Also the state file's
+ * document; lib/tune_store.c keeps it on disk.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -37,10 +36,17 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p)
 	p->n_ch = 0;
 }
 
-/* The one table of op names, as the state file and the plan write them. */
-static const char *const op_names[] = {
+/* The one table of op names, and of status names, as the state file keeps them. */
+static const char *const op_names[RCTL_TUNE_N_OPS] = {
+	[RCTL_TUNE_OP_NONE] = "",
 #define X(id, s) [RCTL_TUNE_##id] = s,
 	RCTL_TUNE_OPS(X)
+#undef X
+};
+
+static const char *const status_names[RCTL_TUNE_N_STATUS] = {
+#define X(id, s) [RCTL_TUNE_##id] = s,
+	RCTL_TUNE_STATUSES(X)
 #undef X
 };
 
@@ -49,14 +55,9 @@ const char *rctl_tune_op_name(enum rctl_tune_op op)
 	return op < RCTL_TUNE_N_OPS ? op_names[op] : NULL;
 }
 
-enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c)
+const char *rctl_tune_status_name(enum rctl_tune_status st)
 {
-	int i;
-
-	for (i = 0; i < RCTL_TUNE_N_OPS; i++)
-		if (!strcmp(c->op, op_names[i]))
-			return i;
-	return RCTL_TUNE_N_OPS;
+	return st < RCTL_TUNE_N_STATUS ? status_names[st] : NULL;
 }
 
 enum root { ROOT_SYSFS, ROOT_DEBUGFS, ROOT_CONFIGFS };
@@ -199,36 +200,35 @@ static int check_netdev_op(const struct rctl_tune_change *c, enum rctl_tune_op o
 		return bad(e, name, i, "not a netdev name: ifname", c->ifname);
 	if ((op == RCTL_TUNE_PAUSE && (c->old_val > 7 || c->new_val > 7)) ||
 	    (op == RCTL_TUNE_PFC && (c->old_val > 0xff || c->new_val > 0xff)))
-		return bad(e, name, i, "value out of range for op", c->op);
+		return bad(e, name, i, "value out of range for op", rctl_tune_op_name(op));
 	if ((op == RCTL_TUNE_APP_ADD || op == RCTL_TUNE_APP_DEL) &&
 	    (c->app_selector > 255 || c->app_protocol > 0xffff || c->app_prio > 7))
-		return bad(e, name, i, "APP entry out of range for op", c->op);
+		return bad(e, name, i, "APP entry out of range for op", rctl_tune_op_name(op));
 	return 0;
 }
 
 bool rctl_tune_change_written(const struct rctl_tune_change *c)
 {
-	return !strcmp(c->status, RCTL_TUNE_APPLIED) ||
-	       !strcmp(c->status, RCTL_TUNE_PENDING) ||
-	       !strcmp(c->status, RCTL_TUNE_UNDO_FAILED);
+	return c->status == RCTL_TUNE_APPLIED || c->status == RCTL_TUNE_IN_PROGRESS ||
+	       c->status == RCTL_TUNE_UNDO_FAILED || c->status == RCTL_TUNE_REVERT_FAILED;
 }
 
 int rctl_tune_change_check(const struct rctl_tune_change *c, const char *name,
 			   uint32_t i, struct rctl_err *e)
 {
-	enum rctl_tune_op op = rctl_tune_op_of(c);
+	enum rctl_tune_op op = c->op;
 
 	/* A skipped change may have no op (nothing could be read to plan it). */
-	if (op == RCTL_TUNE_N_OPS && (c->op[0] || !c->skip[0]))
-		return bad(e, name, i, "unknown op", c->op);
+	if (op >= RCTL_TUNE_N_OPS || (op == RCTL_TUNE_OP_NONE && !c->skip[0]))
+		return bad(e, name, i, "unknown op", rctl_tune_op_name(op) ?: "?");
 	if (!rctl_tune_change_written(c))
 		return 0;
 	/* Apply never writes a skipped change, so revert has nothing to undo. */
 	if (c->skip[0])
-		return bad(e, name, i, "skipped change marked", c->status);
+		return bad(e, name, i, "skipped change marked", rctl_tune_status_name(c->status));
 	/* They name the change in every message: "cannot set  of '' ()". */
 	if (!c->target[0] || !c->setting[0])
-		return bad(e, name, i, "empty target or setting for op", c->op);
+		return bad(e, name, i, "empty target or setting for op", rctl_tune_op_name(op));
 	if (op == RCTL_TUNE_WRITE)
 		return check_write(c, name, i, e);
 	return check_netdev_op(c, op, name, i, e);
@@ -265,9 +265,11 @@ int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e)
 
 #define F(k, t, m) { .key = k, .type = t, .size = sizeof(((struct rctl_tune_change *)0)->m), \
 		     .off = offsetof(struct rctl_tune_change, m) }
+#define FE(k, m, tab, n) { .key = k, .type = FT_ENUM, .names = tab, .n_names = n, \
+			   .off = offsetof(struct rctl_tune_change, m) }
 
 static const struct rctl_field change_fields[] = {
-	F("area", FT_STR, area),
+	FE("area", area, rctl_area_names, RCTL_AREA_N),
 	F("target", FT_STR, target),
 	F("setting", FT_STR, setting),
 	F("from", FT_STR, from),
@@ -277,7 +279,7 @@ static const struct rctl_field change_fields[] = {
 	F("warning", FT_STR, warning),
 	F("skip", FT_STR, skip),
 	F("needs_force", FT_BOOL, needs_force),
-	F("op", FT_STR, op),
+	FE("op", op, op_names, RCTL_TUNE_N_OPS),
 	F("ifname", FT_STR, ifname),
 	F("driver", FT_STR, driver),
 	F("old_val", FT_U32, old_val),
@@ -298,11 +300,12 @@ static const struct rctl_field change_fields[] = {
 	F("commit", FT_STR, commit),
 	F("old_text", FT_STR, old_text),
 	F("new_text", FT_STR, new_text),
-	F("status", FT_STR, status),
+	FE("status", status, status_names, RCTL_TUNE_N_STATUS),
 	F("result", FT_STR, result),
 	{ 0 }
 };
 #undef F
+#undef FE
 
 static const struct rctl_schema change_schema = {
 	"change", sizeof(struct rctl_tune_change), change_fields
@@ -319,7 +322,7 @@ static const struct rctl_schema plan_schema = {
 	"plan", sizeof(struct rctl_tune_plan), plan_fields
 };
 
-char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status)
+char *rctl_tune_state_text(const struct rctl_tune_plan *p, enum rctl_tune_status status)
 {
 	cJSON *doc = cJSON_CreateObject(), *plan;
 	char host[RCTL_NAME_LEN] = "";
@@ -328,7 +331,7 @@ char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status)
 	gethostname(host, sizeof(host) - 1);
 	cJSON_AddNumberToObject(doc, "schema_version", RCTL_TUNE_STATE_VERSION);
 	cJSON_AddStringToObject(doc, "kind", STATE_KIND);
-	cJSON_AddStringToObject(doc, "status", status);
+	cJSON_AddStringToObject(doc, "status", rctl_tune_status_name(status));
 	cJSON_AddStringToObject(doc, "hostname", host);
 	cJSON_AddNumberToObject(doc, "time", (double)time(NULL));
 	plan = rctl_schema_to_json(&plan_schema, p);
@@ -340,8 +343,20 @@ char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status)
 	return s;
 }
 
+static int status_of(const char *name, enum rctl_tune_status *st)
+{
+	int i;
+
+	for (i = 0; i < RCTL_TUNE_N_STATUS; i++)
+		if (!strcmp(status_names[i], name)) {
+			*st = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 int rctl_tune_state_parse(const char *text, const char *name,
-			  struct rctl_tune_plan *p, char *status, size_t len,
+			  struct rctl_tune_plan *p, enum rctl_tune_status *status,
 			  struct rctl_err *e)
 {
 	const cJSON *ver, *kind, *st;
@@ -357,12 +372,11 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	st = cJSON_GetObjectItemCaseSensitive(doc, "status");
 	if (!cJSON_IsNumber(ver) || ver->valuedouble != RCTL_TUNE_STATE_VERSION ||
 	    !cJSON_IsString(kind) || strcmp(kind->valuestring, STATE_KIND) ||
-	    !cJSON_IsString(st)) {
+	    !cJSON_IsString(st) || status_of(st->valuestring, status)) {
 		cJSON_Delete(doc);
 		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a rocectl tune state (version %d)",
 				    name, RCTL_TUNE_STATE_VERSION);
 	}
-	snprintf(status, len, "%s", st->valuestring);
 	ret = rctl_schema_from_json(&plan_schema, doc, p, name, e);
 	cJSON_Delete(doc);
 	for (i = 0; !ret && i < p->n_ch; i++)
@@ -370,186 +384,4 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	if (ret)
 		rctl_tune_plan_free(p);
 	return ret;
-}
-
-static int mkdir_p(const char *dir, struct rctl_err *e)
-{
-	char buf[PATH_MAX], *s;
-
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return rctl_err_set(e, ENAMETOOLONG, "cannot create '%s'", dir);
-	for (s = buf + 1; ; s++) {
-		if (*s && *s != '/')
-			continue;
-		char c = *s;
-
-		*s = '\0';
-		if (mkdir(buf, 0700) && errno != EEXIST)
-			return rctl_err_set(e, errno, "cannot create state directory '%s'", buf);
-		if (!c)
-			return 0;
-		*s = c;
-	}
-}
-
-/* Write "path" atomically: a temporary file, fsync, rename. */
-int rctl_tune_state_write(const char *path, const struct rctl_tune_plan *p,
-			  const char *status, struct rctl_err *e)
-{
-	char tmp[PATH_MAX], *text = rctl_tune_state_text(p, status);
-	size_t len = text ? strlen(text) : 0;
-	int fd, ret = 0;
-
-	if (!text)
-		return rctl_err_set(e, ENOMEM, "cannot write state file '%s'", path);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		ret = -errno;
-	} else {
-		if (write(fd, text, len) != (ssize_t)len || write(fd, "\n", 1) != 1 ||
-		    fsync(fd))
-			ret = errno ? -errno : -EIO;
-		if (close(fd) && !ret)
-			ret = -errno;
-		if (!ret && rename(tmp, path))
-			ret = -errno;
-		if (ret)
-			unlink(tmp);
-	}
-	free(text);
-	if (ret)
-		rctl_err_set(e, ret, "cannot write state file '%s'", path);
-	return ret;
-}
-
-/* tune-20261130T101502.123456789Z.json: names sort in time order. */
-int rctl_tune_state_create(const struct rctl_tune_plan *p, const char *dir,
-			   char *path, size_t len, struct rctl_err *e)
-{
-	struct timespec ts;
-	struct tm tm;
-	char stamp[32];
-	int ret;
-
-	ret = mkdir_p(dir, e);
-	if (ret)
-		return ret;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", &tm);
-	if (snprintf(path, len, "%s/tune-%s.%09ldZ.json", dir, stamp, ts.tv_nsec) >= (int)len)
-		return rctl_err_set(e, ENAMETOOLONG, "cannot write state file in '%s'", dir);
-	if (!access(path, F_OK))
-		return rctl_err_set(e, EEXIST, "cannot write state file '%s'", path);
-	return rctl_tune_state_write(path, p, "pending", e);
-}
-
-/*
- * Revert writes as root what the state file says: it must be a regular file
- * of root (or of the user running rocectl) that nobody else can write.
- */
-static int state_trusted(FILE *f, const char *path, struct rctl_err *e)
-{
-	struct stat st;
-
-	if (fstat(fileno(f), &st))
-		return rctl_err_set(e, errno, "cannot read state file '%s'", path);
-	if (S_ISDIR(st.st_mode))
-		return rctl_err_msg(e, EISDIR, "cannot read state file '%s': it is a directory", path);
-	if (!S_ISREG(st.st_mode))
-		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a regular file", path);
-	if (st.st_uid != 0 && st.st_uid != geteuid())
-		return rctl_err_msg(e, EPERM, "refusing state file '%s': owned by uid %u, "
-				    "not root", path, (unsigned int)st.st_uid);
-	if (st.st_mode & (S_IWGRP | S_IWOTH))
-		return rctl_err_msg(e, EPERM, "refusing state file '%s': writable by group "
-				    "or others (mode %04o)", path, (unsigned int)(st.st_mode & 07777));
-	return 0;
-}
-
-int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p, char *status,
-			 size_t slen, struct rctl_err *e)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-	int ret;
-
-	memset(p, 0, sizeof(*p));
-	if (!f)
-		return rctl_err_set(e, errno, "cannot open state file '%s'", path);
-	ret = state_trusted(f, path, e);
-	if (ret) {
-		fclose(f);
-		return ret;
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	if (n < 0 || n > (8L << 20)) {
-		fclose(f);
-		return rctl_err_msg(e, EFBIG, "cannot read state file '%s': too large", path);
-	}
-	buf = malloc(n + 1);
-	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
-		fclose(f);
-		free(buf);
-		return rctl_err_msg(e, EIO, "cannot read state file '%s'", path);
-	}
-	fclose(f);
-	buf[n] = '\0';
-	ret = rctl_tune_state_parse(buf, path, p, status, slen, e);
-	free(buf);
-	return ret;
-}
-
-/* ---- the state directory ---------------------------------------------- */
-
-static int cmp_desc(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*b)->d_name, (*a)->d_name);
-}
-
-static int is_state(const struct dirent *d)
-{
-	size_t n = strlen(d->d_name);
-
-	return !strncmp(d->d_name, "tune-", 5) && n > 10 &&
-	       !strcmp(d->d_name + n - 5, ".json");
-}
-
-/* Applied, partly applied or not fully rolled back: something to put back. */
-static bool revertible(const char *status)
-{
-	return !strcmp(status, "applied") || !strcmp(status, "pending") ||
-	       !strcmp(status, "rollback-failed");
-}
-
-int rctl_tune_newest_state(const char *dir, char *path, size_t len,
-			   struct rctl_err *e)
-{
-	struct rctl_tune_plan p;
-	struct rctl_err le = { 0 };
-	struct dirent **names;
-	char status[32];
-	int n, i, found = 0;
-
-	n = scandir(dir, &names, is_state, cmp_desc);
-	if (n < 0)
-		return rctl_err_set(e, errno, "cannot read state directory '%s'", dir);
-	for (i = 0; i < n; i++) {
-		if (!found) {
-			snprintf(path, len, "%s/%s", dir, names[i]->d_name);
-			if (!rctl_tune_state_load(path, &p, status, sizeof(status), &le)) {
-				found = revertible(status);
-				rctl_tune_plan_free(&p);
-			}
-		}
-		free(names[i]);
-	}
-	free(names);
-	if (!found)
-		return rctl_err_msg(e, ENOENT, "no applied tune state file in '%s'", dir);
-	return 0;
 }

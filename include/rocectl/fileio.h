@@ -15,4 +15,7 @@
 int rctl_write_atomic(const char *path, const char *buf, size_t len,
 		      struct rctl_err *e);
 
+/* All of buf to fd, across short writes and EINTR: 0 or the real -errno. */
+int rctl_write_all(int fd, const char *buf, size_t len);
+
 #endif

@@ -29,17 +29,24 @@
 #ifndef ROCECTL_TUNE_H
 #define ROCECTL_TUNE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "rocectl/err.h"
 #include "rocectl/intent.h"
 #include "rocectl/model.h"
+#include "rocectl/rules.h"
 
 #define RCTL_TUNE_PATH_LEN 256
 #define RCTL_TUNE_STATE_DIR "/var/lib/rocectl"
 /* Test aid: make step N (1-based, in plan order) of apply/revert fail with EIO. */
 #define RCTL_TUNE_FAIL_ENV "ROCECTL_TUNE_FAIL_STEP"
+/*
+ * Test aid: apply raises SIGKILL right after the write of step N, before its
+ * progress is recorded (the worst moment to die).
+ */
+#define RCTL_TUNE_KILL_ENV "ROCECTL_TUNE_KILL_STEP"
 
 /* What a change writes ("op" in the state file). */
 #define RCTL_TUNE_OPS(X)						\
@@ -54,6 +61,7 @@
 	X(WRITE, "write")	/* text file: sysfs, debugfs, configfs */
 
 enum rctl_tune_op {
+	RCTL_TUNE_OP_NONE,	/* "": a skipped change nothing could be read for */
 #define X(id, s) RCTL_TUNE_##id,
 	RCTL_TUNE_OPS(X)
 #undef X
@@ -66,18 +74,36 @@ enum rctl_tune_op {
 /* Global pause bits of a PAUSE change. */
 enum { RCTL_PAUSE_AUTONEG = 1, RCTL_PAUSE_RX = 2, RCTL_PAUSE_TX = 4 };
 
-/* Step status, kept in the state file. */
-#define RCTL_TUNE_PENDING "pending"
-#define RCTL_TUNE_APPLIED "applied"
-#define RCTL_TUNE_SKIPPED "skipped"
-#define RCTL_TUNE_FAILED "failed"
-#define RCTL_TUNE_UNDONE "rolled-back"
-#define RCTL_TUNE_UNDO_FAILED "rollback-failed"
-#define RCTL_TUNE_REVERTED "reverted"
+/*
+ * Status of a step, and of the whole state file ("status" there), with the
+ * names the state file keeps. Apply records each step durably before its
+ * write (in-progress: it may have been written) and after it, so a step still
+ * pending never ran. Revert undoes what was or may have been written
+ * (rctl_tune_change_written()) and records each undo; one that failed stays
+ * revert-failed, for the next revert to retry.
+ */
+#define RCTL_TUNE_STATUSES(X)						\
+	X(STATUS_NONE, "")	/* a plan: not applied */		\
+	X(PENDING, "pending")	/* not started */			\
+	X(IN_PROGRESS, "in-progress")	/* being written */		\
+	X(APPLIED, "applied")						\
+	X(SKIPPED, "skipped")						\
+	X(FAILED, "failed")	/* the write failed: not applied */	\
+	X(UNDONE, "rolled-back")					\
+	X(UNDO_FAILED, "rollback-failed")				\
+	X(REVERTED, "reverted")						\
+	X(REVERT_FAILED, "revert-failed")
+
+enum rctl_tune_status {
+#define X(id, s) RCTL_TUNE_##id,
+	RCTL_TUNE_STATUSES(X)
+#undef X
+	RCTL_TUNE_N_STATUS
+};
 
 struct rctl_tune_change {
 	/* For people (plan output) */
-	char area[16];			/* check area: pfc ecn cnp dscp mode */
+	enum rctl_area area;		/* check area: pfc ecn cnp dscp mode */
 	char target[RCTL_NAME_LEN];	/* netdev, or DEV/PORT */
 	char setting[48];		/* "prio-pfc", "dscp-prio 26", "default_roce_tos" */
 	char from[80];			/* current value as the usual tool prints it */
@@ -89,7 +115,7 @@ struct rctl_tune_change {
 	bool needs_force;		/* lldpad or firmware DCBX owns DCB */
 
 	/* For the write and its undo */
-	char op[16];			/* RCTL_TUNE_OPS names */
+	enum rctl_tune_op op;
 	char ifname[RCTL_IFNAME_LEN];	/* netdev of pause, ets, pfc, app-* */
 	char driver[32];		/* for "not supported by <driver>" */
 	uint32_t old_val, new_val;	/* pfc_en, or pause bits */
@@ -106,8 +132,9 @@ struct rctl_tune_change {
 	char old_text[64], new_text[64];	/* WRITE: file contents */
 
 	/* Outcome (apply, revert) */
-	char status[16];		/* RCTL_TUNE_PENDING, ... */
+	enum rctl_tune_status status;
 	char result[512];		/* error or skip message */
+	bool tried;			/* written (or undone) by this run: not in the state file */
 };
 
 struct rctl_tune_plan {
@@ -121,9 +148,9 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p);
  * false for a DEL, of the entry (app_selector, app_protocol, *prio).
  */
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
-enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
-/* The name of an op, as "op" in the plan and the state file (lib/tune_state.c). */
+/* The names of an op and a status, as the state file keeps them (lib/tune_state.c). */
 const char *rctl_tune_op_name(enum rctl_tune_op op);
+const char *rctl_tune_status_name(enum rctl_tune_status st);
 
 /*
  * The changes that bring host "h" to intent "in", in the safe order above.
@@ -154,7 +181,17 @@ const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_
 #define RCTL_SYSTEMD_DIR "/etc/systemd/system"
 #define RCTL_SYSTEMD_DIR_ENV "ROCECTL_SYSTEMD_DIR"
 #define RCTL_TUNE_UNIT "rocectl-tune.service"
-int rctl_tune_persist(const char *args, char *dropin, size_t len, struct rctl_err *e);
+/*
+ * The drop-in carries the intent as options and the config file (made
+ * absolute from the working directory; it must be a regular file and its
+ * path printable) in ROCECTL_CONF, quoted for systemd; a --dev that is not
+ * a plain device name is refused (-EINVAL) before anything is written.
+ */
+int rctl_tune_persist(const struct rctl_intent *in, const char *dev, bool force,
+		      char *dropin, size_t len, struct rctl_err *e);
+/* The drop-in's text, for the tests. */
+int rctl_tune_dropin_text(const struct rctl_intent *in, const char *dev, bool force,
+			  char *text, size_t len, struct rctl_err *e);
 /* Where rocectl-tune.service is installed; ENOENT with a message when nowhere. */
 int rctl_tune_unit_path(char *path, size_t len, struct rctl_err *e);
 /* Remove both; *removed tells whether there was anything. */
@@ -164,28 +201,51 @@ int rctl_tune_unpersist(bool *removed, struct rctl_err *e);
 uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p);
 
 /*
- * Apply a plan: write the state file (dir "state_dir", created 0700) with
- * every previous value, then each change in order. A change answered
- * EOPNOTSUPP is skipped ("not supported by <driver>"); any other failure
- * undoes every change already written, in reverse order. Each change's
- * status/result says what happened; the state file is rewritten with them.
+ * The state directory (lib/tune_store.c), open for one apply or revert:
+ * owned by root (or the user running rocectl) and mode 0700, else refused
+ * with the reason; created 0700 when missing and "create" is set; locked
+ * with flock(LOCK_EX | LOCK_NB) on RCTL_TUNE_LOCK in it, -EBUSY naming the
+ * lock when another apply or revert holds it. Every state file is a name in
+ * it.
+ */
+#define RCTL_TUNE_LOCK "tune.lock"
+/* The state file of the boot-time apply (--boot), replaced at each boot. */
+#define RCTL_TUNE_BOOT_STATE "tune-boot.json"
+
+struct rctl_tune_dir {
+	int fd, lock_fd;
+	char path[PATH_MAX];
+};
+
+int rctl_tune_dir_open(struct rctl_tune_dir *d, const char *path, bool create,
+		       struct rctl_err *e);
+void rctl_tune_dir_close(struct rctl_tune_dir *d);
+
+/*
+ * Apply a plan: write the state file "name" of "d" (a new time-stamped name
+ * into "name" when it is "") with every previous value, then each change in
+ * order, each recorded there before and after its write. A change answered
+ * EOPNOTSUPP is skipped ("not supported by <driver>"); any other failure,
+ * also of a record, undoes every change already written, in reverse order.
  * Returns 0 when all were applied or skipped, else -errno with "e" naming
  * the failed step (and whether the rollback restored everything).
  */
-int rctl_tune_apply(struct rctl_tune_plan *p, const char *state_dir,
-		    char *state_path, size_t len, struct rctl_err *e);
+int rctl_tune_apply(struct rctl_tune_plan *p, const struct rctl_tune_dir *d,
+		    char *name, size_t len, struct rctl_err *e);
 
 /*
- * Revert: load the state file "path" into "p" and write its previous values
- * back, in reverse order (only changes that were applied). The state file is
- * marked "reverted". Same status/result reporting as apply; a failing step
- * does not stop the others.
+ * Revert: load state file "name" of "d" into "p" and write the previous
+ * values back, in reverse order, of every change that was or may have been
+ * written (also those whose undo failed before). Each undo is recorded; a
+ * failing one does not stop the others and stays revert-failed. The file is
+ * marked "reverted" only when every change is undone. Returns 0 then; else
+ * -errno with "e" saying how many remain (each one's "result" says why).
  */
-int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
-		     struct rctl_err *e);
+int rctl_tune_revert(const struct rctl_tune_dir *d, const char *name,
+		     struct rctl_tune_plan *p, struct rctl_err *e);
 
-/* The newest state file of "dir" that was applied and not reverted. */
-int rctl_tune_newest_state(const char *dir, char *path, size_t len,
+/* The state file of "d" written last that holds something to revert. */
+int rctl_tune_newest_state(const struct rctl_tune_dir *d, char *name, size_t len,
 			   struct rctl_err *e);
 
 /* State file document <-> plan (also used by the unit tests). */
@@ -198,26 +258,29 @@ int rctl_tune_newest_state(const char *dir, char *path, size_t len,
  */
 int rctl_tune_change_check(const struct rctl_tune_change *c, const char *name,
 			   uint32_t i, struct rctl_err *e);
-/* Whether revert writes this change back (applied, pending, rollback-failed). */
+/* Whether revert writes this change back: applied, in-progress, or its undo failed. */
 bool rctl_tune_change_written(const struct rctl_tune_change *c);
 /* Before writing: the real path (of a dir: of its parent) stays in those trees. */
 int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e);
 
-char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status);
+char *rctl_tune_state_text(const struct rctl_tune_plan *p, enum rctl_tune_status status);
 /*
- * The state file (lib/tune_state.c) as apply and revert keep it: create a new
- * one in "dir" (made 0700) with status "pending" and its path in "path";
- * rewrite it with a status; load it (owned by root or us, not group- or
- * world-writable).
+ * The state file as apply and revert keep it (lib/tune_store.c): create
+ * "name" of "d" (a new name when "" ; never an existing one but the boot
+ * state) with status "pending"; rewrite it durably with a status; load it
+ * (a regular file owned by root or us, not group- or world-writable, looked
+ * at before it is opened, never through a symlink).
  */
-int rctl_tune_state_create(const struct rctl_tune_plan *p, const char *dir,
-			   char *path, size_t len, struct rctl_err *e);
-int rctl_tune_state_write(const char *path, const struct rctl_tune_plan *p,
-			  const char *status, struct rctl_err *e);
-int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p, char *status,
-			 size_t len, struct rctl_err *e);
+int rctl_tune_state_create(const struct rctl_tune_plan *p, const struct rctl_tune_dir *d,
+			   char *name, size_t len, struct rctl_err *e);
+int rctl_tune_state_write(const struct rctl_tune_dir *d, const char *name,
+			  const struct rctl_tune_plan *p, enum rctl_tune_status status,
+			  struct rctl_err *e);
+int rctl_tune_state_load(const struct rctl_tune_dir *d, const char *name,
+			 struct rctl_tune_plan *p, enum rctl_tune_status *status,
+			 struct rctl_err *e);
 int rctl_tune_state_parse(const char *text, const char *name,
-			  struct rctl_tune_plan *p, char *status, size_t len,
+			  struct rctl_tune_plan *p, enum rctl_tune_status *status,
 			  struct rctl_err *e);
 
 /* The write primitives, one per op; "undo" writes the old value back. */

@@ -7,6 +7,7 @@ load helpers
 setup() {
 	[ "$(id -u)" -eq 0 ] || fail "these tests run as root (revert needs root)"
 	T=$BATS_TEST_TMPDIR
+	chmod 700 "$T"	# a state file's directory is root's alone (revert rewrites it there)
 	export ROCECTL_CONFIGFS=$T/cfg ROCECTL_SYSFS=$T/sys ROCECTL_DEBUGFS=$T/dbg
 	mkdir -p "$T/cfg/rdma_cm/mlx5_0/ports/1" "$T/sys/class/net/eth0/ecn/roce_np/enable" "$T/dbg"
 	echo 106 >"$T/cfg/rdma_cm/mlx5_0/ports/1/default_roce_tos"
@@ -130,7 +131,134 @@ revert_refused() {
 	chown 65534 "$T/s.json"
 	revert_refused "$T/s.json"
 	assert_equal "$stderr" "rocectl: refusing state file '$T/s.json': owned by uid 65534, not root"
-	revert_refused "$T"
-	assert_equal "$stderr" "rocectl: cannot read state file '$T': it is a directory"
+	mkdir -m 700 "$T/d.json"
+	revert_refused "$T/d.json"
+	assert_equal "$stderr" "rocectl: cannot read state file '$T/d.json': it is a directory"
+	ln -s s.json "$T/l.json"
+	revert_refused "$T/l.json"
+	assert_equal "$stderr" "rocectl: refusing state file '$T/l.json': it is a symbolic link"
 	assert_equal "$(cat "$TOS")" 106
+}
+
+@test "a FIFO or a device named like a state file is refused at once, not opened" {
+	mkfifo -m 600 "$T/f.json"
+	revert_refused "$T/f.json"
+	assert_equal "$stderr" "rocectl: cannot read state file '$T/f.json': not a regular file"
+	mknod -m 600 "$T/c.json" c 1 3	# /dev/null's numbers
+	revert_refused "$T/c.json"
+	assert_equal "$stderr" "rocectl: cannot read state file '$T/c.json': not a regular file"
+	# In the state directory, the scan for the newest skips them.
+	mkdir -m 700 "$T/sd"
+	mkfifo -m 600 "$T/sd/tune-20990101T000000.000000000Z.json"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert --state-dir "$T/sd"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: no applied tune state file in '$T/sd'"
+}
+
+@test "a state directory that is not root's alone is refused with the reason" {
+	mkdir "$T/sd"
+	state "$T/sd/s.json" "$(write_change "$TOS")"
+	chmod 755 "$T/sd"
+	revert_refused "$T/sd/s.json"
+	assert_equal "$stderr" "rocectl: refusing state directory '$T/sd': mode 0755, not 0700 (chmod 700 '$T/sd')"
+	chmod 700 "$T/sd"
+	chown 65534 "$T/sd"
+	revert_refused "$T/sd/s.json"
+	assert_equal "$stderr" "rocectl: refusing state directory '$T/sd': owned by uid 65534, not root"
+	chown 0 "$T/sd"
+	ln -s sd "$T/link"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert --state-dir "$T/link"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: refusing state directory '$T/link': it is a symbolic link"
+	assert_equal "$(cat "$TOS")" 106
+}
+
+@test "the rewrite never goes through a planted temporary file" {
+	state "$T/s.json" "$(write_change "$TOS")"
+	# The old rewrite opened "<state>.tmp" with O_CREAT|O_TRUNC, following symlinks.
+	ln -s "$T/victim" "$T/s.json.tmp"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert "$T/s.json"
+	assert_success
+	assert_equal "$(cat "$T/victim")" keep
+	jq -e '.status == "reverted"' "$T/s.json"
+	[ "$(stat -c %a "$T/s.json")" = 600 ] || fail "state file mode $(stat -c %a "$T/s.json")"
+	[ -z "$(find "$T" -maxdepth 1 -name '.s.json.*.tmp')" ] || fail "a temporary file was left"
+}
+
+@test "one apply or revert at a time: a held lock is named, nothing written" {
+	state "$T/s.json" "$(write_change "$TOS")"
+	flock -o "$T/tune.lock" sleep 20 &	# -o: only flock holds it, killing it releases it
+	local holder=$!
+	for _ in $(seq 50); do [ -e "$T/tune.lock" ] && break; sleep 0.1; done
+	sleep 0.2
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert "$T/s.json"
+	kill "$holder"
+	wait "$holder" || true
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: cannot lock state directory '$T': another tune apply or revert holds '$T/tune.lock'"
+	assert_equal "$(cat "$TOS")" 106
+	jq -e '.status == "applied"' "$T/s.json"
+	# Released: revert runs.
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert "$T/s.json"
+	assert_success
+}
+
+@test "a short write of the state file reports its errno, not EINVAL" {
+	# Changes enough for a state file over 1 KiB, the file size limit below (EFBIG).
+	local c i=0
+	c=$(write_change "$TOS")
+	for i in 1 2 3; do c="$c,$(write_change "$TOS")"; done
+	state "$T/s.json" "$c"
+	run --separate-stderr timeout 10 bash -c 'trap "" XFSZ; ulimit -f 1; exec "$0" tune revert "$1"' \
+		"$ROCECTL" "$T/s.json"
+	assert_failure 3
+	assert_regex "$stderr" "cannot write state file '$T/s.json': File too large$"
+	# The file was not replaced by a truncated one, and no temporary file stays.
+	jq -e '.status == "applied"' "$T/s.json"
+	[ -z "$(find "$T" -maxdepth 1 -name '.s.json.*.tmp')" ] || fail "a temporary file was left"
+}
+
+@test "an undo that fails is retried by the next revert; reverted only when all are undone" {
+	local units=$T/units
+	mkdir -p "$units/rocectl-tune.service.d" "$units/multi-user.target.wants"
+	echo '[Service]' >"$units/rocectl-tune.service"
+	echo '[Service]' >"$units/rocectl-tune.service.d/persist.conf"
+	ln -s "$units/rocectl-tune.service" "$units/multi-user.target.wants/rocectl-tune.service"
+	export ROCECTL_SYSTEMD_DIR=$units
+	state "$T/tune-1.json" "$(write_change "$TOS")"
+	# The undo cannot write: the file became a directory.
+	rm "$TOS" && mkdir "$TOS"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert "$T/tune-1.json"
+	assert_failure 3
+	assert_line "reverted 0 changes, 1 not undone: 'tune revert' again retries them"
+	assert_regex "$stderr" "warning: not undone: default_roce_tos of 'mlx5_0/1': cannot write '0' to '$TOS': Is a directory"
+	assert_regex "$stderr" "rocectl: 1 of 1 change not undone, first: default_roce_tos of 'mlx5_0/1': cannot write '0' to '$TOS'"
+	refute_output --regexp "^reverted 1"
+	jq -e '.status == "revert-failed" and .changes[0].status == "revert-failed"' "$T/tune-1.json"
+	[ -e "$units/rocectl-tune.service.d/persist.conf" ] || fail "the boot re-apply was removed"
+	# Picked again as the newest to revert, and retried.
+	rmdir "$TOS" && echo 106 >"$TOS"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert -j --state-dir "$T"
+	assert_success
+	echo "$output" | jq -e '.reverted == 1 and .not_reverted == 0 and .persist_removed == true'
+	assert_equal "$(head -1 "$TOS")" 0
+	jq -e '.status == "reverted" and .changes[0].status == "reverted"' "$T/tune-1.json"
+	[ ! -e "$units/rocectl-tune.service.d/persist.conf" ] || fail "the boot re-apply stayed"
+}
+
+@test "a retry reports only what it undid, not what an earlier revert did" {
+	local mode=$T/cfg/rdma_cm/mlx5_0/ports/1/default_roce_mode
+	echo "RoCE v2" >"$mode"
+	state "$T/s.json" \
+		"$(write_change "$mode" | sed 's/default_roce_tos/default_roce_mode/; s/"status": "applied"/"status": "reverted"/')" \
+		"$(write_change "$TOS" | sed 's/"status": "applied"/"status": "revert-failed"/')"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert -j "$T/s.json"
+	assert_success
+	echo "$output" | jq -e '.reverted == 1 and .not_reverted == 0 and
+		([.changes[] | "\(.setting) \(.status)"] == ["default_roce_tos reverted"])'
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert "$T/s.json"
+	assert_success
+	assert_line "nothing to revert: no change of this state file is applied"
+	assert_equal "$(cat "$mode")" "RoCE v2"
+	assert_equal "$(head -1 "$TOS")" 0
 }

@@ -53,7 +53,7 @@ tune() {
 		([.changes[] | select(.status == "applied") | .old_text] == ["0", "0"])' "$SD"/tune-*.json
 	run -0 tune apply --yes --state-dir "$SD"
 	assert_line --index 0 --regexp "^nothing to change: the host is at the intent \(profile lossless-dscp\), [0-9]+ skipped$"
-	[ "$(ls "$SD" | wc -l)" -eq 1 ] || fail "the no-op apply wrote a state file"
+	[ "$(ls "$SD"/tune-*.json | wc -l)" -eq 1 ] || fail "the no-op apply wrote a state file"
 }
 
 @test "a step made to fail rolls back to the exact previous values" {
@@ -83,6 +83,29 @@ tune() {
 	assert_equal "$stderr" "rocectl: no applied tune state file in '$SD'"
 }
 
+@test "an undo of default_roce_tos that fails is retried by the next revert, and only it" {
+	knob_roce_tos "$LAB_A_DEV" 42
+	knob_roce_tos "$LAB_B_DEV" 17
+	run -0 tune apply --yes --state-dir "$SD"
+	# Step 2, host B's ToS, is the first undone: its undo fails, host A's is done.
+	ROCECTL_TUNE_FAIL_STEP=2 run --separate-stderr tune revert --state-dir "$SD"
+	assert_failure 3
+	assert_line "reverted 1 change, 1 not undone: 'tune revert' again retries them"
+	assert_regex "$stderr" "warning: not undone: default_roce_tos of '$LAB_B_DEV/1': injected failure"
+	[ "$(cm_tos "$LAB_A_DEV")" = 42 ] || fail "rxe0 ToS is $(cm_tos "$LAB_A_DEV"), not 42"
+	[ "$(cm_tos "$LAB_B_DEV")" = 106 ] || fail "rxe1 ToS is $(cm_tos "$LAB_B_DEV"), not 106"
+	jq -e '.status == "revert-failed" and
+		([.changes[] | select(.skip == "") | .status] == ["reverted", "revert-failed"])' "$SD"/tune-*.json
+	# Host A changed by hand since: the retry writes host B only.
+	knob_roce_tos "$LAB_A_DEV" 8
+	run -0 tune revert --state-dir "$SD"
+	assert_line "reverted 1 change"
+	[ "$(cm_tos "$LAB_A_DEV")" = 8 ] || fail "rxe0 ToS is $(cm_tos "$LAB_A_DEV"), not 8"
+	[ "$(cm_tos "$LAB_B_DEV")" = 17 ] || fail "rxe1 ToS is $(cm_tos "$LAB_B_DEV"), not 17"
+	jq -e '.status == "reverted"' "$SD"/tune-*.json
+	run -3 tune revert --state-dir "$SD"
+}
+
 @test "rdma_cm: apply removes only the configfs directory it created" {
 	knob_roce_cm_reset "$LAB_A_DEV"
 	[ ! -d "$LAB_RDMA_CM/$LAB_A_DEV" ] || fail "the baseline left $LAB_RDMA_CM/$LAB_A_DEV"
@@ -91,8 +114,8 @@ tune() {
 	[ "$(cm_tos "$LAB_A_DEV")" = 104 ]
 }
 
-@test "DCB and pause writes answered EOPNOTSUPP by the kernel are reported and skipped" {
-	mkdir -p "$SD"
+@test "DCB and pause undos answered EOPNOTSUPP by the kernel are not undone, and say so" {
+	mkdir -m 700 "$SD"
 	# A state file as apply would write it for an mlx5 port, here on veth.
 	cat >"$SD/tune-20000101T000000.000000000Z.json" <<-EOF
 	{"schema_version": 1, "kind": "rocectl-tune-state", "status": "applied", "changes": [
@@ -105,11 +128,15 @@ tune() {
 	  "ifname": "$LAB_A_IF", "driver": "veth", "app_selector": 5, "app_protocol": 26,
 	  "app_prio": 3, "via": "dcbnl RTM_SETDCB IEEE_SET APP", "status": "applied"}]}
 	EOF
+	# The values apply wrote may still be there: never "reverted", never "skipped".
 	run --separate-stderr tune revert -j --state-dir "$SD"
-	assert_success
-	echo "$output" | jq -e '[.changes[] | .status] == ["skipped", "skipped", "skipped"] and
-		(.changes[1].result | test("^not supported by veth .*cannot set prio-pfc .*Operation not supported"))'
-	assert_regex "$stderr" "warning: skipped dscp-prio 26 of '$LAB_A_IF': not supported by veth"
+	assert_failure 3
+	echo "$output"	# shown when the test fails
+	echo "$output" | jq -e '[.changes[] | .status] == ["revert-failed", "revert-failed", "revert-failed"] and
+		(.changes[1].result | test("^not supported by veth .*cannot set prio-pfc .*Operation not supported")) and
+		.reverted == 0 and .not_reverted == 3'
+	assert_regex "$stderr" "warning: not undone: dscp-prio 26 of '$LAB_A_IF': not supported by veth"
+	jq -e '.status == "revert-failed"' "$SD"/tune-*.json
 }
 
 @test "apply and revert as a non-root user are refused" {

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -81,7 +84,7 @@ static void test_pfc_off(void **state)
 	(void)state;
 	plan_file("fault-pfc-off-prio3", &p);
 	assert_int_equal(p.n_ch, 1);
-	assert_string_equal(p.ch[0].op, "pfc");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_PFC);
 	assert_int_equal(p.ch[0].old_val, 0);
 	assert_int_equal(p.ch[0].new_val, 1 << 3);
 	assert_string_equal(p.ch[0].command, "dcb pfc set dev ens1f0np0 prio-pfc 3:on");
@@ -97,7 +100,7 @@ static void test_dscp_two_prios(void **state)
 	(void)state;
 	plan_file("fault-dscp26-two-prios", &p);
 	assert_int_equal(p.n_ch, 1);
-	assert_string_equal(p.ch[0].op, "app-del");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_DEL);
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 5);
 	rctl_tune_plan_free(&p);
@@ -111,7 +114,7 @@ static void test_trust_pcp_adds(void **state)
 	(void)state;
 	plan_file("fault-trust-pcp-untagged", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-set");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_SET);
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 3);
 	assert_int_equal(p.ch[0].old_val, RCTL_APP_NONE);
@@ -147,7 +150,7 @@ static void test_mlx5_dscp_replace(void **state)
 	(void)state;
 	plan_dscp26_at_0("mlx5-upstream-healthy", &p);
 	assert_int_equal(p.n_ch, 1);
-	assert_string_equal(p.ch[0].op, "app-set");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_SET);
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 3);
 	assert_int_equal(p.ch[0].old_val, 0);
@@ -164,9 +167,9 @@ static void test_ice_dscp_del_then_add(void **state)
 	(void)state;
 	plan_dscp26_at_0("ice-irdma-healthy", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-del");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_DEL);
 	assert_int_equal(p.ch[0].app_prio, 0);
-	assert_string_equal(p.ch[1].op, "app-add");
+	assert_int_equal(p.ch[1].op, RCTL_TUNE_APP_ADD);
 	assert_int_equal(p.ch[1].app_prio, 3);
 	rctl_tune_plan_free(&p);
 }
@@ -178,7 +181,7 @@ static void test_ice_dscp_del_then_add(void **state)
  */
 static void test_app_undo(void **state)
 {
-	struct rctl_tune_change c = { .op = "app-set", .app_protocol = 26, .app_prio = 3,
+	struct rctl_tune_change c = { .op = RCTL_TUNE_APP_SET, .app_protocol = 26, .app_prio = 3,
 				      .old_val = 0 };
 	uint32_t prio;
 
@@ -190,10 +193,10 @@ static void test_app_undo(void **state)
 	c.old_val = RCTL_APP_NONE;
 	assert_false(rctl_tune_app_op(&c, true, &prio));
 	assert_int_equal(prio, 3);
-	snprintf(c.op, sizeof(c.op), "app-add");
+	c.op = RCTL_TUNE_APP_ADD;
 	assert_true(rctl_tune_app_op(&c, false, &prio));
 	assert_false(rctl_tune_app_op(&c, true, &prio));
-	snprintf(c.op, sizeof(c.op), "app-del");
+	c.op = RCTL_TUNE_APP_DEL;
 	assert_false(rctl_tune_app_op(&c, false, &prio));
 	assert_true(rctl_tune_app_op(&c, true, &prio));
 	assert_int_equal(prio, 3);
@@ -207,9 +210,9 @@ static void test_bnxt_dscp_add_then_del(void **state)
 	(void)state;
 	plan_dscp26_at_0("bnxt-healthy", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-add");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_ADD);
 	assert_int_equal(p.ch[0].app_prio, 3);
-	assert_string_equal(p.ch[1].op, "app-del");
+	assert_int_equal(p.ch[1].op, RCTL_TUNE_APP_DEL);
 	assert_int_equal(p.ch[1].app_prio, 0);
 	rctl_tune_plan_free(&p);
 }
@@ -236,7 +239,9 @@ static void test_lldpad_needs_force(void **state)
 /* Several faults at once come out in the safe order of tune.h. */
 static void test_order(void **state)
 {
-	static const char *const want[] = { "pause", "pfc", "app-set", "write" };
+	static const enum rctl_tune_op want[] = {
+		RCTL_TUNE_PAUSE, RCTL_TUNE_PFC, RCTL_TUNE_APP_SET, RCTL_TUNE_WRITE,
+	};
 	struct rctl_tune_plan p;
 	struct rctl_host h;
 	struct rctl_netdev *nd;
@@ -254,7 +259,7 @@ static void test_order(void **state)
 	plan_of(&h, &p);
 	assert_int_equal(p.n_ch, 4);
 	for (i = 0; i < 4; i++)
-		assert_string_equal(p.ch[i].op, want[i]);
+		assert_int_equal(p.ch[i].op, want[i]);
 	assert_int_equal(p.ch[2].old_val, 0);
 	assert_string_equal(p.ch[3].setting, "default_roce_tos");
 	assert_string_equal(p.ch[3].new_text, "106");
@@ -296,7 +301,7 @@ static void test_ets_move(void **state)
 	}
 	plan_of(&h, &p);
 	assert_int_equal(p.n_ch, 1);
-	assert_string_equal(p.ch[0].op, "ets");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_ETS);
 	assert_int_equal(p.ch[0].old_prio_tc[3], 0);
 	assert_int_equal(p.ch[0].new_prio_tc[3], 2);
 	assert_string_equal(p.ch[0].command, "dcb ets set dev ens1f0np0 prio-tc 3:2");
@@ -308,20 +313,20 @@ static void test_state_round_trip(void **state)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char status[32], *text;
+	enum rctl_tune_status status;
+	char *text;
 
 	(void)state;
 	plan_file("fault-trust-pcp-untagged", &p);
-	text = rctl_tune_state_text(&p, "applied");
+	text = rctl_tune_state_text(&p, RCTL_TUNE_APPLIED);
 	assert_non_null(text);
-	assert_int_equal(rctl_tune_state_parse(text, "t", &q, status, sizeof(status), &e), 0);
-	assert_string_equal(status, "applied");
+	assert_int_equal(rctl_tune_state_parse(text, "t", &q, &status, &e), 0);
+	assert_int_equal(status, RCTL_TUNE_APPLIED);
 	assert_int_equal(q.n_ch, p.n_ch);
 	assert_memory_equal(q.ch, p.ch, sizeof(*p.ch) * p.n_ch);
 	free(text);
 	rctl_tune_plan_free(&q);
-	assert_int_not_equal(rctl_tune_state_parse("{\"kind\":\"x\"}", "t", &q, status,
-						   sizeof(status), &e), 0);
+	assert_int_not_equal(rctl_tune_state_parse("{\"kind\":\"x\"}", "t", &q, &status, &e), 0);
 	assert_non_null(strstr(e.msg, "not a rocectl tune state"));
 	rctl_tune_plan_free(&p);
 	rctl_tune_plan_free(&q);
@@ -336,15 +341,15 @@ static void state_accepted(const char *name)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char status[32], *text;
+	enum rctl_tune_status status;
+	char *text;
 	uint32_t i;
 
 	plan_file(name, &p);
 	for (i = 0; i < p.n_ch; i++)
-		snprintf(p.ch[i].status, sizeof(p.ch[i].status), "%s",
-			 p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED);
-	text = rctl_tune_state_text(&p, "applied");
-	if (rctl_tune_state_parse(text, name, &q, status, sizeof(status), &e))
+		p.ch[i].status = p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED;
+	text = rctl_tune_state_text(&p, RCTL_TUNE_APPLIED);
+	if (rctl_tune_state_parse(text, name, &q, &status, &e))
 		fail_msg("%s: %s", name, e.msg);
 	free(text);
 	rctl_tune_plan_free(&p);
@@ -406,7 +411,7 @@ static void file_plan(struct rctl_tune_plan *p, int n)
 	for (i = 0; i < n; i++) {
 		struct rctl_tune_change *c = &p->ch[i];
 
-		snprintf(c->op, sizeof(c->op), "write");
+		c->op = RCTL_TUNE_WRITE;
 		snprintf(c->setting, sizeof(c->setting), "f%d", i);
 		snprintf(c->target, sizeof(c->target), "eth0");
 		snprintf(c->path, sizeof(c->path), "%s/class/net/eth0/ecn/roce_np/enable/%d",
@@ -444,23 +449,29 @@ static void test_persist(void **state)
 	bool removed;
 	ssize_t n;
 
+	struct rctl_intent bi = { .profile = "lossless-dscp", .prio = 3, .dscp = 26,
+				  .cnp_prio = 6, .cnp_dscp = 48, .tos = 104, .mtu = 4096 };
+
 	setenv(RCTL_SYSTEMD_DIR_ENV, dir, 1);
 	snprintf(unit, sizeof(unit), "%s/rocectl-tune.service", dir);
-	assert_int_equal(rctl_tune_persist("--tos 104", dropin, sizeof(dropin), &e), -ENOENT);
+	assert_int_equal(rctl_tune_persist(&bi, NULL, false, dropin, sizeof(dropin), &e), -ENOENT);
 	assert_non_null(strstr(e.msg, "not installed"));
 	put(unit, "[Service]\n");
-	assert_int_equal(rctl_tune_persist("--tos 104 --dev mlx5_0", dropin, sizeof(dropin), &e), 0);
+	assert_int_equal(rctl_tune_persist(&bi, "mlx5_0", false, dropin, sizeof(dropin), &e), 0);
 	snprintf(path, sizeof(path), "%s/rocectl-tune.service.d/persist.conf", dir);
 	assert_string_equal(dropin, path);
-	assert_non_null(strstr(get(path), "\n[Service]\nEnvironment=\"ROCECTL_TUNE_ARGS=--tos 104 --dev mlx5_0\"\n"));
+	assert_non_null(strstr(get(path), "\n[Service]\nEnvironment=\"ROCECTL_TUNE_ARGS=--profile "
+			       "lossless-dscp --prio 3 --dscp 26 --cnp-prio 6 --cnp-dscp 48 "
+			       "--tos 104 --mtu 4096 --dev mlx5_0\"\n"));
 	snprintf(path, sizeof(path), "%s/multi-user.target.wants/rocectl-tune.service", dir);
 	n = readlink(path, link, sizeof(link) - 1);
 	assert_true(n > 0);
 	link[n] = '\0';
 	assert_string_equal(link, unit);
 	/* again: replaced, not refused */
-	assert_int_equal(rctl_tune_persist("--tos 106", dropin, sizeof(dropin), &e), 0);
-	/* an admin's own drop-in stays, and so does its directory */
+	bi.tos = 106;
+	assert_int_equal(rctl_tune_persist(&bi, NULL, true, dropin, sizeof(dropin), &e), 0);
+	/* an admin's own drop-bi stays, and so does its directory */
 	snprintf(path, sizeof(path), "%s/rocectl-tune.service.d/local.conf", dir);
 	put(path, "[Unit]\n");
 	assert_int_equal(rctl_tune_unpersist(&removed, &e), 0);
@@ -475,17 +486,100 @@ static void test_persist(void **state)
 	unsetenv(RCTL_SYSTEMD_DIR_ENV);
 }
 
+/* The state directory of a test, opened and locked as apply and revert do. */
+static void open_sd(struct rctl_tune_dir *d, const char *sub)
+{
+	struct rctl_err e = { 0 };
+	char sd[128];
+
+	snprintf(sd, sizeof(sd), "%s/%s", dir, sub);
+	if (rctl_tune_dir_open(d, sd, true, &e))
+		fail_msg("%s", e.msg);
+}
+
+/*
+ * systemd reads the drop-in without a word (a wrong quote or a lone % is
+ * "Invalid syntax, ignoring"), next to a copy of the unit, when
+ * systemd-analyze is there (tests/cli/units.bats checks the unit itself).
+ */
+static void verify_dropin(const char *text)
+{
+	char d[256], cmd[1024], out[512] = "";
+	FILE *f;
+	size_t n;
+
+	if (access("/usr/bin/systemd-analyze", X_OK))
+		return;
+	snprintf(d, sizeof(d), "%s/u/rocectl-tune.service.d", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && sed 's|^ExecStart=rocectl |ExecStart=/bin/true |' "
+		 "systemd/rocectl-tune.service >'%s/u/rocectl-tune.service'", d, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/persist.conf", d);
+	put(cmd, text);
+	snprintf(cmd, sizeof(cmd), "systemd-analyze verify --man=no '%s/u/rocectl-tune.service' 2>&1",
+		 dir);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	assert_int_equal(pclose(f), 0);
+	assert_string_equal(out, "");
+}
+
+/*
+ * The config path in the drop-in: absolute (from the working directory),
+ * a regular file, printable, and quoted so systemd reads it back as it is.
+ */
+static void test_persist_config_path(void **state)
+{
+	struct rctl_intent bi = { .profile = "lossless-dscp", .mtu = 4096 };
+	char sub[256], cwd[256], text[8192];
+	struct rctl_err e = { 0 };
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/a b%%n\\\"q", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(bi.conf, sizeof(bi.conf), "%s/r.conf", sub);
+	put(bi.conf, "");
+	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), 0);
+	snprintf(sub, sizeof(sub), "\nEnvironment=\"ROCECTL_CONF=%s/a b%%%%n\\\\\\\"q/r.conf\"\n",
+		 dir);
+	assert_non_null(strstr(text, sub));
+	verify_dropin(text);
+	/* relative: made absolute */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	snprintf(bi.conf, sizeof(bi.conf), "a b%%n\\\"q/r.conf");
+	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), 0);
+	assert_non_null(strstr(text, sub));
+	assert_int_equal(chdir(cwd), 0);
+	/* a newline would start a directive of its own */
+	snprintf(bi.conf, sizeof(bi.conf), "%s/x\"\nExecStartPre=/bin/sh", dir);
+	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "control character"));
+	snprintf(bi.conf, sizeof(bi.conf), "%s", dir);
+	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "not a regular file"));
+	snprintf(bi.conf, sizeof(bi.conf), "%s/missing.conf", dir);
+	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), -ENOENT);
+	bi.conf[0] = '\0';
+	assert_int_equal(rctl_tune_dropin_text(&bi, "eth0 --x", false, text, sizeof(text), &e),
+			 -EINVAL);
+	assert_non_null(strstr(e.msg, "not a plain device name"));
+}
+
 static void test_apply_rollback(void **state)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char path[512], sd[128], status[32];
+	char name[256] = "", newest[256];
+	struct rctl_tune_dir d;
 
 	(void)state;
-	snprintf(sd, sizeof(sd), "%s/state", dir);
+	open_sd(&d, "state");
 	file_plan(&p, 3);
 	setenv(RCTL_TUNE_FAIL_ENV, "3", 1);
-	assert_int_equal(rctl_tune_apply(&p, sd, path, sizeof(path), &e), -EIO);
+	assert_int_equal(rctl_tune_apply(&p, &d, name, sizeof(name), &e), -EIO);
 	unsetenv(RCTL_TUNE_FAIL_ENV);
 	assert_non_null(strstr(e.msg, "step 3 failed"));
 	assert_non_null(strstr(e.msg, "rolled back 2 changes"));
@@ -493,37 +587,149 @@ static void test_apply_rollback(void **state)
 	assert_string_equal(get(p.ch[0].path), "old0\n");
 	assert_string_equal(get(p.ch[1].path), "old1\n");
 	assert_string_equal(get(p.ch[2].path), "old\n");
-	assert_string_equal(p.ch[0].status, RCTL_TUNE_UNDONE);
-	assert_string_equal(p.ch[2].status, RCTL_TUNE_FAILED);
+	assert_int_equal(p.ch[0].status, RCTL_TUNE_UNDONE);
+	assert_int_equal(p.ch[2].status, RCTL_TUNE_FAILED);
 	/* The state file says so, and revert has nothing to pick. */
-	assert_int_equal(rctl_tune_revert(path, &q, &e), 0);
+	assert_int_equal(rctl_tune_revert(&d, name, &q, &e), 0);
 	rctl_tune_plan_free(&q);
-	assert_int_not_equal(rctl_tune_newest_state(sd, status, sizeof(status), &e), 0);
+	assert_int_not_equal(rctl_tune_newest_state(&d, newest, sizeof(newest), &e), 0);
 	rctl_tune_plan_free(&p);
+	rctl_tune_dir_close(&d);
 }
 
 static void test_apply_revert(void **state)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char path[512], newest[512], sd[128];
+	char name[256] = "", newest[256];
+	struct rctl_tune_dir d;
 
 	(void)state;
-	snprintf(sd, sizeof(sd), "%s/state2", dir);
+	open_sd(&d, "state2");
 	file_plan(&p, 2);
-	assert_int_equal(rctl_tune_apply(&p, sd, path, sizeof(path), &e), 0);
+	assert_int_equal(rctl_tune_apply(&p, &d, name, sizeof(name), &e), 0);
 	assert_string_equal(get(p.ch[0].path), "new0\n");
 	assert_string_equal(get(p.ch[1].path), "new1\n");
-	assert_int_equal(rctl_tune_newest_state(sd, newest, sizeof(newest), &e), 0);
-	assert_string_equal(newest, path);
-	assert_int_equal(rctl_tune_revert(newest, &q, &e), 0);
+	assert_int_equal(rctl_tune_newest_state(&d, newest, sizeof(newest), &e), 0);
+	assert_string_equal(newest, name);
+	assert_int_equal(rctl_tune_revert(&d, newest, &q, &e), 0);
 	assert_string_equal(get(p.ch[0].path), "old0\n");
 	assert_string_equal(get(p.ch[1].path), "old1\n");
-	assert_string_equal(q.ch[0].status, RCTL_TUNE_REVERTED);
+	assert_int_equal(q.ch[0].status, RCTL_TUNE_REVERTED);
 	/* Reverted: no longer the newest to revert. */
-	assert_int_not_equal(rctl_tune_newest_state(sd, newest, sizeof(newest), &e), 0);
+	assert_int_not_equal(rctl_tune_newest_state(&d, newest, sizeof(newest), &e), 0);
 	rctl_tune_plan_free(&q);
 	rctl_tune_plan_free(&p);
+	rctl_tune_dir_close(&d);
+}
+
+/*
+ * An undo that fails stays to be done: the state file is not marked
+ * reverted, and the next revert retries that undo, and only that one.
+ */
+static void test_revert_retries_failed_undo(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	enum rctl_tune_status st;
+	char name[256] = "", newest[256];
+	struct rctl_tune_dir d;
+
+	(void)state;
+	open_sd(&d, "state3");
+	file_plan(&p, 2);
+	assert_int_equal(rctl_tune_apply(&p, &d, name, sizeof(name), &e), 0);
+	setenv(RCTL_TUNE_FAIL_ENV, "2", 1);
+	assert_int_equal(rctl_tune_revert(&d, name, &q, &e), -EIO);
+	unsetenv(RCTL_TUNE_FAIL_ENV);
+	assert_string_equal(e.msg, "1 of 2 changes not undone, first: f1 of 'eth0': "
+			    "injected failure (ROCECTL_TUNE_FAIL_STEP=2)");
+	assert_int_equal(q.ch[0].status, RCTL_TUNE_REVERTED);
+	assert_int_equal(q.ch[1].status, RCTL_TUNE_REVERT_FAILED);
+	assert_string_equal(get(p.ch[0].path), "old0\n");
+	assert_string_equal(get(p.ch[1].path), "new1\n");
+	rctl_tune_plan_free(&q);
+	assert_int_equal(rctl_tune_state_load(&d, name, &q, &st, &e), 0);
+	assert_int_equal(st, RCTL_TUNE_REVERT_FAILED);
+	rctl_tune_plan_free(&q);
+	assert_int_equal(rctl_tune_newest_state(&d, newest, sizeof(newest), &e), 0);
+	assert_string_equal(newest, name);
+	/* The retry undoes change 2 only: change 1, now changed by hand, stays. */
+	put(p.ch[0].path, "admin\n");
+	assert_int_equal(rctl_tune_revert(&d, name, &q, &e), 0);
+	assert_string_equal(get(p.ch[0].path), "admin\n");
+	assert_string_equal(get(p.ch[1].path), "old1\n");
+	assert_false(q.ch[0].tried);	/* what the output may claim */
+	assert_true(q.ch[1].tried);
+	rctl_tune_plan_free(&q);
+	assert_int_equal(rctl_tune_state_load(&d, name, &q, &st, &e), 0);
+	assert_int_equal(st, RCTL_TUNE_REVERTED);
+	rctl_tune_plan_free(&q);
+	rctl_tune_plan_free(&p);
+	rctl_tune_dir_close(&d);
+}
+
+/*
+ * SIGKILL right after the write of step 2 of 3: step 1 is applied, step 2
+ * may have been written, step 3 never ran. Revert undoes 1 and 2, never 3.
+ */
+static void test_killed_apply_reverts_what_ran(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char name[256] = "";
+	struct rctl_tune_dir d;
+	enum rctl_tune_status st;
+	int wst;
+	pid_t pid;
+
+	(void)state;
+	file_plan(&p, 3);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		open_sd(&d, "state4");
+		setenv(RCTL_TUNE_KILL_ENV, "2", 1);
+		rctl_tune_apply(&p, &d, name, sizeof(name), &e);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &wst, 0), pid);
+	assert_true(WIFSIGNALED(wst) && WTERMSIG(wst) == SIGKILL);
+	open_sd(&d, "state4");
+	assert_int_equal(rctl_tune_newest_state(&d, name, sizeof(name), &e), 0);
+	assert_int_equal(rctl_tune_state_load(&d, name, &q, &st, &e), 0);
+	assert_int_equal(st, RCTL_TUNE_IN_PROGRESS);
+	assert_int_equal(q.ch[0].status, RCTL_TUNE_APPLIED);
+	assert_int_equal(q.ch[1].status, RCTL_TUNE_IN_PROGRESS);
+	assert_int_equal(q.ch[2].status, RCTL_TUNE_PENDING);
+	rctl_tune_plan_free(&q);
+	assert_string_equal(get(p.ch[1].path), "new1\n");
+	assert_int_equal(rctl_tune_revert(&d, name, &q, &e), 0);
+	assert_string_equal(get(p.ch[0].path), "old0\n");
+	assert_string_equal(get(p.ch[1].path), "old1\n");
+	assert_string_equal(get(p.ch[2].path), "old\n");	/* never written, never "undone" */
+	assert_int_equal(q.ch[2].status, RCTL_TUNE_PENDING);
+	rctl_tune_plan_free(&q);
+	rctl_tune_plan_free(&p);
+	rctl_tune_dir_close(&d);
+}
+
+/* One apply or revert at a time per state directory. */
+static void test_dir_lock(void **state)
+{
+	struct rctl_tune_dir d, d2;
+	struct rctl_err e = { 0 };
+	struct stat st;
+
+	(void)state;
+	open_sd(&d, "state5");
+	assert_int_equal(stat(d.path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);	/* created so */
+	assert_int_equal(rctl_tune_dir_open(&d2, d.path, false, &e), -EBUSY);
+	assert_non_null(strstr(e.msg, "another tune apply or revert holds"));
+	rctl_tune_dir_close(&d);
+	assert_int_equal(rctl_tune_dir_open(&d2, d.path, false, &e), 0);
+	rctl_tune_dir_close(&d2);
 }
 
 int main(void)
@@ -545,7 +751,13 @@ int main(void)
 		cmocka_unit_test(test_state_of_every_plan),
 		cmocka_unit_test_setup_teardown(test_apply_rollback, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_persist, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_persist_config_path, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_apply_revert, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_revert_retries_failed_undo, setup_dir,
+						teardown_dir),
+		cmocka_unit_test_setup_teardown(test_killed_apply_reverts_what_ran, setup_dir,
+						teardown_dir),
+		cmocka_unit_test_setup_teardown(test_dir_lock, setup_dir, teardown_dir),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
