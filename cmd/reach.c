@@ -681,6 +681,8 @@ static int do_reach(struct rctl_ctx *ctx, int argc, char **argv)
 		o.version = (uint8_t)atoi(getenv("ROCECTL_PROBE_VERSION"));
 	if (getenv("ROCECTL_PROBE_HALF_OPEN"))	/* testing aid: a connect that never completes */
 		o.half_open_s = atof(getenv("ROCECTL_PROBE_HALF_OPEN"));
+	if (getenv("ROCECTL_PROBE_WRITE_SHORT"))	/* testing aid: WRITEs shorter than they say */
+		o.write_short = (uint32_t)atol(getenv("ROCECTL_PROBE_WRITE_SHORT"));
 	if (ro.token_file) {
 		if (rctl_token_read(ro.token_file, token, &e))
 			return cmd_error(ctx, RCTL_EXIT_USAGE, &e);

@@ -506,6 +506,7 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		return ret;
 	c->size = o->size;
 	c->depth = o->depth;
+	c->write_short = o->write_short;
 	ret = create_qp(c, e);
 	if (ret)
 		return ret;

@@ -45,6 +45,7 @@ static struct rctl_conn_opts conn_opts(const struct rctl_reach_opts *o,
 		.depth = 4, .retry_cnt = 7,
 		.ack_timeout = 14,	/* 67 ms: retries run out in about half a second */
 		.version = o->version, .token = o->token, .half_open_s = o->half_open_s,
+		.write_short = o->write_short,
 	};
 }
 

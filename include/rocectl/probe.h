@@ -81,6 +81,8 @@ struct rctl_conn_opts {
 	const uint8_t *token;		/* RCTL_TOKEN_LEN bytes (--token-file), or NULL */
 	double half_open_s;		/* testing aid: send the REQ, never complete
 					 * the handshake, give up after this long */
+	uint32_t write_short;		/* testing aid: WRITE round trips write this
+					 * many bytes fewer than their immediate says */
 };
 
 /* A connection and what the connect learnt on the way. */
@@ -99,6 +101,7 @@ struct rctl_conn {
 	bool cq_armed;
 	uint64_t seq;
 	uint32_t send_outstanding;	/* signalled WRs not yet completed */
+	uint32_t write_short;		/* rctl_conn_opts */
 
 	struct rctl_rpath path;
 	double step_ms[RCTL_STEP_NSTEPS];	/* < 0 when not reached */

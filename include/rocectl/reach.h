@@ -33,6 +33,7 @@ struct rctl_reach_opts {
 	uint8_t version;		/* 0: ours (testing aid) */
 	const uint8_t *token;		/* --token-file, RCTL_TOKEN_LEN bytes, or NULL */
 	double half_open_s;		/* testing aid, rctl_conn_opts */
+	uint32_t write_short;		/* testing aid, rctl_conn_opts */
 };
 
 /* Which side's MTU makes the black hole (rctl_mtu_cause()). */
