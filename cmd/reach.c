@@ -683,6 +683,8 @@ static int do_reach(struct rctl_ctx *ctx, int argc, char **argv)
 		o.half_open_s = atof(getenv("ROCECTL_PROBE_HALF_OPEN"));
 	if (getenv("ROCECTL_PROBE_WRITE_SHORT"))	/* testing aid: WRITEs shorter than they say */
 		o.write_short = (uint32_t)atol(getenv("ROCECTL_PROBE_WRITE_SHORT"));
+	if (getenv("ROCECTL_PROBE_GAP"))	/* testing aid: a client that sends now and then */
+		o.gap_s = atof(getenv("ROCECTL_PROBE_GAP"));
 	if (ro.token_file) {
 		if (rctl_token_read(ro.token_file, token, &e))
 			return cmd_error(ctx, RCTL_EXIT_USAGE, &e);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rocectl/clock.h"
 #include "rocectl/hist.h"
@@ -49,6 +50,14 @@ static struct rctl_conn_opts conn_opts(const struct rctl_reach_opts *o,
 	};
 }
 
+static void gap(double secs)
+{
+	struct timespec ts = { .tv_sec = (time_t)secs,
+			       .tv_nsec = (long)((secs - (time_t)secs) * 1e9) };
+
+	nanosleep(&ts, NULL);
+}
+
 /* SEND then WRITE round trips; with --mtu-sweep at the smallest size first. */
 static int pingpongs(const struct rctl_reach_opts *o, struct rctl_reach_result *r,
 		     struct rctl_hist *h)
@@ -68,6 +77,8 @@ static int pingpongs(const struct rctl_reach_opts *o, struct rctl_reach_result *
 						 false, &rtt, &r->why);
 			if (!ret)
 				rctl_stat_add(h, &st, rtt);
+			if (o->gap_s > 0)
+				gap(o->gap_s);
 		}
 		rctl_lat_of(&r->rtt[k], h, &st);
 	}

@@ -407,7 +407,8 @@ static int write_wait(struct sconn *s)
 		n = ibv_poll_cq(s->scq, 1, &wc);
 		if (n == 1) {
 			keepalive_done(s, &wc);
-			if (wc.wr_id == KEEPALIVE_WRID && wc.status == IBV_WC_SUCCESS)
+			/* a probe's or the ready message's completion */
+			if (wc.wr_id != REPLY_WRID && wc.status == IBV_WC_SUCCESS)
 				continue;
 			return wc.status == IBV_WC_SUCCESS ? 0 : wc_failed(s, &wc);
 		}

@@ -34,6 +34,7 @@ struct rctl_reach_opts {
 	const uint8_t *token;		/* --token-file, RCTL_TOKEN_LEN bytes, or NULL */
 	double half_open_s;		/* testing aid, rctl_conn_opts */
 	uint32_t write_short;		/* testing aid, rctl_conn_opts */
+	double gap_s;			/* testing aid: pause between round trips */
 };
 
 /* Which side's MTU makes the black hole (rctl_mtu_cause()). */
