@@ -560,7 +560,7 @@ static int sconn_ctrl(struct sconn *s)
 /* The buffer of a late-MR client, and the ready message that names it. */
 static int send_ready(struct sconn *s)
 {
-	struct rctl_ready r = { .addr = (uintptr_t)s->buf, .size = s->size };
+	struct rctl_ready r = { .size = s->size };
 	struct ibv_sge sge = { .addr = (uintptr_t)(s->ctrl + RCTL_GO_LEN),
 			       .lkey = s->ctrl_mr->lkey };
 	struct ibv_send_wr wr = { .wr_id = READY_WRID, .sg_list = &sge, .num_sge = 1,
@@ -568,6 +568,7 @@ static int send_ready(struct sconn *s)
 
 	if (sconn_buf(s))
 		return -1;
+	r.addr = (uintptr_t)s->buf;
 	r.rkey = s->mr->rkey;
 	sge.length = (uint32_t)rctl_ready_encode(&r, (uint8_t *)s->ctrl + RCTL_GO_LEN);
 	if (sge.length <= s->max_inline)
