@@ -756,8 +756,6 @@ static int accept_conn(struct server *sv, struct sconn *s, uint8_t version,
  */
 static int start_worker(struct server *sv, struct sconn *s)
 {
-	if (s->started)
-		return 0;
 	if (s->late && !s->mr && send_ready(s))
 		return -1;
 	s->t0 = rctl_clock_ns();
@@ -857,11 +855,16 @@ static void finish(struct server *sv, struct sconn *s, const char *why)
 	sconn_free(s);
 }
 
-static void on_established(struct server *sv, struct sconn *s)
+/*
+ * Serve s from now on (ESTABLISHED, or its first message): its worker, then
+ * the connected line, before the worker has answered anything.
+ */
+static void serve_client(struct server *sv, struct sconn *s)
 {
 	struct rctl_serve_event out = { .kind = RCTL_SERVE_CONNECT };
 
-	s->established = true;
+	if (s->started)
+		return;
 	if (start_worker(sv, s)) {
 		finish(sv, s, "cannot start a worker");
 		return;
@@ -893,7 +896,8 @@ static void on_event(struct server *sv, struct rdma_cm_event *ev)
 		return;
 	switch (type) {
 	case RDMA_CM_EVENT_ESTABLISHED:
-		on_established(sv, s);
+		s->established = true;
+		serve_client(sv, s);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		finish(sv, s, "client disconnected");
@@ -1077,8 +1081,7 @@ static void on_early_data(struct server *sv, struct sconn *s)
 	if (!ibv_get_cq_event(s->cc, &cq, &ctx))
 		ibv_ack_cq_events(cq, 1);
 	rdma_notify(s->id, IBV_EVENT_COMM_EST);
-	if (start_worker(sv, s))
-		finish(sv, s, "cannot start a worker");
+	serve_client(sv, s);
 }
 
 struct loop_fds {
