@@ -5,8 +5,9 @@
 # between rxe0 (A) and rxe1 (B): a client that never stops sending is cut at
 # --lifetime, half-open connections pin one page each, an echo is never
 # larger than what arrived, a client that sends now and then costs little
-# CPU, --allow and --token-file refuse strangers, and the listener's device
-# going away ends serve with exit 3.
+# CPU, --allow and --token-file refuse strangers, a poll-mode client that
+# stops acknowledging frees its slot, and the listener's device going away
+# ends serve with exit 3.
 
 ROCECTL=${ROCECTL:-$BATS_TEST_DIRNAME/../../build/rocectl}
 # SERVE=path runs these clients against another serve (serve_start, lab.bash):
@@ -140,6 +141,24 @@ reach() {
 	run timeout 60 "$ROCECTL" bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --iters 50 --token-file "$t" -j
 	assert_success
 	jq -e '.iters == 50' <<<"$output"
+}
+
+# B's answers are dropped as they arrive on A (the client's WRITEs still
+# reach B): serve's RDMA WRITE back is never acknowledged, and rxe retries a
+# retry_cnt of 7 for ever; serve ends the client itself.
+@test "poll mode: a client that no longer acknowledges frees its slot within seconds" {
+	local p
+	serve_start
+	KNOBS=1
+	timeout 90 "$ROCECTL" bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --op write --time 40 >/dev/null 2>&1 &
+	p=$!
+	lab_wait 20 grep -q '^connected 10\.0\.0\.1:[0-9]* on rxe1 poll 64 B' "$SERVE_LOG" ||
+		fail "no poll client: $(cat "$SERVE_LOG")"
+	sleep 1
+	knob_drop_roce "$LAB_A_IF"
+	lab_wait 20 grep -q '^disconnected 10\.0\.0\.1:[0-9]* after [0-9]* messages .*(client gone: RDMA WRITE not acknowledged) \[0 connected\]' "$SERVE_LOG" ||
+		fail "the slot was not freed: $(cat "$SERVE_LOG")"
+	lab_stop "$p"
 }
 
 # Last: it removes B's rxe device and makes it again, and the nvmet port with it.
