@@ -143,6 +143,43 @@ reach() {
 	jq -e '.iters == 50' <<<"$output"
 }
 
+# tcp_clients: three TCP echo connections from A's address; the first talks
+# slowly until serve closes it. Prints how long that took.
+tcp_clients() {
+	timeout 60 python3 - "$LAB_A_IP" "$LAB_B_IP" <<-'EOF'
+	import socket, sys, time
+	def conn():
+	    s = socket.socket()
+	    s.bind((sys.argv[1], 0))
+	    s.settimeout(10)
+	    s.connect((sys.argv[2], 18520))
+	    return s
+	a, b, c = conn(), conn(), conn()
+	for s in (a, b, c):
+	    assert s.recv(64).startswith(b"rocectl-serve ")
+	# past this peer's --max-per-peer: the banner, then closed
+	c.settimeout(5)
+	assert c.recv(64) == b"", "a third connection of one peer was echoed"
+	t0 = time.time()
+	while time.time() - t0 < 20:
+	    try:
+	        a.send(b"x")
+	        if a.recv(1) != b"x":
+	            break
+	    except OSError:
+	        break
+	    time.sleep(1)
+	print("%.0f" % (time.time() - t0))
+	EOF
+}
+
+@test "TCP echo: one peer gets --max-per-peer slots, a slow talker is closed at --lifetime" {
+	local secs
+	serve_start --lifetime 3 --max-clients 4 --max-per-peer 2
+	secs=$(tcp_clients) || fail "$secs"
+	[ "$secs" -ge 2 ] && [ "$secs" -le 10 ] || fail "the slow talker was closed after $secs s"
+}
+
 # B's answers are dropped as they arrive on A (the client's WRITEs still
 # reach B): serve's RDMA WRITE back is never acknowledged, and rxe retries a
 # retry_cnt of 7 for ever; serve ends the client itself.
