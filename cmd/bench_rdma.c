@@ -16,7 +16,7 @@
 static const char *const op_names[] = { "send", "write", "read", NULL };
 
 static struct {
-	const char *op;
+	const char *op, *token_file;
 	struct cmd_src from;
 	uint64_t size;
 	int iters, qd, port, tos;
@@ -59,6 +59,8 @@ static const struct rctl_opt bench_rdma_opts[] = {
 	  .help = "longest wait of each connect step and each completion (default 5)" },
 	{ .name = "compare-tcp", .type = OPT_FLAG, .dst = &bo.compare_tcp,
 	  .help = "also time as many TCP round trips to serve's control port, and print the ratio" },
+	{ .name = "token-file", .type = OPT_STR, .arg = "FILE", .dst = &bo.token_file,
+	  .kind = ARG_FILE, .help = "send the token in FILE to a serve that asks for one" },
 	{ 0 }
 };
 
@@ -182,6 +184,7 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 	/* perftest's transport defaults: 7 retries, ACK timeout 14 (67 ms) */
 	struct rctl_conn_opts o = { .tos = bo.tos_given ? bo.tos : -1, .timeout_s = bo.timeout,
 				    .retry_cnt = 7, .ack_timeout = 14 };
+	uint8_t token[RCTL_TOKEN_LEN];
 	int ret;
 
 	if (bo.lat && bo.bw)
@@ -198,6 +201,11 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 	ret = cmd_src_addr(ctx, &bo.from, &src, &o.src);
 	if (ret)
 		return ret;
+	if (bo.token_file) {
+		if (rctl_token_read(bo.token_file, token, &e))
+			return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+		o.token = token;
+	}
 	bopt.bw = bo.bw;
 	bopt.event = bo.event;
 	bopt.size = (uint32_t)(bo.size_given ? bo.size : bo.bw ? 65536 : bo.size);

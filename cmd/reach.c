@@ -23,7 +23,7 @@ static struct {
 	uint64_t size;
 	bool sweep, size_given, tos_given, compare_tcp, matrix;
 	double timeout;
-	const char *targets;
+	const char *targets, *token_file;
 	struct cmd_src src;
 } ro = { .count = 10, .size = 64, .timeout = 5, .port = RCTL_PROBE_PORT, .parallel = 8 };
 
@@ -51,6 +51,8 @@ static const struct rctl_opt reach_opts[] = {
 	  .min = 1, .max = RCTL_REACH_MAX_PARALLEL, .help = "targets probed at once (default 8)" },
 	{ .name = "matrix", .type = OPT_FLAG, .dst = &ro.matrix,
 	  .help = "read reach JSON documents (the arguments are files) and print the fleet matrix" },
+	{ .name = "token-file", .type = OPT_STR, .arg = "FILE", .dst = &ro.token_file,
+	  .kind = ARG_FILE, .help = "send the token in FILE to a serve that asks for one" },
 	{ 0 }
 };
 
@@ -725,6 +727,8 @@ static int do_reach(struct rctl_ctx *ctx, int argc, char **argv)
 		.sweep = ro.sweep, .compare_tcp = ro.compare_tcp, .timeout_s = ro.timeout,
 		.sweep_max = ro.size_given ? (uint32_t)ro.size : RCTL_REACH_SWEEP_MAX,
 	};
+	uint8_t token[RCTL_TOKEN_LEN];
+	struct rctl_err e = { 0 };
 	char **list = NULL;
 	unsigned int n = 0;
 	int ret;
@@ -739,6 +743,17 @@ static int do_reach(struct rctl_ctx *ctx, int argc, char **argv)
 		return ret;
 	if (getenv("ROCECTL_PROBE_VERSION"))	/* testing aid: speak another version */
 		o.version = (uint8_t)atoi(getenv("ROCECTL_PROBE_VERSION"));
+	if (getenv("ROCECTL_PROBE_HALF_OPEN"))	/* testing aid: a connect that never completes */
+		o.half_open_s = atof(getenv("ROCECTL_PROBE_HALF_OPEN"));
+	if (getenv("ROCECTL_PROBE_WRITE_SHORT"))	/* testing aid: WRITEs shorter than they say */
+		o.write_short = (uint32_t)atol(getenv("ROCECTL_PROBE_WRITE_SHORT"));
+	if (getenv("ROCECTL_PROBE_GAP"))	/* testing aid: a client that sends now and then */
+		o.gap_s = atof(getenv("ROCECTL_PROBE_GAP"));
+	if (ro.token_file) {
+		if (rctl_token_read(ro.token_file, token, &e))
+			return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+		o.token = token;
+	}
 	ret = reach_targets(ctx, argc, argv, &list, &n);
 	if (!ret)
 		ret = reach_runs(ctx, list, n, &o, n > 1 || ro.targets);

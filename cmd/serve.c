@@ -12,9 +12,10 @@
 #include "rocectl/probe.h"
 
 static struct {
-	const char *bind;
+	const char *bind, *token_file;
 	int port, max_clients, max_per_peer;
 	double lifetime;
+	struct rctl_opt_list allow;
 } so = { .bind = "0.0.0.0", .port = RCTL_PROBE_PORT, .max_clients = 16, .max_per_peer = 8,
 	 .lifetime = 300 };
 
@@ -30,6 +31,10 @@ static const struct rctl_opt serve_opts[] = {
 	  .help = "of those, clients from one address (default 8)" },
 	{ .name = "lifetime", .type = OPT_SECS, .arg = "SECS", .dst = &so.lifetime,
 	  .max = 86400, .help = "disconnect a client after this long (default 300)" },
+	{ .name = "allow", .type = OPT_LIST, .arg = "CIDR", .dst = &so.allow,
+	  .help = "serve only peers in this network (repeatable; default every peer)" },
+	{ .name = "token-file", .type = OPT_STR, .arg = "FILE", .dst = &so.token_file,
+	  .kind = ARG_FILE, .help = "serve only clients that send the token in FILE" },
 	{ 0 }
 };
 
@@ -69,6 +74,8 @@ static void serve_event(void *arg, const struct rctl_serve_event *ev)
 	}
 	if (ev->why)
 		out_str(OUT_ANY, "reason", " (%s)", ev->why);
+	if (ev->kind == RCTL_SERVE_REJECT && (out_json() || ev->count > 1))
+		out_u64(OUT_ANY, "count", " %" PRIu64 " times since the last such line", ev->count);
 	if (ev->kind != RCTL_SERVE_LISTEN)
 		out_u64(OUT_ANY, "clients", " [%" PRIu64 " connected]", ev->clients);
 	out_text("\n");
@@ -81,18 +88,30 @@ static void serve_event(void *arg, const struct rctl_serve_event *ev)
 static int do_serve(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct rctl_cidr allow[RCTL_OPT_LIST_MAX];
+	uint8_t token[RCTL_TOKEN_LEN];
 	struct sockaddr_storage ss;
 	struct rctl_err e = { 0 };
 	struct rctl_serve_opts o = {
 		.bind = (struct sockaddr *)&ss, .max_clients = (unsigned int)so.max_clients,
 		.max_per_peer = (unsigned int)so.max_per_peer,
-		.lifetime_s = so.lifetime, .stop = &serve_stop,
+		.lifetime_s = so.lifetime, .allow = allow, .nallow = so.allow.n,
+		.stop = &serve_stop,
 	};
+	unsigned int i;
 
 	(void)argc;
 	(void)argv;
 	if (rctl_sockaddr_parse(so.bind, (uint16_t)so.port, true, &ss, &e))
 		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	for (i = 0; i < so.allow.n; i++)
+		if (rctl_cidr_parse(so.allow.v[i], &allow[i], &e))
+			return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	if (so.token_file) {
+		if (rctl_token_read(so.token_file, token, &e))
+			return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+		o.token = token;
+	}
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -174,6 +174,14 @@ static int opt_store(const struct rctl_opt *o, const char *val,
 		break;
 	case OPT_CHOICE:
 		return opt_choice(o, val, e);
+	case OPT_LIST: {
+		struct rctl_opt_list *l = o->dst;
+
+		if (l->n >= RCTL_OPT_LIST_MAX)
+			return opt_bad(e, o, val, "given too many times (at most 32)");
+		l->v[l->n++] = val;
+		break;
+	}
 	case OPT_INT:
 		ret = rctl_parse_int(val, o->min, o->max, o->dst);
 		if (ret == -ERANGE) {

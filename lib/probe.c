@@ -13,7 +13,10 @@
 #include <string.h>
 #include <net/if.h>
 #include <netdb.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
@@ -235,6 +238,22 @@ static int resolve_route(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		    strerror(status ? -status : EHOSTUNREACH));
 }
 
+/*
+ * A receive as large as a data receive, and at least as large as the ready
+ * message: an old serve's first echo lands in it as in any other.
+ */
+static int post_ready_recv(struct rctl_conn *c)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)(c->buf + c->size),
+		.length = c->size > RCTL_GO_LEN ? c->size : RCTL_GO_LEN,
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	return ibv_post_recv(c->id->qp, &wr, &bad) ? -errno : 0;
+}
+
 static int create_qp(struct rctl_conn *c, struct rctl_err *e)
 {
 	struct ibv_qp_init_attr qa = { 0 };
@@ -245,19 +264,20 @@ static int create_qp(struct rctl_conn *c, struct rctl_err *e)
 	c->cq = c->cc ? ibv_create_cq(c->id->verbs, 2 * c->depth + 2, c, c->cc, 0) : NULL;
 	if (!c->cq)
 		return rctl_err_set(e, errno, "cannot create a CQ on '%s'", c->path.dev);
-	c->buf = aligned_alloc(4096, ((size_t)c->size * 2 + 4095) & ~(size_t)4095);
+	/* room past the sink for a ready message larger than a small size */
+	c->buf = aligned_alloc(4096, ((size_t)c->size * 2 + RCTL_GO_LEN + 4095) & ~(size_t)4095);
 	if (!c->buf)
 		return rctl_err_set(e, ENOMEM, "cannot allocate %u bytes", 2 * c->size);
-	memset(c->buf, 0x5a, (size_t)c->size * 2);
-	c->mr = ibv_reg_mr(c->pd, c->buf, (size_t)c->size * 2,
+	memset(c->buf, 0x5a, (size_t)c->size * 2 + RCTL_GO_LEN);
+	c->mr = ibv_reg_mr(c->pd, c->buf, (size_t)c->size * 2 + RCTL_GO_LEN,
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	if (!c->mr)
 		return rctl_err_set(e, errno, "cannot register %u bytes on '%s'",
 				    2 * c->size, c->path.dev);
 	qa.send_cq = qa.recv_cq = c->cq;
 	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = c->depth;
-	qa.cap.max_recv_wr = c->depth;
+	qa.cap.max_send_wr = c->depth + 1;	/* + the go */
+	qa.cap.max_recv_wr = c->depth + 1;	/* + the ready */
 	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
 	qa.cap.max_inline_data = 64;
 	if (rdma_create_qp(c->id, c->pd, &qa)) {
@@ -267,6 +287,9 @@ static int create_qp(struct rctl_conn *c, struct rctl_err *e)
 					    c->path.dev);
 	}
 	c->max_inline = qa.cap.max_inline_data;
+	/* first in the queue, so the ready message lands in it (late_mr()) */
+	if (post_ready_recv(c))
+		return rctl_err_set(e, errno, "cannot post receives");
 	for (i = 0; i < c->depth; i++)
 		if (rctl_conn_post_recv(c))
 			return rctl_err_set(e, errno, "cannot post receives");
@@ -279,6 +302,8 @@ static const char *busy_why(uint8_t status)
 	case RCTL_PROBE_BUSY: return "serve is at its client limit";
 	case RCTL_PROBE_PEER_LIMIT: return "serve is at its limit of connections from this address";
 	case RCTL_PROBE_NO_RESOURCES: return "serve is out of resources";
+	case RCTL_PROBE_TOKEN: return "serve refused the token: see --token-file";
+	case RCTL_PROBE_NOT_ALLOWED: return "this address is not in serve's --allow list";
 	default: return "serve refused the request";
 	}
 }
@@ -375,6 +400,73 @@ static int connect_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	return ret;
 }
 
+/*
+ * A serve that registers its buffer only once the connection runs (welcome
+ * flag RCTL_WELCOME_F_LATE_MR): send the go, then take serve's buffer from
+ * its ready message, which lands in the first receive (post_ready_recv()).
+ * Nothing else is sent before it.
+ */
+static int late_mr(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		   struct rctl_err *e)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)c->buf, .length = 8, .lkey = c->mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	double secs = o->timeout_s;
+	uint64_t deadline = rctl_clock_ns() + (uint64_t)(secs * 1e9);
+	bool sent = false, ready = false;
+	struct rctl_ready r;
+	struct ibv_wc wc[2];
+	int n, i;
+
+	memcpy(c->buf, "RCTLgo\0\0", 8);
+	if (sge.length <= c->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	if (ibv_post_send(c->id->qp, &wr, &bad))
+		return rctl_err_set(e, errno, "cannot post a SEND to '%s'", c->path.dst_ip);
+	while (!sent || !ready) {
+		n = rctl_conn_poll(c, wc, 2, deadline, false);
+		if (n == -ETIMEDOUT || n == -ECONNRESET)
+			return fail(c, RCTL_REACH_STALLED, e, n,
+				    "serve at '%s' sent no ready message within %gs",
+				    c->path.dst_ip, secs);
+		if (n < 0)
+			return rctl_err_set(e, n, "cannot poll the CQ");
+		for (i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				c->cls = RCTL_REACH_STALLED;
+				return rctl_wc_error(&wc[i], e);
+			}
+			if (!(wc[i].opcode & IBV_WC_RECV)) {
+				sent = true;
+				continue;
+			}
+			if (rctl_ready_decode(c->buf + c->size, wc[i].byte_len, &r)) {
+				c->cls = RCTL_REACH_VERSION;
+				return rctl_err_msg(e, EPROTO, "serve at '%s' sent a malformed ready message",
+						    c->path.dst_ip);
+			}
+			ready = true;
+		}
+	}
+	c->raddr = r.addr;
+	c->rkey = r.rkey;
+	return 0;
+}
+
+/* Testing aid (ROCECTL_PROBE_HALF_OPEN): the REQ is out; never read the REP. */
+static int half_open(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		     struct rctl_err *e)
+{
+	struct timespec ts = { .tv_sec = (time_t)o->half_open_s,
+			       .tv_nsec = (long)((o->half_open_s - (time_t)o->half_open_s) * 1e9) };
+
+	nanosleep(&ts, NULL);
+	return fail(c, RCTL_REACH_TIMEOUT, e, ETIMEDOUT,
+		    "connect to '%s' left half-open for %gs (ROCECTL_PROBE_HALF_OPEN)",
+		    c->path.dst_ip, o->half_open_s);
+}
+
 static void path_qp(struct rctl_conn *c)
 {
 	struct ibv_qp_attr a;
@@ -414,6 +506,7 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		return ret;
 	c->size = o->size;
 	c->depth = o->depth;
+	c->write_short = o->write_short;
 	ret = create_qp(c, e);
 	if (ret)
 		return ret;
@@ -423,6 +516,11 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	h.depth = o->depth;
 	h.addr = (uintptr_t)(c->buf + c->size);
 	h.rkey = c->mr->rkey;
+	h.flags = RCTL_HELLO_F_LATE_MR;
+	if (o->token) {
+		h.flags |= RCTL_HELLO_F_TOKEN;
+		memcpy(h.token, o->token, RCTL_TOKEN_LEN);
+	}
 	cp.private_data = hello;
 	cp.private_data_len = (uint8_t)rctl_hello_encode(&h, hello);
 	cp.retry_count = o->retry_cnt;
@@ -434,11 +532,18 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	t0 = rctl_clock_ns();
 	if (rdma_connect(c->id, &cp))
 		return rctl_err_set(e, errno, "cannot connect to '%s'", c->path.dst_ip);
+	if (o->half_open_s > 0)
+		return half_open(c, o, e);
 	ret = connect_event(c, o, e);
 	c->step_ms[RCTL_STEP_CONNECT] = (rctl_clock_ns() - t0) / 1e6;
 	if (ret)
 		return ret;
 	c->connected = true;
+	if (c->peer.flags & RCTL_WELCOME_F_LATE_MR) {
+		ret = late_mr(c, o, e);
+		if (ret)
+			return ret;
+	}
 	path_qp(c);
 	return 0;
 }
@@ -546,5 +651,37 @@ int rctl_sockaddr_parse(const char *s, uint16_t port, bool numeric,
 	freeaddrinfo(ai);
 	/* sin_port and sin6_port sit at the same offset */
 	((struct sockaddr_in *)ss)->sin_port = htons(port);
+	return 0;
+}
+
+int rctl_token_read(const char *path, uint8_t tok[RCTL_TOKEN_LEN], struct rctl_err *e)
+{
+	char buf[RCTL_TOKEN_LEN + 3];
+	struct stat st;
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	memset(tok, 0, RCTL_TOKEN_LEN);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return rctl_err_set(e, errno, "cannot open token file '%s'", path);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_mode & (S_IROTH | S_IWOTH))) {
+		close(fd);
+		return rctl_err_msg(e, EPERM, "token file '%s' must be a regular file that other users cannot read or write (chmod o-rw)",
+				    path);
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return rctl_err_set(e, errno, "cannot read token file '%s'", path);
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	for (i = 0; i < (size_t)n && buf[i] > 0x20 && buf[i] < 0x7f; i++)
+		;
+	if (i != (size_t)n || n < RCTL_TOKEN_MIN || n > RCTL_TOKEN_LEN)
+		return rctl_err_msg(e, EINVAL, "token in '%s' must be one line of %u to %u printable characters without spaces",
+				    path, RCTL_TOKEN_MIN, RCTL_TOKEN_LEN);
+	memcpy(tok, buf, (size_t)n);
 	return 0;
 }

@@ -114,6 +114,14 @@ int rctl_wc_error(const struct ibv_wc *wc, struct rctl_err *e)
 			    ibv_wc_status_str(wc->status), wc->vendor_err);
 }
 
+/* The bytes a round trip of len puts on the wire (rctl_conn_opts.write_short). */
+static uint32_t wire_len(const struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len)
+{
+	if (op == RCTL_OP_SEND)
+		return len;
+	return c->write_short < len ? len - c->write_short : 0;
+}
+
 static int post_one(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len)
 {
 	struct ibv_sge sge = {
@@ -124,6 +132,7 @@ static int post_one(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len)
 		.send_flags = IBV_SEND_SIGNALED,
 	}, *bad;
 
+	sge.length = wire_len(c, op, len);
 	if (op == RCTL_OP_SEND) {
 		wr.opcode = IBV_WR_SEND;
 	} else {
@@ -181,6 +190,12 @@ int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 			if (wc[i].opcode & IBV_WC_RECV) {
 				t1 = rctl_fast_ns();
 				back = true;
+				/* an echo is as long as what was sent, never longer */
+				if (wc[i].byte_len != wire_len(c, op, len))
+					return rctl_err_msg(e, EPROTO, "serve answered a %u-byte %s with %u bytes",
+							    wire_len(c, op, len),
+							    op == RCTL_OP_SEND ? "SEND" : "RDMA WRITE",
+							    wc[i].byte_len);
 				if (rctl_conn_post_recv(c))
 					return rctl_err_set(e, errno, "cannot post a receive");
 			} else {

@@ -43,12 +43,17 @@ static void put_head(uint8_t *buf, size_t len, uint8_t version, uint8_t kind)
 
 size_t rctl_hello_encode(const struct rctl_hello *h, uint8_t *buf)
 {
-	put_head(buf, RCTL_HELLO_LEN, h->version, h->mode);
+	size_t n = h->flags & RCTL_HELLO_F_TOKEN ? RCTL_HELLO_TOKEN_LEN : RCTL_HELLO_LEN;
+
+	put_head(buf, n, h->version, h->mode);
+	buf[6] = h->flags;
 	put32(buf + 8, h->size);
 	put32(buf + 12, h->depth);
 	put64(buf + 16, h->addr);
 	put32(buf + 24, h->rkey);
-	return RCTL_HELLO_LEN;
+	if (n == RCTL_HELLO_TOKEN_LEN)
+		memcpy(buf + RCTL_HELLO_LEN, h->token, RCTL_TOKEN_LEN);
+	return n;
 }
 
 enum rctl_probe_status rctl_hello_decode(const void *buf, size_t len,
@@ -63,6 +68,7 @@ enum rctl_probe_status rctl_hello_decode(const void *buf, size_t len,
 	if (h->version < RCTL_PROBE_MIN_VERSION || h->version > RCTL_PROBE_VERSION)
 		return RCTL_PROBE_VERSION_MISMATCH;
 	h->mode = p[5];
+	h->flags = p[6];
 	h->size = get32(p + 8);
 	h->depth = get32(p + 12);
 	h->addr = get64(p + 16);
@@ -72,6 +78,11 @@ enum rctl_probe_status rctl_hello_decode(const void *buf, size_t len,
 	    (h->mode != RCTL_MODE_ECHO && h->mode != RCTL_MODE_SINK &&
 	     h->mode != RCTL_MODE_POLL))
 		return RCTL_PROBE_BAD_REQUEST;
+	if (h->flags & RCTL_HELLO_F_TOKEN) {
+		if (len < RCTL_HELLO_TOKEN_LEN || !p[RCTL_HELLO_LEN])
+			return RCTL_PROBE_BAD_REQUEST;
+		memcpy(h->token, p + RCTL_HELLO_LEN, RCTL_TOKEN_LEN);
+	}
 	return RCTL_PROBE_OK;
 }
 
@@ -80,6 +91,7 @@ size_t rctl_welcome_encode(const struct rctl_welcome *w, uint8_t *buf)
 	size_t n = w->version >= 2 ? RCTL_WELCOME_LEN : RCTL_WELCOME_V1_LEN;
 
 	put_head(buf, n, w->version, w->status);
+	buf[6] = w->flags;
 	put64(buf + 8, w->addr);
 	put32(buf + 16, w->rkey);
 	put32(buf + 20, w->size);
@@ -111,6 +123,7 @@ int rctl_welcome_decode(const void *buf, size_t len, struct rctl_welcome *w)
 		return -EPROTO;
 	w->version = p[4];
 	w->status = p[5];
+	w->flags = p[6];
 	w->addr = get64(p + 8);
 	w->rkey = get32(p + 16);
 	w->size = get32(p + 20);
@@ -124,4 +137,27 @@ int rctl_welcome_decode(const void *buf, size_t len, struct rctl_welcome *w)
 	w->netdev_mtu = get32(p + 36);
 	take_name(w->netdev, p + 40);
 	return 0;
+}
+
+size_t rctl_ready_encode(const struct rctl_ready *r, uint8_t *buf)
+{
+	put_head(buf, RCTL_READY_LEN, RCTL_MSG_READY, 0);
+	put64(buf + 8, r->addr);
+	put32(buf + 16, r->rkey);
+	put32(buf + 20, r->size);
+	return RCTL_READY_LEN;
+}
+
+int rctl_ready_decode(const void *buf, size_t len, struct rctl_ready *r)
+{
+	const uint8_t *p = buf;
+
+	memset(r, 0, sizeof(*r));
+	if (!p || len < RCTL_READY_LEN || memcmp(p, RCTL_PROBE_MAGIC, 4) ||
+	    p[4] != RCTL_MSG_READY)
+		return -EPROTO;
+	r->addr = get64(p + 8);
+	r->rkey = get32(p + 16);
+	r->size = get32(p + 20);
+	return !r->size || r->size > RCTL_PROBE_MAX_SIZE ? -EBADMSG : 0;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rocectl/clock.h"
 #include "rocectl/hist.h"
@@ -44,8 +45,17 @@ static struct rctl_conn_opts conn_opts(const struct rctl_reach_opts *o,
 		.size = o->sweep && o->sweep_max > o->size ? o->sweep_max : o->size,
 		.depth = 4, .retry_cnt = 7,
 		.ack_timeout = 14,	/* 67 ms: retries run out in about half a second */
-		.version = o->version,
+		.version = o->version, .token = o->token, .half_open_s = o->half_open_s,
+		.write_short = o->write_short,
 	};
+}
+
+static void gap(double secs)
+{
+	struct timespec ts = { .tv_sec = (time_t)secs,
+			       .tv_nsec = (long)((secs - (time_t)secs) * 1e9) };
+
+	nanosleep(&ts, NULL);
 }
 
 /* SEND then WRITE round trips; with --mtu-sweep at the smallest size first. */
@@ -67,6 +77,8 @@ static int pingpongs(const struct rctl_reach_opts *o, struct rctl_reach_result *
 						 false, &rtt, &r->why);
 			if (!ret)
 				rctl_stat_add(h, &st, rtt);
+			if (o->gap_s > 0)
+				gap(o->gap_s);
 		}
 		rctl_lat_of(&r->rtt[k], h, &st);
 	}

@@ -9,18 +9,30 @@
  * completion channel, or in short naps for poll) when it stops, so idle
  * clients cost next to no CPU.
  *
- * What a peer can hold is bounded: a client gets at most --max-per-peer of the
- * --max-clients slots, a connection that has not reached ESTABLISHED within
- * HANDSHAKE_NS is dropped, and a worker starts only once the connection is
- * established. The TCP control port answers each connection with a banner
- * line and then echoes what it reads (the TCP round trip of reach
- * --compare-tcp), for at most TCP_IDLE_NS of silence, on as many connections
- * as there are client slots. An idle client is probed with a zero-length RDMA
- * WRITE every KEEPALIVE_NS, so that one whose disconnect was lost frees its
- * slot within seconds.
+ * What a peer can hold is bounded (rocectl-serve(8), RESOURCES): a peer
+ * outside --allow, or without the --token-file token, is refused before
+ * anything is allocated; a client gets at most --max-per-peer of the
+ * --max-clients slots (peers counted by their binary address); a connection
+ * that has not reached ESTABLISHED within HANDSHAKE_NS is dropped, and until
+ * then holds one page of registered memory: its buffer is registered, and its
+ * worker started, only once it is established (a client of before the late-MR
+ * flag gets its buffer at once, one such half-open connection at a time).
+ * The lifetime ends a client however busy it is (the worker reads the clock
+ * every RCTL_SPINS_PER_CLOCK turns, and reap() ends it too). Echoes are never
+ * larger than what arrived and at most RCTL_SERVE_ECHO_INFLIGHT are in
+ * flight; a worker polls RCTL_SERVE_SPIN_CREDIT_NS per message received, then
+ * sleeps. The TCP control port answers each connection with a banner line and
+ * then echoes what it reads (the TCP round trip of reach --compare-tcp), for
+ * at most TCP_IDLE_NS of silence and the lifetime, on as many connections as
+ * there are client slots, --max-per-peer of them per peer. An idle client is
+ * probed with a zero-length RDMA WRITE every KEEPALIVE_NS, and an RDMA WRITE
+ * of poll mode must complete within WRITE_BACK_NS, so that a vanished client
+ * frees its slot within seconds. DEVICE_REMOVAL or ADDR_CHANGE on the
+ * listener ends serve with an error, for systemd to restart it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -32,20 +44,24 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
+#include <infiniband/ib.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
 #include "rocectl/clock.h"
 #include "rocectl/probe.h"
+#include "rocectl/serve_peer.h"
 
 /*
- * Keep polling this long after the last message. A client on a loaded host
- * is descheduled for a few scheduler slices at a time; a worker that slept
- * meanwhile wakes no earlier than whatever runs on its CPU lets it (its
- * vruntime is no lower than theirs), a slice per message: with 2 ms, 150000
- * SENDs beside two CPU hogs did not end in 120 s.
+ * Polling after messages: each message received buys RCTL_SERVE_SPIN_CREDIT_NS
+ * more of it, up to RCTL_SERVE_SPIN_MAX_NS ahead, then the worker sleeps. A
+ * client on a loaded host is descheduled for a few scheduler slices at a time;
+ * a worker that slept meanwhile wakes no earlier than whatever runs on its CPU
+ * lets it (its vruntime is no lower than theirs), a slice per message: with a
+ * fixed 2 ms, 150000 SENDs beside two CPU hogs did not end in 120 s. A client
+ * that sends fast earns the full 200 ms and rides through such gaps; one that
+ * sends a message now and then costs 2 ms of CPU per message, not 200 ms.
  */
-#define SPIN_NS 200000000ull
 #define TICK_MS 100		/* sleeps are this short, to notice stop and lifetime */
 #define NAP_NS 200000L		/* an idle poll worker looks at its buffer this often */
 #define ACK_TIMEOUT 14		/* 67 ms, as the clients and perftest use */
@@ -54,18 +70,27 @@
 #define TCP_BUF 65536
 #define KEEPALIVE_NS 2000000000ull	/* an idle client is probed this often, and
 					 * must acknowledge within as long */
-#define KEEPALIVE_WRID 0x4b41ull		/* wr_id of a probe; answers carry 0 */
+#define WRITE_BACK_NS KEEPALIVE_NS	/* a poll-mode answer must complete within */
+enum {
+	REPLY_WRID = 0,			/* an echo answer */
+	KEEPALIVE_WRID = 0x4b41,	/* an idle probe */
+	CTRL_WRID = 0x4354,		/* the receive of the client's go */
+	READY_WRID = 0x5244,		/* the ready message */
+};
 
 struct sconn {
 	struct rdma_cm_id *id;
 	struct ibv_pd *pd;
 	struct ibv_comp_channel *cc;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
+	struct ibv_cq *rcq, *scq;	/* receives; sends (answers, probes) */
+	struct ibv_mr *mr, *ctrl_mr;
 	char *buf;			/* [0,size) in, [size,2*size) out */
-	uint32_t size, depth, max_inline;
+	char *ctrl;			/* one page: the go lands here, the ready leaves */
+	uint32_t size, depth, max_inline, echo_cap, inflight;
 	uint8_t mode;
+	bool late;			/* buffer registered at ESTABLISHED */
 	bool one_cpu;			/* the client may be polling on our CPU */
+	bool armed;			/* CQs armed: the next sleep waits for an event */
 	uint64_t caddr;
 	uint32_t crkey;
 	pthread_t thr;
@@ -74,8 +99,14 @@ struct sconn {
 	uint64_t msgs, t0, deadline, accepted, next_keepalive, keepalive_sent;
 	const char *why;
 	char peer[RCTL_ADDR_LEN + 8];
-	char peer_ip[RCTL_ADDR_LEN];
+	struct rctl_peer_key key;
 	struct sconn *next;
+};
+
+/* A worker's loop state: its turns, since when it is idle, how long it may spin. */
+struct wstate {
+	unsigned int turns;
+	uint64_t idle_since, spin_end, credited;
 };
 
 struct server {
@@ -88,32 +119,42 @@ struct server {
 	struct sconn *conns;
 	unsigned int n;
 	struct tconn *tconns;		/* max_clients echo connections */
+	struct rctl_reject_log rlog;
+	char dev[RCTL_NAME_LEN];	/* of the listener, when bound to one */
+	int lost;			/* DEVICE_REMOVAL or ADDR_CHANGE on the listener */
 };
 
 struct tconn {
 	int fd;				/* -1: free */
-	uint64_t last;
+	struct rctl_peer_key key;
+	uint64_t last, born;
 	uint32_t off, len;		/* bytes read and not yet written back */
 	char buf[TCP_BUF];
 };
 
-static void peer_ip(struct rdma_cm_id *id, char *ip, size_t len)
+/* "10.0.0.1:34567", "[fd00::1]:34567"; an AF_IB peer by its GID. */
+static void addr_port_str(const struct sockaddr *sa, char *buf, size_t len)
 {
-	struct sockaddr *sa = rdma_get_peer_addr(id);
-	const void *a = sa->sa_family == AF_INET6 ?
-		(const void *)&((struct sockaddr_in6 *)sa)->sin6_addr :
-		(const void *)&((struct sockaddr_in *)sa)->sin_addr;
+	char ip[RCTL_ADDR_LEN] = "?";
+	const void *a = &((const struct sockaddr_in *)sa)->sin_addr;
+	int fam = sa->sa_family;
 
-	if (!inet_ntop(sa->sa_family, a, ip, (socklen_t)len))
-		snprintf(ip, len, "?");
+	if (fam == AF_INET6)
+		a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+	if (fam == AF_IB) {
+		a = &((const struct sockaddr_ib *)sa)->sib_addr;
+		fam = AF_INET6;
+	}
+	inet_ntop(fam, a, ip, sizeof(ip));
+	snprintf(buf, len, fam == AF_INET6 ? "[%s]:%u" : "%s:%u", ip,
+		 ntohs(((const struct sockaddr_in *)sa)->sin_port));
+	if (sa->sa_family == AF_IB)
+		snprintf(buf, len, "%s", ip);
 }
 
 static void peer_str(struct rdma_cm_id *id, char *buf, size_t len)
 {
-	char ip[RCTL_ADDR_LEN];
-
-	peer_ip(id, ip, sizeof(ip));
-	snprintf(buf, len, "%s:%u", ip, ntohs(rdma_get_dst_port(id)));
+	addr_port_str(rdma_get_peer_addr(id), buf, len);
 }
 
 static int post_recv(struct sconn *s)
@@ -126,14 +167,21 @@ static int post_recv(struct sconn *s)
 	return ibv_post_recv(s->id->qp, &wr, &bad);
 }
 
-/* Answer in kind: SEND with a SEND, WRITE_WITH_IMM with a WRITE_WITH_IMM. */
+/*
+ * Answer in kind: SEND with a SEND, WRITE_WITH_IMM with a WRITE_WITH_IMM, as
+ * long as what arrived (byte_len: the SEND's or the WRITE's length), never
+ * longer: the immediate is the client's word, and a 0-byte WRITE saying 8 MiB
+ * must not make serve send 8 MiB.
+ */
 static int reply(struct sconn *s, const struct ibv_wc *wc)
 {
-	uint32_t len = wc->opcode == IBV_WC_RECV ? wc->byte_len : ntohl(wc->imm_data);
+	uint32_t len = wc->byte_len;
 	struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .lkey = s->mr->lkey };
-	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1,
+	struct ibv_send_wr wr = { .wr_id = REPLY_WRID, .sg_list = &sge, .num_sge = 1,
 				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 
+	if (wc->opcode != IBV_WC_RECV && ntohl(wc->imm_data) < len)
+		len = ntohl(wc->imm_data);
 	sge.length = len < s->size ? len : s->size;
 	if (sge.length <= s->max_inline)
 		wr.send_flags |= IBV_SEND_INLINE;
@@ -145,7 +193,10 @@ static int reply(struct sconn *s, const struct ibv_wc *wc)
 		wr.wr.rdma.remote_addr = s->caddr;
 		wr.wr.rdma.rkey = s->crkey;
 	}
-	return ibv_post_send(s->id->qp, &wr, &bad);
+	if (ibv_post_send(s->id->qp, &wr, &bad))
+		return -1;
+	s->inflight++;
+	return 0;
 }
 
 /* A completion of our probe: the client is there. */
@@ -155,20 +206,37 @@ static void keepalive_done(struct sconn *s, const struct ibv_wc *wc)
 		s->keepalive_sent = 0;
 }
 
-/* Handle a batch; 0 to go on, -1 when this client is finished. */
-static int serve_wcs(struct sconn *s, const struct ibv_wc *wc, int n)
+static int wc_failed(struct sconn *s, const struct ibv_wc *wc)
+{
+	s->why = wc->status == IBV_WC_WR_FLUSH_ERR ? "flushed" : ibv_wc_status_str(wc->status);
+	return -1;
+}
+
+/* Send completions: answers leave the in-flight count; 0, or -1 when finished. */
+static int send_wcs(struct sconn *s, const struct ibv_wc *wc, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
 		keepalive_done(s, &wc[i]);
-		if (wc[i].status != IBV_WC_SUCCESS) {
-			s->why = wc[i].status == IBV_WC_WR_FLUSH_ERR ? "flushed" :
-				 ibv_wc_status_str(wc[i].status);
-			return -1;
-		}
-		if (!(wc[i].opcode & IBV_WC_RECV))
-			continue;
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return wc_failed(s, &wc[i]);
+		if (wc[i].wr_id == REPLY_WRID && s->inflight)
+			s->inflight--;
+	}
+	return 0;
+}
+
+/* Handle a batch of receives; 0 to go on, -1 when this client is finished. */
+static int serve_wcs(struct sconn *s, const struct ibv_wc *wc, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return wc_failed(s, &wc[i]);
+		if (wc[i].wr_id == CTRL_WRID)
+			continue;	/* the go: not a message, not re-posted */
 		s->msgs++;
 		/* Answer first: the re-posted receive is not on the critical path. */
 		if ((s->mode == RCTL_MODE_ECHO && reply(s, &wc[i])) || post_recv(s)) {
@@ -179,19 +247,25 @@ static int serve_wcs(struct sconn *s, const struct ibv_wc *wc, int n)
 	return 0;
 }
 
+/*
+ * The first rest arms both CQs and returns, so that a completion that raced
+ * the arm is seen by the polls before the next; the next sleeps until an
+ * event, at most TICK_MS.
+ */
 static void worker_sleep(struct sconn *s)
 {
 	struct pollfd p = { .fd = s->cc->fd, .events = POLLIN };
 	struct ibv_cq *cq;
-	struct ibv_wc wc;
 	void *ctx;
 
-	if (ibv_req_notify_cq(s->cq, 0))
+	if (!s->armed) {
+		s->armed = !ibv_req_notify_cq(s->rcq, 0) && !ibv_req_notify_cq(s->scq, 0);
 		return;
-	/* A completion that raced the arm is seen by the next poll. */
-	if (ibv_poll_cq(s->cq, 0, &wc) == 0 && poll(&p, 1, TICK_MS) == 1 &&
-	    !ibv_get_cq_event(s->cc, &cq, &ctx))
+	}
+	if (poll(&p, 1, TICK_MS) == 1 && !ibv_get_cq_event(s->cc, &cq, &ctx)) {
 		ibv_ack_cq_events(cq, 1);
+		s->armed = false;
+	}
 }
 
 static void worker_nap(struct sconn *s)
@@ -234,26 +308,47 @@ static bool keepalive(struct sconn *s, uint64_t now)
 	return true;
 }
 
+/* Messages since the last clock read buy polling time (RCTL_SERVE_SPIN_*). */
+static void spin_credit(struct sconn *s, struct wstate *w, uint64_t now)
+{
+	uint64_t fresh = s->msgs - w->credited;
+
+	w->credited = s->msgs;
+	if (!fresh)
+		return;
+	if (w->spin_end < now)
+		w->spin_end = now;
+	w->spin_end += fresh * RCTL_SERVE_SPIN_CREDIT_NS;
+	if (w->spin_end > now + RCTL_SERVE_SPIN_MAX_NS)
+		w->spin_end = now + RCTL_SERVE_SPIN_MAX_NS;
+}
+
 /*
- * One empty poll of a worker: every RCTL_SPINS_PER_CLOCK of them read the
- * clock (it costs microseconds on HPET), end at the client's lifetime, probe
- * an idle client, and "rest" once nothing arrived for SPIN_NS. False to stop.
+ * One turn of a worker, busy or idle: every RCTL_SPINS_PER_CLOCK of them read
+ * the clock (it costs microseconds on HPET), end at the client's lifetime
+ * however busy it is, probe an idle client, and "rest" once the polling the
+ * messages bought is spent. False to stop.
  */
-static bool worker_idle(struct sconn *s, unsigned int *spins, uint64_t *busy,
+static bool worker_turn(struct sconn *s, struct wstate *w, bool active,
 			void (*rest)(struct sconn *s))
 {
 	uint64_t now;
 
-	if (++*spins % RCTL_SPINS_PER_CLOCK)
+	if (active)
+		w->idle_since = 0;
+	if (++w->turns % RCTL_SPINS_PER_CLOCK)
 		return true;
 	now = rctl_clock_ns();
-	if (!*busy)
-		*busy = now;
 	if (now >= s->deadline) {
 		s->why = "lifetime reached";
 		return false;
 	}
-	if (now - *busy > KEEPALIVE_NS && !keepalive(s, now))
+	spin_credit(s, w, now);
+	if (active)
+		return true;
+	if (!w->idle_since)
+		w->idle_since = now;
+	if (now - w->idle_since > KEEPALIVE_NS && !keepalive(s, now))
 		return false;
 	/*
 	 * A yield hands the CPU to whatever else is runnable, for the rest of
@@ -262,35 +357,76 @@ static bool worker_idle(struct sconn *s, unsigned int *spins, uint64_t *busy,
 	 * 14 s without; perftest's server never yields). Only on one CPU,
 	 * where the client polls beside us, does it help.
 	 */
-	if (now - *busy > SPIN_NS)
+	if (now >= w->spin_end)
 		rest(s);
-	else if (s->one_cpu && now - *busy > RCTL_YIELD_NS)
+	else if (s->one_cpu && now - w->idle_since > RCTL_YIELD_NS)
 		sched_yield();
 	return true;
 }
 
+/*
+ * Echo and sink: answers are polled first; receives only while fewer than
+ * echo_cap answers are in flight (the receives left waiting are not
+ * re-posted meanwhile: the client's next SENDs wait in RNR, its backpressure).
+ */
 static void *worker(void *arg)
 {
 	struct sconn *s = arg;
-	uint64_t busy = 0;
-	unsigned int spins = 0;
+	struct wstate w = { 0 };
 	struct ibv_wc wc[16];
-	int n;
+	int n, m, room;
 
 	while (!s->stop) {
-		n = ibv_poll_cq(s->cq, 16, wc);
-		if (n < 0 || (n > 0 && serve_wcs(s, wc, n)))
+		n = ibv_poll_cq(s->scq, 16, wc);
+		if (n < 0 || (n > 0 && send_wcs(s, wc, n)))
 			break;
-		if (n > 0) {
-			spins = 0;
-			busy = 0;
-			continue;
-		}
-		if (!worker_idle(s, &spins, &busy, worker_sleep))
+		room = s->mode == RCTL_MODE_ECHO ? (int)(s->echo_cap - s->inflight) : 16;
+		m = room > 0 ? ibv_poll_cq(s->rcq, room < 16 ? room : 16, wc) : 0;
+		if (m < 0 || (m > 0 && serve_wcs(s, wc, m)))
+			break;
+		if (!worker_turn(s, &w, n > 0 || m > 0, worker_sleep))
 			break;
 	}
 	s->done = 1;
 	return NULL;
+}
+
+/*
+ * The completion of a poll-mode answer, within WRITE_BACK_NS: rxe retries a
+ * retry_cnt of 7 for ever, so a vanished client is not ended by the transport;
+ * the lifetime and stop end the wait too.
+ */
+static int write_wait(struct sconn *s)
+{
+	unsigned int spins = 0;
+	uint64_t now, t0 = 0;
+	struct ibv_wc wc;
+	int n;
+
+	for (;;) {
+		n = ibv_poll_cq(s->scq, 1, &wc);
+		if (n == 1) {
+			keepalive_done(s, &wc);
+			/* a probe's or the ready message's completion */
+			if (wc.wr_id != REPLY_WRID && wc.status == IBV_WC_SUCCESS)
+				continue;
+			return wc.status == IBV_WC_SUCCESS ? 0 : wc_failed(s, &wc);
+		}
+		if (n < 0 || s->stop)
+			break;
+		if (++spins % RCTL_SPINS_PER_CLOCK)
+			continue;
+		now = rctl_clock_ns();
+		if (!t0)
+			t0 = now;
+		if (now >= s->deadline || now - t0 > WRITE_BACK_NS) {
+			s->why = now >= s->deadline ? "lifetime reached" :
+				 "client gone: RDMA WRITE not acknowledged";
+			return -1;
+		}
+	}
+	s->why = n < 0 ? "cannot poll the CQ" : NULL;
+	return -1;
 }
 
 /* RDMA WRITE the second half of our buffer back; wait for its completion. */
@@ -305,41 +441,26 @@ static int write_back(struct sconn *s)
 		.send_flags = IBV_SEND_SIGNALED, .wr.rdma = {
 			.remote_addr = s->caddr, .rkey = s->crkey },
 	}, *bad;
-	struct ibv_wc wc;
-	int n;
-
 	if (s->size <= s->max_inline)
 		wr.send_flags |= IBV_SEND_INLINE;
 	if (ibv_post_send(s->id->qp, &wr, &bad)) {
 		s->why = "cannot post a work request";
 		return -1;
 	}
-	/* Bounded by the transport, or by stop (rxe retries a retry_cnt of 7 forever). */
-	do {
-		while (!(n = ibv_poll_cq(s->cq, 1, &wc)) && !s->stop)
-			;
-		if (n == 1)
-			keepalive_done(s, &wc);
-	} while (n == 1 && wc.wr_id == KEEPALIVE_WRID && wc.status == IBV_WC_SUCCESS);
-	if (n == 1 && wc.status == IBV_WC_SUCCESS)
-		return 0;
-	s->why = n < 0 ? "cannot poll the CQ" : n == 0 ? NULL :
-		 wc.status == IBV_WC_WR_FLUSH_ERR ? "flushed" : ibv_wc_status_str(wc.status);
-	return -1;
+	return write_wait(s);
 }
 
 /* Poll mode sees completions only of its own WRITEs: a failed one ends it. */
 static bool cq_ok(struct sconn *s)
 {
 	struct ibv_wc wc;
-	int n = ibv_poll_cq(s->cq, 1, &wc);
+	int n = ibv_poll_cq(s->scq, 1, &wc);
 
 	if (n == 1)
 		keepalive_done(s, &wc);
 	if (n <= 0 || wc.status == IBV_WC_SUCCESS)
 		return n >= 0;
-	s->why = wc.status == IBV_WC_WR_FLUSH_ERR ? "flushed" : ibv_wc_status_str(wc.status);
-	return false;
+	return !wc_failed(s, &wc);
 }
 
 /*
@@ -351,21 +472,21 @@ static void *poll_worker(void *arg)
 {
 	struct sconn *s = arg;
 	volatile char *in = s->buf + s->size - 1;
-	uint64_t busy = 0;
-	unsigned int spins = 0;
+	struct wstate w = { 0 };
+	bool active;
 	char seq = 0;
 
 	while (!s->stop) {
-		if (*in == (char)(seq + 1)) {
+		active = *in == (char)(seq + 1);
+		if (active) {
 			s->buf[2 * s->size - 1] = ++seq;
 			if (write_back(s))
 				break;
 			s->msgs++;
-			spins = 0;
-			busy = 0;
-			continue;
+		} else if (!cq_ok(s)) {
+			break;
 		}
-		if (!worker_idle(s, &spins, &busy, worker_nap) || !cq_ok(s))
+		if (!worker_turn(s, &w, active, worker_nap))
 			break;
 	}
 	s->done = 1;
@@ -382,8 +503,12 @@ static void sconn_free(struct sconn *s)
 		rdma_destroy_qp(s->id);
 	if (s->mr)
 		ibv_dereg_mr(s->mr);
-	if (s->cq)
-		ibv_destroy_cq(s->cq);
+	if (s->ctrl_mr)
+		ibv_dereg_mr(s->ctrl_mr);
+	if (s->rcq)
+		ibv_destroy_cq(s->rcq);
+	if (s->scq)
+		ibv_destroy_cq(s->scq);
 	if (s->cc)
 		ibv_destroy_comp_channel(s->cc);
 	if (s->pd)
@@ -391,70 +516,140 @@ static void sconn_free(struct sconn *s)
 	if (s->id)
 		rdma_destroy_id(s->id);
 	free(s->buf);
+	free(s->ctrl);
 	free(s);
 }
 
-static int sconn_setup(struct sconn *s)
+/* The client-sized buffer: registered, its receives posted. */
+static int sconn_buf(struct sconn *s)
 {
-	struct ibv_qp_init_attr qa = { 0 };
-	struct ibv_context *vc = s->id->verbs;
 	uint32_t i;
 
-	s->pd = ibv_alloc_pd(vc);
-	s->cc = s->pd ? ibv_create_comp_channel(vc) : NULL;
-	s->cq = s->cc ? ibv_create_cq(vc, 2 * s->depth + 2, s, s->cc, 0) : NULL;
-	s->buf = s->cq ? aligned_alloc(4096, ((size_t)s->size * 2 + 4095) & ~(size_t)4095) : NULL;
+	s->buf = aligned_alloc(4096, ((size_t)s->size * 2 + 4095) & ~(size_t)4095);
 	if (!s->buf)
 		return -1;
 	memset(s->buf, 0xa5, (size_t)s->size * 2);
 	s->buf[s->size - 1] = 0;	/* RCTL_MODE_POLL: the first WRITE brings 1 */
 	s->mr = ibv_reg_mr(s->pd, s->buf, (size_t)s->size * 2, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	qa.send_cq = qa.recv_cq = s->cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = qa.cap.max_recv_wr = s->depth;
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
-	qa.cap.max_inline_data = 64;	/* small answers inline, as perftest sends */
 	if (!s->mr)
 		return -1;
+	for (i = 0; i < s->depth; i++)
+		if (post_recv(s))
+			return -1;
+	return 0;
+}
+
+/* Before ESTABLISHED, a late-MR client holds this page: one receive for its go. */
+static int sconn_ctrl(struct sconn *s)
+{
+	struct ibv_sge sge = { .length = RCTL_GO_LEN };
+	struct ibv_recv_wr wr = { .wr_id = CTRL_WRID, .sg_list = &sge, .num_sge = 1 }, *bad;
+
+	s->ctrl = aligned_alloc(4096, RCTL_SERVE_CTRL_BYTES);
+	s->ctrl_mr = s->ctrl ? ibv_reg_mr(s->pd, s->ctrl, RCTL_SERVE_CTRL_BYTES,
+					  IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!s->ctrl_mr)
+		return -1;
+	memset(s->ctrl, 0, RCTL_SERVE_CTRL_BYTES);
+	sge.addr = (uintptr_t)s->ctrl;
+	sge.lkey = s->ctrl_mr->lkey;
+	return ibv_post_recv(s->id->qp, &wr, &bad);
+}
+
+/* The buffer of a late-MR client, and the ready message that names it. */
+static int send_ready(struct sconn *s)
+{
+	struct rctl_ready r = { .size = s->size };
+	struct ibv_sge sge = { .addr = (uintptr_t)(s->ctrl + RCTL_GO_LEN),
+			       .lkey = s->ctrl_mr->lkey };
+	struct ibv_send_wr wr = { .wr_id = READY_WRID, .sg_list = &sge, .num_sge = 1,
+				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+	if (sconn_buf(s))
+		return -1;
+	r.addr = (uintptr_t)s->buf;
+	r.rkey = s->mr->rkey;
+	sge.length = (uint32_t)rctl_ready_encode(&r, (uint8_t *)s->ctrl + RCTL_GO_LEN);
+	if (sge.length <= s->max_inline)
+		wr.send_flags |= IBV_SEND_INLINE;
+	return ibv_post_send(s->id->qp, &wr, &bad);
+}
+
+static int sconn_setup(struct sconn *s)
+{
+	struct ibv_qp_init_attr qa = { 0 };
+	struct ibv_context *vc = s->id->verbs;
+
+	s->pd = ibv_alloc_pd(vc);
+	s->cc = s->pd ? ibv_create_comp_channel(vc) : NULL;
+	s->rcq = s->cc ? ibv_create_cq(vc, s->depth + 2, s, s->cc, 0) : NULL;
+	s->scq = s->rcq ? ibv_create_cq(vc, s->depth + 2, s, s->cc, 0) : NULL;
+	if (!s->scq)
+		return -1;
+	qa.send_cq = s->scq;
+	qa.recv_cq = s->rcq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = qa.cap.max_recv_wr = s->depth + 1;	/* + the go or the ready */
+	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	qa.cap.max_inline_data = 64;	/* small answers inline, as perftest sends */
 	if (rdma_create_qp(s->id, s->pd, &qa)) {
 		qa.cap.max_inline_data = 0;
 		if (rdma_create_qp(s->id, s->pd, &qa))
 			return -1;
 	}
 	s->max_inline = qa.cap.max_inline_data;
-	for (i = 0; i < s->depth; i++)
-		if (post_recv(s))
-			return -1;
+	s->echo_cap = s->depth < RCTL_SERVE_ECHO_INFLIGHT ? s->depth : RCTL_SERVE_ECHO_INFLIGHT;
+	if (s->late ? sconn_ctrl(s) : sconn_buf(s))
+		return -1;
 	/* armed: the main loop sees data that arrives before ESTABLISHED */
-	return ibv_req_notify_cq(s->cq, 0) ? -1 : 0;
+	return ibv_req_notify_cq(s->rcq, 0) ? -1 : 0;
 }
 
-static unsigned int peer_slots(const struct server *sv, const char *ip)
+static unsigned int peer_slots(const struct server *sv, const struct rctl_peer_key *k)
 {
 	const struct sconn *s;
 	unsigned int n = 0;
 
 	for (s = sv->conns; s; s = s->next)
-		n += !strcmp(s->peer_ip, ip);
+		n += rctl_peer_key_eq(&s->key, k);
 	return n;
 }
 
+/* Half-open connections of clients that had their buffer registered at the REQ. */
+static unsigned int early_half_open(const struct server *sv)
+{
+	const struct sconn *s;
+	unsigned int n = 0;
+
+	for (s = sv->conns; s; s = s->next)
+		n += !s->late && !s->started;
+	return n;
+}
+
+/* Who may connect, and with what: nothing is allocated before this passes. */
 static uint8_t check_hello(struct server *sv, const struct rdma_cm_event *ev,
-			   struct rctl_hello *h)
+			   struct rctl_hello *h, struct rctl_peer_key *k)
 {
 	enum rctl_probe_status st;
-	char ip[RCTL_ADDR_LEN];
 
+	memset(h, 0, sizeof(*h));
+	if (rctl_peer_key_of(rdma_get_peer_addr(ev->id), k) ||
+	    !rctl_cidr_match(sv->o->allow, sv->o->nallow, k))
+		return RCTL_PROBE_NOT_ALLOWED;
 	st = rctl_hello_decode(ev->param.conn.private_data,
 			       ev->param.conn.private_data_len, h);
 	if (st != RCTL_PROBE_OK)
 		return st;
+	if (sv->o->token && (!(h->flags & RCTL_HELLO_F_TOKEN) ||
+			     !rctl_const_eq(h->token, sv->o->token, RCTL_TOKEN_LEN)))
+		return RCTL_PROBE_TOKEN;
 	if (sv->n >= sv->o->max_clients)
 		return RCTL_PROBE_BUSY;
-	peer_ip(ev->id, ip, sizeof(ip));
-	if (peer_slots(sv, ip) >= sv->o->max_per_peer)
+	if (peer_slots(sv, k) >= sv->o->max_per_peer)
 		return RCTL_PROBE_PEER_LIMIT;
+	if (!(h->flags & RCTL_HELLO_F_LATE_MR) && early_half_open(sv))
+		return RCTL_PROBE_BUSY;
 	return RCTL_PROBE_OK;
 }
 
@@ -465,6 +660,8 @@ static const char *status_why(uint8_t st)
 	case RCTL_PROBE_BUSY: return "client limit reached";
 	case RCTL_PROBE_PEER_LIMIT: return "per-peer limit reached";
 	case RCTL_PROBE_BAD_REQUEST: return "not a rocectl handshake";
+	case RCTL_PROBE_TOKEN: return "token missing or wrong";
+	case RCTL_PROBE_NOT_ALLOWED: return "not in --allow";
 	default: return "out of resources";
 	}
 }
@@ -486,12 +683,25 @@ static size_t welcome(struct rdma_cm_id *id, uint8_t version, uint8_t st,
 	return rctl_welcome_encode(w, buf);
 }
 
-static void reject(struct server *sv, struct rdma_cm_id *id, uint8_t st)
+/* A reject line, at most one per peer and reason a minute (serve_peer.h). */
+static void report_reject(struct server *sv, const struct rctl_peer_key *k,
+			  uint8_t key_why, const char *peer, const char *why)
+{
+	struct rctl_serve_event ev = { .kind = RCTL_SERVE_REJECT, .clients = sv->n,
+				       .why = why };
+
+	if (!rctl_reject_log_note(&sv->rlog, k, key_why, rctl_clock_ns(), &ev.count))
+		return;
+	snprintf(ev.peer, sizeof(ev.peer), "%s", peer);
+	sv->cb(sv->arg, &ev);
+}
+
+static void reject(struct server *sv, struct rdma_cm_id *id, uint8_t st,
+		   const struct rctl_peer_key *k)
 {
 	struct rctl_welcome w = { 0 };
 	uint8_t buf[RCTL_WELCOME_LEN];
-	struct rctl_serve_event ev = { .kind = RCTL_SERVE_REJECT,
-				       .clients = sv->n, .why = status_why(st) };
+	char peer[RCTL_ADDR_LEN + 8];
 	size_t n;
 
 	/*
@@ -499,23 +709,28 @@ static void reject(struct server *sv, struct rdma_cm_id *id, uint8_t st)
 	 * 1's, so a client of any version reads the status and our version.
 	 */
 	n = welcome(id, RCTL_PROBE_VERSION, st, &w, buf);
-	peer_str(id, ev.peer, sizeof(ev.peer));
 	rdma_reject(id, buf, (uint8_t)n);
-	sv->cb(sv->arg, &ev);
+	peer_str(id, peer, sizeof(peer));
+	report_reject(sv, k, st, peer, status_why(st));
 }
 
 static int accept_conn(struct server *sv, struct sconn *s, uint8_t version,
 		       const struct rdma_cm_event *cev)
 {
 	struct rctl_welcome w = {
-		.addr = (uintptr_t)s->buf, .rkey = s->mr->rkey, .size = s->size,
-		.lifetime_s = (uint32_t)sv->o->lifetime_s,
+		.size = s->size, .lifetime_s = (uint32_t)sv->o->lifetime_s,
 	};
 	uint8_t buf[RCTL_WELCOME_LEN];
 	struct rdma_conn_param cp = { 0 };
 	struct ibv_device_attr da;
 	uint8_t ack_timeout = ACK_TIMEOUT;
 
+	if (s->late) {
+		w.flags = RCTL_WELCOME_F_LATE_MR;
+	} else {
+		w.addr = (uintptr_t)s->buf;
+		w.rkey = s->mr->rkey;
+	}
 	cp.private_data = buf;
 	cp.private_data_len = (uint8_t)welcome(s->id, version, RCTL_PROBE_OK, &w, buf);
 	cp.rnr_retry_count = 7;
@@ -535,11 +750,14 @@ static int accept_conn(struct server *sv, struct sconn *s, uint8_t version,
 	return rdma_accept(s->id, &cp);
 }
 
-/* ESTABLISHED: only now does the client get a worker and its lifetime. */
+/*
+ * ESTABLISHED (or the client's first message): only now does a late-MR client
+ * get its buffer, and any client its worker and its lifetime.
+ */
 static int start_worker(struct server *sv, struct sconn *s)
 {
-	if (s->started)
-		return 0;
+	if (s->late && !s->mr && send_ready(s))
+		return -1;
 	s->t0 = rctl_clock_ns();
 	s->deadline = s->t0 + (uint64_t)(sv->o->lifetime_s * 1e9);
 	s->next_keepalive = s->t0 + KEEPALIVE_NS;
@@ -550,39 +768,52 @@ static int start_worker(struct server *sv, struct sconn *s)
 	return 0;
 }
 
+/* The sconn of an accepted hello, or NULL (st then says why). */
+static struct sconn *sconn_new(struct server *sv, struct rdma_cm_event *ev,
+			       const struct rctl_hello *h, const struct rctl_peer_key *k,
+			       uint8_t *st)
+{
+	struct rdma_cm_id *id = ev->id;
+	struct sconn *s = calloc(1, sizeof(*s));
+
+	*st = RCTL_PROBE_NO_RESOURCES;
+	if (!s)
+		return NULL;
+	s->id = id;
+	s->size = h->size;
+	s->depth = h->depth;
+	s->mode = h->mode;
+	s->late = h->flags & RCTL_HELLO_F_LATE_MR;
+	s->caddr = h->addr;
+	s->crkey = h->rkey;
+	s->key = *k;
+	peer_str(id, s->peer, sizeof(s->peer));
+	id->context = s;
+	if (sconn_setup(s) || accept_conn(sv, s, h->version, ev)) {
+		if (id->qp)
+			rdma_destroy_qp(id);
+		s->id = NULL;	/* destroyed by the caller, after the ack */
+		sconn_free(s);
+		return NULL;
+	}
+	*st = RCTL_PROBE_OK;
+	return s;
+}
+
 /* CONNECT_REQUEST: the event's id is new; it is ours to accept or destroy. */
 static void on_request(struct server *sv, struct rdma_cm_event *ev)
 {
 	struct rdma_cm_id *id = ev->id;
+	struct rctl_peer_key k;
 	struct rctl_hello h;
-	struct sconn *s;
+	struct sconn *s = NULL;
 	uint8_t st;
 
-	st = check_hello(sv, ev, &h);
-	s = st == RCTL_PROBE_OK ? calloc(1, sizeof(*s)) : NULL;
-	if (s) {
-		s->id = id;
-		s->size = h.size;
-		s->depth = h.depth;
-		s->mode = h.mode;
-		s->caddr = h.addr;
-		s->crkey = h.rkey;
-		peer_str(id, s->peer, sizeof(s->peer));
-		peer_ip(id, s->peer_ip, sizeof(s->peer_ip));
-		id->context = s;
-		if (sconn_setup(s) || accept_conn(sv, s, h.version, ev)) {
-			if (id->qp)
-				rdma_destroy_qp(id);
-			s->id = NULL;	/* destroyed below, after the ack */
-			sconn_free(s);
-			s = NULL;
-			st = RCTL_PROBE_NO_RESOURCES;
-		}
-	}
+	st = check_hello(sv, ev, &h, &k);
+	if (st == RCTL_PROBE_OK)
+		s = sconn_new(sv, ev, &h, &k, &st);
 	if (!s) {
-		if (!st)
-			st = RCTL_PROBE_NO_RESOURCES;
-		reject(sv, id, st);
+		reject(sv, id, st, &k);
 		rdma_ack_cm_event(ev);
 		rdma_destroy_id(id);
 		return;
@@ -624,10 +855,32 @@ static void finish(struct server *sv, struct sconn *s, const char *why)
 	sconn_free(s);
 }
 
+/*
+ * Serve s from now on (ESTABLISHED, or its first message): its worker, then
+ * the connected line, before the worker has answered anything.
+ */
+static void serve_client(struct server *sv, struct sconn *s)
+{
+	struct rctl_serve_event out = { .kind = RCTL_SERVE_CONNECT };
+
+	if (s->started)
+		return;
+	if (start_worker(sv, s)) {
+		finish(sv, s, "cannot start a worker");
+		return;
+	}
+	snprintf(out.peer, sizeof(out.peer), "%s", s->peer);
+	snprintf(out.dev, sizeof(out.dev), "%s", ibv_get_device_name(s->id->verbs->device));
+	out.mode = s->mode;
+	out.size = s->size;
+	out.clients = sv->n;
+	sv->cb(sv->arg, &out);
+}
+
 static void on_event(struct server *sv, struct rdma_cm_event *ev)
 {
-	struct sconn *s = ev->id->context;
-	struct rctl_serve_event out = { .kind = RCTL_SERVE_CONNECT };
+	struct rdma_cm_id *id = ev->id;
+	struct sconn *s = id->context;
 	int type = ev->event;
 
 	if (type == RDMA_CM_EVENT_CONNECT_REQUEST) {
@@ -635,22 +888,16 @@ static void on_event(struct server *sv, struct rdma_cm_event *ev)
 		return;
 	}
 	rdma_ack_cm_event(ev);
-	if (!s)
+	/* The listener's device or address is gone: serve would stay up but deaf. */
+	if (id == sv->lid && (type == RDMA_CM_EVENT_DEVICE_REMOVAL ||
+			      type == RDMA_CM_EVENT_ADDR_CHANGE))
+		sv->lost = type;
+	if (!s || id == sv->lid)
 		return;
 	switch (type) {
 	case RDMA_CM_EVENT_ESTABLISHED:
 		s->established = true;
-		if (start_worker(sv, s)) {
-			finish(sv, s, "cannot start a worker");
-			break;
-		}
-		snprintf(out.peer, sizeof(out.peer), "%s", s->peer);
-		snprintf(out.dev, sizeof(out.dev), "%s",
-			 ibv_get_device_name(s->id->verbs->device));
-		out.mode = s->mode;
-		out.size = s->size;
-		out.clients = sv->n;
-		sv->cb(sv->arg, &out);
+		serve_client(sv, s);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		finish(sv, s, "client disconnected");
@@ -691,24 +938,48 @@ static void tcp_close(struct tconn *t)
 	t->fd = -1;
 }
 
+/* A free echo slot, unless this peer holds its --max-per-peer of them. */
+static struct tconn *tcp_slot(struct server *sv, const struct rctl_peer_key *k)
+{
+	struct tconn *t = NULL;
+	unsigned int i, mine = 0;
+
+	for (i = 0; i < sv->o->max_clients; i++)
+		if (sv->tconns[i].fd < 0)
+			t = t ? t : &sv->tconns[i];
+		else
+			mine += rctl_peer_key_eq(&sv->tconns[i].key, k);
+	return mine < sv->o->max_per_peer ? t : NULL;
+}
+
 /*
  * A banner line, then an echo; a prober that only wants the banner just
- * closes. With every echo slot taken, the banner alone.
+ * closes. With every echo slot taken, or this peer's share of them, the
+ * banner alone; a peer outside --allow gets nothing.
  */
 static void tcp_accept(struct server *sv, int lfd)
 {
-	struct tconn *t = NULL;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct rctl_peer_key k;
+	struct tconn *t;
 	unsigned int i;
 	int fd, one = 1;
-	char banner[32];
+	char banner[32], peer[RCTL_ADDR_LEN + 8];
 
-	fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
+	if (rctl_peer_key_of((struct sockaddr *)&ss, &k) ||
+	    !rctl_cidr_match(sv->o->allow, sv->o->nallow, &k)) {
+		close(fd);
+		addr_port_str((struct sockaddr *)&ss, peer, sizeof(peer));
+		report_reject(sv, &k, 0x80 | RCTL_PROBE_NOT_ALLOWED, peer,
+			      "not in --allow, tcp control port");
+		return;
+	}
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	for (i = 0; i < sv->o->max_clients && !t; i++)
-		if (sv->tconns[i].fd < 0)
-			t = &sv->tconns[i];
+	t = tcp_slot(sv, &k);
 	if (!t) {
 		i = (unsigned int)snprintf(banner, sizeof(banner), "rocectl-serve %u\n",
 					   RCTL_PROBE_VERSION);
@@ -719,7 +990,8 @@ static void tcp_accept(struct server *sv, int lfd)
 		return;
 	}
 	t->fd = fd;
-	t->last = rctl_clock_ns();
+	t->key = k;
+	t->born = t->last = rctl_clock_ns();
 	t->off = 0;
 	t->len = (uint32_t)snprintf(t->buf, sizeof(t->buf), "rocectl-serve %u\n",
 				    RCTL_PROBE_VERSION);
@@ -755,6 +1027,7 @@ static void tcp_echo(struct tconn *t, short revents, uint64_t now)
 static int listen_cm(struct server *sv, struct rctl_err *e)
 {
 	const struct sockaddr_in *sin = (const void *)sv->o->bind;
+	int flags;
 
 	sv->ch = rdma_create_event_channel();
 	if (!sv->ch)
@@ -767,10 +1040,17 @@ static int listen_cm(struct server *sv, struct rctl_err *e)
 	if (rdma_listen(sv->lid, 16))
 		return rctl_err_set(e, errno, "cannot listen on rdma_cm port %u",
 				    ntohs(sin->sin_port));
+	/* never block in rdma_get_cm_event: poll said there is one, but be sure */
+	flags = fcntl(sv->ch->fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(sv->ch->fd, F_SETFL, flags | O_NONBLOCK);
 	return 0;
 }
 
-/* Drop clients past their handshake bound and those whose worker ended. */
+/*
+ * Drop clients past their handshake bound or their lifetime (a worker stuck
+ * in a verbs call still ends here) and those whose worker ended.
+ */
 static void reap(struct server *sv)
 {
 	uint64_t now = rctl_clock_ns();	/* after every accept of this round */
@@ -780,6 +1060,8 @@ static void reap(struct server *sv)
 		next = s->next;
 		if (s->done)
 			finish(sv, s, "worker ended");
+		else if (s->started && now >= s->deadline)
+			finish(sv, s, "lifetime reached");
 		else if (!s->started && now > s->accepted && now - s->accepted > HANDSHAKE_NS)
 			finish(sv, s, "handshake timed out");
 	}
@@ -799,8 +1081,7 @@ static void on_early_data(struct server *sv, struct sconn *s)
 	if (!ibv_get_cq_event(s->cc, &cq, &ctx))
 		ibv_ack_cq_events(cq, 1);
 	rdma_notify(s->id, IBV_EVENT_COMM_EST);
-	if (start_worker(sv, s))
-		finish(sv, s, "cannot start a worker");
+	serve_client(sv, s);
 }
 
 struct loop_fds {
@@ -833,11 +1114,13 @@ static void loop_fill(struct server *sv, struct loop_fds *f)
 static void loop_serve(struct server *sv, struct loop_fds *f)
 {
 	struct rdma_cm_event *ev;
-	uint64_t now = rctl_clock_ns();
+	uint64_t now = rctl_clock_ns(), lifetime = (uint64_t)(sv->o->lifetime_s * 1e9);
 	unsigned int i;
 
 	for (i = 0; i < f->ntc; i++)
-		if (f->p[2 + i].revents)
+		if (now > f->tc[i]->born && now - f->tc[i]->born > lifetime)
+			tcp_close(f->tc[i]);
+		else if (f->p[2 + i].revents)
 			tcp_echo(f->tc[i], f->p[2 + i].revents, now);
 		else if (now > f->tc[i]->last && now - f->tc[i]->last > TCP_IDLE_NS)
 			tcp_close(f->tc[i]);
@@ -864,7 +1147,7 @@ static void serve_loop(struct server *sv)
 	if (f.p && f.tc && f.sc) {
 		f.p[0] = (struct pollfd){ .fd = sv->ch->fd, .events = POLLIN };
 		f.p[1] = (struct pollfd){ .fd = sv->tcp, .events = POLLIN };
-		while (!*sv->o->stop) {
+		while (!*sv->o->stop && !sv->lost) {
 			loop_fill(sv, &f);
 			if (poll(f.p, f.n, TICK_MS) < 0 && errno != EINTR)
 				break;
@@ -901,10 +1184,14 @@ int rctl_serve(const struct rctl_serve_opts *o, rctl_serve_cb cb, void *arg,
 		if (sv.lid->verbs)
 			snprintf(ev.dev, sizeof(ev.dev), "%s",
 				 ibv_get_device_name(sv.lid->verbs->device));
+		snprintf(sv.dev, sizeof(sv.dev), "%s", ev.dev);
 		cb(arg, &ev);
 		serve_loop(&sv);
 		while (sv.conns)
-			finish(&sv, sv.conns, "serve stopping");
+			finish(&sv, sv.conns, sv.lost ? rdma_event_str(sv.lost) : "serve stopping");
+		if (sv.lost)
+			ret = rctl_err_msg(e, ENODEV, "rdma_cm reported %s on the listener of device '%s': serve stops",
+					   rdma_event_str(sv.lost), sv.dev[0] ? sv.dev : "?");
 	}
 	for (i = 0; i < o->max_clients; i++)
 		if (sv.tconns[i].fd >= 0)

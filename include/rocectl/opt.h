@@ -20,6 +20,14 @@ enum rctl_opt_type {
 	OPT_SECS,	/* double *dst, seconds, > 0, and <= max when max > 0 */
 	OPT_SIZE,	/* uint64_t *dst, bytes, K/M/G suffix (1024-based) */
 	OPT_CHOICE,	/* const char **dst, one of choices[] */
+	OPT_LIST,	/* struct rctl_opt_list *dst: repeatable, each value appended */
+};
+
+#define RCTL_OPT_LIST_MAX 32
+
+struct rctl_opt_list {
+	const char *v[RCTL_OPT_LIST_MAX];
+	unsigned int n;
 };
 
 /* What a value (of an option or a positional argument) names, for completion. */

@@ -26,6 +26,7 @@
 #include "rocectl/err.h"
 #include "rocectl/model.h"
 #include "rocectl/probe_wire.h"
+#include "rocectl/serve_peer.h"
 
 #define RCTL_PROBE_PORT 18520		/* rdma_cm (RDMA_PS_TCP) and TCP control */
 
@@ -77,6 +78,11 @@ struct rctl_conn_opts {
 	uint8_t retry_cnt;		/* RC transport retries, 0..7 */
 	uint8_t ack_timeout;		/* 0: rdma_cm default */
 	uint8_t version;		/* 0: RCTL_PROBE_VERSION */
+	const uint8_t *token;		/* RCTL_TOKEN_LEN bytes (--token-file), or NULL */
+	double half_open_s;		/* testing aid: send the REQ, never complete
+					 * the handshake, give up after this long */
+	uint32_t write_short;		/* testing aid: WRITE round trips write this
+					 * many bytes fewer than their immediate says */
 };
 
 /* A connection and what the connect learnt on the way. */
@@ -95,6 +101,7 @@ struct rctl_conn {
 	bool cq_armed;
 	uint64_t seq;
 	uint32_t send_outstanding;	/* signalled WRs not yet completed */
+	uint32_t write_short;		/* rctl_conn_opts */
 
 	struct rctl_rpath path;
 	double step_ms[RCTL_STEP_NSTEPS];	/* < 0 when not reached */
@@ -167,6 +174,14 @@ struct rctl_sweep {
  */
 int rctl_mtu_sweep(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		   uint32_t max, struct rctl_sweep *r, struct rctl_err *e);
+
+/*
+ * The shared token of --token-file: the file's first line (one trailing
+ * newline dropped), RCTL_TOKEN_MIN to RCTL_TOKEN_LEN printable bytes, into tok
+ * (NUL padded). -EPERM when the file is readable or writable by every user,
+ * -EINVAL when the token is malformed, -errno when it cannot be read.
+ */
+int rctl_token_read(const char *path, uint8_t tok[RCTL_TOKEN_LEN], struct rctl_err *e);
 
 /* A numeric address (or, unless numeric, a host name) with the port set. */
 int rctl_sockaddr_parse(const char *s, uint16_t port, bool numeric,
@@ -272,9 +287,25 @@ struct rctl_serve_opts {
 	const struct sockaddr *bind;	/* with the port set */
 	unsigned int max_clients;
 	unsigned int max_per_peer;	/* of max_clients, per peer address */
-	double lifetime_s;		/* per client */
+	double lifetime_s;		/* per client, RDMA and TCP echo */
+	const struct rctl_cidr *allow;	/* --allow: peers outside are refused */
+	unsigned int nallow;		/* 0: every peer */
+	const uint8_t *token;		/* RCTL_TOKEN_LEN bytes, or NULL: none asked */
 	const volatile sig_atomic_t *stop;
 };
+
+/*
+ * What one client can hold, from the code below (rocectl-serve(8) states the
+ * totals): before ESTABLISHED one page of registered memory (the control
+ * receive) and its QP; once established 2 x size registered; echo answers in
+ * flight at most RCTL_SERVE_ECHO_INFLIGHT; polling at most
+ * RCTL_SERVE_SPIN_CREDIT_NS per message received, RCTL_SERVE_SPIN_MAX_NS in
+ * a row.
+ */
+#define RCTL_SERVE_CTRL_BYTES 4096u
+#define RCTL_SERVE_ECHO_INFLIGHT 16u
+#define RCTL_SERVE_SPIN_CREDIT_NS 2000000ull
+#define RCTL_SERVE_SPIN_MAX_NS 200000000ull
 
 enum rctl_serve_ev { RCTL_SERVE_LISTEN, RCTL_SERVE_CONNECT, RCTL_SERVE_REJECT,
 		     RCTL_SERVE_DISCONNECT };
@@ -288,12 +319,16 @@ struct rctl_serve_event {
 	unsigned int clients;		/* connected after this event */
 	uint64_t messages;		/* handled, on disconnect */
 	double secs;			/* connected for, on disconnect */
+	uint64_t count;			/* reject: rejections this line stands for */
 	const char *why;		/* reject/disconnect reason, or NULL */
 };
 
 typedef void (*rctl_serve_cb)(void *arg, const struct rctl_serve_event *ev);
 
-/* Run until *stop; 0 on a clean stop, -errno when it cannot listen. */
+/*
+ * Run until *stop; 0 on a clean stop, -errno when it cannot listen, -ENODEV
+ * when rdma_cm reports DEVICE_REMOVAL or ADDR_CHANGE on the listener.
+ */
 int rctl_serve(const struct rctl_serve_opts *o, rctl_serve_cb cb, void *arg,
 	       struct rctl_err *e);
 

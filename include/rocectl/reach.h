@@ -31,6 +31,10 @@ struct rctl_reach_opts {
 	double timeout_s;		/* each wait */
 	const struct sockaddr *src;	/* NULL: the route decides */
 	uint8_t version;		/* 0: ours (testing aid) */
+	const uint8_t *token;		/* --token-file, RCTL_TOKEN_LEN bytes, or NULL */
+	double half_open_s;		/* testing aid, rctl_conn_opts */
+	uint32_t write_short;		/* testing aid, rctl_conn_opts */
+	double gap_s;			/* testing aid: pause between round trips */
 };
 
 /* Which side's MTU makes the black hole (rctl_mtu_cause()). */

@@ -243,3 +243,41 @@ EOF
 	assert_line "(no grid: 30 targets are too many columns; -j has every pair)"
 	refute_line --regexp '^SOURCE \\ TARGET'
 }
+
+@test "serve --allow: a network that does not parse, or has host bits set, is a usage error" {
+	one_line_error 64 serve --allow 10.0.0.1/24
+	assert_equal "$stderr" "rocectl: invalid network '10.0.0.1/24' for '--allow': bits are set past the prefix length"
+	one_line_error 64 serve --allow 10.0.0.0/24 --allow fd00::/129
+	assert_equal "$stderr" "rocectl: invalid network 'fd00::/129' for '--allow': prefix length must be 0 to 128"
+	one_line_error 64 serve --allow somehost
+	# 32 networks at most
+	run --separate-stderr "$ROCECTL" serve $(for i in $(seq 33); do printf -- '--allow 10.0.%d.0/24 ' "$i"; done)
+	assert_equal "$status" 64
+	assert_equal "$stderr" "rocectl: serve: invalid value '10.0.33.0/24' for '--allow': given too many times (at most 32) (see 'rocectl serve --help')"
+	# valid networks pass on to listening (no rdma_cm here: 3)
+	one_line_error 3 serve --bind 127.0.0.1 --allow 10.0.0.0/24 --allow ::ffff:10.1.0.0/112
+}
+
+@test "--token-file: readable by others, malformed or missing is a usage error, for serve, reach and bench rdma" {
+	local t=$BATS_TEST_TMPDIR/token
+	printf 'abcdefghijklmnopqrstuv\n' >"$t"
+	chmod 0644 "$t"
+	one_line_error 64 serve --token-file "$t"
+	assert_equal "$stderr" "rocectl: token file '$t' must be a regular file that other users cannot read or write (chmod o-rw)"
+	one_line_error 64 reach 10.0.0.2 --token-file "$t"
+	one_line_error 64 bench rdma 10.0.0.2 --token-file "$t"
+	chmod 0600 "$t"
+	printf 'short\n' >"$t"
+	one_line_error 64 serve --token-file "$t"
+	assert_equal "$stderr" "rocectl: token in '$t' must be one line of 16 to 24 printable characters without spaces"
+	printf 'abcdefghij klmnopqrstuv\n' >"$t"
+	one_line_error 64 reach 10.0.0.2 --token-file "$t"
+	printf 'abcdefghijklmnopqrstuvwxyz\n' >"$t"	# 26: too long
+	one_line_error 64 serve --token-file "$t"
+	one_line_error 64 serve --token-file "$BATS_TEST_TMPDIR/none"
+	[[ $stderr == "rocectl: cannot open token file '$BATS_TEST_TMPDIR/none': No such file or directory" ]]
+	one_line_error 64 serve --token-file /dev/null
+	# a good one passes on to listening (no rdma_cm here: 3)
+	printf 'abcdefghijklmnopqrstuv\n' >"$t"
+	one_line_error 3 serve --bind 127.0.0.1 --token-file "$t"
+}

@@ -22,18 +22,6 @@ teardown() {
 	[ -z "$KNOBS" ] || lab_reset
 }
 
-serve_start() {
-	timeout 120 "$ROCECTL" serve --bind "$LAB_B_IP" --lifetime 60 "$@" >"$SERVE_LOG" 2>&1 &
-	SERVE_PID=$!
-	lab_wait 10 lab_cm_listening "$LAB_B_IP" 18520 || fail "serve is not listening"
-}
-
-serve_stop() {
-	[ -n "$SERVE_PID" ] || return 0
-	lab_stop "$SERVE_PID"
-	SERVE_PID=
-}
-
 reach() {
 	timeout 120 "$ROCECTL" reach "$LAB_B_IP" --dev "$LAB_A_DEV" "$@"
 }
@@ -326,6 +314,7 @@ a_clients() {
 	# B's own address is another peer: a slot is still free for it
 	run timeout 60 "$ROCECTL" reach "$LAB_B_IP" --src "$LAB_B_IP" -c 2
 	assert_success
-	grep -q 'connected 10.0.0.2:[0-9]* on rxe1 echo 64 B \[3 connected\]' "$SERVE_LOG"
+	grep -q 'connected 10.0.0.2:[0-9]* on rxe1 echo 64 B \[3 connected\]' "$SERVE_LOG" ||
+		fail "B's client was not the third: $(cat "$SERVE_LOG")"
 	for i in $p; do lab_stop "$i"; done
 }

@@ -37,3 +37,18 @@ assert_crossed() {
 		fi
 	done
 }
+
+# serve_start [ARGS...]: rocectl serve on B in the background ($SERVE, else
+# $ROCECTL), its output in $SERVE_LOG, the pid of the timeout around it in
+# SERVE_PID; fails unless it listens within 10 s. serve_stop ends it.
+serve_start() {
+	timeout 120 "${SERVE:-$ROCECTL}" serve --bind "$LAB_B_IP" "$@" >"$SERVE_LOG" 2>&1 &
+	SERVE_PID=$!
+	lab_wait 10 lab_cm_listening "$LAB_B_IP" 18520 || fail "serve is not listening"
+}
+
+serve_stop() {
+	[ -n "${SERVE_PID:-}" ] || return 0
+	lab_stop "$SERVE_PID"
+	SERVE_PID=
+}
