@@ -378,15 +378,45 @@ static void prom_loss(struct rctl_prom *pr, const struct rctl_report *r)
 	}
 }
 
-static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
-		      const struct rctl_intent *in, double interval, int status)
+/* The switch port of each RoCE netdev that has one: which ToR, which port. */
+static void prom_neighbors(struct rctl_prom *pr, const struct rctl_host *h)
 {
+	const struct rctl_lldp_peer *p;
+	uint32_t i, k, n;
+	char port[16];
+
+	for (i = 0, n = 0; i < h->n_devs; i++)
+		for (k = 0; k < h->devs[i].n_ports; k++) {
+			const struct rctl_port *pt = &h->devs[i].ports[k];
+			const struct rctl_netdev *nd = rctl_host_netdev(h, pt->netdev);
+
+			p = nd ? &nd->lldp : NULL;
+			if (!p || !p->st.ok || (o.dev && !rctl_port_match(o.dev, &h->devs[i], pt)))
+				continue;
+			if (!n++)
+				rctl_prom_family(pr, "rocectl_lldp_neighbor_info", "info",
+						 "The switch port at the other end of a RoCE netdev, by LLDP");
+			snprintf(port, sizeof(port), "%u", pt->port);
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+				{ "device", h->devs[i].name }, { "port", port },
+				{ "netdev", nd->name }, { "switch", p->system_name },
+				{ "switch_port", p->port_id }, { "chassis_id", p->chassis_id },
+				{ "source", p->source },
+			}, 7, 1);
+		}
+}
+
+static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
+		      const struct rctl_host *h, const struct rctl_intent *in, int status)
+{
+	double interval = h->sample_interval_s;
 	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
 	struct rctl_err e = { 0 };
 	int ret;
 
 	prom_status(&pr, r);
 	prom_loss(&pr, r);
+	prom_neighbors(&pr, h);
 	rctl_prom_family(&pr, "rocectl_check_loss_budget_ratio", "gauge",
 			 "The loss budget of the intent the host was judged against");
 	rctl_prom_dbl(&pr, NULL, 0, in->loss_budget);
@@ -473,7 +503,7 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
 	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))
-		status = print_prom(ctx, &r, &in, h.sample_interval_s, status);
+		status = print_prom(ctx, &r, &h, &in, status);
 	else
 		print_text(ctx, &r, &h, &in, areas, status);
 	rctl_report_free(&r);

@@ -16,13 +16,18 @@
 #include "rocectl/out.h"
 #include "rocectl/snapshot.h"
 
+static const char *const bys[] = { "port", "switch", NULL };
+
 static struct {
 	int dscp;
-} o = { .dscp = 26 };
+	const char *by;
+} o = { .dscp = 26, .by = "port" };
 
 static const struct rctl_opt compare_opts[] = {
 	{ .name = "dscp", .type = OPT_INT, .arg = "DSCP", .dst = &o.dscp,
 	  .min = 0, .max = 63, .help = "DSCP whose priority is shown (default 26)" },
+	{ .name = "by", .type = OPT_CHOICE, .arg = "WHAT", .dst = &o.by, .choices = bys,
+	  .help = "port (default): outliers in port order; switch: grouped by the LLDP switch of each port" },
 	{ 0 }
 };
 
@@ -32,25 +37,28 @@ static const char *const titles[RCTL_CMP_N] = {
 	[RCTL_CMP_PFC] = "PFC", [RCTL_CMP_CNP_DSCP] = "CNP_DSCP", [RCTL_CMP_CNP_PRIO] = "CNP_PRIO",
 	[RCTL_CMP_TOS] = "TOS", [RCTL_CMP_MODE] = "MODE", [RCTL_CMP_GID] = "V2_GID",
 	[RCTL_CMP_MTU] = "MTU", [RCTL_CMP_DCQCN] = "DCQCN", [RCTL_CMP_FW] = "FW",
-	[RCTL_CMP_DRIVER] = "DRIVER",
+	[RCTL_CMP_DRIVER] = "DRIVER", [RCTL_CMP_SW_PFC] = "SW_PFC",
 };
 
 static void print_rows(const struct rctl_cmp *c)
 {
-	struct out_col cols[2 + RCTL_CMP_N] = {
+	struct out_col cols[4 + RCTL_CMP_N] = {
 		{ .key = "host", .title = "HOST" }, { .key = "target", .title = "PORT" },
+		{ .key = "switch", .title = "SWITCH" }, { .key = "switch_port", .title = "SW_PORT" },
 	};
 	uint32_t k;
 	int i;
 
 	for (i = 0; i < RCTL_CMP_N; i++)
-		cols[2 + i] = (struct out_col){ .key = rctl_cmp_keys[i], .title = titles[i],
+		cols[4 + i] = (struct out_col){ .key = rctl_cmp_keys[i], .title = titles[i],
 						.flags = i == RCTL_CMP_MTU ? OUT_COL_RIGHT : 0 };
-	out_table_begin("ports", cols, 2 + RCTL_CMP_N);
+	out_table_begin("ports", cols, 4 + RCTL_CMP_N);
 	for (k = 0; k < c->n; k++) {
 		out_row_begin();
 		out_str(OUT_ANY, "host", NULL, c->rows[k].host);
 		out_str(OUT_ANY, "target", NULL, c->rows[k].target);
+		out_str(OUT_ANY, "switch", NULL, c->rows[k].sw);
+		out_str(OUT_ANY, "switch_port", NULL, c->rows[k].sw_port);
 		for (i = 0; i < RCTL_CMP_N; i++)
 			out_str(OUT_ANY, rctl_cmp_keys[i], NULL, c->rows[k].v[i]);
 		out_row_end();
@@ -58,18 +66,55 @@ static void print_rows(const struct rctl_cmp *c)
 	out_table_end();
 }
 
-static void print_outliers(const struct rctl_cmp *c, const struct rctl_cmp_outlier *ol,
+/* --by switch: the outliers of each switch together, switches by name, rows in order. */
+static const struct rctl_cmp *sort_cmp;
+
+static int by_switch(const void *a, const void *b)
+{
+	const struct rctl_cmp_outlier *x = a, *y = b;
+	int d = strcmp(sort_cmp->rows[x->row].sw, sort_cmp->rows[y->row].sw);
+
+	if (d)
+		return d;
+	return x->row != y->row ? (x->row < y->row ? -1 : 1) : (int)x->col - (int)y->col;
+}
+
+/* "leaf-07: 3 outliers on 2 hosts" before the first outlier of each switch. */
+static void switch_head(const struct rctl_cmp *c, const struct rctl_cmp_outlier *ol,
+			uint32_t n, uint32_t i)
+{
+	uint32_t k, hosts = 0, count = 0;
+	const char *sw = c->rows[ol[i].row].sw;
+
+	for (k = i; k < n && !strcmp(c->rows[ol[k].row].sw, sw); k++) {
+		count++;
+		hosts += k == i || strcmp(c->rows[ol[k].row].host, c->rows[ol[k - 1].row].host);
+	}
+	out_text("  %s: %u outlier%s on %u host%s\n", strcmp(sw, "?") ? sw : "(switch unknown)",
+		 count, count == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s");
+}
+
+static void print_outliers(const struct rctl_cmp *c, struct rctl_cmp_outlier *ol,
 			   uint32_t n)
 {
+	bool grouped = !strcmp(o.by, "switch");
 	uint32_t i;
 
+	if (grouped) {
+		sort_cmp = c;
+		qsort(ol, n, sizeof(*ol), by_switch);
+	}
 	out_arr_begin("outliers");
 	for (i = 0; i < n; i++) {
 		const struct rctl_cmp_row *r = &c->rows[ol[i].row];
 
 		if (!i)
-			out_text("\nOutliers:\n");
+			out_text(grouped ? "\nOutliers by switch:\n" : "\nOutliers:\n");
+		if (grouped && (!i || strcmp(r->sw, c->rows[ol[i - 1].row].sw)))
+			switch_head(c, ol, n, i);
 		out_obj_begin(NULL);
+		out_str(OUT_JSON, "switch", NULL, r->sw);
+		out_text(grouped ? "  " : "");
 		out_str(OUT_ANY, "host", "  %s", r->host);
 		out_str(OUT_ANY, "target", " %s:", r->target);
 		out_str(OUT_ANY, "field", " %s", rctl_cmp_keys[ol[i].col]);

@@ -14,7 +14,7 @@
 enum rctl_cmp_col {
 	RCTL_CMP_TRUST, RCTL_CMP_DSCP, RCTL_CMP_MAP, RCTL_CMP_PFC, RCTL_CMP_CNP_DSCP,
 	RCTL_CMP_CNP_PRIO, RCTL_CMP_TOS, RCTL_CMP_MODE, RCTL_CMP_GID, RCTL_CMP_MTU,
-	RCTL_CMP_DCQCN, RCTL_CMP_FW, RCTL_CMP_DRIVER, RCTL_CMP_N
+	RCTL_CMP_DCQCN, RCTL_CMP_FW, RCTL_CMP_DRIVER, RCTL_CMP_SW_PFC, RCTL_CMP_N
 };
 
 #define RCTL_CMP_VAL_LEN 80
@@ -25,6 +25,9 @@ extern const char *const rctl_cmp_keys[RCTL_CMP_N];
 struct rctl_cmp_row {
 	char host[RCTL_NAME_LEN];
 	char target[RCTL_NAME_LEN * 2];
+	/* The switch port by LLDP (not a column: it differs by design); "?" unknown. */
+	char sw[RCTL_LLDP_ID_LEN];
+	char sw_port[RCTL_LLDP_ID_LEN];
 	char v[RCTL_CMP_N][RCTL_CMP_VAL_LEN];	/* "?" when it could not be read */
 };
 
