@@ -3,6 +3,7 @@
  * rocectl devices: RDMA device ↔ netdev, port state, active vs netdev MTU and
  * the GID table (what ibdev2netdev, show_gids and ibv_devinfo showed).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,7 @@ static void print_netdev(const struct rctl_port *p, const struct rctl_netdev *nd
 
 static struct {
 	double lldp_wait;
+	bool verbose;
 } o;
 
 static const struct rctl_opt devices_opts[] = {
@@ -92,7 +94,9 @@ static void print_pfc_prios(const bool en[8])
 
 /*
  * "neighbor leaf-07 port Ethernet1/7 (lldpd)  mfs 9216  pfc 3  dcbx ets,pfc,app",
- * or why it is unknown; nothing (null) when it was not looked for.
+ * or why it is unknown; nothing (null) when it was not looked for. With no
+ * source at all (ENOENT: no lldpd, no --lldp-wait) the text says why only
+ * with -v: every port of every host without lldpd would say the same.
  */
 static void print_neighbor(const struct rctl_netdev *nd)
 {
@@ -105,7 +109,8 @@ static void print_neighbor(const struct rctl_netdev *nd)
 	out_obj_begin("neighbor");
 	out_bool(OUT_JSON, "known", NULL, p->st.ok);
 	if (!p->st.ok) {
-		out_str(OUT_ANY, "reason", "        neighbor unknown: %s\n", p->st.reason);
+		out_str(p->st.err == ENOENT && !o.verbose ? OUT_JSON : OUT_ANY, "reason",
+			"        neighbor unknown: %s\n", p->st.reason);
 		out_str(OUT_JSON, "fw_agent", NULL, p->fw_agent);
 		out_obj_end();
 		return;
@@ -212,6 +217,7 @@ static int do_devices(struct rctl_ctx *ctx, int argc, char **argv)
 	struct rctl_host h;
 	int ret;
 
+	o.verbose = ctx->verbose;
 	ret = load_host(ctx, &h);
 	if (ret)
 		return ret;

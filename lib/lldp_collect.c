@@ -346,20 +346,27 @@ int rctl_lldp_begin(struct rctl_host *h, bool capture, struct rctl_lldp_cap **ca
 static int cap_read(struct cap_one *c, struct rctl_netdev *nd)
 {
 	struct sockaddr_ll from;
-	socklen_t fl = sizeof(from);
+	socklen_t fl;
 	uint8_t frame[1600];
 	ssize_t n;
+	int ret, i;
 
-	for (;;) {
+	/* Bounded: a flood of frames that do not decode cannot hold the wait. */
+	for (i = 0;; i++) {
+		if (i == 64)
+			return 0;
+		fl = sizeof(from);
 		n = recvfrom(c->fd, frame, sizeof(frame), MSG_TRUNC, (struct sockaddr *)&from, &fl);
 		if (n < 0)
 			return 0;
 		/* Our own lldpd's frames go out on the same netdev: not the switch. */
 		if (from.sll_pkttype == PACKET_OUTGOING || (size_t)n > sizeof(frame))
 			continue;
-		if (rctl_lldp_decode_frame(frame, (size_t)n, &nd->lldp) == -ENOMEM)
-			return -ENOMEM;
-		if (nd->lldp.chassis_id[0] && nd->lldp.port_id[0])
+		/* A frame that does not decode is not the neighbour: wait for the next. */
+		ret = rctl_lldp_decode_frame(frame, (size_t)n, &nd->lldp);
+		if (ret == -ENOMEM)
+			return ret;
+		if (!ret)
 			break;
 	}
 	snprintf(nd->lldp.source, sizeof(nd->lldp.source), "capture");

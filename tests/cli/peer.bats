@@ -149,3 +149,18 @@ expect() {	# fixture exit "id:status ..."
 	echo "$output" | jq -e '[.outliers[] | .switch] | . == sort'
 	run -64 rocectl compare --by rack mlx5-peer-healthy.json ice-peer-healthy.json
 }
+
+@test "devices: no source at all (no lldpd, no --lldp-wait) says why only with -v; JSON always" {
+	jq '.host.netdevs[0].lldp = {"ok": false, "errno": 2,
+		"reason": "lldpd does not run (no '\''/run/lldpd.socket'\''), and no --lldp-wait was given"}' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/none.json"
+	run -0 rocectl devices --input "$BATS_TEST_TMPDIR/none.json"
+	refute_line --partial "neighbor"
+	run -0 rocectl devices -v --input "$BATS_TEST_TMPDIR/none.json"
+	assert_line "        neighbor unknown: lldpd does not run (no '/run/lldpd.socket'), and no --lldp-wait was given"
+	run -0 rocectl devices -j --input "$BATS_TEST_TMPDIR/none.json"
+	echo "$output" | jq -e '.devices[0].ports[0].neighbor.known == false and
+		(.devices[0].ports[0].neighbor.reason | startswith("lldpd does not run"))'
+	run -3 rocectl check peer --input "$BATS_TEST_TMPDIR/none.json"
+	assert_line --partial "no LLDP neighbour of 'ens1f0np0': lldpd does not run"
+}
