@@ -148,3 +148,11 @@ not_passed() {
 		.[0].id == "peer.neighbor" and .[0].status == "unknown" and
 		(.[0].message | test("no LLDP frame came in 2(\\.[0-9])? s"))'
 }
+
+@test "capture: without CAP_NET_RAW the neighbour is unknown, and the reason says so" {
+	switch_port "$PFC_3" "$APP_INTENT" "$ETS_INTENT" "$MFS_1522"
+	run -3 --separate-stderr timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$ROCECTL" check peer -j --dev "$LAB_A_DEV" --lldp-wait 2
+	echo "$output" | jq -e '[.findings[] | select(.area == "peer")] | length == 1 and
+		(.[0].message | test("capturing LLDP needs CAP_NET_RAW"))'
+}
