@@ -406,23 +406,37 @@ static int cap_wait(struct rctl_host *h, struct rctl_lldp_cap *cap, double wait_
 }
 
 /*
- * A firmware LLDP agent on the NIC under nd, which may take the switch's
- * frames before the host sees them: ice's "fw-lldp-agent" flag, i40e's
- * "disable-fw-lldp" off, or a NIC whose DCBX runs in firmware (mlx5, bnxt_en
- * without DCB_CAP_DCBX_HOST: lib/dcb.c).
+ * The private flags that say a NIC's firmware runs its LLDP agent, which
+ * takes the switch's frames before the host sees them (ice_ethtool.c,
+ * i40e_ethtool.c): ice's "fw-lldp-agent", called "enable-fw-lldp" before
+ * its rename, and i40e's "disable-fw-lldp" when off.
  */
+static const struct {
+	const char *driver, *flag;
+	bool agent_when;
+} fw_flags[] = {
+	{ .driver = "ice", .flag = "fw-lldp-agent", .agent_when = true },
+	{ .driver = "ice", .flag = "enable-fw-lldp", .agent_when = true },
+	{ .driver = "i40e", .flag = "disable-fw-lldp", .agent_when = false },
+};
+
+/* A firmware LLDP agent on the NIC under nd: a flag above, or DCBX in firmware (lib/dcb.c). */
 static void fw_agent(struct rctl_netdev *nd)
 {
-	bool on = false;
+	size_t i;
+	bool on;
 
-	if (!strcmp(nd->driver, "ice") && !rctl_ethtool_priv_flag(nd->name, "fw-lldp-agent", &on) && on)
-		snprintf(nd->lldp.fw_agent, sizeof(nd->lldp.fw_agent),
-			 "ice fw-lldp-agent on");
-	else if (!strcmp(nd->driver, "i40e") &&
-		 !rctl_ethtool_priv_flag(nd->name, "disable-fw-lldp", &on) && !on)
-		snprintf(nd->lldp.fw_agent, sizeof(nd->lldp.fw_agent), "i40e disable-fw-lldp off");
-	else if (nd->dcbx.st.ok && !(nd->dcbx.mode & RCTL_DCBX_HOST) &&
-		 (nd->dcbx.mode & RCTL_DCBX_LLD_MANAGED))
+	for (i = 0; i < sizeof(fw_flags) / sizeof(fw_flags[0]); i++)
+		if (!strcmp(nd->driver, fw_flags[i].driver) &&
+		    !rctl_ethtool_priv_flag(nd->name, fw_flags[i].flag, &on)) {
+			if (on == fw_flags[i].agent_when)
+				snprintf(nd->lldp.fw_agent, sizeof(nd->lldp.fw_agent), "%s %s %s",
+					 nd->driver, fw_flags[i].flag, on ? "on" : "off");
+			return;
+		}
+	/* mlx5, bnxt_en: DCBX managed by the NIC, not by the host. */
+	if (nd->dcbx.st.ok && !(nd->dcbx.mode & RCTL_DCBX_HOST) &&
+	    (nd->dcbx.mode & RCTL_DCBX_LLD_MANAGED))
 		snprintf(nd->lldp.fw_agent, sizeof(nd->lldp.fw_agent),
 			 "%s firmware DCBX (dcbx mode 0x%x)", nd->driver, nd->dcbx.mode);
 }
