@@ -434,9 +434,13 @@ static void fw_agent(struct rctl_netdev *nd)
 					 nd->driver, fw_flags[i].flag, on ? "on" : "off");
 			return;
 		}
-	/* mlx5, bnxt_en: DCBX managed by the NIC, not by the host. */
+	/*
+	 * DCBX run by the NIC, not the host: bnxt_en's firmware agent says
+	 * LLD_MANAGED; mlx5 in firmware mode leaves out DCB_CAP_DCBX_HOST and
+	 * keeps only the version bits (en_dcbnl.c mlx5e_dcbnl_initialize()).
+	 */
 	if (nd->dcbx.st.ok && !(nd->dcbx.mode & RCTL_DCBX_HOST) &&
-	    (nd->dcbx.mode & RCTL_DCBX_LLD_MANAGED))
+	    (nd->dcbx.mode & (RCTL_DCBX_LLD_MANAGED | RCTL_DCBX_VER_CEE | RCTL_DCBX_VER_IEEE)))
 		snprintf(nd->lldp.fw_agent, sizeof(nd->lldp.fw_agent),
 			 "%s firmware DCBX (dcbx mode 0x%x)", nd->driver, nd->dcbx.mode);
 }
