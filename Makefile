@@ -18,12 +18,12 @@ DESTDIR ?=
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 
-PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
+PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson lldpctl
 
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
 # prometheus ships promtool, which checks every metric rocectl writes.
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
-	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
+	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
 	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo

@@ -16,6 +16,7 @@
 #include "rocectl/counters.h"
 #include "rocectl/fileio.h"
 #include "rocectl/intent.h"
+#include "rocectl/lldp.h"
 #include "rocectl/out.h"
 #include "rocectl/prom.h"
 #include "rocectl/rules.h"
@@ -26,7 +27,7 @@ static const char *const outputs[] = { "text", "nagios", "prometheus", "openmetr
 static struct {
 	const char *dev;
 	const char *output, *output_file;
-	double interval;
+	double interval, lldp_wait;
 	bool no_sample;
 	struct rctl_intent_args ia;
 } o = { .interval = 2.0, .output = "text" };
@@ -41,6 +42,7 @@ static struct {
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE", \
 	  .dst = &o.output_file, .kind = ARG_FILE,			\
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \
+	CMD_LLDP_WAIT_OPT(o.lldp_wait),					\
 	RCTL_INTENT_OPTS(o.ia)
 
 static const struct rctl_opt check_opts[] = {
@@ -199,8 +201,28 @@ int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char
 			  "'--dev %s' on '%s'", filter, h->hostname);
 }
 
+/*
+ * The counter deltas and, when the peer area runs, the switch's LLDP: doctor
+ * listens during its sampling interval (and --lldp-wait more), check only
+ * with --lldp-wait; lldpd is asked either way.
+ */
+static int sample_host(struct rctl_host *h, bool sample, bool peer, struct rctl_err *e)
+{
+	struct rctl_lldp_cap *cap = NULL;
+	int ret;
+
+	if (peer && rctl_lldp_begin(h, sample || o.lldp_wait > 0, &cap, e)) {
+		rctl_lldp_end(h, cap, 0, e);
+		return -1;
+	}
+	ret = sample ? rctl_sample_deltas(h, o.interval, e) : 0;
+	if (peer && rctl_lldp_end(h, cap, ret ? 0 : o.lldp_wait, e))
+		ret = -1;
+	return ret;
+}
+
 /* Load the snapshot or read this host (and, for doctor, sample twice). */
-static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample)
+static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample, bool peer)
 {
 	struct rctl_err e = { 0 };
 	int ret;
@@ -212,7 +234,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample)
 		rctl_host_free(h);
 		return ret;
 	}
-	if (!ctx->input && sample && rctl_sample_deltas(h, o.interval, &e)) {
+	if (!ctx->input && sample_host(h, sample, peer, &e)) {
 		rctl_host_free(h);
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}
@@ -356,15 +378,45 @@ static void prom_loss(struct rctl_prom *pr, const struct rctl_report *r)
 	}
 }
 
-static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
-		      const struct rctl_intent *in, double interval, int status)
+/* The switch port of each RoCE netdev that has one: which ToR, which port. */
+static void prom_neighbors(struct rctl_prom *pr, const struct rctl_host *h)
 {
+	const struct rctl_lldp_peer *p;
+	uint32_t i, k, n;
+	char port[16];
+
+	for (i = 0, n = 0; i < h->n_devs; i++)
+		for (k = 0; k < h->devs[i].n_ports; k++) {
+			const struct rctl_port *pt = &h->devs[i].ports[k];
+			const struct rctl_netdev *nd = rctl_host_netdev(h, pt->netdev);
+
+			p = nd ? &nd->lldp : NULL;
+			if (!p || !p->st.ok || (o.dev && !rctl_port_match(o.dev, &h->devs[i], pt)))
+				continue;
+			if (!n++)
+				rctl_prom_family(pr, "rocectl_lldp_neighbor_info", "info",
+						 "The switch port at the other end of a RoCE netdev, by LLDP");
+			snprintf(port, sizeof(port), "%u", pt->port);
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+				{ "device", h->devs[i].name }, { "port", port },
+				{ "netdev", nd->name }, { "switch", p->system_name },
+				{ "switch_port", p->port_id }, { "chassis_id", p->chassis_id },
+				{ "source", p->source },
+			}, 7, 1);
+		}
+}
+
+static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
+		      const struct rctl_host *h, const struct rctl_intent *in, int status)
+{
+	double interval = h->sample_interval_s;
 	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
 	struct rctl_err e = { 0 };
 	int ret;
 
 	prom_status(&pr, r);
 	prom_loss(&pr, r);
+	prom_neighbors(&pr, h);
 	rctl_prom_family(&pr, "rocectl_check_loss_budget_ratio", "gauge",
 			 "The loss budget of the intent the host was judged against");
 	rctl_prom_dbl(&pr, NULL, 0, in->loss_budget);
@@ -438,7 +490,7 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 		return status;
 	if (rctl_intent_resolve(&in, &o.ia, &e))
 		return cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e);
-	status = load_host(ctx, &h, sample);
+	status = load_host(ctx, &h, sample, areas & (1u << RCTL_AREA_PEER));
 	if (status)
 		return status;
 	if (areas == 1u << RCTL_AREA_COUNTERS && !rctl_host_has_deltas(&h)) {
@@ -451,7 +503,7 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
 	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))
-		status = print_prom(ctx, &r, &in, h.sample_interval_s, status);
+		status = print_prom(ctx, &r, &h, &in, status);
 	else
 		print_text(ctx, &r, &h, &in, areas, status);
 	rctl_report_free(&r);
@@ -493,11 +545,13 @@ CHECK_VERB(gid, "RoCE v2 GIDs of the IPv4 addresses, and their index");
 CHECK_VERB(mode, "rdma_cm default RoCE mode and ToS, RoCE presence");
 CHECK_VERB(counters, "counter deltas: pause storms, discards, no WQE, loss budget");
 CHECK_VERB(firewall, "netfilter rules that drop RoCE (UDP 4791) or out-of-band TCP");
+CHECK_VERB(peer, "the switch port by LLDP: PFC, DSCP map, ETS, willing bits, frame size");
 CHECK_VERB(all, "every area");
 
 static const struct rctl_cmd *const check_sub[] = {
 	&check_pfc, &check_ecn, &check_dcqcn, &check_dscp, &check_cnp, &check_mtu,
-	&check_gid, &check_mode, &check_counters, &check_firewall, &check_all, NULL
+	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_all,
+	NULL
 };
 
 const struct rctl_cmd cmd_check = {

@@ -71,6 +71,18 @@ struct rctl_host;
 int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
 		  struct rctl_err *e);
 
+/*
+ * --lldp-wait SECS, the same in every command that reads the switch's LLDP
+ * (devices, check, doctor, collect), and the read itself: the neighbours of
+ * a live host from lldpd and, when wait_s > 0, from one captured frame per
+ * netdev (rocectl/lldp.h); nothing for a snapshot (--input). 0, or the exit
+ * status of the error reported, with h freed.
+ */
+#define CMD_LLDP_WAIT_OPT(var)						\
+	{ .name = "lldp-wait", .type = OPT_SECS, .arg = "SECS", .dst = &(var), \
+	  .max = 300, .help = "without lldpd: listen up to SECS for the switch's LLDP frame (needs CAP_NET_RAW)" }
+int cmd_load_lldp(struct rctl_ctx *ctx, struct rctl_host *h, double wait_s);
+
 /* Report an error: stderr "rocectl: <msg>", and "error" in the JSON document. */
 int cmd_error(struct rctl_ctx *ctx, int status, const struct rctl_err *e);
 int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)

@@ -17,12 +17,13 @@
 #include "rocectl/collect.h"
 #include "rocectl/fileio.h"
 #include "rocectl/counters.h"
+#include "rocectl/lldp.h"
 #include "rocectl/out.h"
 #include "rocectl/snapshot.h"
 
 static struct {
 	const char *output;
-	double interval;
+	double interval, lldp_wait;
 } o;
 
 static const struct rctl_opt collect_opts[] = {
@@ -32,6 +33,7 @@ static const struct rctl_opt collect_opts[] = {
 	{ .name = "interval", .short_name = 'I', .type = OPT_SECS, .arg = "SECS",
 	  .dst = &o.interval, .max = 3600,
 	  .help = "take a second counter sample after SECS and store the deltas" },
+	CMD_LLDP_WAIT_OPT(o.lldp_wait),
 	{ 0 }
 };
 
@@ -84,13 +86,22 @@ static void print_summary(const struct rctl_host *h, const char *path)
 static int collect_host(struct rctl_ctx *ctx, struct rctl_host *h)
 {
 	unsigned int what = RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS | RCTL_COLLECT_QOS;
-	struct rctl_err e = { 0 };
+	struct rctl_err e = { 0 }, e2 = { 0 };
+	struct rctl_lldp_cap *cap;
+	int ret;
 
 	if (rctl_collect(h, what, &e)) {
 		rctl_host_free(h);
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}
-	if (o.interval > 0 && rctl_sample_deltas(h, o.interval, &e)) {
+	/* The switch's frames may come during the interval too. */
+	if (rctl_lldp_begin(h, o.interval > 0 || o.lldp_wait > 0, &cap, &e)) {
+		rctl_lldp_end(h, cap, 0, &e);
+		rctl_host_free(h);
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	}
+	ret = o.interval > 0 ? rctl_sample_deltas(h, o.interval, &e) : 0;
+	if (rctl_lldp_end(h, cap, ret ? 0 : o.lldp_wait, ret ? &e2 : &e) || ret) {
 		rctl_host_free(h);
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}

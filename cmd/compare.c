@@ -26,7 +26,8 @@ static const struct rctl_opt compare_opts[] = {
 	  .min = 0, .max = 63, .help = "DSCP whose priority is shown (default 26)" },
 	{ .name = "by", .type = OPT_CHOICE, .arg = "GROUP", .dst = &o.by,
 	  .choices = rctl_cmp_by_names,
-	  .help = "compare each port with the ports of its driver family (default), or all" },
+	  .help = "compare each port with its driver family (driver, the default) or all (none); "
+		  "switch: as driver, outliers grouped by the LLDP switch of each port" },
 	{ 0 }
 };
 
@@ -36,7 +37,7 @@ static const char *const titles[RCTL_CMP_N] = {
 	[RCTL_CMP_PFC] = "PFC", [RCTL_CMP_CNP_DSCP] = "CNP_DSCP", [RCTL_CMP_CNP_PRIO] = "CNP_PRIO",
 	[RCTL_CMP_TOS] = "TOS", [RCTL_CMP_MODE] = "MODE", [RCTL_CMP_GID] = "V2_GID",
 	[RCTL_CMP_MTU] = "MTU", [RCTL_CMP_DCQCN] = "DCQCN", [RCTL_CMP_FW] = "FW",
-	[RCTL_CMP_DRIVER] = "DRIVER",
+	[RCTL_CMP_DRIVER] = "DRIVER", [RCTL_CMP_SW_PFC] = "SW_PFC",
 };
 
 /* A value: a count as a JSON number, unknown as null, "?" and "n/a" for people. */
@@ -65,7 +66,7 @@ static void print_not_applicable(const struct rctl_cmp_row *r)
 
 static void print_rows(const struct rctl_cmp *c)
 {
-	struct out_col cols[3 + RCTL_CMP_N] = { { .key = "host", .title = "HOST" } };
+	struct out_col cols[5 + RCTL_CMP_N] = { { .key = "host", .title = "HOST" } };
 	bool files = rctl_cmp_hosts_repeat(c);
 	int i, n = 1;
 	uint32_t k;
@@ -73,6 +74,8 @@ static void print_rows(const struct rctl_cmp *c)
 	if (files)	/* the same host name twice: say which file a row is */
 		cols[n++] = (struct out_col){ .key = "file", .title = "FILE" };
 	cols[n++] = (struct out_col){ .key = "target", .title = "PORT" };
+	cols[n++] = (struct out_col){ .key = "switch", .title = "SWITCH" };
+	cols[n++] = (struct out_col){ .key = "switch_port", .title = "SW_PORT" };
 	for (i = 0; i < RCTL_CMP_N; i++)
 		cols[n++] = (struct out_col){ .key = rctl_cmp_keys[i], .title = titles[i],
 					      .flags = i == RCTL_CMP_MTU ? OUT_COL_RIGHT : 0 };
@@ -84,6 +87,8 @@ static void print_rows(const struct rctl_cmp *c)
 		out_str(OUT_ANY, "host", NULL, r->host);
 		out_str(files ? OUT_ANY : OUT_JSON, "file", NULL, r->file);
 		out_str(OUT_ANY, "target", NULL, r->target);
+		out_str(OUT_ANY, "switch", NULL, r->sw);
+		out_str(OUT_ANY, "switch_port", NULL, r->sw_port);
 		out_str(OUT_JSON, "group", NULL, r->group);
 		for (i = 0; i < RCTL_CMP_N; i++)
 			print_value(rctl_cmp_keys[i], NULL, i, r->v[i]);
@@ -116,18 +121,55 @@ static const char *group_fmt(const struct rctl_cmp_row *r, bool common)
 	return common ? " among %s ports)\n" : " %s ports)\n";
 }
 
-static void print_outliers(const struct rctl_cmp *c, const struct rctl_cmp_outlier *ol,
+/* --by switch: the outliers of each switch together, switches by name, rows in order. */
+static const struct rctl_cmp *sort_cmp;
+
+static int by_switch(const void *a, const void *b)
+{
+	const struct rctl_cmp_outlier *x = a, *y = b;
+	int d = strcmp(sort_cmp->rows[x->row].sw, sort_cmp->rows[y->row].sw);
+
+	if (d)
+		return d;
+	return x->row != y->row ? (x->row < y->row ? -1 : 1) : (int)x->col - (int)y->col;
+}
+
+/* "leaf-07: 3 outliers on 2 hosts" before the first outlier of each switch. */
+static void switch_head(const struct rctl_cmp *c, const struct rctl_cmp_outlier *ol,
+			uint32_t n, uint32_t i)
+{
+	uint32_t k, hosts = 0, count = 0;
+	const char *sw = c->rows[ol[i].row].sw;
+
+	for (k = i; k < n && !strcmp(c->rows[ol[k].row].sw, sw); k++) {
+		count++;
+		hosts += k == i || strcmp(c->rows[ol[k].row].host, c->rows[ol[k - 1].row].host);
+	}
+	out_text("  %s: %u outlier%s on %u host%s\n", strcmp(sw, "?") ? sw : "(switch unknown)",
+		 count, count == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s");
+}
+
+static void print_outliers(const struct rctl_cmp *c, struct rctl_cmp_outlier *ol,
 			   uint32_t n)
 {
+	bool grouped = !strcmp(o.by, "switch");
 	uint32_t i;
 
+	if (grouped) {
+		sort_cmp = c;
+		qsort(ol, n, sizeof(*ol), by_switch);
+	}
 	out_arr_begin("outliers");
 	for (i = 0; i < n; i++) {
 		const struct rctl_cmp_row *r = &c->rows[ol[i].row];
 
 		if (!i)
-			out_text("\nOutliers:\n");
+			out_text(grouped ? "\nOutliers by switch:\n" : "\nOutliers:\n");
+		if (grouped && (!i || strcmp(r->sw, c->rows[ol[i - 1].row].sw)))
+			switch_head(c, ol, n, i);
 		out_obj_begin(NULL);
+		out_str(OUT_JSON, "switch", NULL, r->sw);
+		out_text(grouped ? "  " : "");
 		out_str(OUT_ANY, "host", "  %s", r->host);
 		out_str(OUT_ANY, "target", " %s:", r->target);
 		out_str(OUT_ANY, "field", " %s", rctl_cmp_keys[ol[i].col]);

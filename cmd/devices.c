@@ -3,6 +3,7 @@
  * rocectl devices: RDMA device ↔ netdev, port state, active vs netdev MTU and
  * the GID table (what ibdev2netdev, show_gids and ibv_devinfo showed).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,9 @@
 
 #include "cmd.h"
 #include "rocectl/collect.h"
+#include "rocectl/lldp.h"
 #include "rocectl/out.h"
+#include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
 
 static const struct out_col gid_cols[] = {
@@ -66,6 +69,72 @@ static void print_netdev(const struct rctl_port *p, const struct rctl_netdev *nd
 		out_null(OUT_ANY, "netdev_mtu", "\n");
 }
 
+static struct {
+	double lldp_wait;
+	bool verbose;
+} o;
+
+static const struct rctl_opt devices_opts[] = {
+	CMD_LLDP_WAIT_OPT(o.lldp_wait),
+	{ 0 }
+};
+
+static void print_pfc_prios(const bool en[8])
+{
+	char buf[24];
+	int i;
+
+	out_arr_begin("pfc_prios");
+	for (i = 0; i < 8; i++)
+		if (en[i])
+			out_u64(OUT_JSON, NULL, NULL, i);
+	out_arr_end();
+	out_text("  pfc %s", rctl_prio_list(en, buf, sizeof(buf)));
+}
+
+/*
+ * "neighbor leaf-07 port Ethernet1/7 (lldpd)  mfs 9216  pfc 3  dcbx ets,pfc,app",
+ * or why it is unknown; nothing (null) when it was not looked for. With no
+ * source at all (ENOENT: no lldpd, no --lldp-wait) the text says why only
+ * with -v: every port of every host without lldpd would say the same.
+ */
+static void print_neighbor(const struct rctl_netdev *nd)
+{
+	const struct rctl_lldp_peer *p = nd ? &nd->lldp : NULL;
+
+	if (!p || (!p->st.ok && !p->st.err)) {
+		out_null(OUT_JSON, "neighbor", NULL);
+		return;
+	}
+	out_obj_begin("neighbor");
+	out_bool(OUT_JSON, "known", NULL, p->st.ok);
+	if (!p->st.ok) {
+		out_str(p->st.err == ENOENT && !o.verbose ? OUT_JSON : OUT_ANY, "reason",
+			"        neighbor unknown: %s\n", p->st.reason);
+		out_str(OUT_JSON, "fw_agent", NULL, p->fw_agent);
+		out_obj_end();
+		return;
+	}
+	out_str(OUT_ANY, "system_name", "        neighbor %s", p->system_name[0] ?
+		p->system_name : p->chassis_id);
+	out_str(OUT_ANY, "port_id", " port %s", p->port_id);
+	out_str(OUT_ANY, "source", " (%s)", p->source);
+	out_str(OUT_JSON, "chassis_id", NULL, p->chassis_id);
+	out_str(OUT_JSON, "port_description", NULL, p->port_descr);
+	out_u64(OUT_JSON, "ttl_s", NULL, p->ttl);
+	if (p->has_mfs)
+		out_u64(OUT_ANY, "mfs_bytes", "  mfs %" PRIu64, p->mfs);
+	else
+		out_null(OUT_JSON, "mfs_bytes", NULL);
+	out_bool(OUT_JSON, "dcbx", NULL, rctl_lldp_has_dcbx(p));
+	if (p->has_pfc)
+		print_pfc_prios(p->pfc_en);
+	if (!rctl_lldp_has_dcbx(p))
+		out_text("  no DCBX TLVs");
+	out_text("\n");
+	out_obj_end();
+}
+
 static void print_port(const struct rctl_host *h, const struct rctl_device *d,
 		       const struct rctl_port *p)
 {
@@ -83,6 +152,7 @@ static void print_port(const struct rctl_host *h, const struct rctl_device *d,
 	out_text("\n");
 	print_netdev(p, nd);
 	print_mtu(p, nd);
+	print_neighbor(nd);
 	print_gids(p);
 	out_obj_end();
 }
@@ -138,7 +208,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
 		out_arr_end();
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}
-	return 0;
+	return cmd_load_lldp(ctx, h, o.lldp_wait);
 }
 
 static int do_devices(struct rctl_ctx *ctx, int argc, char **argv)
@@ -147,6 +217,7 @@ static int do_devices(struct rctl_ctx *ctx, int argc, char **argv)
 	struct rctl_host h;
 	int ret;
 
+	o.verbose = ctx->verbose;
 	ret = load_host(ctx, &h);
 	if (ret)
 		return ret;
@@ -164,6 +235,7 @@ const struct rctl_cmd cmd_devices = {
 	.args = "[DEV[/PORT] | NETDEV]",
 	.max_args = 1,
 	.arg_kind = ARG_DEV,
+	.opts = devices_opts,
 	.fn = do_devices,
 	.host = RCTL_COLLECT_INVENTORY | CMD_HOST_INPUT,
 };

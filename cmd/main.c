@@ -16,6 +16,7 @@
 
 #include "cmd.h"
 #include "rocectl/collect.h"
+#include "rocectl/lldp.h"
 #include "rocectl/out.h"
 #include "rocectl/snapshot.h"
 #include "rocectl/tune.h"
@@ -689,6 +690,16 @@ int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
 	if (!ret)
 		out_set_stamp(h->hostname, NULL);	/* the host described */
 	return ret;
+}
+
+int cmd_load_lldp(struct rctl_ctx *ctx, struct rctl_host *h, double wait_s)
+{
+	struct rctl_err e = { 0 };
+
+	if (ctx->input || !rctl_lldp_collect(h, wait_s, &e))
+		return 0;
+	rctl_host_free(h);
+	return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 }
 
 int main(int argc, char **argv)

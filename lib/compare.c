@@ -23,11 +23,12 @@ const char *const rctl_cmp_keys[RCTL_CMP_N] = {
 	[RCTL_CMP_TOS] = "roce_tos", [RCTL_CMP_MODE] = "roce_mode",
 	[RCTL_CMP_GID] = "v2_gid_index", [RCTL_CMP_MTU] = "active_mtu",
 	[RCTL_CMP_DCQCN] = "dcqcn", [RCTL_CMP_FW] = "fw_version",
-	[RCTL_CMP_DRIVER] = "driver_version",
+	[RCTL_CMP_DRIVER] = "driver_version", [RCTL_CMP_SW_PFC] = "switch_pfc_prios",
 };
 
 const char *const rctl_cmp_by_names[RCTL_CMP_BY_N + 1] = {
 	[RCTL_CMP_BY_DRIVER] = "driver", [RCTL_CMP_BY_NONE] = "none",
+	[RCTL_CMP_BY_SWITCH] = "switch",
 };
 
 bool rctl_cmp_numeric(enum rctl_cmp_col col)
@@ -130,7 +131,7 @@ static void fill_versions(struct rctl_cmp_row *r, const struct rctl_target *t)
 static void fill_group(struct rctl_cmp_row *r, const struct rctl_target *t,
 		       enum rctl_cmp_by by)
 {
-	if (by == RCTL_CMP_BY_DRIVER)
+	if (by == RCTL_CMP_BY_DRIVER || by == RCTL_CMP_BY_SWITCH)
 		snprintf(r->group, sizeof(r->group), "%s %s", t->dev->driver,
 			 t->dev->driver_version[0] ? "out-of-tree" : "inbox");
 }
@@ -159,8 +160,18 @@ static void fill_row(struct rctl_cmp_row *r, const struct rctl_host *h,
 		SET(r, RCTL_CMP_MODE, "%s", strcmp(cm->roce_mode, "RoCE v2") ? "v1" : "v2");
 	}
 	fill_versions(r, t);
+	snprintf(r->sw, sizeof(r->sw), "?");
+	snprintf(r->sw_port, sizeof(r->sw_port), "?");
 	if (!t->nd)
 		return;
+	if (t->nd->lldp.st.ok) {
+		snprintf(r->sw, sizeof(r->sw), "%s", t->nd->lldp.system_name[0] ?
+			 t->nd->lldp.system_name : t->nd->lldp.chassis_id);
+		snprintf(r->sw_port, sizeof(r->sw_port), "%s", t->nd->lldp.port_id);
+		if (t->nd->lldp.has_pfc)
+			SET(r, RCTL_CMP_SW_PFC, "%s", rctl_prio_list(t->nd->lldp.pfc_en, buf,
+								     sizeof(buf)));
+	}
 	if (t->nd->pfc.st.ok)
 		SET(r, RCTL_CMP_PFC, "%s", rctl_prio_list(t->nd->pfc.pfc_en, buf, sizeof(buf)));
 	fill_dscp(r, t->nd, c->dscp);

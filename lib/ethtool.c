@@ -414,3 +414,44 @@ int rctl_ethtool_set_pause(const char *ifname, bool autoneg, bool rx, bool tx)
 	close(fd);
 	return ret;
 }
+
+/*
+ * A driver's private flag (ETHTOOL_GPFLAGS; the names are the string set
+ * ETH_SS_PRIV_FLAGS, at most 32 since the flags are one u32): 0 and *on,
+ * -ENOENT when the driver has no such flag. The LLDP collector reads ice's
+ * "fw-lldp-agent" and i40e's "disable-fw-lldp" (ice_ethtool.c, i40e_ethtool.c).
+ */
+int rctl_ethtool_priv_flag(const char *ifname, const char *flag, bool *on)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		uint32_t len;
+	} ss = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_PRIV_FLAGS } };
+	struct {
+		struct ethtool_gstrings hdr;
+		char names[32][ETH_GSTRING_LEN];
+	} str = { .hdr = { .cmd = ETHTOOL_GSTRINGS, .string_set = ETH_SS_PRIV_FLAGS } };
+	struct ethtool_value v = { .cmd = ETHTOOL_GPFLAGS };
+	uint32_t i, n;
+	int fd, ret;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	ret = ethtool_ioctl(fd, ifname, &ss);
+	n = !ret && (ss.hdr.sset_mask & (1ULL << ETH_SS_PRIV_FLAGS)) ? ss.len : 0;
+	ret = ret ? ret : n > 32 ? -E2BIG : n ? 0 : -ENOENT;
+	if (!ret) {
+		str.hdr.len = n;
+		ret = ethtool_ioctl(fd, ifname, &str);
+	}
+	if (!ret)
+		ret = ethtool_ioctl(fd, ifname, &v);
+	close(fd);
+	for (i = 0; !ret && i < n && i < str.hdr.len; i++)
+		if (!strncmp(str.names[i], flag, ETH_GSTRING_LEN)) {
+			*on = v.data & (1u << i);
+			return 0;
+		}
+	return ret ? ret : -ENOENT;
+}

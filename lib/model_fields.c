@@ -236,6 +236,43 @@ static const struct rctl_field addr_fields[] = {
 };
 static const struct rctl_schema addr_schema = { "addr", sizeof(struct rctl_addr), addr_fields };
 
+static const struct rctl_field lldp_fields[] = {
+	FPART(struct rctl_lldp_peer),
+	F(struct rctl_lldp_peer, "source", FT_STR, source),
+	F(struct rctl_lldp_peer, "fw_agent", FT_STR, fw_agent),
+	F(struct rctl_lldp_peer, "chassis_id_subtype", FT_U32, chassis_id_subtype),
+	F(struct rctl_lldp_peer, "chassis_id", FT_STR, chassis_id),
+	F(struct rctl_lldp_peer, "port_id_subtype", FT_U32, port_id_subtype),
+	F(struct rctl_lldp_peer, "port_id", FT_STR, port_id),
+	F(struct rctl_lldp_peer, "port_descr", FT_STR, port_descr),
+	F(struct rctl_lldp_peer, "system_name", FT_STR, system_name),
+	F(struct rctl_lldp_peer, "ttl", FT_U32, ttl),
+	F(struct rctl_lldp_peer, "has_mfs", FT_BOOL, has_mfs),
+	F(struct rctl_lldp_peer, "mfs", FT_U32, mfs),
+	F(struct rctl_lldp_peer, "has_pfc", FT_BOOL, has_pfc),
+	F(struct rctl_lldp_peer, "pfc_willing", FT_BOOL, pfc_willing),
+	F(struct rctl_lldp_peer, "pfc_mbc", FT_BOOL, pfc_mbc),
+	F(struct rctl_lldp_peer, "pfc_cap", FT_U32, pfc_cap),
+	F(struct rctl_lldp_peer, "pfc_en", FT_BOOLV, pfc_en),
+	F(struct rctl_lldp_peer, "has_ets", FT_BOOL, has_ets),
+	F(struct rctl_lldp_peer, "ets_willing", FT_BOOL, ets_willing),
+	F(struct rctl_lldp_peer, "ets_cbs", FT_BOOL, ets_cbs),
+	F(struct rctl_lldp_peer, "ets_max_tcs", FT_U32, ets_max_tcs),
+	F(struct rctl_lldp_peer, "ets_prio_tc", FT_U8V, ets_prio_tc),
+	F(struct rctl_lldp_peer, "ets_tc_bw", FT_U8V, ets_tc_bw),
+	F(struct rctl_lldp_peer, "ets_tc_tsa", FT_U8V, ets_tc_tsa),
+	F(struct rctl_lldp_peer, "has_ets_reco", FT_BOOL, has_ets_reco),
+	F(struct rctl_lldp_peer, "reco_prio_tc", FT_U8V, reco_prio_tc),
+	F(struct rctl_lldp_peer, "reco_tc_bw", FT_U8V, reco_tc_bw),
+	F(struct rctl_lldp_peer, "reco_tc_tsa", FT_U8V, reco_tc_tsa),
+	F(struct rctl_lldp_peer, "has_app", FT_BOOL, has_app),
+	FA(struct rctl_lldp_peer, "apps", apps, n_apps, app_schema),
+	{ 0 }
+};
+static const struct rctl_schema lldp_schema = {
+	"lldp neighbour", sizeof(struct rctl_lldp_peer), lldp_fields
+};
+
 static const struct rctl_field netdev_fields[] = {
 	F(struct rctl_netdev, "name", FT_STR, name),
 	F(struct rctl_netdev, "ifindex", FT_U32, ifindex),
@@ -267,6 +304,7 @@ static const struct rctl_field netdev_fields[] = {
 	F(struct rctl_netdev, "vlan_id", FT_U32, vlan_id),
 	F(struct rctl_netdev, "vlan_egress_qos", FT_U8V, vlan_egress_qos),
 	F(struct rctl_netdev, "master", FT_STR, master),
+	FO(struct rctl_netdev, "lldp", lldp, lldp_schema),
 	{ 0 }
 };
 static const struct rctl_schema netdev_schema = {

@@ -108,7 +108,8 @@ int rctl_prom_family(struct rctl_prom *p, const char *name, const char *type,
 		return p->err;
 	if (!rctl_prom_valid_name(name, 0) || strlen(name) >= sizeof(p->family) ||
 	    family_seen(p, name) || rctl_prom_escape(esc, sizeof(esc), help, 1) ||
-	    (strcmp(type, "counter") && strcmp(type, "gauge") && strcmp(type, "untyped")))
+	    (strcmp(type, "counter") && strcmp(type, "gauge") && strcmp(type, "untyped") &&
+	     strcmp(type, "info")))
 		return p->err = -EINVAL;
 	d = realloc(p->done, sizeof(*d) * (p->n_done + 1));
 	if (!d || !(d[p->n_done] = strdup(name))) {
@@ -121,24 +122,27 @@ int rctl_prom_family(struct rctl_prom *p, const char *name, const char *type,
 	if (p->openmetrics)
 		return om_family(p, name, type, help);
 	prom_put(p, "# HELP %s %s\n", name, esc);
-	return prom_put(p, "# TYPE %s %s\n", name, type);
+	/* The text format has no info type: a gauge of 1, by convention. */
+	return prom_put(p, "# TYPE %s %s\n", name, strcmp(type, "info") ? type : "gauge");
 }
 
 /*
  * OpenMetrics 1.0: a counter family is its samples' name without "_total",
- * an untyped one is "unknown", and HELP escapes '"' like a label value.
+ * an info family without "_info", an untyped one is "unknown", and HELP
+ * escapes '"' like a label value.
  */
 static int om_family(struct rctl_prom *p, const char *name, const char *type,
 		     const char *help)
 {
-	static const char total[] = "_total";
+	const char *suffix = !strcmp(type, "counter") ? "_total" :
+			     !strcmp(type, "info") ? "_info" : NULL;
 	size_t n = strlen(name);
 	char esc[1024];
 
-	if (!strcmp(type, "counter")) {
-		if (n <= strlen(total) || strcmp(name + n - strlen(total), total))
+	if (suffix) {
+		if (n <= strlen(suffix) || strcmp(name + n - strlen(suffix), suffix))
 			return p->err = -EINVAL;
-		n -= strlen(total);
+		n -= strlen(suffix);
 	}
 	if (rctl_prom_escape(esc, sizeof(esc), help, 0))
 		return p->err = -EINVAL;

@@ -16,7 +16,7 @@ static const char *const status_names[] = { "pass", "warn", "unknown", "fail" };
 
 const char *const rctl_area_names[] = {
 	"pfc", "ecn", "dcqcn", "dscp", "cnp", "mtu", "gid", "mode", "counters",
-	"firewall", "all", NULL
+	"firewall", "peer", "all", NULL
 };
 
 const char *rctl_status_name(enum rctl_status s)

@@ -78,6 +78,22 @@ const struct rctl_rule rctl_rules[] = {
 	  "a netfilter rule drops UDP 4791: it blocks Soft-RoCE (rxe); hardware RoCE bypasses netfilter"),
 	R("firewall.oob_tcp", FIREWALL, "firewall", rule_firewall_oob_tcp,
 	  "a netfilter rule drops out-of-band TCP: 4420 (NVMe/TCP) or 18515 (perftest)"),
+	R("peer.neighbor", PEER, "switch-port", rule_peer_neighbor,
+	  "the LLDP neighbour of each RoCE netdev (switch, port); unknown with the reason when none was read"),
+	R("peer.dcbx_absent", PEER, "switch-port", rule_peer_dcbx_absent,
+	  "the switch port sends no DCBX TLVs (ETS, PFC, APP): PFC cannot be negotiated"),
+	R("peer.pfc_prio", PEER, "switch-port", rule_peer_pfc_prio,
+	  "the switch port has PFC off on the RoCE priority (lossless profile)"),
+	R("peer.pfc_extra", PEER, "switch-port", rule_peer_pfc_extra,
+	  "the switch port has PFC on a priority the host does not expect"),
+	R("peer.app_dscp", PEER, "switch-port", rule_peer_app_dscp,
+	  "the switch's APP table maps the RoCE DSCP or the CNP DSCP to another priority than the intent"),
+	R("peer.ets", PEER, "switch-port", rule_peer_ets,
+	  "the switch gives the traffic class of the RoCE priority no ETS bandwidth"),
+	R("peer.willing", PEER, "switch-port", rule_peer_willing,
+	  "DCBX willing bits: both ends willing, or a willing host and a switch advertising other than the intent"),
+	R("peer.mfs", PEER, "switch-port", rule_peer_mfs,
+	  "the switch port's maximum frame size is below the host's frames (MTU + 18, + 4 with a VLAN tag)"),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);

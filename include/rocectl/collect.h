@@ -48,6 +48,8 @@ int rctl_cmcfg_collect(struct rctl_host *h, struct rctl_err *e);	/* rdma_cm */
 int rctl_cm_dir(char *buf, size_t len, const char *dev);
 int rctl_cm_file(char *buf, size_t len, const char *dev, uint32_t port, const char *file);
 int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e);	/* OFED qos, lldpad */
+/* A driver's ethtool private flag by name; -ENOENT when it has none (lib/ethtool.c). */
+int rctl_ethtool_priv_flag(const char *ifname, const char *flag, bool *on);
 int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft ruleset */
 
 /* The rules of "nft -j list ruleset" that drop RoCE's ports, into nf. */

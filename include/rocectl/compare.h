@@ -15,7 +15,7 @@
 enum rctl_cmp_col {
 	RCTL_CMP_TRUST, RCTL_CMP_DSCP, RCTL_CMP_MAP, RCTL_CMP_PFC, RCTL_CMP_CNP_DSCP,
 	RCTL_CMP_CNP_PRIO, RCTL_CMP_TOS, RCTL_CMP_MODE, RCTL_CMP_GID, RCTL_CMP_MTU,
-	RCTL_CMP_DCQCN, RCTL_CMP_FW, RCTL_CMP_DRIVER, RCTL_CMP_N
+	RCTL_CMP_DCQCN, RCTL_CMP_FW, RCTL_CMP_DRIVER, RCTL_CMP_SW_PFC, RCTL_CMP_N
 };
 
 #define RCTL_CMP_VAL_LEN 80
@@ -32,8 +32,11 @@ extern const char *const rctl_cmp_keys[RCTL_CMP_N];
  * firmware shares its major version (on mlx5 the major is the ConnectX
  * generation, on bnxt and ice the release line).
  */
-enum rctl_cmp_by { RCTL_CMP_BY_DRIVER, RCTL_CMP_BY_NONE, RCTL_CMP_BY_N };
-/* "driver", "none"; NULL-terminated, for the option's choices. */
+enum rctl_cmp_by { RCTL_CMP_BY_DRIVER, RCTL_CMP_BY_NONE, RCTL_CMP_BY_SWITCH, RCTL_CMP_BY_N };
+/*
+ * "driver", "none", "switch" (compared as driver; cmd/compare.c prints the
+ * outliers grouped under each port's LLDP switch); NULL-terminated.
+ */
 extern const char *const rctl_cmp_by_names[RCTL_CMP_BY_N + 1];
 
 /* A value that was not read; an empty value does not apply to the port. */
@@ -44,6 +47,9 @@ struct rctl_cmp_row {
 	char target[RCTL_NAME_LEN * 2];
 	char file[RCTL_CMP_FILE_LEN];		/* the snapshot it came from */
 	char group[RCTL_CMP_VAL_LEN];		/* "mlx5 inbox"; "" with --by none */
+	/* The switch port by LLDP (not a column: it differs by design); "?" unknown. */
+	char sw[RCTL_LLDP_ID_LEN];
+	char sw_port[RCTL_LLDP_ID_LEN];
 	char v[RCTL_CMP_N][RCTL_CMP_VAL_LEN];	/* RCTL_CMP_UNKNOWN, or "" */
 };
 

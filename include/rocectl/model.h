@@ -247,6 +247,49 @@ struct rctl_ofed_qos {
 	char pfc_stall_prevention[16];	/* settings/: "default", "auto", "" absent */
 };
 
+/*
+ * The LLDP neighbour of a netdev: the switch port at the other end of the
+ * link, as its LLDPDU says (IEEE 802.1AB; the DCBX TLVs of IEEE 802.1Q-2018
+ * Annex D, the MFS of IEEE 802.3 clause 79), decoded by lib/lldp.c from
+ * lldpd or from a captured frame (lib/lldp_collect.c). st.ok: a neighbour
+ * was read; st.err 0: it was not looked for (a snapshot older than it).
+ */
+#define RCTL_LLDP_ID_LEN 64
+
+struct rctl_lldp_peer {
+	struct rctl_part st;
+	char source[16];		/* "lldpd", "capture" */
+	char fw_agent[RCTL_NAME_LEN];	/* a firmware LLDP agent on the NIC, "" none known */
+	uint32_t chassis_id_subtype;	/* 802.1AB 8.5.2.2: 4 MAC, 7 local ... */
+	char chassis_id[RCTL_LLDP_ID_LEN];	/* MAC "aa:bb:..", text, else hex */
+	uint32_t port_id_subtype;	/* 802.1AB 8.5.3.2: 3 MAC, 5 ifname, 7 local */
+	char port_id[RCTL_LLDP_ID_LEN];
+	char port_descr[RCTL_LLDP_ID_LEN];
+	char system_name[RCTL_LLDP_ID_LEN];
+	uint32_t ttl;			/* seconds */
+	bool has_mfs;			/* 802.3 maximum frame size TLV */
+	uint32_t mfs;			/* bytes: header + payload + FCS */
+	bool has_pfc;			/* 802.1Qaz PFC configuration TLV */
+	bool pfc_willing;
+	bool pfc_mbc;
+	uint32_t pfc_cap;
+	bool pfc_en[8];
+	bool has_ets;			/* ETS configuration TLV */
+	bool ets_willing;
+	bool ets_cbs;
+	uint32_t ets_max_tcs;		/* as sent: 0 means 8 */
+	uint8_t ets_prio_tc[8];
+	uint8_t ets_tc_bw[8];		/* percent */
+	uint8_t ets_tc_tsa[8];		/* RCTL_TSA_* */
+	bool has_ets_reco;		/* ETS recommendation TLV */
+	uint8_t reco_prio_tc[8];
+	uint8_t reco_tc_bw[8];
+	uint8_t reco_tc_tsa[8];
+	bool has_app;			/* application priority TLV */
+	struct rctl_app *apps;		/* RCTL_APP_SEL_*, DSCP of 802.1Qcd is 5 */
+	uint32_t n_apps;
+};
+
 struct rctl_netdev {
 	char name[RCTL_IFNAME_LEN];
 	uint32_t ifindex;
@@ -287,6 +330,7 @@ struct rctl_netdev {
 	uint32_t vlan_id;			/* 1..4094, 0 when not a VLAN */
 	uint8_t vlan_egress_qos[8];		/* skb priority -> PCP */
 	char master[RCTL_IFNAME_LEN];		/* bond (or bridge) above, "" none */
+	struct rctl_lldp_peer lldp;		/* the switch port, by LLDP */
 };
 
 /*

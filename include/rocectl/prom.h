@@ -37,7 +37,10 @@ struct rctl_prom_label {
 	const char *value;
 };
 
-/* Start family "name" (type: counter, gauge or untyped). -EINVAL if repeated or malformed. */
+/*
+ * Start family "name" (type: counter, gauge, untyped, or info: a name ending in
+ * "_info", samples of 1; a gauge in the text format). -EINVAL if repeated or malformed.
+ */
 int rctl_prom_family(struct rctl_prom *p, const char *name, const char *type,
 		     const char *help);
 /* One sample of the current family. */

@@ -37,6 +37,7 @@ enum rctl_area {
 	RCTL_AREA_MODE,
 	RCTL_AREA_COUNTERS,
 	RCTL_AREA_FIREWALL,
+	RCTL_AREA_PEER,
 	RCTL_AREA_N,
 };
 
@@ -254,5 +255,13 @@ RULE_FN(rule_counters_optional_cc);
 RULE_FN(rule_ecn_sriov_vf);
 RULE_FN(rule_firewall_roce_udp);
 RULE_FN(rule_firewall_oob_tcp);
+RULE_FN(rule_peer_neighbor);
+RULE_FN(rule_peer_dcbx_absent);
+RULE_FN(rule_peer_pfc_prio);
+RULE_FN(rule_peer_pfc_extra);
+RULE_FN(rule_peer_app_dscp);
+RULE_FN(rule_peer_ets);
+RULE_FN(rule_peer_willing);
+RULE_FN(rule_peer_mfs);
 
 #endif
