@@ -162,6 +162,8 @@ static void fill_row(struct rctl_cmp_row *r, const struct rctl_host *h,
 	fill_versions(r, t);
 	snprintf(r->sw, sizeof(r->sw), "?");
 	snprintf(r->sw_port, sizeof(r->sw_port), "?");
+	/* No neighbour, or one without a PFC TLV: check peer judges that, not compare. */
+	SET(r, RCTL_CMP_SW_PFC, "%s", "");
 	if (!t->nd)
 		return;
 	if (t->nd->lldp.st.ok) {

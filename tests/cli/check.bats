@@ -435,7 +435,7 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	run -1 rocectl compare -j --by none "$FIXTURES/mlx5-upstream-healthy.json" \
 		"$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/ice-irdma-healthy.json"
 	echo "$output" | jq -e '([.outliers[].field] | index("cnp_dscp") | not) and
-		.ports[2].cnp_dscp == null and .ports[2].not_applicable == ["cnp_dscp", "cnp_prio"] and
+		.ports[2].cnp_dscp == null and .ports[2].not_applicable == ["cnp_dscp", "cnp_prio", "switch_pfc_prios"] and
 		.ports[0].cnp_dscp == 48 and .ports[0].active_mtu == 4096 and .ports[0].trust == "dscp" and
 		.ports[0].group == null'
 }
