@@ -100,6 +100,18 @@ void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *
 /* --histogram of bench: text bars of the log buckets, JSON "histogram" [{lo_ns, hi_ns, count}]. */
 void cmd_histogram(const struct rctl_hist *h);
 
+/*
+ * -d/--dev (perftest's --ib-dev too): the ports a command looks at. Every
+ * command that takes a device takes it so and as its one positional
+ * argument; cmd_dev_arg() says which was given (both: a usage error).
+ */
+#define CMD_DEV_OPT(var)						\
+	{ .name = "dev", .aliases = "ib-dev", .short_name = 'd', .type = OPT_STR, \
+	  .arg = "DEV", .dst = &(var), .kind = ARG_DEV,			\
+	  .help = "only this RDMA device, DEV/PORT or netdev" }
+int cmd_dev_arg(struct rctl_ctx *ctx, const char *opt, int argc, char **argv,
+		const char **dev);
+
 /* A --dev that matches no port of the host: the error (status 3), else 0. */
 int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter);
 

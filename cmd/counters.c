@@ -31,12 +31,13 @@
 static const char *const outputs[] = { "text", "prometheus", "openmetrics", NULL };
 
 static struct {
-	const char *group, *output, *output_file;
+	const char *dev, *group, *output, *output_file;
 	bool all, nonzero;
 	double interval, watch;
 } o;
 
 static const struct rctl_opt counters_opts[] = {
+	CMD_DEV_OPT(o.dev),
 	{ .name = "group", .short_name = 'g', .type = OPT_CHOICE, .arg = "GROUP",
 	  .dst = &o.group, .choices = rctl_cgroup_names,
 	  .help = "show only the counters of GROUP" },
@@ -423,13 +424,13 @@ static int check_lifespan(struct rctl_ctx *ctx, const struct rctl_host *h)
 
 static int do_counters(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	const char *filter = argc ? argv[0] : NULL;
 	bool prom = o.output && (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"));
 	struct rctl_err e = { 0 };
+	const char *filter;
 	struct rctl_host h;
 	int ret;
 
-	ret = check_options(ctx, prom);
+	ret = cmd_dev_arg(ctx, o.dev, argc, argv, &filter) ?: check_options(ctx, prom);
 	if (ret)
 		return ret;
 	ret = load_host(ctx, &h, prom);

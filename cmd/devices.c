@@ -70,11 +70,13 @@ static void print_netdev(const struct rctl_port *p, const struct rctl_netdev *nd
 }
 
 static struct {
+	const char *dev;
 	double lldp_wait;
 	bool verbose;
 } o;
 
 static const struct rctl_opt devices_opts[] = {
+	CMD_DEV_OPT(o.dev),
 	CMD_LLDP_WAIT_OPT(o.lldp_wait),
 	{ 0 }
 };
@@ -213,11 +215,14 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
 
 static int do_devices(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	const char *filter = argc ? argv[0] : NULL;
+	const char *filter;
 	struct rctl_host h;
 	int ret;
 
 	o.verbose = ctx->verbose;
+	ret = cmd_dev_arg(ctx, o.dev, argc, argv, &filter);
+	if (ret)
+		return ret;
 	ret = load_host(ctx, &h);
 	if (ret)
 		return ret;

@@ -179,6 +179,19 @@ void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+int cmd_dev_arg(struct rctl_ctx *ctx, const char *opt, int argc, char **argv,
+		const char **dev)
+{
+	*dev = opt;
+	if (!argc)
+		return 0;
+	if (opt && strcmp(opt, argv[0]))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: '%s' and '--dev %s' name two devices; "
+				  "give one", ctx->path, argv[0], opt);
+	*dev = argv[0];
+	return 0;
+}
+
 /* ---- the tree -------------------------------------------------------- */
 
 static const struct rctl_cmd *cmd_find(const struct rctl_cmd *parent,

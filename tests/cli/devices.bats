@@ -62,3 +62,16 @@ snap=$BATS_TEST_DIRNAME/data/rxe-lab.json
 	assert_equal "$stderr" "rocectl: cannot open snapshot '/nonexistent.json': No such file or directory"
 	[ "$(echo "$stderr" | wc -l)" -eq 1 ]
 }
+
+@test "devices and counters take the device as --dev too, as check does; two different ones are a usage error" {
+	local f=$FIXTURES/mlx5-upstream-healthy.json
+	run -0 rocectl devices -i "$f" --dev ens1f0np0
+	assert_line --index 0 --regexp '^mlx5_0: driver mlx5 '
+	run -0 rocectl counters -i "$f" -d mlx5_0/1
+	assert_line --index 0 --regexp '^mlx5_0/1 +driver mlx5 '
+	run -0 rocectl devices -i "$f" --ib-dev mlx5_0 mlx5_0
+	run --separate-stderr -64 rocectl counters -i "$f" -d mlx5_0 mlx5_1
+	assert_equal "$stderr" "rocectl: counters: 'mlx5_1' and '--dev mlx5_0' name two devices; give one"
+	run --separate-stderr -3 rocectl devices -i "$f" -d mlx5_9
+	assert_equal "$stderr" "rocectl: no RDMA device 'mlx5_9'"
+}
