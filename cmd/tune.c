@@ -89,13 +89,13 @@ static void print_changes(const struct rctl_tune_plan *p, bool status)
 			out_null(OUT_ANY, "step", NULL);
 		else
 			out_u64(OUT_ANY, "step", NULL, ++step);
-		out_str(OUT_ANY, "area", NULL, c->area);
+		out_str(OUT_ANY, "area", NULL, rctl_area_name(c->area));
 		out_str(OUT_ANY, "target", NULL, c->target);
 		out_str(OUT_ANY, "setting", NULL, c->setting);
 		out_str(OUT_ANY, "from", NULL, c->from);
 		out_str(OUT_ANY, "to", NULL, c->to);
 		if (status)
-			out_str(OUT_ANY, "status", NULL, nz(c->status));
+			out_str(OUT_ANY, "status", NULL, nz(rctl_tune_status_name(c->status)));
 		out_str(OUT_JSON, "via", NULL, nz(c->via));
 		out_str(OUT_JSON, "command", NULL, nz(c->command));
 		out_str(OUT_JSON, "warning", NULL, nz(c->warning));
@@ -119,8 +119,8 @@ static void print_details(const struct rctl_tune_plan *p, bool results)
 		const struct rctl_tune_change *c = &p->ch[i];
 
 		if (c->skip[0]) {
-			out_text("skipped: %s %s %s: %s\n", c->area, c->target, c->setting,
-				 c->skip);
+			out_text("skipped: %s %s %s: %s\n", rctl_area_name(c->area), c->target,
+				 c->setting, c->skip);
 			continue;
 		}
 		out_text("step %u: %s %s via %s\n", ++step, c->target, c->setting, c->via);
@@ -130,7 +130,7 @@ static void print_details(const struct rctl_tune_plan *p, bool results)
 			out_text("        warning: %s%s\n", c->warning,
 				 c->needs_force ? " (needs --force)" : "");
 		if (results && c->result[0])
-			out_text("        %s: %s\n", c->status, c->result);
+			out_text("        %s: %s\n", rctl_tune_status_name(c->status), c->result);
 	}
 }
 
@@ -262,13 +262,10 @@ static unsigned int touched_areas(const struct rctl_tune_plan *p)
 {
 	unsigned int m = 0;
 	uint32_t i;
-	int a;
 
-	for (i = 0; i < p->n_ch; i++) {
-		a = rctl_area_parse(p->ch[i].area);
-		if (a >= 0 && !strcmp(p->ch[i].status, RCTL_TUNE_APPLIED))
-			m |= 1u << a;
-	}
+	for (i = 0; i < p->n_ch; i++)
+		if (p->ch[i].status == RCTL_TUNE_APPLIED)
+			m |= 1u << p->ch[i].area;
 	return m;
 }
 
@@ -324,7 +321,7 @@ static void warn_skipped(struct rctl_ctx *ctx, const struct rctl_tune_plan *p,
 	uint32_t i;
 
 	for (i = 0; i < p->n_ch; i++)
-		if (!strcmp(p->ch[i].status, RCTL_TUNE_SKIPPED) &&
+		if (p->ch[i].status == RCTL_TUNE_SKIPPED &&
 		    (planned_too || !p->ch[i].skip[0]))
 			cmd_warn(ctx, "skipped %s of '%s': %s", p->ch[i].setting,
 				 p->ch[i].target, p->ch[i].result);

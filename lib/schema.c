@@ -67,6 +67,13 @@ static cJSON *vec_to_json(const struct rctl_field *f, const char *p)
 	return a;
 }
 
+static cJSON *enum_to_json(const struct rctl_field *f, int v)
+{
+	if (v < 0 || (size_t)v >= f->n_names || !f->names[v])
+		return cJSON_CreateNull();
+	return cJSON_CreateString(f->names[v]);
+}
+
 static cJSON *field_to_json(const struct rctl_field *f, const char *base)
 {
 	const char *p = base + f->off;
@@ -83,6 +90,7 @@ static cJSON *field_to_json(const struct rctl_field *f, const char *base)
 	case FT_DBL: return dbl_to_json(*(const double *)p);
 	case FT_OBJ: return rctl_schema_to_json(f->sub, p);
 	case FT_U8V: case FT_BOOLV: case FT_U64V: return vec_to_json(f, p);
+	case FT_ENUM: return enum_to_json(f, *(const int *)p);
 	case FT_ARR:
 		a = cJSON_CreateArray();
 		n = *(const uint32_t *)(base + f->count_off);
@@ -239,6 +247,22 @@ static int dbl_from_json(const struct rctl_field *f, const cJSON *j, double *d,
 	return 0;
 }
 
+/* Exactly one of the names; the value is its index. */
+static int enum_from_json(const struct rctl_field *f, const cJSON *j, int *v,
+			  const char *where, struct rctl_err *e)
+{
+	size_t i;
+
+	if (!cJSON_IsString(j))
+		return bad(e, where, f->key, "is not a string");
+	for (i = 0; i < f->n_names; i++)
+		if (f->names[i] && !strcmp(f->names[i], j->valuestring)) {
+			*v = (int)i;
+			return 0;
+		}
+	return rctl_err_msg(e, EINVAL, "%s: unknown %s '%.80s'", where, f->key, j->valuestring);
+}
+
 static int field_from_json(const struct rctl_field *f, const cJSON *j, char *base,
 			   const char *where, struct rctl_err *e)
 {
@@ -268,6 +292,8 @@ static int field_from_json(const struct rctl_field *f, const cJSON *j, char *bas
 		return arr_from_json(f, j, base, where, e);
 	case FT_U8V: case FT_BOOLV: case FT_U64V:
 		return vec_from_json(f, j, p, where, e);
+	case FT_ENUM:
+		return enum_from_json(f, j, (int *)p, where, e);
 	default:
 		if (int_from_json(f, j, p))
 			return bad(e, where, f->key, "is not an integer in range");

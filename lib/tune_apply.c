@@ -32,10 +32,10 @@ uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p)
 
 /* ---- apply, rollback, revert ------------------------------------------ */
 
-static void set_status(struct rctl_tune_change *c, const char *status,
+static void set_status(struct rctl_tune_change *c, enum rctl_tune_status status,
 		       const char *result)
 {
-	snprintf(c->status, sizeof(c->status), "%s", status);
+	c->status = status;
 	snprintf(c->result, sizeof(c->result), "%.500s", result ? result : "");
 }
 
@@ -65,7 +65,7 @@ static int rollback(struct rctl_tune_plan *p, uint32_t upto, struct rctl_err *fi
 	for (i = upto; i-- > 0;) {
 		struct rctl_tune_change *c = &p->ch[i];
 
-		if (strcmp(c->status, RCTL_TUNE_APPLIED))
+		if (c->status != RCTL_TUNE_APPLIED)
 			continue;
 		if (rctl_tune_write(c, true, &we)) {
 			set_status(c, RCTL_TUNE_UNDO_FAILED, we.msg);
@@ -96,7 +96,7 @@ static int apply_failed(struct rctl_tune_plan *p, uint32_t i, int step,
 
 	set_status(&p->ch[i], RCTL_TUNE_FAILED, we->msg);
 	for (j = 0; j < i; j++)
-		undone += !strcmp(p->ch[j].status, RCTL_TUNE_APPLIED);
+		undone += p->ch[j].status == RCTL_TUNE_APPLIED;
 	failed = rollback(p, i, &rb);
 	*rb_failed = failed;
 	if (failed)
@@ -137,8 +137,8 @@ int rctl_tune_apply(struct rctl_tune_plan *p, const char *state_dir,
 		else
 			set_status(c, RCTL_TUNE_APPLIED, NULL);
 	}
-	wret = rctl_tune_state_write(state_path, p, !ret ? "applied" : rb_failed ?
-			   "rollback-failed" : "rolled-back", ret ? &we : e);
+	wret = rctl_tune_state_write(state_path, p, !ret ? RCTL_TUNE_APPLIED : rb_failed ?
+				     RCTL_TUNE_UNDO_FAILED : RCTL_TUNE_UNDONE, ret ? &we : e);
 	return ret ? ret : wret;
 }
 
@@ -146,11 +146,11 @@ int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 		     struct rctl_err *e)
 {
 	struct rctl_err we = { 0 };
-	char status[32];
+	enum rctl_tune_status status;
 	int ret, failed = 0;
 	uint32_t i;
 
-	ret = rctl_tune_state_load(path, p, status, sizeof(status), e);
+	ret = rctl_tune_state_load(path, p, &status, e);
 	if (ret)
 		return ret;
 	for (i = p->n_ch; i-- > 0;) {
@@ -169,7 +169,7 @@ int rctl_tune_revert(const char *path, struct rctl_tune_plan *p,
 			set_status(c, RCTL_TUNE_REVERTED, NULL);
 		}
 	}
-	ret = rctl_tune_state_write(path, p, failed ? status : "reverted", failed ? &we : e);
+	ret = rctl_tune_state_write(path, p, failed ? status : RCTL_TUNE_REVERTED, failed ? &we : e);
 	if (failed)
 		return -e->errnum;
 	return ret;

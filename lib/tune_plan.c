@@ -34,7 +34,7 @@ struct tgt {
 #define S(dst, ...) snprintf(dst, sizeof(dst), __VA_ARGS__)
 
 static struct rctl_tune_change *add(struct planner *pl, enum rctl_tune_op op,
-				    const char *area, const char *target,
+				    enum rctl_area area, const char *target,
 				    const char *setting)
 {
 	struct rctl_tune_change *c;
@@ -44,8 +44,8 @@ static struct rctl_tune_change *add(struct planner *pl, enum rctl_tune_op op,
 		pl->oom = true;
 		return NULL;
 	}
-	S(c->op, "%s", rctl_tune_op_name(op));
-	S(c->area, "%s", area);
+	c->op = op;
+	c->area = area;
 	S(c->target, "%s", target);
 	S(c->setting, "%s", setting);
 	return c;
@@ -70,7 +70,7 @@ static bool is_mlx5(const struct tgt *t)
  */
 static bool part_usable(struct planner *pl, const struct tgt *t,
 			const struct rctl_part *st, enum rctl_tune_op op,
-			const char *area, const char *setting, const char *to)
+			enum rctl_area area, const char *setting, const char *to)
 {
 	struct rctl_tune_change *c;
 
@@ -129,10 +129,10 @@ static void plan_pause(struct planner *pl, const struct tgt *t)
 	const struct rctl_pause *pa = &t->nd->pause;
 	struct rctl_tune_change *c;
 
-	if (!part_usable(pl, t, &pa->st, RCTL_TUNE_PAUSE, "pfc", "global pause",
+	if (!part_usable(pl, t, &pa->st, RCTL_TUNE_PAUSE, RCTL_AREA_PFC, "global pause",
 			 "autoneg off rx off tx off") || (!pa->rx && !pa->tx))
 		return;
-	c = add(pl, RCTL_TUNE_PAUSE, "pfc", t->nd->name, "global pause");
+	c = add(pl, RCTL_TUNE_PAUSE, RCTL_AREA_PFC, t->nd->name, "global pause");
 	if (!c)
 		return;
 	S(c->ifname, "%s", t->nd->name);
@@ -187,7 +187,7 @@ static void plan_ets(struct planner *pl, const struct tgt *t)
 	tc = e->prio_tc[p] & 7;
 	if (tc_has_bw(e, tc) && (cp == p || (e->prio_tc[cp] & 7) != tc))
 		return;
-	c = add(pl, RCTL_TUNE_ETS, "pfc", t->nd->name, "prio-tc");
+	c = add(pl, RCTL_TUNE_ETS, RCTL_AREA_PFC, t->nd->name, "prio-tc");
 	if (!c)
 		return;
 	ntc = ets_pick_tc(e, p);
@@ -223,13 +223,13 @@ static void plan_pfc(struct planner *pl, const struct tgt *t)
 	int i;
 
 	S(b, "%s", prio_bits(want, a, sizeof(a)));
-	if (!part_usable(pl, t, &pf->st, RCTL_TUNE_PFC, "pfc", "prio-pfc", b))
+	if (!part_usable(pl, t, &pf->st, RCTL_TUNE_PFC, RCTL_AREA_PFC, "prio-pfc", b))
 		return;
 	for (i = 0; i < 8; i++)
 		cur |= pf->pfc_en[i] ? 1u << i : 0;
 	if (cur == want)
 		return;
-	c = add(pl, RCTL_TUNE_PFC, "pfc", t->nd->name, "prio-pfc");
+	c = add(pl, RCTL_TUNE_PFC, RCTL_AREA_PFC, t->nd->name, "prio-pfc");
 	if (!c)
 		return;
 	S(c->ifname, "%s", t->nd->name);
@@ -271,7 +271,7 @@ static void cc_mkdir(const struct rctl_cc *cc, const char *drv, char *buf, size_
 		snprintf(buf, len, "%.*s", (int)(end - cc->path), cc->path);
 }
 
-static void add_file(struct planner *pl, const struct tgt *t, const char *area,
+static void add_file(struct planner *pl, const struct tgt *t, enum rctl_area area,
 		     const char *setting, const char *path, const char *old,
 		     const char *want)
 {
@@ -322,23 +322,23 @@ static void plan_ecn_enables(struct planner *pl, const struct tgt *t)
 			S(path, "%s/class/net/%s/ecn/roce_%s/enable/%d", rctl_sysfs(),
 			  t->nd->name, side[s], p);
 			S(set, "roce_%s enable prio %d", side[s], p);
-			add_file(pl, t, "ecn", set, path, "0", "1");
+			add_file(pl, t, RCTL_AREA_ECN, set, path, "0", "1");
 		}
 	} else if (rctl_cc_get(cc, "ecn_enable", &v) && !v) {
 		S(path, "%s/ecn_enable", cc->path);
-		add_file(pl, t, "ecn", "ecn_enable", path, "0", "1");
+		add_file(pl, t, RCTL_AREA_ECN, "ecn_enable", path, "0", "1");
 	} else if (rctl_cc_get(cc, "tos_ecn", &v) && !v) {	/* inbox bnxt_re */
 		S(path, "%s/tos_ecn", cc->path);
-		add_file(pl, t, "ecn", "tos_ecn", path, "0", "1");
+		add_file(pl, t, RCTL_AREA_ECN, "tos_ecn", path, "0", "1");
 	} else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v) && !v) {
 		S(path, "%s/roce_dcqcn_enable", cc->path);
-		add_file(pl, t, "ecn", "roce_dcqcn_enable", path, "0", "1");
+		add_file(pl, t, RCTL_AREA_ECN, "roce_dcqcn_enable", path, "0", "1");
 	}
 }
 
 /* A normalized parameter that differs from "want", written where it was read. */
 static void plan_cc_param(struct planner *pl, const struct tgt *t,
-			  const char *area, const char *name, uint64_t want)
+			  enum rctl_area area, const char *name, uint64_t want)
 {
 	const struct rctl_cc *cc = &t->nd->cc;
 	char path[RCTL_TUNE_PATH_LEN], old[24], val[24];
@@ -361,14 +361,14 @@ static void plan_cc(struct planner *pl, const struct tgt *t)
 {
 	const struct rctl_cc *cc = &t->nd->cc;
 
-	if (!part_usable(pl, t, &cc->st, RCTL_TUNE_WRITE, "ecn", "congestion control",
+	if (!part_usable(pl, t, &cc->st, RCTL_TUNE_WRITE, RCTL_AREA_ECN, "congestion control",
 			 pl->in->ecn ? "ECN on" : "as is"))
 		return;
 	plan_ecn_enables(pl, t);
-	plan_cc_param(pl, t, "ecn", "roce_prio", pl->in->prio);	/* bnxt_re */
-	plan_cc_param(pl, t, "ecn", "roce_dscp", pl->in->dscp);
-	plan_cc_param(pl, t, "cnp", "np_cnp_dscp", pl->in->cnp_dscp);
-	plan_cc_param(pl, t, "cnp", "np_cnp_prio", pl->in->cnp_prio);
+	plan_cc_param(pl, t, RCTL_AREA_ECN, "roce_prio", pl->in->prio);	/* bnxt_re */
+	plan_cc_param(pl, t, RCTL_AREA_ECN, "roce_dscp", pl->in->dscp);
+	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_dscp", pl->in->cnp_dscp);
+	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_prio", pl->in->cnp_prio);
 }
 
 /* ---- 5. DSCP -> priority APP entries ---------------------------------- */
@@ -380,7 +380,7 @@ static void app_change(struct planner *pl, const struct tgt *t, bool add_it,
 	char set[32];
 
 	S(set, "dscp-prio %u", dscp);
-	c = add(pl, add_it ? RCTL_TUNE_APP_ADD : RCTL_TUNE_APP_DEL, "dscp",
+	c = add(pl, add_it ? RCTL_TUNE_APP_ADD : RCTL_TUNE_APP_DEL, RCTL_AREA_DSCP,
 		t->nd->name, set);
 	if (!c)
 		return;
@@ -430,7 +430,7 @@ static void plan_dscp_replace(struct planner *pl, const struct tgt *t, uint32_t 
 	if (pl->oom)
 		return;
 	c = &pl->p->ch[pl->p->n_ch - 1];
-	S(c->op, "app-set");
+	c->op = RCTL_TUNE_APP_SET;
 	c->old_val = old;
 	S(c->via, "dcbnl RTM_SETDCB IEEE_SET APP (mlx5 replaces the entry of DSCP %u)", dscp);
 	S(c->command, "dcb app replace dev %s dscp-prio %u:%u", t->nd->name, dscp, prio);
@@ -481,7 +481,7 @@ static void plan_trust(struct planner *pl, const struct tgt *t)
 	if (!q->st.ok || !q->trust[0] || !strcmp(q->trust, "dscp"))
 		return;
 	S(path, "%s/class/net/%s/qos/trust", rctl_sysfs(), t->nd->name);
-	c = add(pl, RCTL_TUNE_WRITE, "dscp", t->nd->name, "trust");
+	c = add(pl, RCTL_TUNE_WRITE, RCTL_AREA_DSCP, t->nd->name, "trust");
 	if (!c)
 		return;
 	S(c->driver, "%s", t->dev->driver);
@@ -537,7 +537,7 @@ static bool pcp_design(struct planner *pl, const struct tgt *t, const char *to)
 	rctl_dscp_prios(t->nd, pl->in->dscp, prios, &trust);
 	if (trust || rctl_roce_untagged(pl->h, t->port))
 		return false;
-	c = add(pl, RCTL_TUNE_APP_ADD, "dscp", t->nd->name, "dscp-prio");
+	c = add(pl, RCTL_TUNE_APP_ADD, RCTL_AREA_DSCP, t->nd->name, "dscp-prio");
 	if (!c)
 		return true;
 	S(c->from, "trust pcp");
@@ -557,7 +557,7 @@ static void plan_app(struct planner *pl, const struct tgt *t)
 	int i, pass;
 
 	S(to, "%d:%d %d:%d", in->dscp, in->prio, in->cnp_dscp, in->cnp_prio);
-	if (!part_usable(pl, t, &t->nd->app.st, RCTL_TUNE_APP_ADD, "dscp", "dscp-prio", to))
+	if (!part_usable(pl, t, &t->nd->app.st, RCTL_TUNE_APP_ADD, RCTL_AREA_DSCP, "dscp-prio", to))
 		return;
 	if (pcp_design(pl, t, to))
 		return;
@@ -579,7 +579,7 @@ static void cm_change(struct planner *pl, const struct tgt *t, const char *file,
 	struct rctl_tune_change *c;
 
 	S(target, "%s/%u", t->dev->name, t->port->port);
-	c = add(pl, RCTL_TUNE_WRITE, "mode", target, file);
+	c = add(pl, RCTL_TUNE_WRITE, RCTL_AREA_MODE, target, file);
 	if (!c)
 		return;
 	S(c->driver, "%s", t->dev->driver);
@@ -607,7 +607,7 @@ static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)
 			/* Reported against the port, not the netdev. */
 			snprintf(nd.name, sizeof(nd.name), "%.24s/%u", t->dev->name, t->port->port);
 			u.nd = &nd;
-			part_usable(pl, &u, &cm->st, RCTL_TUNE_WRITE, "mode",
+			part_usable(pl, &u, &cm->st, RCTL_TUNE_WRITE, RCTL_AREA_MODE,
 				    "rdma_cm defaults", mode);
 		}
 		return;
@@ -731,7 +731,7 @@ int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
 
 const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_t len)
 {
-	if (!strcmp(c->area, "mode"))
+	if (c->area == RCTL_AREA_MODE)
 		snprintf(buf, len, "reboot, rdma_cm module reload");
 	else if (c->driver[0])
 		snprintf(buf, len, "reboot, %s driver reload", c->driver);

@@ -37,10 +37,17 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p)
 	p->n_ch = 0;
 }
 
-/* The one table of op names, as the state file and the plan write them. */
-static const char *const op_names[] = {
+/* The one table of op names, and of status names, as the state file keeps them. */
+static const char *const op_names[RCTL_TUNE_N_OPS] = {
+	[RCTL_TUNE_OP_NONE] = "",
 #define X(id, s) [RCTL_TUNE_##id] = s,
 	RCTL_TUNE_OPS(X)
+#undef X
+};
+
+static const char *const status_names[RCTL_TUNE_N_STATUS] = {
+#define X(id, s) [RCTL_TUNE_##id] = s,
+	RCTL_TUNE_STATUSES(X)
 #undef X
 };
 
@@ -49,14 +56,9 @@ const char *rctl_tune_op_name(enum rctl_tune_op op)
 	return op < RCTL_TUNE_N_OPS ? op_names[op] : NULL;
 }
 
-enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c)
+const char *rctl_tune_status_name(enum rctl_tune_status st)
 {
-	int i;
-
-	for (i = 0; i < RCTL_TUNE_N_OPS; i++)
-		if (!strcmp(c->op, op_names[i]))
-			return i;
-	return RCTL_TUNE_N_OPS;
+	return st < RCTL_TUNE_N_STATUS ? status_names[st] : NULL;
 }
 
 enum root { ROOT_SYSFS, ROOT_DEBUGFS, ROOT_CONFIGFS };
@@ -199,36 +201,35 @@ static int check_netdev_op(const struct rctl_tune_change *c, enum rctl_tune_op o
 		return bad(e, name, i, "not a netdev name: ifname", c->ifname);
 	if ((op == RCTL_TUNE_PAUSE && (c->old_val > 7 || c->new_val > 7)) ||
 	    (op == RCTL_TUNE_PFC && (c->old_val > 0xff || c->new_val > 0xff)))
-		return bad(e, name, i, "value out of range for op", c->op);
+		return bad(e, name, i, "value out of range for op", rctl_tune_op_name(op));
 	if ((op == RCTL_TUNE_APP_ADD || op == RCTL_TUNE_APP_DEL) &&
 	    (c->app_selector > 255 || c->app_protocol > 0xffff || c->app_prio > 7))
-		return bad(e, name, i, "APP entry out of range for op", c->op);
+		return bad(e, name, i, "APP entry out of range for op", rctl_tune_op_name(op));
 	return 0;
 }
 
 bool rctl_tune_change_written(const struct rctl_tune_change *c)
 {
-	return !strcmp(c->status, RCTL_TUNE_APPLIED) ||
-	       !strcmp(c->status, RCTL_TUNE_PENDING) ||
-	       !strcmp(c->status, RCTL_TUNE_UNDO_FAILED);
+	return c->status == RCTL_TUNE_APPLIED || c->status == RCTL_TUNE_PENDING ||
+	       c->status == RCTL_TUNE_UNDO_FAILED;
 }
 
 int rctl_tune_change_check(const struct rctl_tune_change *c, const char *name,
 			   uint32_t i, struct rctl_err *e)
 {
-	enum rctl_tune_op op = rctl_tune_op_of(c);
+	enum rctl_tune_op op = c->op;
 
 	/* A skipped change may have no op (nothing could be read to plan it). */
-	if (op == RCTL_TUNE_N_OPS && (c->op[0] || !c->skip[0]))
-		return bad(e, name, i, "unknown op", c->op);
+	if (op >= RCTL_TUNE_N_OPS || (op == RCTL_TUNE_OP_NONE && !c->skip[0]))
+		return bad(e, name, i, "unknown op", rctl_tune_op_name(op) ?: "?");
 	if (!rctl_tune_change_written(c))
 		return 0;
 	/* Apply never writes a skipped change, so revert has nothing to undo. */
 	if (c->skip[0])
-		return bad(e, name, i, "skipped change marked", c->status);
+		return bad(e, name, i, "skipped change marked", rctl_tune_status_name(c->status));
 	/* They name the change in every message: "cannot set  of '' ()". */
 	if (!c->target[0] || !c->setting[0])
-		return bad(e, name, i, "empty target or setting for op", c->op);
+		return bad(e, name, i, "empty target or setting for op", rctl_tune_op_name(op));
 	if (op == RCTL_TUNE_WRITE)
 		return check_write(c, name, i, e);
 	return check_netdev_op(c, op, name, i, e);
@@ -265,9 +266,11 @@ int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e)
 
 #define F(k, t, m) { .key = k, .type = t, .size = sizeof(((struct rctl_tune_change *)0)->m), \
 		     .off = offsetof(struct rctl_tune_change, m) }
+#define FE(k, m, tab, n) { .key = k, .type = FT_ENUM, .names = tab, .n_names = n, \
+			   .off = offsetof(struct rctl_tune_change, m) }
 
 static const struct rctl_field change_fields[] = {
-	F("area", FT_STR, area),
+	FE("area", area, rctl_area_names, RCTL_AREA_N),
 	F("target", FT_STR, target),
 	F("setting", FT_STR, setting),
 	F("from", FT_STR, from),
@@ -277,7 +280,7 @@ static const struct rctl_field change_fields[] = {
 	F("warning", FT_STR, warning),
 	F("skip", FT_STR, skip),
 	F("needs_force", FT_BOOL, needs_force),
-	F("op", FT_STR, op),
+	FE("op", op, op_names, RCTL_TUNE_N_OPS),
 	F("ifname", FT_STR, ifname),
 	F("driver", FT_STR, driver),
 	F("old_val", FT_U32, old_val),
@@ -298,11 +301,12 @@ static const struct rctl_field change_fields[] = {
 	F("commit", FT_STR, commit),
 	F("old_text", FT_STR, old_text),
 	F("new_text", FT_STR, new_text),
-	F("status", FT_STR, status),
+	FE("status", status, status_names, RCTL_TUNE_N_STATUS),
 	F("result", FT_STR, result),
 	{ 0 }
 };
 #undef F
+#undef FE
 
 static const struct rctl_schema change_schema = {
 	"change", sizeof(struct rctl_tune_change), change_fields
@@ -319,7 +323,7 @@ static const struct rctl_schema plan_schema = {
 	"plan", sizeof(struct rctl_tune_plan), plan_fields
 };
 
-char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status)
+char *rctl_tune_state_text(const struct rctl_tune_plan *p, enum rctl_tune_status status)
 {
 	cJSON *doc = cJSON_CreateObject(), *plan;
 	char host[RCTL_NAME_LEN] = "";
@@ -328,7 +332,7 @@ char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status)
 	gethostname(host, sizeof(host) - 1);
 	cJSON_AddNumberToObject(doc, "schema_version", RCTL_TUNE_STATE_VERSION);
 	cJSON_AddStringToObject(doc, "kind", STATE_KIND);
-	cJSON_AddStringToObject(doc, "status", status);
+	cJSON_AddStringToObject(doc, "status", rctl_tune_status_name(status));
 	cJSON_AddStringToObject(doc, "hostname", host);
 	cJSON_AddNumberToObject(doc, "time", (double)time(NULL));
 	plan = rctl_schema_to_json(&plan_schema, p);
@@ -340,8 +344,20 @@ char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status)
 	return s;
 }
 
+static int status_of(const char *name, enum rctl_tune_status *st)
+{
+	int i;
+
+	for (i = 0; i < RCTL_TUNE_N_STATUS; i++)
+		if (!strcmp(status_names[i], name)) {
+			*st = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 int rctl_tune_state_parse(const char *text, const char *name,
-			  struct rctl_tune_plan *p, char *status, size_t len,
+			  struct rctl_tune_plan *p, enum rctl_tune_status *status,
 			  struct rctl_err *e)
 {
 	const cJSON *ver, *kind, *st;
@@ -357,12 +373,11 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	st = cJSON_GetObjectItemCaseSensitive(doc, "status");
 	if (!cJSON_IsNumber(ver) || ver->valuedouble != RCTL_TUNE_STATE_VERSION ||
 	    !cJSON_IsString(kind) || strcmp(kind->valuestring, STATE_KIND) ||
-	    !cJSON_IsString(st)) {
+	    !cJSON_IsString(st) || status_of(st->valuestring, status)) {
 		cJSON_Delete(doc);
 		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a rocectl tune state (version %d)",
 				    name, RCTL_TUNE_STATE_VERSION);
 	}
-	snprintf(status, len, "%s", st->valuestring);
 	ret = rctl_schema_from_json(&plan_schema, doc, p, name, e);
 	cJSON_Delete(doc);
 	for (i = 0; !ret && i < p->n_ch; i++)
@@ -394,7 +409,7 @@ static int mkdir_p(const char *dir, struct rctl_err *e)
 
 /* Write "path" atomically: a temporary file, fsync, rename. */
 int rctl_tune_state_write(const char *path, const struct rctl_tune_plan *p,
-			  const char *status, struct rctl_err *e)
+			  enum rctl_tune_status status, struct rctl_err *e)
 {
 	char tmp[PATH_MAX], *text = rctl_tune_state_text(p, status);
 	size_t len = text ? strlen(text) : 0;
@@ -442,7 +457,7 @@ int rctl_tune_state_create(const struct rctl_tune_plan *p, const char *dir,
 		return rctl_err_set(e, ENAMETOOLONG, "cannot write state file in '%s'", dir);
 	if (!access(path, F_OK))
 		return rctl_err_set(e, EEXIST, "cannot write state file '%s'", path);
-	return rctl_tune_state_write(path, p, "pending", e);
+	return rctl_tune_state_write(path, p, RCTL_TUNE_PENDING, e);
 }
 
 /*
@@ -468,8 +483,8 @@ static int state_trusted(FILE *f, const char *path, struct rctl_err *e)
 	return 0;
 }
 
-int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p, char *status,
-			 size_t slen, struct rctl_err *e)
+int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p,
+			 enum rctl_tune_status *status, struct rctl_err *e)
 {
 	FILE *f = fopen(path, "r");
 	char *buf;
@@ -499,7 +514,7 @@ int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p, char *statu
 	}
 	fclose(f);
 	buf[n] = '\0';
-	ret = rctl_tune_state_parse(buf, path, p, status, slen, e);
+	ret = rctl_tune_state_parse(buf, path, p, status, e);
 	free(buf);
 	return ret;
 }
@@ -520,10 +535,10 @@ static int is_state(const struct dirent *d)
 }
 
 /* Applied, partly applied or not fully rolled back: something to put back. */
-static bool revertible(const char *status)
+static bool revertible(enum rctl_tune_status status)
 {
-	return !strcmp(status, "applied") || !strcmp(status, "pending") ||
-	       !strcmp(status, "rollback-failed");
+	return status == RCTL_TUNE_APPLIED || status == RCTL_TUNE_PENDING ||
+	       status == RCTL_TUNE_UNDO_FAILED;
 }
 
 int rctl_tune_newest_state(const char *dir, char *path, size_t len,
@@ -532,7 +547,7 @@ int rctl_tune_newest_state(const char *dir, char *path, size_t len,
 	struct rctl_tune_plan p;
 	struct rctl_err le = { 0 };
 	struct dirent **names;
-	char status[32];
+	enum rctl_tune_status status;
 	int n, i, found = 0;
 
 	n = scandir(dir, &names, is_state, cmp_desc);
@@ -541,7 +556,7 @@ int rctl_tune_newest_state(const char *dir, char *path, size_t len,
 	for (i = 0; i < n; i++) {
 		if (!found) {
 			snprintf(path, len, "%s/%s", dir, names[i]->d_name);
-			if (!rctl_tune_state_load(path, &p, status, sizeof(status), &le)) {
+			if (!rctl_tune_state_load(path, &p, &status, &le)) {
 				found = revertible(status);
 				rctl_tune_plan_free(&p);
 			}

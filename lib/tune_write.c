@@ -44,7 +44,7 @@ static int write_ets(const struct rctl_tune_change *c, bool undo)
 
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio)
 {
-	enum rctl_tune_op op = rctl_tune_op_of(c);
+	enum rctl_tune_op op = c->op;
 
 	*prio = c->app_prio;
 	if (op == RCTL_TUNE_APP_SET && undo && c->old_val != RCTL_APP_NONE) {
@@ -111,7 +111,7 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 
 int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e)
 {
-	enum rctl_tune_op op = rctl_tune_op_of(c);
+	enum rctl_tune_op op = c->op;
 	int ret;
 
 	switch (op) {
@@ -123,7 +123,7 @@ int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e)
 	case RCTL_TUNE_APP_SET: ret = write_app(c, undo); break;
 	case RCTL_TUNE_WRITE: return write_file(c, undo, e);
 	default:
-		return rctl_err_msg(e, EINVAL, "unknown tune operation '%s'", c->op);
+		return rctl_err_msg(e, EINVAL, "unknown tune operation %d", (int)op);
 	}
 	if (ret)
 		rctl_err_set(e, ret, "cannot set %s of '%s'%s%s%s", c->setting, c->target,

@@ -36,6 +36,7 @@ enum rctl_ftype {
 	FT_U8V,		/* uint8_t[size] as an array of numbers */
 	FT_BOOLV,	/* bool[size] as an array of booleans */
 	FT_U64V,	/* uint64_t[size / 8] as an array of numbers */
+	FT_ENUM,	/* an enum (int) as its name: names[n_names], "" allowed */
 };
 
 struct rctl_schema;
@@ -47,6 +48,8 @@ struct rctl_field {
 	size_t size;
 	const struct rctl_schema *sub;
 	size_t count_off;
+	const char *const *names;	/* FT_ENUM: the name of each value */
+	size_t n_names;
 };
 
 struct rctl_schema {

@@ -35,6 +35,7 @@
 #include "rocectl/err.h"
 #include "rocectl/intent.h"
 #include "rocectl/model.h"
+#include "rocectl/rules.h"
 
 #define RCTL_TUNE_PATH_LEN 256
 #define RCTL_TUNE_STATE_DIR "/var/lib/rocectl"
@@ -54,6 +55,7 @@
 	X(WRITE, "write")	/* text file: sysfs, debugfs, configfs */
 
 enum rctl_tune_op {
+	RCTL_TUNE_OP_NONE,	/* "": a skipped change nothing could be read for */
 #define X(id, s) RCTL_TUNE_##id,
 	RCTL_TUNE_OPS(X)
 #undef X
@@ -66,18 +68,30 @@ enum rctl_tune_op {
 /* Global pause bits of a PAUSE change. */
 enum { RCTL_PAUSE_AUTONEG = 1, RCTL_PAUSE_RX = 2, RCTL_PAUSE_TX = 4 };
 
-/* Step status, kept in the state file. */
-#define RCTL_TUNE_PENDING "pending"
-#define RCTL_TUNE_APPLIED "applied"
-#define RCTL_TUNE_SKIPPED "skipped"
-#define RCTL_TUNE_FAILED "failed"
-#define RCTL_TUNE_UNDONE "rolled-back"
-#define RCTL_TUNE_UNDO_FAILED "rollback-failed"
-#define RCTL_TUNE_REVERTED "reverted"
+/*
+ * Status of a step, and of the whole state file ("status" there), with the
+ * names the state file keeps.
+ */
+#define RCTL_TUNE_STATUSES(X)						\
+	X(STATUS_NONE, "")	/* a plan: not applied */		\
+	X(PENDING, "pending")						\
+	X(APPLIED, "applied")						\
+	X(SKIPPED, "skipped")						\
+	X(FAILED, "failed")						\
+	X(UNDONE, "rolled-back")					\
+	X(UNDO_FAILED, "rollback-failed")				\
+	X(REVERTED, "reverted")
+
+enum rctl_tune_status {
+#define X(id, s) RCTL_TUNE_##id,
+	RCTL_TUNE_STATUSES(X)
+#undef X
+	RCTL_TUNE_N_STATUS
+};
 
 struct rctl_tune_change {
 	/* For people (plan output) */
-	char area[16];			/* check area: pfc ecn cnp dscp mode */
+	enum rctl_area area;		/* check area: pfc ecn cnp dscp mode */
 	char target[RCTL_NAME_LEN];	/* netdev, or DEV/PORT */
 	char setting[48];		/* "prio-pfc", "dscp-prio 26", "default_roce_tos" */
 	char from[80];			/* current value as the usual tool prints it */
@@ -89,7 +103,7 @@ struct rctl_tune_change {
 	bool needs_force;		/* lldpad or firmware DCBX owns DCB */
 
 	/* For the write and its undo */
-	char op[16];			/* RCTL_TUNE_OPS names */
+	enum rctl_tune_op op;
 	char ifname[RCTL_IFNAME_LEN];	/* netdev of pause, ets, pfc, app-* */
 	char driver[32];		/* for "not supported by <driver>" */
 	uint32_t old_val, new_val;	/* pfc_en, or pause bits */
@@ -106,7 +120,7 @@ struct rctl_tune_change {
 	char old_text[64], new_text[64];	/* WRITE: file contents */
 
 	/* Outcome (apply, revert) */
-	char status[16];		/* RCTL_TUNE_PENDING, ... */
+	enum rctl_tune_status status;
 	char result[512];		/* error or skip message */
 };
 
@@ -121,9 +135,9 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p);
  * false for a DEL, of the entry (app_selector, app_protocol, *prio).
  */
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
-enum rctl_tune_op rctl_tune_op_of(const struct rctl_tune_change *c);
-/* The name of an op, as "op" in the plan and the state file (lib/tune_state.c). */
+/* The names of an op and a status, as the state file keeps them (lib/tune_state.c). */
 const char *rctl_tune_op_name(enum rctl_tune_op op);
+const char *rctl_tune_status_name(enum rctl_tune_status st);
 
 /*
  * The changes that bring host "h" to intent "in", in the safe order above.
@@ -203,7 +217,7 @@ bool rctl_tune_change_written(const struct rctl_tune_change *c);
 /* Before writing: the real path (of a dir: of its parent) stays in those trees. */
 int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e);
 
-char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status);
+char *rctl_tune_state_text(const struct rctl_tune_plan *p, enum rctl_tune_status status);
 /*
  * The state file (lib/tune_state.c) as apply and revert keep it: create a new
  * one in "dir" (made 0700) with status "pending" and its path in "path";
@@ -213,11 +227,11 @@ char *rctl_tune_state_text(const struct rctl_tune_plan *p, const char *status);
 int rctl_tune_state_create(const struct rctl_tune_plan *p, const char *dir,
 			   char *path, size_t len, struct rctl_err *e);
 int rctl_tune_state_write(const char *path, const struct rctl_tune_plan *p,
-			  const char *status, struct rctl_err *e);
-int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p, char *status,
-			 size_t len, struct rctl_err *e);
+			  enum rctl_tune_status status, struct rctl_err *e);
+int rctl_tune_state_load(const char *path, struct rctl_tune_plan *p,
+			 enum rctl_tune_status *status, struct rctl_err *e);
 int rctl_tune_state_parse(const char *text, const char *name,
-			  struct rctl_tune_plan *p, char *status, size_t len,
+			  struct rctl_tune_plan *p, enum rctl_tune_status *status,
 			  struct rctl_err *e);
 
 /* The write primitives, one per op; "undo" writes the old value back. */

@@ -81,7 +81,7 @@ static void test_pfc_off(void **state)
 	(void)state;
 	plan_file("fault-pfc-off-prio3", &p);
 	assert_int_equal(p.n_ch, 1);
-	assert_string_equal(p.ch[0].op, "pfc");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_PFC);
 	assert_int_equal(p.ch[0].old_val, 0);
 	assert_int_equal(p.ch[0].new_val, 1 << 3);
 	assert_string_equal(p.ch[0].command, "dcb pfc set dev ens1f0np0 prio-pfc 3:on");
@@ -97,7 +97,7 @@ static void test_dscp_two_prios(void **state)
 	(void)state;
 	plan_file("fault-dscp26-two-prios", &p);
 	assert_int_equal(p.n_ch, 1);
-	assert_string_equal(p.ch[0].op, "app-del");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_DEL);
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 5);
 	rctl_tune_plan_free(&p);
@@ -111,7 +111,7 @@ static void test_trust_pcp_adds(void **state)
 	(void)state;
 	plan_file("fault-trust-pcp-untagged", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-set");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_SET);
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 3);
 	assert_int_equal(p.ch[0].old_val, RCTL_APP_NONE);
@@ -147,7 +147,7 @@ static void test_mlx5_dscp_replace(void **state)
 	(void)state;
 	plan_dscp26_at_0("mlx5-upstream-healthy", &p);
 	assert_int_equal(p.n_ch, 1);
-	assert_string_equal(p.ch[0].op, "app-set");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_SET);
 	assert_int_equal(p.ch[0].app_protocol, 26);
 	assert_int_equal(p.ch[0].app_prio, 3);
 	assert_int_equal(p.ch[0].old_val, 0);
@@ -164,9 +164,9 @@ static void test_ice_dscp_del_then_add(void **state)
 	(void)state;
 	plan_dscp26_at_0("ice-irdma-healthy", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-del");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_DEL);
 	assert_int_equal(p.ch[0].app_prio, 0);
-	assert_string_equal(p.ch[1].op, "app-add");
+	assert_int_equal(p.ch[1].op, RCTL_TUNE_APP_ADD);
 	assert_int_equal(p.ch[1].app_prio, 3);
 	rctl_tune_plan_free(&p);
 }
@@ -178,7 +178,7 @@ static void test_ice_dscp_del_then_add(void **state)
  */
 static void test_app_undo(void **state)
 {
-	struct rctl_tune_change c = { .op = "app-set", .app_protocol = 26, .app_prio = 3,
+	struct rctl_tune_change c = { .op = RCTL_TUNE_APP_SET, .app_protocol = 26, .app_prio = 3,
 				      .old_val = 0 };
 	uint32_t prio;
 
@@ -190,10 +190,10 @@ static void test_app_undo(void **state)
 	c.old_val = RCTL_APP_NONE;
 	assert_false(rctl_tune_app_op(&c, true, &prio));
 	assert_int_equal(prio, 3);
-	snprintf(c.op, sizeof(c.op), "app-add");
+	c.op = RCTL_TUNE_APP_ADD;
 	assert_true(rctl_tune_app_op(&c, false, &prio));
 	assert_false(rctl_tune_app_op(&c, true, &prio));
-	snprintf(c.op, sizeof(c.op), "app-del");
+	c.op = RCTL_TUNE_APP_DEL;
 	assert_false(rctl_tune_app_op(&c, false, &prio));
 	assert_true(rctl_tune_app_op(&c, true, &prio));
 	assert_int_equal(prio, 3);
@@ -207,9 +207,9 @@ static void test_bnxt_dscp_add_then_del(void **state)
 	(void)state;
 	plan_dscp26_at_0("bnxt-healthy", &p);
 	assert_int_equal(p.n_ch, 2);
-	assert_string_equal(p.ch[0].op, "app-add");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_ADD);
 	assert_int_equal(p.ch[0].app_prio, 3);
-	assert_string_equal(p.ch[1].op, "app-del");
+	assert_int_equal(p.ch[1].op, RCTL_TUNE_APP_DEL);
 	assert_int_equal(p.ch[1].app_prio, 0);
 	rctl_tune_plan_free(&p);
 }
@@ -236,7 +236,9 @@ static void test_lldpad_needs_force(void **state)
 /* Several faults at once come out in the safe order of tune.h. */
 static void test_order(void **state)
 {
-	static const char *const want[] = { "pause", "pfc", "app-set", "write" };
+	static const enum rctl_tune_op want[] = {
+		RCTL_TUNE_PAUSE, RCTL_TUNE_PFC, RCTL_TUNE_APP_SET, RCTL_TUNE_WRITE,
+	};
 	struct rctl_tune_plan p;
 	struct rctl_host h;
 	struct rctl_netdev *nd;
@@ -254,7 +256,7 @@ static void test_order(void **state)
 	plan_of(&h, &p);
 	assert_int_equal(p.n_ch, 4);
 	for (i = 0; i < 4; i++)
-		assert_string_equal(p.ch[i].op, want[i]);
+		assert_int_equal(p.ch[i].op, want[i]);
 	assert_int_equal(p.ch[2].old_val, 0);
 	assert_string_equal(p.ch[3].setting, "default_roce_tos");
 	assert_string_equal(p.ch[3].new_text, "106");
@@ -296,7 +298,7 @@ static void test_ets_move(void **state)
 	}
 	plan_of(&h, &p);
 	assert_int_equal(p.n_ch, 1);
-	assert_string_equal(p.ch[0].op, "ets");
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_ETS);
 	assert_int_equal(p.ch[0].old_prio_tc[3], 0);
 	assert_int_equal(p.ch[0].new_prio_tc[3], 2);
 	assert_string_equal(p.ch[0].command, "dcb ets set dev ens1f0np0 prio-tc 3:2");
@@ -308,20 +310,20 @@ static void test_state_round_trip(void **state)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char status[32], *text;
+	enum rctl_tune_status status;
+	char *text;
 
 	(void)state;
 	plan_file("fault-trust-pcp-untagged", &p);
-	text = rctl_tune_state_text(&p, "applied");
+	text = rctl_tune_state_text(&p, RCTL_TUNE_APPLIED);
 	assert_non_null(text);
-	assert_int_equal(rctl_tune_state_parse(text, "t", &q, status, sizeof(status), &e), 0);
-	assert_string_equal(status, "applied");
+	assert_int_equal(rctl_tune_state_parse(text, "t", &q, &status, &e), 0);
+	assert_int_equal(status, RCTL_TUNE_APPLIED);
 	assert_int_equal(q.n_ch, p.n_ch);
 	assert_memory_equal(q.ch, p.ch, sizeof(*p.ch) * p.n_ch);
 	free(text);
 	rctl_tune_plan_free(&q);
-	assert_int_not_equal(rctl_tune_state_parse("{\"kind\":\"x\"}", "t", &q, status,
-						   sizeof(status), &e), 0);
+	assert_int_not_equal(rctl_tune_state_parse("{\"kind\":\"x\"}", "t", &q, &status, &e), 0);
 	assert_non_null(strstr(e.msg, "not a rocectl tune state"));
 	rctl_tune_plan_free(&p);
 	rctl_tune_plan_free(&q);
@@ -336,15 +338,15 @@ static void state_accepted(const char *name)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char status[32], *text;
+	enum rctl_tune_status status;
+	char *text;
 	uint32_t i;
 
 	plan_file(name, &p);
 	for (i = 0; i < p.n_ch; i++)
-		snprintf(p.ch[i].status, sizeof(p.ch[i].status), "%s",
-			 p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED);
-	text = rctl_tune_state_text(&p, "applied");
-	if (rctl_tune_state_parse(text, name, &q, status, sizeof(status), &e))
+		p.ch[i].status = p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED;
+	text = rctl_tune_state_text(&p, RCTL_TUNE_APPLIED);
+	if (rctl_tune_state_parse(text, name, &q, &status, &e))
 		fail_msg("%s: %s", name, e.msg);
 	free(text);
 	rctl_tune_plan_free(&p);
@@ -406,7 +408,7 @@ static void file_plan(struct rctl_tune_plan *p, int n)
 	for (i = 0; i < n; i++) {
 		struct rctl_tune_change *c = &p->ch[i];
 
-		snprintf(c->op, sizeof(c->op), "write");
+		c->op = RCTL_TUNE_WRITE;
 		snprintf(c->setting, sizeof(c->setting), "f%d", i);
 		snprintf(c->target, sizeof(c->target), "eth0");
 		snprintf(c->path, sizeof(c->path), "%s/class/net/eth0/ecn/roce_np/enable/%d",
@@ -479,7 +481,7 @@ static void test_apply_rollback(void **state)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char path[512], sd[128], status[32];
+	char path[512], sd[128], newest[512];
 
 	(void)state;
 	snprintf(sd, sizeof(sd), "%s/state", dir);
@@ -493,12 +495,12 @@ static void test_apply_rollback(void **state)
 	assert_string_equal(get(p.ch[0].path), "old0\n");
 	assert_string_equal(get(p.ch[1].path), "old1\n");
 	assert_string_equal(get(p.ch[2].path), "old\n");
-	assert_string_equal(p.ch[0].status, RCTL_TUNE_UNDONE);
-	assert_string_equal(p.ch[2].status, RCTL_TUNE_FAILED);
+	assert_int_equal(p.ch[0].status, RCTL_TUNE_UNDONE);
+	assert_int_equal(p.ch[2].status, RCTL_TUNE_FAILED);
 	/* The state file says so, and revert has nothing to pick. */
 	assert_int_equal(rctl_tune_revert(path, &q, &e), 0);
 	rctl_tune_plan_free(&q);
-	assert_int_not_equal(rctl_tune_newest_state(sd, status, sizeof(status), &e), 0);
+	assert_int_not_equal(rctl_tune_newest_state(sd, newest, sizeof(newest), &e), 0);
 	rctl_tune_plan_free(&p);
 }
 
@@ -519,7 +521,7 @@ static void test_apply_revert(void **state)
 	assert_int_equal(rctl_tune_revert(newest, &q, &e), 0);
 	assert_string_equal(get(p.ch[0].path), "old0\n");
 	assert_string_equal(get(p.ch[1].path), "old1\n");
-	assert_string_equal(q.ch[0].status, RCTL_TUNE_REVERTED);
+	assert_int_equal(q.ch[0].status, RCTL_TUNE_REVERTED);
 	/* Reverted: no longer the newest to revert. */
 	assert_int_not_equal(rctl_tune_newest_state(sd, newest, sizeof(newest), &e), 0);
 	rctl_tune_plan_free(&q);
