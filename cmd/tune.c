@@ -92,6 +92,7 @@ static void print_changes(const struct rctl_tune_plan *p, bool status)
 		out_str(OUT_ANY, "area", NULL, rctl_area_name(c->area));
 		out_str(OUT_ANY, "target", NULL, c->target);
 		out_str(OUT_ANY, "setting", NULL, c->setting);
+		out_str(OUT_JSON, "setting_id", NULL, rctl_setting_name(rctl_tune_setting_id(c)));
 		out_str(OUT_ANY, "from", NULL, c->from);
 		out_str(OUT_ANY, "to", NULL, c->to);
 		if (status)

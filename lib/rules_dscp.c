@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rocectl/rules.h"
+#include "rocectl/settings.h"
 
 /* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
 #define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
@@ -199,25 +200,22 @@ void rule_dscp_ambiguous(struct rctl_judge *j)
 	}
 }
 
-/* "echo V > <home>/<file>" for a congestion-control parameter. */
-/* The command that sets a CNP parameter where the driver keeps it. */
+/*
+ * The command that sets a CNP parameter where the driver keeps it, in the
+ * base it parses: the same render as tune's change (rocectl/settings.h).
+ */
 static void cc_fix(const struct rctl_cc *cc, const char *name, unsigned int v,
 		   char *buf, size_t len)
 {
-	bool apply = !strcmp(cc->source, "bnxt_re-configfs");	/* commit with apply */
-	uint32_t i;
+	char path[384], text[24];
 
 	buf[0] = '\0';
 	if (!strcmp(cc->source, "bnxt_re-debugfs")) {	/* no write path tune owns */
 		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom): %s %u", name, v);
 		return;
 	}
-	for (i = 0; i < cc->n_params; i++)
-		if (!strcmp(cc->params[i].name, name))
-			snprintf(buf, len, "echo %u > %s/%s%s%s%s", v, cc->path,
-				 cc->params[i].src[0] ? cc->params[i].src : name,
-				 apply ? " && echo 1 > " : "", apply ? cc->path : "",
-				 apply ? "/apply" : "");
+	if (rctl_cc_param_path(cc, name, path, sizeof(path)))
+		rctl_cc_write_cmd(cc, path, rctl_cc_value_text(cc, v, text, sizeof(text)), buf, len);
 }
 
 /* Where CNPs land: their priority from the map, else np_cnp_prio. */
@@ -266,7 +264,7 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 			continue;
 		}
 		cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, "CNPs apart from data", got, cc->source, fix,
+		rctl_emit(j, RCTL_FAIL, t.name, "CNPs apart from data", got, rctl_cc_evidence(cc), fix,
 			  "CNPs share %s: they queue behind the congestion they report",
 			  lands == j->in->prio || cd == (uint64_t)j->in->dscp ?
 			  "the RoCE data priority" : "a PFC priority");
@@ -295,11 +293,11 @@ void rule_cnp_mismatch(struct rctl_judge *j)
 		else if (hp && cp != (uint64_t)j->in->cnp_prio)
 			cc_fix(cc, "np_cnp_prio", j->in->cnp_prio, fix, sizeof(fix));
 		else {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, cc->source, NULL,
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, rctl_cc_evidence(cc), NULL,
 				  "CNP DSCP and priority are as intended");
 			continue;
 		}
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, cc->source, fix,
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, rctl_cc_evidence(cc), fix,
 			  "CNP marking differs from the intent (and likely from the switches)");
 	}
 }

@@ -9,6 +9,7 @@
 
 #include "rocectl/catalog.h"
 #include "rocectl/rules.h"
+#include "rocectl/settings.h"
 
 /* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
 #define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
@@ -285,26 +286,38 @@ void rule_pfc_ets(struct rctl_judge *j)
 	}
 }
 
+/*
+ * Who owns DCB, as tune decides it (rctl_dcb_owner): LLD_MANAGED, or a mode
+ * without HOST on mlx5 (firmware DCBX shows 0x0c), bnxt_en and ice. The fix
+ * is the vendor tool tune's skipped change names.
+ */
 void rule_pfc_dcbx_owner(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char got[48], fix[80];
+	char got[48], why[256];
+	const char *fix;
 
 	FOR_TARGETS(j, t) {
 		const struct rctl_dcbx *d = &t.nd->dcbx;
+		enum rctl_family f = rctl_family_of(t.dev, t.nd);
+		bool fw;
 
 		if (unsupported(&d->st) || !rctl_part_ok(j, &t, &d->st, "DCBX mode", true))
 			continue;
+		fw = rctl_dcb_owner(j->h, t.nd, f, why, sizeof(why)) == RCTL_DCB_FIRMWARE;
 		snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
-			 d->mode & RCTL_DCBX_LLD_MANAGED ? "firmware/LLDP agent" : "host");
-		snprintf(fix, sizeof(fix), "dcb dcbx set dev %s host ieee", t.nd->name);
-		if (d->mode & RCTL_DCBX_LLD_MANAGED)
-			rctl_emit(j, RCTL_WARN, t.name, "host-managed DCB", got, NULL, fix,
-				  "DCB of '%s' is managed by an LLDP agent: host settings may be overwritten",
-				  t.nd->name);
-		else
+			 fw ? "firmware/LLDP agent" : "host");
+		if (fw) {
+			fix = strstr(why, "): ");
+			rctl_emit(j, RCTL_WARN, t.name, "host-managed DCB", got, NULL,
+				  fix ? fix + 3 : why,
+				  "DCB of '%s' is managed by the firmware DCBX agent: host settings %s",
+				  t.nd->name, rctl_dcb_owner_refuses(f) ? "are refused" :
+				  "may be overwritten");
+		} else {
 			rctl_emit(j, RCTL_PASS, t.name, "host-managed DCB", got, NULL, NULL,
 				  "DCB is managed by the host");
+		}
 	}
 }
 

@@ -35,6 +35,7 @@
 #include "rocectl/err.h"
 #include "rocectl/intent.h"
 #include "rocectl/model.h"
+#include "rocectl/settings.h"
 #include "rocectl/rules.h"
 
 #define RCTL_TUNE_PATH_LEN 256
@@ -99,7 +100,7 @@ struct rctl_tune_change {
 	char via[RCTL_TUNE_PATH_LEN];	/* interface written */
 	char command[640];		/* equivalent command of the usual tool */
 	char warning[160];		/* "changing PFC flaps the link of an mlx5 port" */
-	char skip[160];			/* non-empty: apply skips it, and why */
+	char skip[256];			/* non-empty: apply skips it, and why */
 	bool needs_force;		/* lldpad or firmware DCBX owns DCB */
 
 	/* For the write and its undo */
@@ -135,6 +136,8 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p);
  * false for a DEL, of the entry (app_selector, app_protocol, *prio).
  */
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
+/* The settings table's setting a change writes ("setting_id" in the plan). */
+enum rctl_setting rctl_tune_setting_id(const struct rctl_tune_change *c);
 /* The names of an op and a status, as the state file keeps them (lib/tune_state.c). */
 const char *rctl_tune_op_name(enum rctl_tune_op op);
 const char *rctl_tune_status_name(enum rctl_tune_status st);

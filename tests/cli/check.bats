@@ -126,7 +126,7 @@ expect() {	# fixture exit "id:status ..."
 			"$FIXTURES/$f.json" >"$BATS_TEST_TMPDIR/$f.json"
 	done
 	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-oot-healthy.json"
-	assert_line "           fix: echo 48 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/cnp_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"
+	assert_line "           fix: echo 0x30 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/cnp_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"
 	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-healthy.json"
 	assert_line "           fix: bnxt_setupcc.sh or niccli (Broadcom): np_cnp_dscp 48"
 }

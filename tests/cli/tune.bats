@@ -49,7 +49,7 @@ plan_lines() {
 		"$FIXTURES/bnxt-oot-healthy.json" >"$BATS_TEST_TMPDIR/oot.json"
 	run -0 rocectl tune plan -j --input "$BATS_TEST_TMPDIR/oot.json"
 	echo "$output" | jq -e '.changes | length == 1 and
-		.[0].command == "echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_enable && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply" and
+		.[0].command == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_enable && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply" and
 		.[0].skip == null'
 	refute_output --partial "/sys/class/net/"
 	jq '(.host.netdevs[0].cc.params[] | select(.name == "ecn_enable") | .value) = 0' \
