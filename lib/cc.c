@@ -31,6 +31,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "rocectl/settings.h"
 #include "rocectl/collect.h"
 #include "rocectl/sysfs.h"
 
@@ -136,7 +137,7 @@ static int cc_add(struct rctl_cc *cc, const char *dir, const char *file,
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	ret = read_u64_base(path, !strcmp(cc->source, "bnxt_re-configfs") ? 16 : 0, &v);
+	ret = read_u64_base(path, rctl_cc_base(cc) == 16 ? 16 : 0, &v);
 	if (ret)
 		return ret;
 	p = rctl_arr_push(&cc->params, &cc->n_params, sizeof(*p));
@@ -391,7 +392,7 @@ static int cc_vendor(struct rctl_host *h, struct rctl_netdev *nd,
 	char top[320], sub[64];
 	int ret;
 
-	if (!strcmp(d->driver, "bnxt_re")) {
+	if (rctl_family_of_driver(d->driver) == RCTL_FAM_BNXT) {
 		snprintf(cc->source, sizeof(cc->source), "bnxt_re-configfs");
 		snprintf(top, sizeof(top), "%s/bnxt_re", rctl_configfs());
 		snprintf(sub, sizeof(sub), "/ports/%u/cc", port);
@@ -424,9 +425,10 @@ static int cc_one(struct rctl_host *h, struct rctl_netdev *nd)
 	d = dev_of_netdev(h, nd->name, &port);
 	if (!access(ecn, F_OK))
 		ret = cc_ofed(nd, ecn);
-	else if (d && !strcmp(d->driver, "mlx5") && nd->pci[0])
+	else if (d && rctl_family_of_driver(d->driver) == RCTL_FAM_MLX5 && nd->pci[0])
 		ret = cc_debugfs(h, nd);
-	else if (d && (!strcmp(d->driver, "bnxt_re") || !strcmp(d->driver, "irdma")))
+	else if (d && (rctl_family_of_driver(d->driver) == RCTL_FAM_BNXT ||
+		       rctl_family_of_driver(d->driver) == RCTL_FAM_ICE))
 		ret = cc_vendor(h, nd, d, port);
 	else {
 		rctl_part_fail(&nd->cc.st, EOPNOTSUPP, d ?

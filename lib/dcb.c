@@ -20,6 +20,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "rocectl/settings.h"
 #include "rocectl/collect.h"
 #include "rocectl/sysfs.h"
 #include "rocectl/write.h"
@@ -257,7 +258,7 @@ void rctl_dcb_fw_managed(struct rctl_netdev *nd)
 		"firmware-managed: bnxt_en in host DCBX mode reports zeroes until DCB is set "
 		"through dcbnl (niccli/bnxt_setupcc.sh set the firmware)";
 
-	if (strcmp(nd->driver, "bnxt_en") || !nd->dcbx.st.ok ||
+	if (rctl_family_of_driver(nd->driver) != RCTL_FAM_BNXT || !nd->dcbx.st.ok ||
 	    !(nd->dcbx.mode & RCTL_DCBX_HOST))
 		return;
 	if (nd->pfc.st.ok && pfc_zeroed(&nd->pfc))

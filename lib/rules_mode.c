@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rocectl/settings.h"
 #include "rocectl/rules.h"
 
 #define FOR_TARGETS(j, t) \
@@ -70,8 +71,7 @@ void rule_mode_tos(struct rctl_judge *j)
 /* Ethernet drivers of RoCE-capable NICs (their RDMA half: mlx5_ib, bnxt_re, irdma). */
 static bool roce_nic(const char *drv)
 {
-	return !strcmp(drv, "mlx5_core") || !strcmp(drv, "bnxt_en") ||
-	       !strcmp(drv, "ice") || !strcmp(drv, "i40e");
+	return rctl_driver_roce_capable(drv);
 }
 
 /*

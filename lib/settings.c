@@ -57,6 +57,14 @@ enum rctl_family rctl_family_of_driver(const char *drv)
 	return RCTL_FAM_UNKNOWN;
 }
 
+bool rctl_driver_roce_capable(const char *drv)
+{
+	enum rctl_family f = rctl_family_of_driver(drv);
+
+	/* i40e: X722, whose RDMA half is irdma too (not the ice DCB of this table). */
+	return (f != RCTL_FAM_UNKNOWN && f != RCTL_FAM_RXE) || (drv && !strcmp(drv, "i40e"));
+}
+
 /* What only the vendor's driver has: MLNX_OFED's sysfs, the vendors' configfs. */
 static enum rctl_family vendor_variant(enum rctl_family f, const struct rctl_netdev *nd)
 {

@@ -49,6 +49,8 @@ enum rctl_family rctl_family_of(const struct rctl_device *d, const struct rctl_n
 /* The family of a tune change's "driver" (netdev or RDMA driver name). */
 enum rctl_family rctl_family_of_driver(const char *driver);
 const char *rctl_family_name(enum rctl_family f);
+/* A netdev driver of a RoCE-capable NIC (mlx5_core, bnxt_en, ice, i40e). */
+bool rctl_driver_roce_capable(const char *drv);
 /* mlx5 upstream or MLNX_OFED. */
 bool rctl_family_mlx5(enum rctl_family f);
 
