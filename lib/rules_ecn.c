@@ -43,6 +43,13 @@ int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
 }
 
 /* The command that turns ECN on, in the home the driver has: each vendor its own. */
+enum rctl_setting rctl_ecn_setting(const struct rctl_netdev *nd, bool np)
+{
+	if (!strcmp(nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
+		return np ? RCTL_SET_ECN_NP : RCTL_SET_ECN_RP;
+	return RCTL_SET_ECN;
+}
+
 void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
 		  size_t len)
 {
@@ -127,6 +134,7 @@ static void ecn_side(struct rctl_judge *j, bool np)
 			  "ECN %s is off for RoCE prio %d: %s", side, p,
 			  np ? "no CNPs are sent, senders never slow down"
 			     : "CNPs are ignored, this host never slows down");
+		rctl_emit_setting(j, rctl_ecn_setting(t.nd, np));
 	}
 }
 

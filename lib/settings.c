@@ -459,9 +459,11 @@ void rctl_render_pause_off(const char *ifname, char *buf, size_t len)
 	snprintf(buf, len, "ethtool -A %s autoneg off rx off tx off", ifname);
 }
 
-void rctl_render_cm(const char *path, const char *text, char *buf, size_t len)
+void rctl_render_cm(const char *dir, const char *path, const char *text, char *buf, size_t len)
 {
-	snprintf(buf, len, "echo '%s' > %s", text, path);
+	const char *q = strchr(text, ' ') ? "'" : "";
+
+	snprintf(buf, len, "mkdir -p %s && echo %s%s%s > %s", dir, q, text, q, path);
 }
 
 /* ---- what is wanted ----------------------------------------------------- */

@@ -42,7 +42,7 @@ enum rctl_setting rctl_tune_setting_id(const struct rctl_tune_change *c)
 		const char *prefix;
 		enum rctl_setting sid;
 	} names[] = {
-		{ "global pause", RCTL_SET_PAUSE }, { "prio-tc", RCTL_SET_ETS_PRIO_TC },
+		{ "dscp mode: ", RCTL_SET_APP_DSCP }, { "global pause", RCTL_SET_PAUSE }, { "prio-tc", RCTL_SET_ETS_PRIO_TC },
 		{ "prio-pfc", RCTL_SET_PFC }, { "dscp-prio", RCTL_SET_APP_DSCP },
 		{ "trust", RCTL_SET_TRUST }, { "roce_np enable", RCTL_SET_ECN_NP },
 		{ "roce_rp enable", RCTL_SET_ECN_RP }, { "ecn_enable", RCTL_SET_ECN },
@@ -190,6 +190,7 @@ static void plan_pause(struct planner *pl, const struct tgt *t)
  * then written after the APP entries even when they are already right, so
  * that the apply lands them on the new mode and the undo restores them.
  */
+#define ICE_AGAIN "dscp mode: "	/* a write that is part of ice's first DSCP entry */
 static bool ice_mode_switch(const struct planner *pl, const struct tgt *t)
 {
 	const struct rctl_app_table *a = &t->nd->app;
@@ -220,7 +221,8 @@ static void plan_ets(struct planner *pl, const struct tgt *t)
 	ntc = rctl_ets_wanted_tc(e, p, pl->in->cnp_prio);
 	if (ntc == RCTL_ETS_OK && !again)
 		return;
-	c = add(pl, RCTL_TUNE_ETS, RCTL_AREA_PFC, t->nd->name, "prio-tc");
+	c = add(pl, RCTL_TUNE_ETS, ntc == RCTL_ETS_OK ? RCTL_AREA_DSCP : RCTL_AREA_PFC, t->nd->name,
+		ntc == RCTL_ETS_OK ? ICE_AGAIN "prio-tc" : "prio-tc");
 	if (!c)
 		return;
 	S(c->ifname, "%s", t->nd->name);
@@ -265,7 +267,8 @@ static void plan_pfc(struct planner *pl, const struct tgt *t)
 	again = ice_mode_switch(pl, t);
 	if (cur == want && !again)
 		return;
-	c = add(pl, RCTL_TUNE_PFC, RCTL_AREA_PFC, t->nd->name, "prio-pfc");
+	c = add(pl, RCTL_TUNE_PFC, cur == want ? RCTL_AREA_DSCP : RCTL_AREA_PFC, t->nd->name,
+		cur == want ? ICE_AGAIN "prio-pfc" : "prio-pfc");
 	if (!c)
 		return;
 
@@ -392,8 +395,8 @@ static void plan_cc(struct planner *pl, const struct tgt *t)
 			 pl->in->ecn ? "ECN on" : "as is"))
 		return;
 	plan_ecn_enables(pl, t);
-	plan_cc_param(pl, t, RCTL_AREA_ECN, "roce_prio", pl->in->prio);	/* bnxt_re */
-	plan_cc_param(pl, t, RCTL_AREA_ECN, "roce_dscp", pl->in->dscp);
+	plan_cc_param(pl, t, RCTL_AREA_DSCP, "roce_prio", pl->in->prio);	/* bnxt_re */
+	plan_cc_param(pl, t, RCTL_AREA_DSCP, "roce_dscp", pl->in->dscp);
 	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_dscp", pl->in->cnp_dscp);
 	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_prio", pl->in->cnp_prio);
 }
@@ -617,7 +620,7 @@ static void cm_change(struct planner *pl, const struct tgt *t, const char *file,
 	S(c->new_text, "%s", want);
 	S(c->from, "%s", old);
 	S(c->to, "%s", want);
-	S(c->command, "echo '%s' > %s", want, c->path);
+	rctl_render_cm(c->mkdir, c->path, want, c->command, sizeof(c->command));
 }
 
 static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)

@@ -195,6 +195,7 @@ void rctl_render_prio_tc(const char *ifname, int prio, int tc, char *buf, size_t
 void rctl_render_app(const char *ifname, const char *verb, uint32_t dscp, uint32_t prio,
 		     char *buf, size_t len);
 void rctl_render_pause_off(const char *ifname, char *buf, size_t len);
-void rctl_render_cm(const char *path, const char *text, char *buf, size_t len);
+/* rdma_cm: its device directory made first, the text quoted when it has a space. */
+void rctl_render_cm(const char *dir, const char *path, const char *text, char *buf, size_t len);
 
 #endif

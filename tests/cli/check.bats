@@ -277,7 +277,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_line "           fix: dcb pfc set dev ens1f0np0 prio-pfc 3:on"
 	assert_line --regexp "^pfc +0 warnings, 1 errors$"
 	run -2 rocectl check dscp -i "$FIXTURES/fault-dscp26-missing.json"
-	assert_line "           fix: dcb app add dev ens1f0np0 dscp-prio 26:3"
+	assert_line "           fix: dcb app replace dev ens1f0np0 dscp-prio 26:3"
 }
 
 @test "one area only judges that area; counters without deltas is exit 3" {

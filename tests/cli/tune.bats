@@ -96,7 +96,7 @@ plan_lines() {
 		(.warning | test("flaps the link")) and .needs_force == false and .skip == null'
 	run -0 rocectl tune plan -j --input "$FIXTURES/fault-tos-0.json"
 	echo "$output" | jq -e '.changes[0].command ==
-		"echo '"'106'"' > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"'
+		"mkdir -p /sys/kernel/config/rdma_cm/mlx5_0 && echo 106 > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"'
 }
 
 @test "an unreadable part is a skipped change with its reason" {
