@@ -49,7 +49,7 @@ static const struct rctl_opt apply_opts[] = {
 	{ .name = "yes", .short_name = 'y', .type = OPT_FLAG, .dst = &o.yes,
 	  .help = "apply without asking (needed when stdin is not a terminal)" },
 	{ .name = "force", .type = OPT_FLAG, .dst = &o.force,
-	  .help = "write DCB even when lldpad or the firmware DCBX agent manages it" },
+	  .help = "write DCB even while lldpad runs (it may override it)" },
 	STATE_DIR_OPT,
 	{ 0 }
 };

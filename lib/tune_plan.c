@@ -788,3 +788,43 @@ const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_
 		snprintf(buf, len, "reboot, driver reload");
 	return buf;
 }
+
+static enum rctl_phase phase_of(const struct rctl_tune_change *c)
+{
+	switch (c->op) {
+	case RCTL_TUNE_PAUSE: return RCTL_PHASE_PAUSE;
+	case RCTL_TUNE_ETS: return RCTL_PHASE_ETS;
+	case RCTL_TUNE_PFC: return RCTL_PHASE_PFC;
+	case RCTL_TUNE_APP_ADD:
+	case RCTL_TUNE_APP_DEL:
+	case RCTL_TUNE_APP_SET: return RCTL_PHASE_APP;
+	default:
+		break;
+	}
+	if (c->area == RCTL_AREA_MODE)
+		return RCTL_PHASE_CM;
+	return c->area == RCTL_AREA_DSCP && !strcmp(c->setting, "trust") ? RCTL_PHASE_APP :
+	       RCTL_PHASE_CC;
+}
+
+/* Undo first: the higher rank, then the later step. */
+static bool undo_before(const struct rctl_tune_plan *p, uint32_t a, uint32_t b)
+{
+	const struct rctl_tune_change *x = &p->ch[a], *y = &p->ch[b];
+	unsigned int ra = rctl_setting_undo_rank(rctl_family_of_driver(x->driver), phase_of(x));
+	unsigned int rb = rctl_setting_undo_rank(rctl_family_of_driver(y->driver), phase_of(y));
+
+	return ra != rb ? ra > rb : a > b;
+}
+
+void rctl_tune_undo_order(const struct rctl_tune_plan *p, uint32_t *order)
+{
+	uint32_t i, k, v;
+
+	for (i = 0; i < p->n_ch; i++) {		/* insertion sort: plans are short */
+		v = i;
+		for (k = i; k > 0 && undo_before(p, v, order[k - 1]); k--)
+			order[k] = order[k - 1];
+		order[k] = v;
+	}
+}

@@ -24,7 +24,16 @@
  *	   ice refuses a DSCP already mapped, so there the deletes come first
  *	6. rdma_cm default_roce_mode, then default_roce_tos
  *
- * Rollback and revert undo in the reverse order.
+ * Each family has its order (rctl_family_phases(), rocectl/settings.h): on
+ * ice the APP entries come before ETS and PFC, because its first DSCP entry
+ * resets ETS (ice_dcb_nl.c ice_dcbnl_setapp).
+ *
+ * The undo order is rctl_tune_undo_order(): the reverse order, except where
+ * rctl_setting_undo_rank() of the change's family says otherwise: on ice
+ * the APP entries are undone before ETS and PFC are restored, since
+ * deleting the last DSCP entry loads the defaults. (lib/tune_apply.c's
+ * rollback and revert still walk the plan backwards; they are to walk this
+ * order.)
  */
 #ifndef ROCECTL_TUNE_H
 #define ROCECTL_TUNE_H
@@ -136,6 +145,12 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p);
  * false for a DEL, of the entry (app_selector, app_protocol, *prio).
  */
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
+/*
+ * The order to undo the changes of "p" in: indices into p->ch, into "order"
+ * (p->n_ch of them). From the state file's own fields (op, area, driver),
+ * so revert computes the same order as rollback.
+ */
+void rctl_tune_undo_order(const struct rctl_tune_plan *p, uint32_t *order);
 /* The settings table's setting a change writes ("setting_id" in the plan). */
 enum rctl_setting rctl_tune_setting_id(const struct rctl_tune_change *c);
 /* The names of an op and a status, as the state file keeps them (lib/tune_state.c). */

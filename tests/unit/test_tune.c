@@ -616,6 +616,16 @@ static void test_ice_app_before_ets(void **state)
 		    rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_PFC));
 	assert_true(rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_PFC) >
 		    rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_ETS));
+	{
+		uint32_t order[4];
+
+		rctl_tune_undo_order(&p, order);
+		/* the APP adds (last first), then PFC, then ETS */
+		assert_int_equal(order[0], 1);
+		assert_int_equal(order[1], 0);
+		assert_int_equal(order[2], 3);
+		assert_int_equal(order[3], 2);
+	}
 	rctl_tune_plan_free(&p);
 }
 
@@ -624,6 +634,27 @@ static void test_ice_app_before_ets(void **state)
  * firmware (mode 0x0c, no HOST bit) negotiates over it. Skipped with the
  * vendor tool, never needs_force; lldpad alone still needs --force.
  */
+/* Elsewhere the undo order is the reverse of the plan. */
+static void test_undo_order_reverse(void **state)
+{
+	struct rctl_tune_plan p;
+	uint32_t order[8], i;
+	struct rctl_host h;
+
+	(void)state;
+	load("mlx5-upstream-healthy", &h);
+	h.netdevs[0].pause.rx = true;
+	h.netdevs[0].pfc.pfc_en[3] = false;
+	h.devs[0].ports[0].cm.roce_tos = 0;
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 3);
+	rctl_tune_undo_order(&p, order);
+	for (i = 0; i < p.n_ch; i++)
+		assert_int_equal(order[i], p.n_ch - 1 - i);
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+}
+
 static void test_firmware_dcb_skipped(void **state)
 {
 	static const char *const fx[] = { "fault-ice-fw-lldp", "fault-mlx5-fw-dcbx" };
@@ -696,6 +727,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bnxt_oot_hex_write, setup_dir, teardown_dir),
 		cmocka_unit_test(test_ice_app_before_ets),
 		cmocka_unit_test(test_firmware_dcb_skipped),
+		cmocka_unit_test(test_undo_order_reverse),
 		cmocka_unit_test(test_family_of),
 	};
 
