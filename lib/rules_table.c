@@ -21,7 +21,7 @@ const struct rctl_rule rctl_rules[] = {
 	R("pfc.buffer", PFC, "pfc", rule_pfc_buffer,
 	  "the RoCE priority maps to a receive buffer of size 0"),
 	R("pfc.ets", PFC, "pfc", rule_pfc_ets,
-	  "the traffic class of the RoCE priority has no bandwidth guarantee or a rate limit"),
+	  "the traffic class of the RoCE priority has no bandwidth guarantee, a rate limit, or the CNP priority too"),
 	R("pfc.dcbx_owner", PFC, "pfc", rule_pfc_dcbx_owner,
 	  "DCB is managed by a firmware/LLDP agent, not by the host"),
 	R("pfc.lldpad", PFC, "pfc", rule_pfc_lldpad,
