@@ -130,6 +130,7 @@ void cmd_print_finding(const struct rctl_finding *f, bool one_line)
 		out_text("           expected %s, got %s\n", f->expected, f->observed);
 	out_str(OUT_JSON, "evidence", NULL, nz(f->evidence));
 	out_str(OUT_JSON, "fix", NULL, nz(f->fix));
+	out_str(OUT_JSON, "setting_id", NULL, rctl_setting_name(f->setting));
 	if (block && f->evidence[0])
 		out_text("           evidence: %s\n", f->evidence);
 	if (block && f->fix[0])

@@ -49,7 +49,7 @@ static const struct rctl_opt apply_opts[] = {
 	{ .name = "yes", .short_name = 'y', .type = OPT_FLAG, .dst = &o.yes,
 	  .help = "apply without asking (needed when stdin is not a terminal)" },
 	{ .name = "force", .type = OPT_FLAG, .dst = &o.force,
-	  .help = "write DCB even when lldpad or the firmware DCBX agent manages it" },
+	  .help = "write DCB even while lldpad runs (it may override it)" },
 	{ .name = "boot", .type = OPT_FLAG, .dst = &o.boot,
 	  .help = "keep the state in " RCTL_TUNE_BOOT_STATE ", replaced at each boot "
 		  "(" RCTL_TUNE_UNIT " uses it)" },
@@ -101,6 +101,7 @@ static void print_changes(const struct rctl_tune_plan *p, bool status, bool trie
 		out_str(OUT_ANY, "area", NULL, rctl_area_name(c->area));
 		out_str(OUT_ANY, "target", NULL, c->target);
 		out_str(OUT_ANY, "setting", NULL, c->setting);
+		out_str(OUT_JSON, "setting_id", NULL, rctl_setting_name(rctl_tune_setting_id(c)));
 		out_str(OUT_ANY, "from", NULL, c->from);
 		out_str(OUT_ANY, "to", NULL, c->to);
 		if (status)

@@ -13,8 +13,13 @@
  *   irdma (Intel out-of-tree)       <configfs>/irdma/<dev>/<file>
  *
  * and joined under the upstream mlx5 names. Reading a cc_params or
- * cc_config file makes the driver query the firmware; nothing here writes
- * a value. The configfs homes need their <dev> directory made first: made,
+ * cc_config file makes the driver query the firmware. Broadcom's configfs
+ * does not: its *_show print the driver's own copy in "%#x", which *_store
+ * updates before cc/apply commits it (bnxt_re 233.2.77.9 configfs.c), so a
+ * value stored and never applied reads as live; findings name it "driver
+ * copy, not read back from firmware" (rctl_cc_evidence). Its files are
+ * parsed as hex (the driver's own sscanf("%x")). Nothing here writes a
+ * value. The configfs homes need their <dev> directory made first: made,
  * read, and removed again.
  */
 #include <errno.h>
@@ -26,6 +31,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "rocectl/settings.h"
 #include "rocectl/collect.h"
 #include "rocectl/sysfs.h"
 
@@ -103,13 +109,22 @@ static const struct cc_name irdma_names[] = {
 	{ NULL, NULL }
 };
 
-/* A number file: decimal or 0x-hex (bnxt prints hex), trailing space ok. */
-static int read_u64(const char *path, uint64_t *v)
+/*
+ * A number file in the base its driver prints: 0 (decimal, or 0x-hex) for
+ * most, 16 for Broadcom's configfs ("%#x": "0x1a", and "0" for zero).
+ * Trailing space ok.
+ */
+static int read_u64_base(const char *path, int base, uint64_t *v)
 {
 	char buf[64];
 	int ret = rctl_read_file(path, buf, sizeof(buf));
 
-	return ret ? ret : rctl_sysfs_u64(buf, 0, v) ? -EINVAL : 0;
+	return ret ? ret : rctl_sysfs_u64(buf, base, v) ? -EINVAL : 0;
+}
+
+static int read_u64(const char *path, uint64_t *v)
+{
+	return read_u64_base(path, 0, v);
 }
 
 /* Add one parameter: 0, -ENOENT when the file is absent, or another -errno. */
@@ -122,7 +137,7 @@ static int cc_add(struct rctl_cc *cc, const char *dir, const char *file,
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	ret = read_u64(path, &v);
+	ret = read_u64_base(path, rctl_cc_base(cc) == 16 ? 16 : 0, &v);
 	if (ret)
 		return ret;
 	p = rctl_arr_push(&cc->params, &cc->n_params, sizeof(*p));
@@ -377,7 +392,7 @@ static int cc_vendor(struct rctl_host *h, struct rctl_netdev *nd,
 	char top[320], sub[64];
 	int ret;
 
-	if (!strcmp(d->driver, "bnxt_re")) {
+	if (rctl_family_of_driver(d->driver) == RCTL_FAM_BNXT) {
 		snprintf(cc->source, sizeof(cc->source), "bnxt_re-configfs");
 		snprintf(top, sizeof(top), "%s/bnxt_re", rctl_configfs());
 		snprintf(sub, sizeof(sub), "/ports/%u/cc", port);
@@ -410,9 +425,10 @@ static int cc_one(struct rctl_host *h, struct rctl_netdev *nd)
 	d = dev_of_netdev(h, nd->name, &port);
 	if (!access(ecn, F_OK))
 		ret = cc_ofed(nd, ecn);
-	else if (d && !strcmp(d->driver, "mlx5") && nd->pci[0])
+	else if (d && rctl_family_of_driver(d->driver) == RCTL_FAM_MLX5 && nd->pci[0])
 		ret = cc_debugfs(h, nd);
-	else if (d && (!strcmp(d->driver, "bnxt_re") || !strcmp(d->driver, "irdma")))
+	else if (d && (rctl_family_of_driver(d->driver) == RCTL_FAM_BNXT ||
+		       rctl_family_of_driver(d->driver) == RCTL_FAM_ICE))
 		ret = cc_vendor(h, nd, d, port);
 	else {
 		rctl_part_fail(&nd->cc.st, EOPNOTSUPP, d ?

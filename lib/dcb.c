@@ -20,6 +20,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "rocectl/settings.h"
 #include "rocectl/collect.h"
 #include "rocectl/sysfs.h"
 #include "rocectl/write.h"
@@ -257,7 +258,7 @@ void rctl_dcb_fw_managed(struct rctl_netdev *nd)
 		"firmware-managed: bnxt_en in host DCBX mode reports zeroes until DCB is set "
 		"through dcbnl (niccli/bnxt_setupcc.sh set the firmware)";
 
-	if (strcmp(nd->driver, "bnxt_en") || !nd->dcbx.st.ok ||
+	if (rctl_family_of_driver(nd->driver) != RCTL_FAM_BNXT || !nd->dcbx.st.ok ||
 	    !(nd->dcbx.mode & RCTL_DCBX_HOST))
 		return;
 	if (nd->pfc.st.ok && pfc_zeroed(&nd->pfc))
@@ -364,21 +365,39 @@ int rctl_dcb_collect(struct rctl_host *h, struct rctl_err *e)
 /* ---- SET (tune only: rocectl/write.h) --------------------------------- */
 
 /*
- * dcbnl answers a SET with its own message whose DCB_ATTR_IEEE u8 holds the
- * driver's return value (truncated to 8 bits), and acks 0 regardless.
+ * dcbnl answers a SET or DEL with its own message whose DCB_ATTR_IEEE u8 is
+ * the driver's return value (net/dcb/dcbnl.c, dcbnl_ieee_set/dcbnl_ieee_del:
+ * "err = nla_put_u8(skb, DCB_ATTR_IEEE, err)", truncated to 8 bits), and acks
+ * 0 regardless. A negative errno arrives as 256 - errno (> 127). Some drivers
+ * return a positive status on success: ice_dcbnl_setapp ICE_DCB_NO_HW_CHG (1),
+ * ice_dcbnl_delapp ICE_DCB_HW_CHG (2) (drivers/net/ethernet/intel/ice/
+ * ice_dcb_nl.c, Linux 6.x), so 1..127 is success. (An errno of 129..255
+ * would read as success too; dcbnl's ops return none of those.)
  */
-static int dcb_reply_cb(const struct nlmsghdr *nlh, void *data)
+int rctl_dcb_set_status(const struct nlmsghdr *nlh)
 {
 	const struct nlattr *a;
-	int *status = data;
+	int status = 0;
 
+	if (!mnl_nlmsg_ok(nlh, (int)nlh->nlmsg_len) ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct dcbmsg))
+		return 0;
 	mnl_attr_for_each(a, nlh, sizeof(struct dcbmsg))
 		if (mnl_attr_get_type(a) == DCB_ATTR_IEEE &&
 		    mnl_attr_get_payload_len(a) >= 1) {
 			uint8_t v = *(const uint8_t *)mnl_attr_get_payload(a);
 
-			*status = v > 127 ? 256 - v : v;
+			status = v > 127 ? -(256 - v) : 0;
 		}
+	return status;
+}
+
+static int dcb_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	int *status = data, ret = rctl_dcb_set_status(nlh);
+
+	if (ret)
+		*status = ret;
 	return MNL_CB_OK;
 }
 
@@ -412,7 +431,7 @@ int rctl_dcb_set(const char *ifname, uint8_t cmd, uint16_t attr,
 	mnl_attr_nest_end(nlh, ieee);
 	ret = rctl_nl_talk(nl, nlh, dcb_reply_cb, &status);
 	if (!ret && status)
-		ret = -status;
+		ret = status;
 	rctl_nl_close(nl);
 out:
 	free(nl);

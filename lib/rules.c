@@ -44,6 +44,20 @@ int rctl_area_parse(const char *name)
  * "DEV/PORT" names a port; a netdev name names the netdev and the RDMA port
  * on it; anything else (the hostname) stays empty.
  */
+/*
+ * "DEV/PORT (SLAVE in BOND)": a RoCE LAG slave judged for its port (see
+ * rctl_target_next); the netdev of the finding is the slave, the one its fix
+ * and tune's change name.
+ */
+static void lag_slave(struct rctl_finding *f, size_t at)
+{
+	const char *s = f->target + at, *end;
+
+	if (strncmp(s, " (", 2) || !(end = strstr(s + 2, " in ")))
+		return;
+	snprintf(f->netdev, sizeof(f->netdev), "%.*s", (int)(end - s - 2), s + 2);
+}
+
 static void finding_locate(const struct rctl_host *h, struct rctl_finding *f)
 {
 	char name[sizeof(f->target)];
@@ -62,11 +76,70 @@ static void finding_locate(const struct rctl_host *h, struct rctl_finding *f)
 			snprintf(f->device, sizeof(f->device), "%s", h->devs[i].name);
 			f->port = p->port;
 			snprintf(f->netdev, sizeof(f->netdev), "%s", p->netdev);
+			lag_slave(f, strlen(name));
 			return;
 		}
 	for (i = 0; i < h->n_netdevs; i++)
 		if (!strcmp(f->target, h->netdevs[i].name))
 			snprintf(f->netdev, sizeof(f->netdev), "%s", f->target);
+}
+
+/*
+ * What each rule's findings judge, as the settings table names it: tune's
+ * change of the same setting on the same target carries the same
+ * "setting_id" (tests/cli/one-truth.bats matches them). Rules about no
+ * setting tune could change (counters, GIDs, firewalls, who owns DCB) have
+ * none.
+ */
+static const struct {
+	const char *id;
+	enum rctl_setting s;
+} rule_settings[] = {
+	{ "pfc.prio_disabled", RCTL_SET_PFC }, { "pfc.extra_prio", RCTL_SET_PFC },
+	{ "pfc.cnp_prio", RCTL_SET_PFC }, { "pfc.without_ecn", RCTL_SET_ECN },
+	{ "pfc.global_pause", RCTL_SET_PAUSE }, { "pfc.buffer", RCTL_SET_BUFFER },
+	{ "pfc.ets", RCTL_SET_ETS_PRIO_TC }, { "ecn.np_disabled", RCTL_SET_ECN },
+	{ "ecn.rp_disabled", RCTL_SET_ECN }, { "ecn.without_pfc", RCTL_SET_PFC },
+	{ "dscp.trust_pcp", RCTL_SET_APP_DSCP }, { "dscp.missing", RCTL_SET_APP_DSCP },
+	{ "dscp.ambiguous", RCTL_SET_APP_DSCP }, { "cnp.data_prio", RCTL_SET_CNP_DSCP },
+	{ "cnp.mismatch", RCTL_SET_CNP_DSCP }, { "mtu.active", RCTL_SET_MTU },
+	{ "mtu.oversize", RCTL_SET_MTU }, { "mode.roce_v1", RCTL_SET_CM_MODE },
+	{ "mode.tos", RCTL_SET_CM_TOS },
+};
+
+enum rctl_setting rctl_rule_setting(const char *rule_id)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rule_settings) / sizeof(rule_settings[0]); i++)
+		if (!strcmp(rule_settings[i].id, rule_id))
+			return rule_settings[i].s;
+	return RCTL_SET_NONE;
+}
+
+/*
+ * A DCB fix on a netdev whose DCB a firmware agent owns: the host's command
+ * would be refused (bnxt_en, ice) or negotiated away (mlx5), so the fix is
+ * what tune's skipped change names, the vendor tool (rctl_dcb_owner).
+ */
+static void owned_fix(const struct rctl_host *h, struct rctl_finding *f)
+{
+	const struct rctl_netdev *nd = f->netdev[0] ? rctl_host_netdev(h, f->netdev) : NULL;
+	const struct rctl_device *d = NULL;
+	char why[256];
+	const char *tool;
+	uint32_t i;
+
+	if (!f->fix[0] || !nd || (f->setting != RCTL_SET_PFC && f->setting != RCTL_SET_ETS_PRIO_TC &&
+				  f->setting != RCTL_SET_APP_DSCP))
+		return;
+	for (i = 0; i < h->n_devs; i++)
+		if (!strcmp(h->devs[i].name, f->device))
+			d = &h->devs[i];
+	if (rctl_dcb_owner(h, nd, rctl_family_of(d, nd), why, sizeof(why)) != RCTL_DCB_FIRMWARE)
+		return;
+	tool = strstr(why, "): ");
+	snprintf(f->fix, sizeof(f->fix), "%s", tool ? tool + 3 : why);
 }
 
 void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
@@ -95,11 +168,19 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	snprintf(f->observed, sizeof(f->observed), "%s", observed ? observed : "");
 	snprintf(f->evidence, sizeof(f->evidence), "%s", evidence ? evidence : "");
 	snprintf(f->fix, sizeof(f->fix), "%s", fix ? fix : "");
+	f->setting = rctl_rule_setting(f->id);
+	owned_fix(j->h, f);
 	va_start(ap, fmt);
 	vsnprintf(f->message, sizeof(f->message), fmt, ap);
 	va_end(ap);
 	r->count[st]++;
 	r->area_count[f->area][st]++;
+}
+
+void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s)
+{
+	if (j->r->n && j->r->f[j->r->n - 1].id == j->rule->id)
+		j->r->f[j->r->n - 1].setting = s;
 }
 
 void rctl_emit_ratio(struct rctl_judge *j, double ratio)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rocectl/settings.h"
 #include "rocectl/catalog.h"
 #include "rocectl/rules.h"
 
@@ -266,7 +267,7 @@ void rule_counters_optional_cc(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		const struct rctl_port *p = t.port;
 
-		if (strcmp(t.dev->driver, "mlx5") || !present(p, "rp_cnp_handled"))
+		if (!rctl_family_mlx5(rctl_family_of(t.dev, t.nd)) || !present(p, "rp_cnp_handled"))
 			continue;
 		if (present(p, "cc_rx_cnp_pkts")) {
 			rctl_emit(j, RCTL_PASS, t.name, "enabled", "enabled", NULL, NULL,

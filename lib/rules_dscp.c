@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rocectl/rules.h"
+#include "rocectl/settings.h"
 
 /* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
 #define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
@@ -106,10 +107,46 @@ static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
 	}
 }
 
+/*
+ * The APP change tune plans for DSCP d -> prio p, as one command line: mlx5
+ * replaces the DSCP's entry (mlx5e_dcbnl_ieee_setapp); the dcbnl core's list
+ * (bnxt_en) gets the new entry, then loses the old ones; ice refuses a DSCP
+ * already mapped, so there the old ones go first, and its first DSCP entry
+ * resets ETS, which tune writes again after it.
+ */
+static void app_fix(const struct rctl_target *t, int d, int p, const bool prios[8],
+		    char *fix, size_t len)
+{
+	enum rctl_family f = rctl_family_of(t->dev, t->nd);
+	bool ice = f == RCTL_FAM_ICE || f == RCTL_FAM_ICE_OOT;
+	size_t o = 0;
+	int i, pass;
+
+	if (rctl_family_mlx5(f)) {
+		rctl_render_app(t->nd->name, "replace", d, p, fix, len);
+		return;
+	}
+	fix[0] = '\0';
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < 8; i++) {
+			bool del = pass == ice ? false : true;
+
+			if ((del && (!prios[i] || i == p)) || (!del && i != p) || o >= len)
+				continue;
+			o += snprintf(fix + o, len - o, "%s", o ? " && " : "");
+			if (o < len)
+				rctl_render_app(t->nd->name, del ? "del" : "add", d, i, fix + o, len - o);
+			o = strlen(fix);
+		}
+	if (ice && o < len)
+		snprintf(fix + o, len - o, " (ice: the first DSCP entry resets ETS: set ETS and PFC "
+			 "again after it)");
+}
+
 void rule_dscp_trust_pcp(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char fix[120];
+	char fix[320];
 	bool prios[8], trust;
 
 	FOR_TARGETS(j, t) {
@@ -122,8 +159,7 @@ void rule_dscp_trust_pcp(struct rctl_judge *j)
 		} else if (!rctl_roce_untagged(j->h, t.port)) {
 			vlan_pcp(j, &t);
 		} else {
-			snprintf(fix, sizeof(fix), "dcb app add dev %s dscp-prio %d:%d",
-				 t.nd->name, j->in->dscp, j->in->prio);
+			app_fix(&t, j->in->dscp, j->in->prio, prios, fix, sizeof(fix));
 			rctl_emit(j, RCTL_FAIL, t.name, "trust dscp", "trust pcp (no DSCP entries)",
 				  "no DSCP selector in the APP table", fix,
 				  "the port trusts PCP but RoCE is untagged L3: all RoCE lands on prio 0");
@@ -134,7 +170,7 @@ void rule_dscp_trust_pcp(struct rctl_judge *j)
 void rule_dscp_missing(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char exp[48], got[64], fix[120], list[24];
+	char exp[48], got[64], fix[320], list[24];
 	bool prios[8], trust;
 	int d = j->in->dscp, p = j->in->prio, n;
 
@@ -152,8 +188,7 @@ void rule_dscp_missing(struct rctl_judge *j)
 				  "DSCP %d maps to RoCE prio %d", d, p);
 			continue;
 		}
-		snprintf(fix, sizeof(fix), "dcb app %s dev %s dscp-prio %d:%d",
-			 n ? "replace" : "add", t.nd->name, d, p);
+		app_fix(&t, d, p, prios, fix, sizeof(fix));
 		rctl_emit(j, RCTL_FAIL, t.name, exp, got, NULL, fix,
 			  n ? "DSCP %d maps to another priority than RoCE prio %d: RoCE runs lossy"
 			    : "DSCP %d is not in the DSCP map: RoCE lands on the default priority, not %d",
@@ -199,25 +234,22 @@ void rule_dscp_ambiguous(struct rctl_judge *j)
 	}
 }
 
-/* "echo V > <home>/<file>" for a congestion-control parameter. */
-/* The command that sets a CNP parameter where the driver keeps it. */
+/*
+ * The command that sets a CNP parameter where the driver keeps it, in the
+ * base it parses: the same render as tune's change (rocectl/settings.h).
+ */
 static void cc_fix(const struct rctl_cc *cc, const char *name, unsigned int v,
 		   char *buf, size_t len)
 {
-	bool apply = !strcmp(cc->source, "bnxt_re-configfs");	/* commit with apply */
-	uint32_t i;
+	char path[384], text[24];
 
 	buf[0] = '\0';
 	if (!strcmp(cc->source, "bnxt_re-debugfs")) {	/* no write path tune owns */
 		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom): %s %u", name, v);
 		return;
 	}
-	for (i = 0; i < cc->n_params; i++)
-		if (!strcmp(cc->params[i].name, name))
-			snprintf(buf, len, "echo %u > %s/%s%s%s%s", v, cc->path,
-				 cc->params[i].src[0] ? cc->params[i].src : name,
-				 apply ? " && echo 1 > " : "", apply ? cc->path : "",
-				 apply ? "/apply" : "");
+	if (rctl_cc_param_path(cc, name, path, sizeof(path)))
+		rctl_cc_write_cmd(cc, path, rctl_cc_value_text(cc, v, text, sizeof(text)), buf, len);
 }
 
 /* Where CNPs land: their priority from the map, else np_cnp_prio. */
@@ -266,7 +298,7 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 			continue;
 		}
 		cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, "CNPs apart from data", got, cc->source, fix,
+		rctl_emit(j, RCTL_FAIL, t.name, "CNPs apart from data", got, rctl_cc_evidence(cc), fix,
 			  "CNPs share %s: they queue behind the congestion they report",
 			  lands == j->in->prio || cd == (uint64_t)j->in->dscp ?
 			  "the RoCE data priority" : "a PFC priority");
@@ -295,11 +327,48 @@ void rule_cnp_mismatch(struct rctl_judge *j)
 		else if (hp && cp != (uint64_t)j->in->cnp_prio)
 			cc_fix(cc, "np_cnp_prio", j->in->cnp_prio, fix, sizeof(fix));
 		else {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, cc->source, NULL,
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, rctl_cc_evidence(cc), NULL,
 				  "CNP DSCP and priority are as intended");
 			continue;
 		}
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, cc->source, fix,
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, rctl_cc_evidence(cc), fix,
 			  "CNP marking differs from the intent (and likely from the switches)");
+	}
+}
+
+/*
+ * Broadcom's bnxt_re keeps the RoCE DSCP and priority in its cc/ configfs
+ * (roce_dscp, roce_prio): the firmware's DSCP -> priority map for RoCE
+ * (bnxt_re_init_d2p_map, configfs.c 233.2.77.9). Another DSCP there sends
+ * RoCE outside the lossless class, as a missing APP entry does elsewhere.
+ */
+void rule_dscp_roce_marking(struct rctl_judge *j)
+{
+	struct rctl_target t;
+	char exp[48], got[48], fix[320];
+	uint64_t d, p;
+
+	FOR_PORTS(j, t) {
+		const struct rctl_cc *cc = &t.nd->cc;
+		bool bad_d, bad_p;
+
+		if (!cc->st.ok || !rctl_cc_get(cc, "roce_dscp", &d) || !rctl_cc_get(cc, "roce_prio", &p))
+			continue;
+		snprintf(exp, sizeof(exp), "RoCE DSCP %d prio %d", j->in->dscp, j->in->prio);
+		snprintf(got, sizeof(got), "RoCE DSCP %llu prio %llu", (unsigned long long)d,
+			 (unsigned long long)p);
+		bad_d = d != (uint64_t)j->in->dscp;
+		bad_p = p != (uint64_t)j->in->prio;
+		if (!bad_d && !bad_p) {
+			rctl_emit(j, RCTL_PASS, t.name, exp, got, rctl_cc_evidence(cc), NULL,
+				  "the driver maps the RoCE DSCP to the RoCE priority");
+			continue;
+		}
+		cc_fix(cc, bad_d ? "roce_dscp" : "roce_prio", bad_d ? j->in->dscp : j->in->prio,
+		       fix, sizeof(fix));
+		rctl_emit(j, RCTL_WARN, t.name, exp, got, rctl_cc_evidence(cc), fix,
+			  "bnxt_re marks or maps RoCE at %s: RoCE leaves the lossless class",
+			  bad_d ? "another DSCP" : "another priority");
+		rctl_emit_setting(j, bad_d ? RCTL_SET_ROCE_DSCP : RCTL_SET_ROCE_PRIO);
 	}
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "rocectl/rules.h"
+#include "rocectl/sysfs.h"
+#include "rocectl/settings.h"
 
 /*
  * Per RoCE port, also under RoCE LAG: mlx5_ib makes cc_params only for the
@@ -41,24 +43,35 @@ int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
 }
 
 /* The command that turns ECN on, in the home the driver has: each vendor its own. */
+enum rctl_setting rctl_ecn_setting(const struct rctl_netdev *nd, bool np)
+{
+	if (!strcmp(nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
+		return np ? RCTL_SET_ECN_NP : RCTL_SET_ECN_RP;
+	return RCTL_SET_ECN;
+}
+
 void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
 		  size_t len)
 {
 	const struct rctl_cc *cc = &nd->cc;
+	char path[384], one[8];
 	uint64_t v;
 
 	buf[0] = '\0';
+	rctl_cc_value_text(cc, 1, one, sizeof(one));
 	if (!strcmp(cc->source, "mlx5-sysfs"))		/* MLNX_OFED only */
-		snprintf(buf, len, "echo 1 > /sys/class/net/%s/ecn/roce_%s/enable/%d",
-			 nd->name, np ? "np" : "rp", prio);
-	else if (!strcmp(cc->source, "bnxt_re-configfs"))
-		snprintf(buf, len, "echo 1 > %s/ecn_enable && echo 1 > %s/apply",
-			 cc->path, cc->path);
-	else if (!strcmp(cc->source, "bnxt_re-debugfs"))
+		snprintf(path, sizeof(path), "%s/class/net/%s/ecn/roce_%s/enable/%d",
+			 rctl_sysfs(), nd->name, np ? "np" : "rp", prio);
+	else if (!strcmp(cc->source, "bnxt_re-debugfs")) {
 		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom) for %s: enable_cc 1, "
 			 "tos_ecn 1 (inbox bnxt_re has no persistent ECN setting)", nd->name);
-	else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v))
-		snprintf(buf, len, "echo 1 > %s/roce_dcqcn_enable", cc->path);
+		return;
+	} else if (rctl_cc_get(cc, "ecn_enable", &v) || rctl_cc_get(cc, "roce_dcqcn_enable", &v))
+		snprintf(path, sizeof(path), "%s/%s", cc->path,
+			 rctl_cc_get(cc, "ecn_enable", &v) ? "ecn_enable" : "roce_dcqcn_enable");
+	else
+		return;
+	rctl_cc_write_cmd(cc, path, one, buf, len);	/* tune's render */
 }
 
 /* Upstream mlx5: the enable is firmware's; only counters can hint it is off. */
@@ -112,15 +125,16 @@ static void ecn_side(struct rctl_judge *j, bool np)
 			continue;
 		}
 		if (on) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, "on", t.nd->cc.source, NULL,
+			rctl_emit(j, RCTL_PASS, t.name, exp, "on", rctl_cc_evidence(&t.nd->cc), NULL,
 				  "ECN %s is on for prio %d", side, p);
 			continue;
 		}
 		rctl_ecn_fix(t.nd, p, np, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, exp, "off", t.nd->cc.source, fix,
+		rctl_emit(j, RCTL_FAIL, t.name, exp, "off", rctl_cc_evidence(&t.nd->cc), fix,
 			  "ECN %s is off for RoCE prio %d: %s", side, p,
 			  np ? "no CNPs are sent, senders never slow down"
 			     : "CNPs are ignored, this host never slows down");
+		rctl_emit_setting(j, rctl_ecn_setting(t.nd, np));
 	}
 }
 

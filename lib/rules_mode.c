@@ -7,12 +7,24 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rocectl/settings.h"
+#include "rocectl/collect.h"
 #include "rocectl/rules.h"
 
 #define FOR_TARGETS(j, t) \
 	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);)
 
-#define CM_DIR "/sys/kernel/config/rdma_cm"
+
+/* tune's render of an rdma_cm default (rocectl/settings.h), in the same paths. */
+static void cm_fix(const struct rctl_target *t, const char *file, const char *text,
+		   char *fix, size_t len)
+{
+	char dir[256], path[320];
+
+	rctl_cm_dir(dir, sizeof(dir), t->dev->name);
+	rctl_cm_file(path, sizeof(path), t->dev->name, t->port->port, file);
+	rctl_render_cm(dir, path, text, fix, len);
+}
 
 void rule_mode_roce_version(struct rctl_judge *j)
 {
@@ -30,9 +42,7 @@ void rule_mode_roce_version(struct rctl_judge *j)
 				  "rdma_cm uses %s by default", want);
 			continue;
 		}
-		snprintf(fix, sizeof(fix),
-			 "mkdir -p %s/%s && echo '%s' > %s/%s/ports/%u/default_roce_mode",
-			 CM_DIR, t.dev->name, want, CM_DIR, t.dev->name, t.port->port);
+		cm_fix(&t, RCTL_CM_MODE_FILE, want, fix, sizeof(fix));
 		rctl_emit(j, RCTL_FAIL, t.name, want, cm->roce_mode, "configfs default_roce_mode",
 			  fix, "rdma_cm connections (NVMe-oF, rping, perftest -R) use %s, not %s",
 			  cm->roce_mode, want);
@@ -42,7 +52,7 @@ void rule_mode_roce_version(struct rctl_judge *j)
 void rule_mode_tos(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char exp[48], got[48], fix[320];
+	char exp[48], got[48], fix[320], txt[8];
 	int want = j->in->tos;
 
 	FOR_TARGETS(j, t) {
@@ -57,9 +67,8 @@ void rule_mode_tos(struct rctl_judge *j)
 				  "rdma_cm default ToS is %d", want);
 			continue;
 		}
-		snprintf(fix, sizeof(fix),
-			 "mkdir -p %s/%s && echo %d > %s/%s/ports/%u/default_roce_tos",
-			 CM_DIR, t.dev->name, want, CM_DIR, t.dev->name, t.port->port);
+		snprintf(txt, sizeof(txt), "%d", want);
+		cm_fix(&t, RCTL_CM_TOS_FILE, txt, fix, sizeof(fix));
 		rctl_emit(j, RCTL_WARN, t.name, exp, got, "configfs default_roce_tos", fix,
 			  cm->roce_tos ? "rdma_cm traffic is marked DSCP %u, not %d"
 				       : "rdma_cm traffic is marked DSCP %u: it runs in the lossy default class, not DSCP %d",
@@ -70,8 +79,7 @@ void rule_mode_tos(struct rctl_judge *j)
 /* Ethernet drivers of RoCE-capable NICs (their RDMA half: mlx5_ib, bnxt_re, irdma). */
 static bool roce_nic(const char *drv)
 {
-	return !strcmp(drv, "mlx5_core") || !strcmp(drv, "bnxt_en") ||
-	       !strcmp(drv, "ice") || !strcmp(drv, "i40e");
+	return rctl_driver_roce_capable(drv);
 }
 
 /*

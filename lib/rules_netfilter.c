@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rocectl/settings.h"
 #include "rocectl/rules.h"
 
 #define FOR_TARGETS(j, t)                                                     \
@@ -98,7 +99,7 @@ void rule_firewall_roce_udp(struct rctl_judge *j)
 			 r->verdict);
 		nf_describe(r, ev, sizeof(ev));
 		nf_fix(r, fix, sizeof(fix));
-		if (!strcmp(t.dev->driver, "rxe"))
+		if (rctl_family_of(t.dev, NULL) == RCTL_FAM_RXE)
 			rctl_emit(j, RCTL_FAIL, t.name, "no drop of UDP 4791", got, ev, fix,
 				  "a netfilter rule drops UDP 4791 on '%s': it blocks Soft-RoCE (rxe runs RoCE v2 through the kernel's UDP stack)",
 				  t.nd->name);

@@ -9,6 +9,7 @@
 
 #include "rocectl/catalog.h"
 #include "rocectl/rules.h"
+#include "rocectl/settings.h"
 
 /* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
 #define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
@@ -187,6 +188,7 @@ void rule_pfc_without_ecn(struct rctl_judge *j)
 		rctl_ecn_fix(t.nd, p, !np, fix, sizeof(fix));
 		rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
 			  "PFC without ECN/DCQCN on prio %d: congestion becomes pause storms and head-of-line blocking", p);
+		rctl_emit_setting(j, rctl_ecn_setting(t.nd, !np));
 	}
 }
 
@@ -254,11 +256,29 @@ void rule_pfc_buffer(struct rctl_judge *j)
 	}
 }
 
+/*
+ * The fix of an ETS finding is tune's change: move the RoCE priority to a
+ * traffic class of its own with bandwidth (rctl_ets_wanted_tc). Giving the
+ * 0 % class a share instead ("tc-bw TC:50") would break the sum of 100 that
+ * mlx5, bnxt_en and ice require and take bandwidth from the other classes.
+ */
+static void ets_fix(const struct rctl_target *t, const struct rctl_ets *e, int p, int want,
+		    char *fix, size_t len)
+{
+	if (want >= 0)
+		rctl_render_prio_tc(t->nd->name, p, want, fix, len);
+	else
+		snprintf(fix, len, "no free traffic class with bandwidth on '%s': "
+			 "dcb ets set dev %s prio-tc %d:TC with a TC of its own", t->nd->name,
+			 t->nd->name, p);
+	(void)e;
+}
+
 void rule_pfc_ets(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char got[96], fix[160];
-	int p = j->in->prio, tc;
+	char got[96], fix[192];
+	int p = j->in->prio, cp = j->in->cnp_prio, tc, want;
 	uint64_t rate;
 
 	FOR_TARGETS(j, t) {
@@ -270,14 +290,22 @@ void rule_pfc_ets(struct rctl_judge *j)
 		rate = t.nd->maxrate.st.ok ? t.nd->maxrate.tc_maxrate[tc] : 0;
 		snprintf(got, sizeof(got), "prio %d -> tc %d, tsa %u, bw %u%%, maxrate %llu",
 			 p, tc, e->tc_tsa[tc], e->tc_tx_bw[tc], (unsigned long long)rate);
-		if (e->tc_tsa[tc] == RCTL_TSA_ETS && !e->tc_tx_bw[tc]) {
-			snprintf(fix, sizeof(fix), "dcb ets set dev %s tc-bw %d:50", t.nd->name, tc);
+		want = rctl_ets_wanted_tc(e, p, cp);
+		if (want != RCTL_ETS_OK)
+			ets_fix(&t, e, p, want, fix, sizeof(fix));
+		if (want != RCTL_ETS_OK && e->tc_tsa[tc] == RCTL_TSA_ETS && !e->tc_tx_bw[tc]) {
 			rctl_emit(j, RCTL_WARN, t.name, "ETS share > 0 or strict", got, NULL, fix,
 				  "tc %d of RoCE prio %d has an ETS share of 0%%", tc, p);
+		} else if (want != RCTL_ETS_OK) {
+			/* one queue per TC: CNPs would wait behind the data they report on */
+			rctl_emit(j, RCTL_WARN, t.name, "RoCE prio in a TC without the CNP prio", got,
+				  NULL, fix, "CNP prio %d shares tc %d with RoCE prio %d: CNPs queue "
+				  "behind the congestion they report", cp, tc, p);
 		} else if (rate) {
 			snprintf(fix, sizeof(fix), "dcb maxrate set dev %s tc-maxrate %d:0", t.nd->name, tc);
 			rctl_emit(j, RCTL_WARN, t.name, "no rate limit", got, NULL, fix,
 				  "tc %d of RoCE prio %d is rate limited", tc, p);
+			rctl_emit_setting(j, RCTL_SET_NONE);	/* tune leaves rate limits */
 		} else {
 			rctl_emit(j, RCTL_PASS, t.name, "ETS share > 0 or strict", got, NULL, NULL,
 				  "tc %d of RoCE prio %d has bandwidth", tc, p);
@@ -285,26 +313,38 @@ void rule_pfc_ets(struct rctl_judge *j)
 	}
 }
 
+/*
+ * Who owns DCB, as tune decides it (rctl_dcb_owner): LLD_MANAGED, or a mode
+ * without HOST on mlx5 (firmware DCBX shows 0x0c), bnxt_en and ice. The fix
+ * is the vendor tool tune's skipped change names.
+ */
 void rule_pfc_dcbx_owner(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char got[48], fix[80];
+	char got[48], why[256];
+	const char *fix;
 
 	FOR_TARGETS(j, t) {
 		const struct rctl_dcbx *d = &t.nd->dcbx;
+		enum rctl_family f = rctl_family_of(t.dev, t.nd);
+		bool fw;
 
 		if (unsupported(&d->st) || !rctl_part_ok(j, &t, &d->st, "DCBX mode", true))
 			continue;
+		fw = rctl_dcb_owner(j->h, t.nd, f, why, sizeof(why)) == RCTL_DCB_FIRMWARE;
 		snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
-			 d->mode & RCTL_DCBX_LLD_MANAGED ? "firmware/LLDP agent" : "host");
-		snprintf(fix, sizeof(fix), "dcb dcbx set dev %s host ieee", t.nd->name);
-		if (d->mode & RCTL_DCBX_LLD_MANAGED)
-			rctl_emit(j, RCTL_WARN, t.name, "host-managed DCB", got, NULL, fix,
-				  "DCB of '%s' is managed by an LLDP agent: host settings may be overwritten",
-				  t.nd->name);
-		else
+			 fw ? "firmware/LLDP agent" : "host");
+		if (fw) {
+			fix = strstr(why, "): ");
+			rctl_emit(j, RCTL_WARN, t.name, "host-managed DCB", got, NULL,
+				  fix ? fix + 3 : why,
+				  "DCB of '%s' is managed by the firmware DCBX agent: host settings %s",
+				  t.nd->name, rctl_dcb_owner_refuses(f) ? "are refused" :
+				  "may be overwritten");
+		} else {
 			rctl_emit(j, RCTL_PASS, t.name, "host-managed DCB", got, NULL, NULL,
 				  "DCB is managed by the host");
+		}
 	}
 }
 

@@ -21,7 +21,7 @@ const struct rctl_rule rctl_rules[] = {
 	R("pfc.buffer", PFC, "pfc", rule_pfc_buffer,
 	  "the RoCE priority maps to a receive buffer of size 0"),
 	R("pfc.ets", PFC, "pfc", rule_pfc_ets,
-	  "the traffic class of the RoCE priority has no bandwidth guarantee or a rate limit"),
+	  "the traffic class of the RoCE priority has no bandwidth guarantee, a rate limit, or the CNP priority too"),
 	R("pfc.dcbx_owner", PFC, "pfc", rule_pfc_dcbx_owner,
 	  "DCB is managed by a firmware/LLDP agent, not by the host"),
 	R("pfc.lldpad", PFC, "pfc", rule_pfc_lldpad,
@@ -42,6 +42,8 @@ const struct rctl_rule rctl_rules[] = {
 	  "the RoCE DSCP is not mapped to the RoCE priority"),
 	R("dscp.ambiguous", DSCP, "dscp", rule_dscp_ambiguous,
 	  "the RoCE DSCP is mapped to more than one priority"),
+	R("dscp.roce_marking", DSCP, "dscp", rule_dscp_roce_marking,
+	  "Broadcom's bnxt_re maps RoCE at another DSCP or priority than the intent (cc/roce_dscp, roce_prio)"),
 	R("cnp.data_prio", CNP, "cnp", rule_cnp_data_prio,
 	  "CNPs are sent on the RoCE data DSCP/priority or on a PFC priority"),
 	R("cnp.mismatch", CNP, "cnp", rule_cnp_mismatch,
@@ -103,3 +105,4 @@ void rctl_judge_host(const struct rctl_host *h, const struct rctl_intent *in,
 {
 	rctl_judge_rules(h, in, areas, filter, rctl_rules, rctl_n_rules, r);
 }
+

@@ -66,15 +66,33 @@ static int record(struct tx *t, enum rctl_tune_status doc)
 	return ret;
 }
 
-/* Undo changes [0, upto) that were applied, last first; count what failed. */
-static int rollback(struct tx *t, uint32_t upto, struct rctl_err *first)
+/*
+ * The k-th change to undo: rctl_tune_undo_order()'s (on ice the APP entries
+ * before ETS and PFC), or the plan backwards when there was no memory for it.
+ */
+static uint32_t *undo_order(const struct rctl_tune_plan *p)
 {
+	uint32_t *order = malloc((p->n_ch ? p->n_ch : 1) * sizeof(*order));
+
+	if (order)
+		rctl_tune_undo_order(p, order);
+	return order;
+}
+
+static uint32_t undo_nth(const uint32_t *order, const struct rctl_tune_plan *p, uint32_t k)
+{
+	return order ? order[k] : p->n_ch - 1 - k;
+}
+
+/* Undo the changes that were applied, in the undo order; count what failed. */
+static int rollback(struct tx *t, struct rctl_err *first)
+{
+	uint32_t *order = undo_order(t->p), k;
 	struct rctl_err we = { 0 };
 	int failed = 0;
-	uint32_t i;
 
-	for (i = upto; i-- > 0;) {
-		struct rctl_tune_change *c = &t->p->ch[i];
+	for (k = 0; k < t->p->n_ch; k++) {
+		struct rctl_tune_change *c = &t->p->ch[undo_nth(order, t->p, k)];
 
 		if (c->status != RCTL_TUNE_APPLIED)
 			continue;
@@ -87,6 +105,7 @@ static int rollback(struct tx *t, uint32_t upto, struct rctl_err *first)
 		}
 		record(t, RCTL_TUNE_IN_PROGRESS);
 	}
+	free(order);
 	return failed;
 }
 
@@ -113,7 +132,7 @@ static int apply_failed(struct tx *t, uint32_t i, int step, const struct rctl_er
 	/* Step i too when only its record failed: it was written. */
 	for (j = 0; j <= i; j++)
 		undone += t->p->ch[j].status == RCTL_TUNE_APPLIED;
-	failed = rollback(t, i + 1, &rb);
+	failed = rollback(t, &rb);
 	*rb_failed = failed;
 	if (failed)
 		return rctl_err_msg(e, we->errnum,
@@ -220,13 +239,14 @@ int rctl_tune_revert(const struct rctl_tune_dir *d, const char *name,
 	struct rctl_err we = { 0 };
 	enum rctl_tune_status status;
 	int ret, failed = 0, tried = 0, errnum = 0;
-	uint32_t i;
+	uint32_t i, k, *order;
 
 	ret = rctl_tune_state_load(d, name, p, &status, e);
 	if (ret)
 		return ret;
-	for (i = p->n_ch; i-- > 0;) {
-		struct rctl_tune_change *c = &p->ch[i];
+	order = undo_order(p);
+	for (k = 0; k < p->n_ch; k++) {
+		struct rctl_tune_change *c = &p->ch[i = undo_nth(order, p, k)];
 
 		if (!rctl_tune_change_written(c))
 			continue;
@@ -243,6 +263,7 @@ int rctl_tune_revert(const struct rctl_tune_dir *d, const char *name,
 		}
 		record(&t, status);
 	}
+	free(order);
 	record(&t, failed ? RCTL_TUNE_REVERT_FAILED : RCTL_TUNE_REVERTED);
 	if (failed)
 		return rctl_err_msg(e, errnum, "%d of %d change%s not undone, first: %s of '%s': %s",

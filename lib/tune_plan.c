@@ -13,6 +13,7 @@
 
 #include "rocectl/collect.h"
 #include "rocectl/rules.h"
+#include "rocectl/settings.h"
 #include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
 
@@ -29,9 +30,35 @@ struct tgt {
 	const struct rctl_device *dev;
 	const struct rctl_port *port;
 	const struct rctl_netdev *nd;
+	enum rctl_family fam;		/* rctl_family_of(dev, nd) */
 };
 
 #define S(dst, ...) snprintf(dst, sizeof(dst), __VA_ARGS__)
+
+/* The settings table's id of a change, from what it writes. */
+enum rctl_setting rctl_tune_setting_id(const struct rctl_tune_change *c)
+{
+	static const struct {
+		const char *prefix;
+		enum rctl_setting sid;
+	} names[] = {
+		{ "dscp mode: ", RCTL_SET_APP_DSCP }, { "global pause", RCTL_SET_PAUSE }, { "prio-tc", RCTL_SET_ETS_PRIO_TC },
+		{ "prio-pfc", RCTL_SET_PFC }, { "dscp-prio", RCTL_SET_APP_DSCP },
+		{ "trust", RCTL_SET_TRUST }, { "roce_np enable", RCTL_SET_ECN_NP },
+		{ "roce_rp enable", RCTL_SET_ECN_RP }, { "ecn_enable", RCTL_SET_ECN },
+		{ "tos_ecn", RCTL_SET_ECN }, { "roce_dcqcn_enable", RCTL_SET_ECN },
+		{ "congestion control", RCTL_SET_ECN }, { "roce_prio", RCTL_SET_ROCE_PRIO },
+		{ "roce_dscp", RCTL_SET_ROCE_DSCP }, { "np_cnp_dscp", RCTL_SET_CNP_DSCP },
+		{ "np_cnp_prio", RCTL_SET_CNP_PRIO }, { RCTL_CM_TOS_FILE, RCTL_SET_CM_TOS },
+		{ RCTL_CM_MODE_FILE, RCTL_SET_CM_MODE }, { "rdma_cm defaults", RCTL_SET_CM_MODE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(c->setting, names[i].prefix, strlen(names[i].prefix)))
+			return names[i].sid;
+	return RCTL_SET_NONE;
+}
 
 static struct rctl_tune_change *add(struct planner *pl, enum rctl_tune_op op,
 				    enum rctl_area area, const char *target,
@@ -60,8 +87,7 @@ static const char *nd_driver(const struct tgt *t)
 
 static bool is_mlx5(const struct tgt *t)
 {
-	return !strncmp(t->dev->driver, "mlx5", 4) ||
-	       !strncmp(t->nd->driver, "mlx5", 4);
+	return rctl_family_mlx5(t->fam);
 }
 
 /*
@@ -92,22 +118,30 @@ static bool part_usable(struct planner *pl, const struct tgt *t,
 	return false;
 }
 
-/* lldpad or a firmware DCBX agent would undo (or fight) host DCB writes. */
+/*
+ * Who owns DCB (rctl_dcb_owner). A firmware/LLD agent: bnxt_en and ice
+ * refuse the write (-EINVAL) and mlx5's firmware negotiates over it, so the
+ * change is skipped with the reason and the vendor tool, never forced.
+ * lldpad: the write works but lldpad may override it; --force writes anyway.
+ */
 static void dcb_owner(struct planner *pl, const struct tgt *t,
 		      struct rctl_tune_change *c)
 {
 	size_t o = strlen(c->warning), len = sizeof(c->warning);
-	const char *sep = o ? "; " : "";
+	char why[sizeof(c->skip)];
 
-	if (pl->h->lldpad_running)
-		snprintf(c->warning + o, len - o, "%slldpad (pid %u) manages DCB and may override it",
-			 sep, pl->h->lldpad_pid);
-	else if (t->nd->dcbx.st.ok && (t->nd->dcbx.mode & RCTL_DCBX_LLD_MANAGED))
-		snprintf(c->warning + o, len - o, "%sDCB is managed by the firmware/LLDP agent (DCBX LLD_MANAGED)",
-			 sep);
-	else
-		return;
-	c->needs_force = true;
+	switch (rctl_dcb_owner(pl->h, t->nd, t->fam, why, sizeof(why))) {
+	case RCTL_DCB_FIRMWARE:
+		if (!c->skip[0])
+			S(c->skip, "%s", why);
+		break;
+	case RCTL_DCB_LLDPAD:
+		snprintf(c->warning + o, len - o, "%s%s", o ? "; " : "", why);
+		c->needs_force = true;
+		break;
+	default:
+		break;
+	}
 }
 
 static const char *prio_bits(uint32_t bits, char *buf, size_t len)
@@ -149,48 +183,48 @@ static void plan_pause(struct planner *pl, const struct tgt *t)
 
 /* ---- 2. ETS prio -> TC ------------------------------------------------ */
 
-static bool tc_has_bw(const struct rctl_ets *e, int tc)
-{
-	return e->tc_tsa[tc] != RCTL_TSA_ETS || e->tc_tx_bw[tc];
-}
-
 /*
- * The RoCE prio needs a TC of its own with bandwidth (strict, or an ETS
- * share), not shared with the CNP prio. Pick the lowest TC with bandwidth
- * that no other priority uses; -1 when there is none.
+ * On ice, the plan's first DSCP APP entry switches the port to DSCP mode,
+ * which resets ETS, and revert's delete of that entry loads the defaults
+ * (ETS TC 0, PFC off: ice_dcb_lib.c ice_dcb_sw_dflt_cfg). ETS and PFC are
+ * then written after the APP entries even when they are already right, so
+ * that the apply lands them on the new mode and the undo restores them.
  */
-static int ets_pick_tc(const struct rctl_ets *e, int prio)
+#define ICE_AGAIN "dscp mode: "	/* a write that is part of ice's first DSCP entry */
+static bool ice_mode_switch(const struct planner *pl, const struct tgt *t)
 {
-	int ntc = e->ets_cap >= 1 && e->ets_cap <= 8 ? (int)e->ets_cap : 8;
-	int tc, q;
+	const struct rctl_app_table *a = &t->nd->app;
+	uint32_t i;
 
-	for (tc = 0; tc < ntc; tc++) {
-		if (!tc_has_bw(e, tc))
-			continue;
-		for (q = 0; q < 8; q++)
-			if (q != prio && (e->prio_tc[q] & 7) == tc)
-				break;
-		if (q == 8)
-			return tc;
-	}
-	return -1;
+	if ((t->fam != RCTL_FAM_ICE && t->fam != RCTL_FAM_ICE_OOT) || !a->st.ok)
+		return false;
+	for (i = 0; i < a->n_apps; i++)
+		if (a->apps[i].selector == RCTL_APP_SEL_DSCP)
+			return false;
+	for (i = 0; i < pl->p->n_ch; i++)
+		if (pl->p->ch[i].op == RCTL_TUNE_APP_ADD && !pl->p->ch[i].skip[0] &&
+		    !strcmp(pl->p->ch[i].ifname, t->nd->name))
+			return true;
+	return false;
 }
 
 static void plan_ets(struct planner *pl, const struct tgt *t)
 {
 	const struct rctl_ets *e = &t->nd->ets;
-	int p = pl->in->prio, cp = pl->in->cnp_prio, tc, ntc;
+	int p = pl->in->prio, tc, ntc;
+	bool again = ice_mode_switch(pl, t);
 	struct rctl_tune_change *c;
 
 	if (!e->st.ok)		/* PFC reports an unreadable DCB already */
 		return;
 	tc = e->prio_tc[p] & 7;
-	if (tc_has_bw(e, tc) && (cp == p || (e->prio_tc[cp] & 7) != tc))
+	ntc = rctl_ets_wanted_tc(e, p, pl->in->cnp_prio);
+	if (ntc == RCTL_ETS_OK && !again)
 		return;
-	c = add(pl, RCTL_TUNE_ETS, RCTL_AREA_PFC, t->nd->name, "prio-tc");
+	c = add(pl, RCTL_TUNE_ETS, ntc == RCTL_ETS_OK ? RCTL_AREA_DSCP : RCTL_AREA_PFC, t->nd->name,
+		ntc == RCTL_ETS_OK ? ICE_AGAIN "prio-tc" : "prio-tc");
 	if (!c)
 		return;
-	ntc = ets_pick_tc(e, p);
 	S(c->ifname, "%s", t->nd->name);
 	S(c->driver, "%s", nd_driver(t));
 	memcpy(c->old_prio_tc, e->prio_tc, 8);
@@ -200,15 +234,18 @@ static void plan_ets(struct planner *pl, const struct tgt *t)
 	c->ets_willing = e->willing;
 	S(c->from, "%d:%d", p, tc);
 	S(c->via, "dcbnl RTM_SETDCB IEEE_SET ETS");
+	if (again)
+		S(c->warning, "ice: the first DSCP entry resets ETS; written again after it");
 	dcb_owner(pl, t, c);
-	if (ntc < 0) {
+	if (ntc == RCTL_ETS_NO_TC) {
 		S(c->to, "a traffic class of its own with bandwidth");
 		S(c->skip, "no free traffic class with bandwidth on '%s'", t->nd->name);
 		return;
 	}
-	c->new_prio_tc[p] = ntc;
-	S(c->to, "%d:%d", p, ntc);
-	S(c->command, "dcb ets set dev %s prio-tc %d:%d", t->nd->name, p, ntc);
+	if (ntc >= 0)
+		c->new_prio_tc[p] = ntc;
+	S(c->to, "%d:%d", p, c->new_prio_tc[p]);
+	rctl_render_prio_tc(t->nd->name, p, c->new_prio_tc[p], c->command, sizeof(c->command));
 }
 
 /* ---- 3. PFC ----------------------------------------------------------- */
@@ -219,7 +256,7 @@ static void plan_pfc(struct planner *pl, const struct tgt *t)
 	uint32_t cur = 0, want = pl->in->pfc ? 1u << pl->in->prio : 0;
 	struct rctl_tune_change *c;
 	char a[32], b[32];
-	size_t o = 0;
+	bool again;
 	int i;
 
 	S(b, "%s", prio_bits(want, a, sizeof(a)));
@@ -227,11 +264,14 @@ static void plan_pfc(struct planner *pl, const struct tgt *t)
 		return;
 	for (i = 0; i < 8; i++)
 		cur |= pf->pfc_en[i] ? 1u << i : 0;
-	if (cur == want)
+	again = ice_mode_switch(pl, t);
+	if (cur == want && !again)
 		return;
-	c = add(pl, RCTL_TUNE_PFC, RCTL_AREA_PFC, t->nd->name, "prio-pfc");
+	c = add(pl, RCTL_TUNE_PFC, cur == want ? RCTL_AREA_DSCP : RCTL_AREA_PFC, t->nd->name,
+		cur == want ? ICE_AGAIN "prio-pfc" : "prio-pfc");
 	if (!c)
 		return;
+
 	S(c->ifname, "%s", t->nd->name);
 	S(c->driver, "%s", nd_driver(t));
 	c->old_val = cur;
@@ -242,11 +282,12 @@ static void plan_pfc(struct planner *pl, const struct tgt *t)
 	S(c->from, "%s", prio_bits(cur, a, sizeof(a)));
 	S(c->to, "%s", prio_bits(want, a, sizeof(a)));
 	S(c->via, "dcbnl RTM_SETDCB IEEE_SET PFC");
-	o = snprintf(c->command, sizeof(c->command), "dcb pfc set dev %s prio-pfc", t->nd->name);
-	for (i = 0; i < 8; i++)
-		if ((cur ^ want) & (1u << i))
-			o += snprintf(c->command + o, sizeof(c->command) - o, " %d:%s", i,
-				      want & (1u << i) ? "on" : "off");
+	/* ice re-assert: name every priority of the wanted set */
+	rctl_render_pfc(t->nd->name, cur == want ? ~want & 0xff : cur, want, c->command,
+			sizeof(c->command));
+	if (again)
+		S(c->warning, "ice: revert's delete of the last DSCP entry loads the defaults "
+		  "(PFC off); written after the APP entries so that revert restores it");
 	if (is_mlx5(t))
 		S(c->warning, "changing PFC flaps the link of '%s' (mlx5 toggles the port)",
 		  t->nd->name);
@@ -272,35 +313,32 @@ static void cc_mkdir(const struct rctl_cc *cc, const char *drv, char *buf, size_
 }
 
 static void add_file(struct planner *pl, const struct tgt *t, enum rctl_area area,
-		     const char *setting, const char *path, const char *old,
-		     const char *want)
+		     const char *setting, const char *path, uint64_t old, uint64_t want)
 {
 	const struct rctl_cc *cc = &t->nd->cc;
-	bool bnxt = !strcmp(cc->source, "bnxt_re-configfs");
+	bool bnxt = t->fam == RCTL_FAM_BNXT_OOT;
 	struct rctl_tune_change *c = add(pl, RCTL_TUNE_WRITE, area, t->nd->name, setting);
-	size_t o;
 
 	if (!c)
 		return;
 	S(c->driver, "%s", t->dev->driver);
 	S(c->path, "%s", path);
 	S(c->via, "%s", path);
-	S(c->old_text, "%s", old);
-	S(c->new_text, "%s", want);
-	S(c->from, "%s", old);
-	S(c->to, "%s", want);
+	/* Written in the base the driver parses (bnxt_re configfs: hex); shown decimal. */
+	rctl_cc_value_text(cc, old, c->old_text, sizeof(c->old_text));
+	rctl_cc_value_text(cc, want, c->new_text, sizeof(c->new_text));
+	S(c->from, "%llu", (unsigned long long)old);
+	S(c->to, "%llu", (unsigned long long)want);
 	if (bnxt)
 		cc_mkdir(cc, "bnxt_re", c->mkdir, sizeof(c->mkdir));
-	else if (!strcmp(cc->source, "irdma-configfs"))
+	else if (t->fam == RCTL_FAM_ICE_OOT)
 		cc_mkdir(cc, "irdma", c->mkdir, sizeof(c->mkdir));
-	if (bnxt && strcmp(setting, "apply"))
+	if (bnxt)	/* value, then apply, as one step */
 		S(c->commit, "%s/apply", cc->path);
 	if (!strcmp(cc->source, "bnxt_re-debugfs"))
 		S(c->skip, "inbox bnxt_re has no write path tune owns: "
 		  "use bnxt_setupcc.sh or niccli (Broadcom)");
-	o = snprintf(c->command, sizeof(c->command), "echo %s > %s", want, path);
-	if (c->commit[0] && o < sizeof(c->command))
-		snprintf(c->command + o, sizeof(c->command) - o, " && echo 1 > %s", c->commit);
+	rctl_cc_write_cmd(cc, path, c->new_text, c->command, sizeof(c->command));
 }
 
 static void plan_ecn_enables(struct planner *pl, const struct tgt *t)
@@ -322,17 +360,17 @@ static void plan_ecn_enables(struct planner *pl, const struct tgt *t)
 			S(path, "%s/class/net/%s/ecn/roce_%s/enable/%d", rctl_sysfs(),
 			  t->nd->name, side[s], p);
 			S(set, "roce_%s enable prio %d", side[s], p);
-			add_file(pl, t, RCTL_AREA_ECN, set, path, "0", "1");
+			add_file(pl, t, RCTL_AREA_ECN, set, path, 0, 1);
 		}
 	} else if (rctl_cc_get(cc, "ecn_enable", &v) && !v) {
 		S(path, "%s/ecn_enable", cc->path);
-		add_file(pl, t, RCTL_AREA_ECN, "ecn_enable", path, "0", "1");
+		add_file(pl, t, RCTL_AREA_ECN, "ecn_enable", path, 0, 1);
 	} else if (rctl_cc_get(cc, "tos_ecn", &v) && !v) {	/* inbox bnxt_re */
 		S(path, "%s/tos_ecn", cc->path);
-		add_file(pl, t, RCTL_AREA_ECN, "tos_ecn", path, "0", "1");
+		add_file(pl, t, RCTL_AREA_ECN, "tos_ecn", path, 0, 1);
 	} else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v) && !v) {
 		S(path, "%s/roce_dcqcn_enable", cc->path);
-		add_file(pl, t, RCTL_AREA_ECN, "roce_dcqcn_enable", path, "0", "1");
+		add_file(pl, t, RCTL_AREA_ECN, "roce_dcqcn_enable", path, 0, 1);
 	}
 }
 
@@ -341,20 +379,12 @@ static void plan_cc_param(struct planner *pl, const struct tgt *t,
 			  enum rctl_area area, const char *name, uint64_t want)
 {
 	const struct rctl_cc *cc = &t->nd->cc;
-	char path[RCTL_TUNE_PATH_LEN], old[24], val[24];
-	uint32_t i;
+	char path[RCTL_TUNE_PATH_LEN];
+	uint64_t v;
 
-	for (i = 0; i < cc->n_params; i++) {
-		const struct rctl_cc_param *pa = &cc->params[i];
-
-		if (strcmp(pa->name, name) || pa->value == want)
-			continue;
-		S(path, "%s/%s", cc->path, pa->src[0] ? pa->src : pa->name);
-		S(old, "%llu", (unsigned long long)pa->value);
-		S(val, "%llu", (unsigned long long)want);
-		add_file(pl, t, area, name, path, old, val);
-		return;
-	}
+	if (rctl_cc_get(cc, name, &v) && v != want &&
+	    rctl_cc_param_path(cc, name, path, sizeof(path)))
+		add_file(pl, t, area, name, path, v, want);
 }
 
 static void plan_cc(struct planner *pl, const struct tgt *t)
@@ -365,8 +395,8 @@ static void plan_cc(struct planner *pl, const struct tgt *t)
 			 pl->in->ecn ? "ECN on" : "as is"))
 		return;
 	plan_ecn_enables(pl, t);
-	plan_cc_param(pl, t, RCTL_AREA_ECN, "roce_prio", pl->in->prio);	/* bnxt_re */
-	plan_cc_param(pl, t, RCTL_AREA_ECN, "roce_dscp", pl->in->dscp);
+	plan_cc_param(pl, t, RCTL_AREA_DSCP, "roce_prio", pl->in->prio);	/* bnxt_re */
+	plan_cc_param(pl, t, RCTL_AREA_DSCP, "roce_dscp", pl->in->dscp);
 	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_dscp", pl->in->cnp_dscp);
 	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_prio", pl->in->cnp_prio);
 }
@@ -503,7 +533,7 @@ static void plan_trust(struct planner *pl, const struct tgt *t)
  */
 static bool dels_first(const struct tgt *t)
 {
-	return !strcmp(nd_driver(t), "ice");
+	return t->fam == RCTL_FAM_ICE || t->fam == RCTL_FAM_ICE_OOT;
 }
 
 /* A VLAN whose egress-qos-map sends RoCE at another PCP: name the fix (tune owns no VLAN). */
@@ -590,7 +620,7 @@ static void cm_change(struct planner *pl, const struct tgt *t, const char *file,
 	S(c->new_text, "%s", want);
 	S(c->from, "%s", old);
 	S(c->to, "%s", want);
-	S(c->command, "echo '%s' > %s", want, c->path);
+	rctl_render_cm(c->mkdir, c->path, want, c->command, sizeof(c->command));
 }
 
 static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)
@@ -635,19 +665,20 @@ static void plan_tos(struct planner *pl, const struct tgt *t)
 	plan_cm(pl, t, true);
 }
 
-/* The safe order of tune.h; netdev phases run once per netdev. */
-static const struct {
-	phase_fn fn;
-	bool per_port;
-} phases[] = {
-	{ plan_pause, false },
-	{ plan_ets, false },
-	{ plan_pfc, false },
-	{ plan_cc, false },
-	{ plan_app, false },
-	{ plan_mode, true },
-	{ plan_tos, true },
+/*
+ * The netdev phases by rctl_phase; each family runs them in its own order
+ * (rctl_family_phases: ice puts the APP entries before ETS and PFC). The
+ * rdma_cm defaults run per port, last, mode before ToS.
+ */
+static const phase_fn netdev_fns[RCTL_PHASE_N] = {
+	[RCTL_PHASE_PAUSE] = plan_pause,
+	[RCTL_PHASE_ETS] = plan_ets,
+	[RCTL_PHASE_PFC] = plan_pfc,
+	[RCTL_PHASE_CC] = plan_cc,
+	[RCTL_PHASE_APP] = plan_app,
 };
+static const phase_fn port_fns[] = { plan_mode, plan_tos };
+#define N_SLOTS 5	/* netdev phases of every family's order */
 
 /*
  * Whether a port before (i, j) that the filter keeps has the same netdev:
@@ -671,39 +702,57 @@ static bool seen_before(const struct planner *pl, uint32_t i, uint32_t j)
  * RoCE LAG: DCB lives on every slave of the bond, not only on the one the
  * RDMA port names (docs/roce-vlan-lag-vf.md); cc stays the port's.
  */
-static void run_on_slaves(struct planner *pl, unsigned int k, struct tgt t)
+static void run_on_slaves(struct planner *pl, phase_fn fn, struct tgt t)
 {
 	const struct rctl_netdev *bond = rctl_bond_of(pl->h, t.nd);
 	uint32_t i;
 
-	for (i = 0; bond && phases[k].fn != plan_cc && i < pl->h->n_netdevs; i++) {
+	for (i = 0; bond && fn != plan_cc && i < pl->h->n_netdevs; i++) {
 		t.nd = &pl->h->netdevs[i];
 		if (!strcmp(t.nd->master, bond->name) && !rctl_port_netdev(pl->h, t.nd->name))
-			phases[k].fn(pl, &t);
+			fn(pl, &t);
 	}
+}
+
+/* The function of slot k for a target: its family's k-th netdev phase, or a port phase. */
+static phase_fn slot_fn(const struct tgt *t, unsigned int k)
+{
+	const enum rctl_phase *order;
+	size_t n;
+
+	if (k >= N_SLOTS)
+		return port_fns[k - N_SLOTS];
+	order = rctl_family_phases(t->fam, &n);
+	return k < n ? netdev_fns[order[k]] : NULL;
 }
 
 static void run_phase(struct planner *pl, unsigned int k)
 {
 	const struct rctl_host *h = pl->h;
 	struct rctl_netdev none = { 0 };
+	bool per_port = k >= N_SLOTS;
 	uint32_t i, j;
+	phase_fn fn;
 
 	for (i = 0; i < h->n_devs; i++)
 		for (j = 0; j < h->devs[i].n_ports; j++) {
-			struct tgt t = { &h->devs[i], &h->devs[i].ports[j], NULL };
+			struct tgt t = { &h->devs[i], &h->devs[i].ports[j], NULL, 0 };
 
 			if (strcmp(t.port->link_layer, "Ethernet") ||
 			    !rctl_port_match(pl->filter, t.dev, t.port))
 				continue;
 			t.nd = rctl_host_netdev(h, t.port->netdev);
-			if (!phases[k].per_port && (!t.nd || seen_before(pl, i, j)))
+			if (!per_port && (!t.nd || seen_before(pl, i, j)))
 				continue;
 			if (!t.nd)
 				t.nd = &none;
-			phases[k].fn(pl, &t);
-			if (!phases[k].per_port)
-				run_on_slaves(pl, k, t);
+			t.fam = rctl_family_of(t.dev, t.nd);
+			fn = slot_fn(&t, k);
+			if (!fn)
+				continue;
+			fn(pl, &t);
+			if (!per_port)
+				run_on_slaves(pl, fn, t);
 		}
 }
 
@@ -720,7 +769,7 @@ int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
 	unsigned int k;
 
 	memset(p, 0, sizeof(*p));
-	for (k = 0; k < sizeof(phases) / sizeof(phases[0]); k++)
+	for (k = 0; k < N_SLOTS + sizeof(port_fns) / sizeof(port_fns[0]); k++)
 		run_phase(&pl, k);
 	if (pl.oom) {
 		rctl_tune_plan_free(p);
@@ -738,4 +787,44 @@ const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_
 	else
 		snprintf(buf, len, "reboot, driver reload");
 	return buf;
+}
+
+static enum rctl_phase phase_of(const struct rctl_tune_change *c)
+{
+	switch (c->op) {
+	case RCTL_TUNE_PAUSE: return RCTL_PHASE_PAUSE;
+	case RCTL_TUNE_ETS: return RCTL_PHASE_ETS;
+	case RCTL_TUNE_PFC: return RCTL_PHASE_PFC;
+	case RCTL_TUNE_APP_ADD:
+	case RCTL_TUNE_APP_DEL:
+	case RCTL_TUNE_APP_SET: return RCTL_PHASE_APP;
+	default:
+		break;
+	}
+	if (c->area == RCTL_AREA_MODE)
+		return RCTL_PHASE_CM;
+	return c->area == RCTL_AREA_DSCP && !strcmp(c->setting, "trust") ? RCTL_PHASE_APP :
+	       RCTL_PHASE_CC;
+}
+
+/* Undo first: the higher rank, then the later step. */
+static bool undo_before(const struct rctl_tune_plan *p, uint32_t a, uint32_t b)
+{
+	const struct rctl_tune_change *x = &p->ch[a], *y = &p->ch[b];
+	unsigned int ra = rctl_setting_undo_rank(rctl_family_of_driver(x->driver), phase_of(x));
+	unsigned int rb = rctl_setting_undo_rank(rctl_family_of_driver(y->driver), phase_of(y));
+
+	return ra != rb ? ra > rb : a > b;
+}
+
+void rctl_tune_undo_order(const struct rctl_tune_plan *p, uint32_t *order)
+{
+	uint32_t i, k, v;
+
+	for (i = 0; i < p->n_ch; i++) {		/* insertion sort: plans are short */
+		v = i;
+		for (k = i; k > 0 && undo_before(p, v, order[k - 1]); k--)
+			order[k] = order[k - 1];
+		order[k] = v;
+	}
 }

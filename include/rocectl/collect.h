@@ -62,6 +62,11 @@ int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err 
  * reply lacks or does not validate is left unset.
  */
 int rctl_dcb_parse(const struct nlmsghdr *nlh, struct rctl_netdev *nd);
+/*
+ * The driver's answer in dcbnl's reply to a SET or DEL: 0 (also for the
+ * positive statuses ice returns on success), or -errno.
+ */
+int rctl_dcb_set_status(const struct nlmsghdr *nlh);
 int rctl_rdma_parse_dev(const struct nlmsghdr *nlh, struct rctl_host *h);
 int rctl_rdma_parse_port(const struct nlmsghdr *nlh, struct rctl_device *d);
 

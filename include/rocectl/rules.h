@@ -16,6 +16,7 @@
 
 #include "rocectl/intent.h"
 #include "rocectl/model.h"
+#include "rocectl/settings.h"
 
 /* Ordered by severity for aggregation (see rctl_report_exit()). */
 enum rctl_status {
@@ -59,6 +60,11 @@ struct rctl_finding {
 	char observed[RCTL_FIELD_LEN];
 	char evidence[RCTL_FIELD_LEN * 2];	/* values read, where from */
 	char fix[RCTL_FIELD_LEN * 2];		/* exact command, "" when none */
+	/*
+	 * The settings table's setting the finding judges ("setting_id"), the
+	 * key tune's change of it carries too; RCTL_SET_NONE when none.
+	 */
+	enum rctl_setting setting;
 };
 
 struct rctl_report {
@@ -127,6 +133,10 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	__attribute__((format(printf, 8, 9)));
 
 /* Attach a measured ratio (the loss rate) to the finding just emitted. */
+/* The setting of the finding just emitted, where the rule's default is not it. */
+void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s);
+/* The setting a rule's findings judge by default (lib/rules.c). */
+enum rctl_setting rctl_rule_setting(const char *rule_id);
 void rctl_emit_ratio(struct rctl_judge *j, double ratio);
 
 /* Iterate over the RoCE (Ethernet) ports that match the filter. */
@@ -215,6 +225,8 @@ uint64_t rctl_delta_match(const struct rctl_counter *c, uint32_t n, const char *
  */
 int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np);
 /* The command that turns it on, into buf ("" when there is none). */
+/* The setting an ECN finding of "nd" judges: per side (MLNX_OFED) or one switch. */
+enum rctl_setting rctl_ecn_setting(const struct rctl_netdev *nd, bool np);
 void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
 		  size_t len);
 
@@ -228,6 +240,7 @@ RULE_FN(rule_pfc_global_pause);
 RULE_FN(rule_pfc_buffer);
 RULE_FN(rule_pfc_ets);
 RULE_FN(rule_pfc_dcbx_owner);
+RULE_FN(rule_dscp_roce_marking);
 RULE_FN(rule_pfc_lldpad);
 RULE_FN(rule_ecn_np_disabled);
 RULE_FN(rule_ecn_rp_disabled);

@@ -24,7 +24,15 @@
  *	   ice refuses a DSCP already mapped, so there the deletes come first
  *	6. rdma_cm default_roce_mode, then default_roce_tos
  *
- * Rollback and revert undo in the reverse order.
+ * Each family has its order (rctl_family_phases(), rocectl/settings.h): on
+ * ice the APP entries come before ETS and PFC, because its first DSCP entry
+ * resets ETS (ice_dcb_nl.c ice_dcbnl_setapp).
+ *
+ * The undo order is rctl_tune_undo_order(): the reverse order, except where
+ * rctl_setting_undo_rank() of the change's family says otherwise: on ice
+ * the APP entries are undone before ETS and PFC are restored, since
+ * deleting the last DSCP entry loads the defaults. lib/tune_apply.c's
+ * rollback and revert walk this order.
  */
 #ifndef ROCECTL_TUNE_H
 #define ROCECTL_TUNE_H
@@ -36,6 +44,7 @@
 #include "rocectl/err.h"
 #include "rocectl/intent.h"
 #include "rocectl/model.h"
+#include "rocectl/settings.h"
 #include "rocectl/rules.h"
 
 #define RCTL_TUNE_PATH_LEN 256
@@ -111,7 +120,7 @@ struct rctl_tune_change {
 	char via[RCTL_TUNE_PATH_LEN];	/* interface written */
 	char command[640];		/* equivalent command of the usual tool */
 	char warning[160];		/* "changing PFC flaps the link of an mlx5 port" */
-	char skip[160];			/* non-empty: apply skips it, and why */
+	char skip[256];			/* non-empty: apply skips it, and why */
 	bool needs_force;		/* lldpad or firmware DCBX owns DCB */
 
 	/* For the write and its undo */
@@ -148,6 +157,14 @@ void rctl_tune_plan_free(struct rctl_tune_plan *p);
  * false for a DEL, of the entry (app_selector, app_protocol, *prio).
  */
 bool rctl_tune_app_op(const struct rctl_tune_change *c, bool undo, uint32_t *prio);
+/*
+ * The order to undo the changes of "p" in: indices into p->ch, into "order"
+ * (p->n_ch of them). From the state file's own fields (op, area, driver),
+ * so revert computes the same order as rollback.
+ */
+void rctl_tune_undo_order(const struct rctl_tune_plan *p, uint32_t *order);
+/* The settings table's setting a change writes ("setting_id" in the plan). */
+enum rctl_setting rctl_tune_setting_id(const struct rctl_tune_change *c);
 /* The names of an op and a status, as the state file keeps them (lib/tune_state.c). */
 const char *rctl_tune_op_name(enum rctl_tune_op op);
 const char *rctl_tune_status_name(enum rctl_tune_status st);

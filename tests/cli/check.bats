@@ -126,7 +126,7 @@ expect() {	# fixture exit "id:status ..."
 			"$FIXTURES/$f.json" >"$BATS_TEST_TMPDIR/$f.json"
 	done
 	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-oot-healthy.json"
-	assert_line "           fix: echo 48 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/cnp_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"
+	assert_line "           fix: echo 0x30 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/cnp_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"
 	run -1 rocectl check cnp -i "$BATS_TEST_TMPDIR/bnxt-healthy.json"
 	assert_line "           fix: bnxt_setupcc.sh or niccli (Broadcom): np_cnp_dscp 48"
 }
@@ -277,7 +277,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_line "           fix: dcb pfc set dev ens1f0np0 prio-pfc 3:on"
 	assert_line --regexp "^pfc +0 warnings, 1 errors$"
 	run -2 rocectl check dscp -i "$FIXTURES/fault-dscp26-missing.json"
-	assert_line "           fix: dcb app add dev ens1f0np0 dscp-prio 26:3"
+	assert_line "           fix: dcb app replace dev ens1f0np0 dscp-prio 26:3"
 }
 
 @test "one area only judges that area; counters without deltas is exit 3" {

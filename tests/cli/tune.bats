@@ -36,6 +36,10 @@ plan_lines() {
 		[fault-trust-pcp-untagged]=$'dscp ens1f0np0 dscp-prio 26: none -> 26:3\ndscp ens1f0np0 dscp-prio 48: none -> 48:6'
 		[fault-debugfs-unreadable]="ecn ens1f0np0 congestion control: unknown -> ECN on"
 		[fault-lag-pfc-off-slave]="pfc ens1f1np1 prio-pfc: none -> 3"
+		[fault-bnxt-oot-cnp-dscp]=$'dscp ens2f0np0 roce_dscp: 24 -> 26\ncnp ens2f0np0 np_cnp_dscp: 10 -> 48'
+		[fault-ice-no-dscp]=$'dscp ens5f0np0 dscp-prio 26: none -> 26:3\ndscp ens5f0np0 dscp-prio 48: none -> 48:6\ndscp ens5f0np0 dscp mode: prio-tc: 3:1 -> 3:1\ndscp ens5f0np0 dscp mode: prio-pfc: 3 -> 3'
+		[fault-ice-fw-lldp]="pfc ens5f0np0 prio-pfc: none -> 3"
+		[fault-mlx5-fw-dcbx]="pfc ens1f0np0 prio-pfc: none -> 3"
 	)
 	local f
 	for f in "${!want[@]}"; do
@@ -49,7 +53,7 @@ plan_lines() {
 		"$FIXTURES/bnxt-oot-healthy.json" >"$BATS_TEST_TMPDIR/oot.json"
 	run -0 rocectl tune plan -j --input "$BATS_TEST_TMPDIR/oot.json"
 	echo "$output" | jq -e '.changes | length == 1 and
-		.[0].command == "echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_enable && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply" and
+		.[0].command == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_enable && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply" and
 		.[0].skip == null'
 	refute_output --partial "/sys/class/net/"
 	jq '(.host.netdevs[0].cc.params[] | select(.name == "ecn_enable") | .value) = 0' \
@@ -68,6 +72,18 @@ plan_lines() {
 	run -0 rocectl tune plan -j --input "$BATS_TEST_TMPDIR/remap.json"
 	echo "$output" | jq -e '.changes | length == 1 and .[0].from == "26:0" and .[0].to == "26:3" and
 		.[0].command == "dcb app replace dev ens1f0np0 dscp-prio 26:3"'
+}
+
+@test "Broadcom's configfs: hex values with apply in one step; firmware-owned DCB: skipped with the tool, no --force" {
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-bnxt-oot-cnp-dscp.json"
+	jq -e '[.changes[].command] == [
+		"echo 0x1a > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/roce_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply",
+		"echo 0x30 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/cnp_dscp && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"]' <<<"$output"
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-ice-fw-lldp.json"
+	jq -e '.to_apply == 0 and ([.changes[] | select(.needs_force)] == []) and
+		(.changes[0].skip | test("^firmware DCBX agent owns DCB \\(mode 0x0a, host writes refused\\): ethtool --set-priv-flags ens5f0np0 fw-lldp-agent off"))' <<<"$output"
+	run -0 rocectl tune plan --input "$FIXTURES/fault-ice-no-dscp.json"
+	assert_line --partial "warning: ice: the first DSCP entry resets ETS; written again after it"
 }
 
 @test "faults tune cannot fix give an empty plan" {
@@ -96,7 +112,7 @@ plan_lines() {
 		(.warning | test("flaps the link")) and .needs_force == false and .skip == null'
 	run -0 rocectl tune plan -j --input "$FIXTURES/fault-tos-0.json"
 	echo "$output" | jq -e '.changes[0].command ==
-		"echo '"'106'"' > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"'
+		"mkdir -p /sys/kernel/config/rdma_cm/mlx5_0 && echo 106 > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"'
 }
 
 @test "an unreadable part is a skipped change with its reason" {

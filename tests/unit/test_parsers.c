@@ -5,6 +5,7 @@
  * past the buffer), dcbnl payloads read in place (misaligned u64s), nldev
  * attributes used without length or NUL checks.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -156,6 +157,33 @@ static void test_dcb_short(void **state)
 	assert_false(nd.dcbx.st.ok);
 }
 
+/* dcbnl's reply to a SET: the driver's return value as DCB_ATTR_IEEE u8. */
+static struct nlmsghdr *dcb_set_reply(int driver_ret)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nlbuf);
+	struct dcbmsg *dm = mnl_nlmsg_put_extra_header(nlh, sizeof(*dm));
+
+	nlh->nlmsg_type = RTM_SETDCB;
+	dm->cmd = DCB_CMD_IEEE_SET;
+	mnl_attr_put_u8(nlh, DCB_ATTR_IEEE, (uint8_t)driver_ret);
+	return nlh;
+}
+
+/* ice answers setapp 1 (ICE_DCB_NO_HW_CHG) and delapp 2 (ICE_DCB_HW_CHG) on success. */
+static void test_dcb_set_status(void **state)
+{
+	struct nlmsghdr *nlh;
+
+	assert_int_equal(rctl_dcb_set_status(dcb_set_reply(0)), 0);
+	assert_int_equal(rctl_dcb_set_status(dcb_set_reply(1)), 0);
+	assert_int_equal(rctl_dcb_set_status(dcb_set_reply(2)), 0);
+	assert_int_equal(rctl_dcb_set_status(dcb_set_reply(-EINVAL)), -EINVAL);
+	assert_int_equal(rctl_dcb_set_status(dcb_set_reply(-EOPNOTSUPP)), -EOPNOTSUPP);
+	assert_int_equal(rctl_dcb_set_status(dcb_set_reply(-EBUSY)), -EBUSY);
+	nlh = mnl_nlmsg_put_header(nlbuf);	/* no dcbmsg: nothing to read */
+	assert_int_equal(rctl_dcb_set_status(nlh), 0);
+}
+
 static struct nlmsghdr *nldev_msg(void)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nlbuf);
@@ -242,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_dscp2prio_zeros),
 		cmocka_unit_test(test_dcb_misaligned_pfc),
 		cmocka_unit_test(test_dcb_short),
+		cmocka_unit_test(test_dcb_set_status),
 		cmocka_unit_test(test_nldev_dev),
 		cmocka_unit_test(test_nldev_dev_malformed),
 		cmocka_unit_test(test_nldev_port),

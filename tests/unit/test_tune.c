@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "rocectl/settings.h"
 #include "rocectl/snapshot.h"
 #include "rocectl/tune.h"
 
@@ -732,6 +733,183 @@ static void test_dir_lock(void **state)
 	rctl_tune_dir_close(&d2);
 }
 
+/*
+ * Broadcom's bnxt_re parses cc/ files with sscanf("%x") and shows "%#x"
+ * (configfs.c 233.2.77.9): tune writes hex, commits with apply in the same
+ * step, and rollback/revert write the old value in hex too. Through a
+ * configfs root redirected with ROCECTL_CONFIGFS.
+ */
+static void test_bnxt_oot_hex_write(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char cc[256], f[320], cmd[400], sp[512];
+	struct rctl_tune_dir d;
+	struct rctl_host h;
+
+	(void)state;
+	load("fault-bnxt-oot-cnp-dscp", &h);
+	snprintf(cc, sizeof(cc), "%s/bnxt_re/bnxt_re0/ports/1/cc", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s", cc);
+	assert_int_equal(system(cmd), 0);
+	setenv("ROCECTL_CONFIGFS", dir, 1);
+	snprintf(h.netdevs[0].cc.path, sizeof(h.netdevs[0].cc.path), "%s", cc);
+	snprintf(f, sizeof(f), "%s/roce_dscp", cc);
+	put(f, "0x18\n");
+	snprintf(f, sizeof(f), "%s/cnp_dscp", cc);
+	put(f, "0xa\n");
+	snprintf(f, sizeof(f), "%s/apply", cc);
+	put(f, "");
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 2);
+	assert_string_equal(p.ch[0].new_text, "0x1a");	/* DSCP 26, not 0x26 = 38 */
+	assert_string_equal(p.ch[0].old_text, "0x18");
+	assert_string_equal(p.ch[1].new_text, "0x30");	/* 48; "48" would be 0x48 = 72: EINVAL */
+	assert_string_equal(p.ch[1].from, "10");
+	open_sd(&d, "state-hex");
+	assert_int_equal(rctl_tune_apply(&p, &d, sp, sizeof(sp), &e), 0);
+	snprintf(f, sizeof(f), "%s/roce_dscp", cc);
+	assert_string_equal(get(f), "0x1a\n");
+	snprintf(f, sizeof(f), "%s/cnp_dscp", cc);
+	assert_string_equal(get(f), "0x30\n");
+	snprintf(f, sizeof(f), "%s/apply", cc);
+	assert_string_equal(get(f), "1\n");
+	assert_int_equal(rctl_tune_revert(&d, sp, &q, &e), 0);
+	snprintf(f, sizeof(f), "%s/roce_dscp", cc);
+	assert_string_equal(get(f), "0x18\n");
+	snprintf(f, sizeof(f), "%s/cnp_dscp", cc);
+	/* a regular file is not truncated as an attribute is: compare the first line */
+	assert_memory_equal(get(f), "0xa\n", 4);
+	unsetenv("ROCECTL_CONFIGFS");
+	rctl_tune_plan_free(&q);
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+	rctl_tune_dir_close(&d);
+}
+
+/*
+ * ice: the first DSCP entry switches to DSCP mode and resets ETS; deleting
+ * the last loads defaults (ice_dcb_nl.c). So the APP entries come first,
+ * ETS and PFC are written after them, and undo takes the APP entries back
+ * before ETS and PFC are restored.
+ */
+static void test_ice_app_before_ets(void **state)
+{
+	struct rctl_tune_plan p;
+	enum rctl_family f;
+	unsigned int i;
+
+	(void)state;
+	plan_file("fault-ice-no-dscp", &p);
+	assert_int_equal(p.n_ch, 4);
+	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_ADD);
+	assert_int_equal(p.ch[1].op, RCTL_TUNE_APP_ADD);
+	assert_int_equal(p.ch[2].op, RCTL_TUNE_ETS);
+	assert_int_equal(p.ch[2].old_prio_tc[3], 1);	/* revert restores the original map */
+	assert_int_equal(p.ch[2].new_prio_tc[3], 1);
+	assert_int_equal(p.ch[3].op, RCTL_TUNE_PFC);
+	assert_int_equal(p.ch[3].old_val, 1u << 3);
+	for (i = 0; i < p.n_ch; i++)
+		assert_string_equal(p.ch[i].driver, "ice");
+	f = rctl_family_of_driver(p.ch[0].driver);
+	assert_int_equal(f, RCTL_FAM_ICE);
+	assert_true(rctl_setting_undo_rank(f, RCTL_PHASE_APP) >
+		    rctl_setting_undo_rank(f, RCTL_PHASE_ETS));
+	assert_true(rctl_setting_undo_rank(f, RCTL_PHASE_APP) >
+		    rctl_setting_undo_rank(f, RCTL_PHASE_PFC));
+	/* elsewhere undo is the reverse of apply: APP last in, first out */
+	assert_true(rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_APP) >
+		    rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_PFC));
+	assert_true(rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_PFC) >
+		    rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_ETS));
+	{
+		uint32_t order[4];
+
+		rctl_tune_undo_order(&p, order);
+		/* the APP adds (last first), then PFC, then ETS */
+		assert_int_equal(order[0], 1);
+		assert_int_equal(order[1], 0);
+		assert_int_equal(order[2], 3);
+		assert_int_equal(order[3], 2);
+	}
+	rctl_tune_plan_free(&p);
+}
+
+/*
+ * A firmware/LLD agent owns DCB: bnxt_en and ice refuse the write, mlx5's
+ * firmware (mode 0x0c, no HOST bit) negotiates over it. Skipped with the
+ * vendor tool, never needs_force; lldpad alone still needs --force.
+ */
+/* Elsewhere the undo order is the reverse of the plan. */
+static void test_undo_order_reverse(void **state)
+{
+	struct rctl_tune_plan p;
+	uint32_t order[8], i;
+	struct rctl_host h;
+
+	(void)state;
+	load("mlx5-upstream-healthy", &h);
+	h.netdevs[0].pause.rx = true;
+	h.netdevs[0].pfc.pfc_en[3] = false;
+	h.devs[0].ports[0].cm.roce_tos = 0;
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 3);
+	rctl_tune_undo_order(&p, order);
+	for (i = 0; i < p.n_ch; i++)
+		assert_int_equal(order[i], p.n_ch - 1 - i);
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+}
+
+static void test_firmware_dcb_skipped(void **state)
+{
+	static const char *const fx[] = { "fault-ice-fw-lldp", "fault-mlx5-fw-dcbx" };
+	static const char *const tool[] = { "fw-lldp-agent off", "dcb dcbx set dev ens1f0np0 host" };
+	struct rctl_tune_plan p;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		plan_file(fx[i], &p);
+		assert_int_equal(p.n_ch, 1);
+		assert_int_equal(p.ch[0].op, RCTL_TUNE_PFC);
+		assert_false(p.ch[0].needs_force);
+		assert_non_null(strstr(p.ch[0].skip, "firmware DCBX agent owns DCB"));
+		assert_non_null(strstr(p.ch[0].skip, tool[i]));
+		assert_int_equal(rctl_tune_plan_active(&p), 0);
+		rctl_tune_plan_free(&p);
+	}
+}
+
+/* One classifier for every driver-name question. */
+static void test_family_of(void **state)
+{
+	static const struct {
+		const char *fixture;
+		enum rctl_family f;
+	} want[] = {
+		{ "mlx5-upstream-healthy", RCTL_FAM_MLX5 }, { "mlx5-ofed-healthy", RCTL_FAM_MLX5_OFED },
+		{ "bnxt-healthy", RCTL_FAM_BNXT }, { "bnxt-oot-healthy", RCTL_FAM_BNXT_OOT },
+		{ "ice-irdma-healthy", RCTL_FAM_ICE_OOT },
+	};
+	struct rctl_host h;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		load(want[i].fixture, &h);
+		assert_int_equal(rctl_family_of(&h.devs[0], &h.netdevs[0]), want[i].f);
+		rctl_host_free(&h);
+	}
+	assert_int_equal(rctl_family_of_driver("rxe"), RCTL_FAM_RXE);
+	assert_int_equal(rctl_family_of_driver("veth"), RCTL_FAM_UNKNOWN);
+	assert_int_equal(rctl_setting_row(RCTL_SET_CNP_DSCP, RCTL_FAM_BNXT_OOT)->base, 16);
+	assert_int_equal(rctl_setting_row(RCTL_SET_CNP_DSCP, RCTL_FAM_MLX5)->base, 10);
+	/* a vendor variant falls back to its inbox row */
+	assert_ptr_equal(rctl_setting_row(RCTL_SET_PFC, RCTL_FAM_ICE_OOT),
+			 rctl_setting_row(RCTL_SET_PFC, RCTL_FAM_ICE));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -758,6 +936,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_killed_apply_reverts_what_ran, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_dir_lock, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_bnxt_oot_hex_write, setup_dir, teardown_dir),
+		cmocka_unit_test(test_ice_app_before_ets),
+		cmocka_unit_test(test_firmware_dcb_skipped),
+		cmocka_unit_test(test_undo_order_reverse),
+		cmocka_unit_test(test_family_of),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
