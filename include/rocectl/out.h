@@ -21,8 +21,11 @@
 /*
  * Version of every command's JSON document (not of snapshots or state files).
  * 2: hostname and time in every document, one JSON style (CONTRIBUTING.md).
+ * 3: compare's values typed (counts as numbers, unknown null) with group and
+ *    file; findings and tune changes name their setting (setting_id); a
+ *    finding on a RoCE LAG slave names the slave as its netdev.
  */
-#define RCTL_SCHEMA_VERSION 2
+#define RCTL_SCHEMA_VERSION 3
 
 enum {
 	OUT_TEXT = 1 << 0,	/* text rendering only */

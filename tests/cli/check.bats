@@ -42,7 +42,7 @@ expect() {	# fixture exit "id:status ..."
 		assert_line --regexp "^$a +passed$"
 	done
 	rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy.json" | jq -e '
-		.schema_version == 2 and .summary.exit_status == 0 and
+		.schema_version == 3 and .summary.exit_status == 0 and
 		(.findings | map(select(.id == "gid.index")) | .[0].got == "index 3") and
 		(.findings | all(has("id") and has("area") and has("target") and has("status") and
 				 has("message") and has("expected") and has("got") and has("fix") and

@@ -38,7 +38,7 @@ snap=$DATA/counters-mlx5.json
 	run -0 rocectl counters -j --input "$snap"
 	[[ $output == *'"value":18446744073709551615'* ]]
 	echo "$output" | jq -e '
-		.schema_version == 2 and .sample_interval_s == 2 and
+		.schema_version == 3 and .sample_interval_s == 2 and
 		([.ports[] | "\(.device)/\(.port)"] == ["mlx5_0/1", "rxe0/1"]) and
 		.ports[0].pma_counters_missing == "N/A (no PMA)" and
 		.ports[0].hw_counters_missing == null and

@@ -16,7 +16,7 @@ snap=$BATS_TEST_DIRNAME/data/rxe-lab.json
 @test "JSON carries the same values" {
 	run -0 rocectl devices -j --input "$snap"
 	echo "$output" | jq -e '
-		.schema_version == 2 and
+		.schema_version == 3 and
 		([.devices[].name] == ["rxe0", "rxe1"]) and
 		.devices[0].ports[0].active_mtu == 1024 and
 		.devices[0].ports[0].netdev_mtu == 1500 and

@@ -63,7 +63,7 @@ load helpers
 @test "a usage error in JSON mode is also a JSON error object" {
 	run --separate-stderr rocectl -j devices a b
 	assert_failure 64
-	echo "$output" | jq -e '.schema_version == 2 and (.error.message | test("too many arguments"))'
+	echo "$output" | jq -e '.schema_version == 3 and (.error.message | test("too many arguments"))'
 }
 
 @test "help, --help and -h work and print to stdout" {
@@ -88,7 +88,7 @@ load helpers
 	run -0 rocectl --version
 	assert_output --regexp '^rocectl [0-9]+\.[0-9]+\.[0-9]+$'
 	run -0 rocectl -V -j
-	echo "$output" | jq -e '.schema_version == 2 and (.version | test("^[0-9]"))'
+	echo "$output" | jq -e '.schema_version == 3 and (.version | test("^[0-9]"))'
 	run -0 rocectl devices -V
 	assert_output --regexp '^rocectl [0-9]'
 }

@@ -14,7 +14,7 @@ leaf_paths() { meta '.. | objects | select(has("path") and (.commands | length =
 all_paths() { meta '.. | objects | select(has("path")) | .path'; }
 
 @test "the metadata dump is JSON with schema_version and every command" {
-	meta '.schema_version' | grep -qx 2
+	meta '.schema_version' | grep -qx 3
 	meta '.commands[].name' | grep -qx devices
 	meta '.global_options[].long' | grep -qx json
 	"$ROCECTL" -p __metadata | jq -e '.commands | length > 0'

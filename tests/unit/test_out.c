@@ -14,7 +14,7 @@
 #include "rocectl/out.h"
 
 /* What every document begins with, the stamp fixed by start(). */
-#define STAMP "\"schema_version\":2,\"hostname\":\"h1\",\"time\":\"2026-01-02T03:04:05Z\","
+#define STAMP "\"schema_version\":3,\"hostname\":\"h1\",\"time\":\"2026-01-02T03:04:05Z\","
 
 static char *buf;
 static size_t len;

@@ -49,8 +49,8 @@ def walk(v, path, where):
 
 
 def check(doc, where):
-    if doc.get("schema_version") != 2:
-        problems.append(f"{where}: schema_version is {doc.get('schema_version')!r}, not 2")
+    if doc.get("schema_version") != 3:
+        problems.append(f"{where}: schema_version is {doc.get('schema_version')!r}, not 3")
     keys = list(doc)
     if keys[:3] != ["schema_version", "hostname", "time"]:
         problems.append(f"{where}: starts with {keys[:3]}, not schema_version, hostname, time")
