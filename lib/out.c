@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -247,8 +248,58 @@ static int table_col(const char *key)
 	return -1;
 }
 
-/* Text rendering of one field: a table cell, or printed with its format. */
-static void text_put(const char *key, const char *fmt, const char *s)
+/*
+ * Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, at most U+10FFFF), 0 if it is not one or is a C1 control
+ * (U+0080..U+009F, which terminals obey as 0x80..0x9F).
+ */
+static size_t utf8_printable_len(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, lo = s[0] == 0xc2 ? 0xa0 : 0x80;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, lo = s[0] == 0xe0 ? 0xa0 : 0x80, hi = s[0] == 0xed ? 0x9f : 0xbf;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, lo = s[0] == 0xf0 ? 0x90 : 0x80, hi = s[0] == 0xf4 ? 0x8f : 0xbf;
+	else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+char *out_escape(const char *s, bool layout)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *buf = malloc(strlen(s) * 4 + 1), *q = buf;
+	size_t n;
+
+	if (!buf)
+		return NULL;
+	while (*p) {
+		if (*p >= 0x20 && *p < 0x7f) {
+			*q++ = (char)*p++;
+		} else if (layout && (*p == '\n' || *p == '\t')) {
+			*q++ = (char)*p++;
+		} else if ((n = utf8_printable_len(p))) {
+			memcpy(q, p, n);
+			q += n, p += n;
+		} else {
+			q += sprintf(q, "\\x%02x", *p++);
+		}
+	}
+	*q = '\0';
+	return buf;
+}
+
+/* A table cell, or printed with its format. */
+static void text_cell(const char *key, const char *fmt, const char *s)
 {
 	int col;
 
@@ -262,6 +313,17 @@ static void text_put(const char *key, const char *fmt, const char *s)
 	}
 	if (fmt)
 		fprintf(out_stream(), fmt, s);
+}
+
+/* Text rendering of one field, its control characters escaped. */
+static void text_put(const char *key, const char *fmt, const char *raw)
+{
+	char *s = out_escape(raw, false);
+
+	if (!s)
+		return;
+	text_cell(key, fmt, s);
+	free(s);
 }
 
 static bool text_mode(int where)
@@ -354,13 +416,22 @@ void out_null(int where, const char *key, const char *fmt)
 
 void out_text(const char *fmt, ...)
 {
+	char *raw, *s;
 	va_list ap;
+	int n;
 
 	if (o.json)
 		return;
 	va_start(ap, fmt);
-	vfprintf(out_stream(), fmt, ap);
+	n = vasprintf(&raw, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	s = out_escape(raw, true);
+	if (s)
+		fputs(s, out_stream());
+	free(s);
+	free(raw);
 }
 
 static int next_indent;
