@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "rocectl/json.h"
 #include "rocectl/reach.h"
 
 static int label_index(char ***v, unsigned int *n, const char *s)
@@ -168,8 +169,16 @@ int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 		snprintf(host, sizeof(host), "%s", name);
 		p = host_prefix(p, host, sizeof(host));
 		k++;
+		/* where this document ends, then the document strictly */
 		doc = cJSON_ParseWithOpts(p, &end, 0);
-		ret = doc ? add_one(m, doc, host) : -EINVAL;
+		if (!doc)
+			return rctl_err_msg(e, EINVAL, "'%s': document %u is not a JSON document of rocectl reach",
+					    name, k);
+		cJSON_Delete(doc);
+		ret = rctl_json_read(p, (size_t)(end - p), "reach results", name, &doc, e);
+		if (ret)
+			return ret;
+		ret = add_one(m, doc, host);
 		cJSON_Delete(doc);
 		if (ret == -EINVAL)
 			return rctl_err_msg(e, EINVAL, "'%s': document %u is not a JSON document of rocectl reach",
