@@ -72,6 +72,7 @@ static int parse_doc(const char *text, size_t len, const char *name, struct rctl
 	/* Snapshots of an older rocectl took bnxt_en's host-DCBX zeroes for values. */
 	for (i = 0; i < h->n_netdevs; i++)
 		rctl_dcb_fw_managed(&h->netdevs[i]);
+	rctl_host_index(h);
 	return 0;
 }
 
