@@ -135,6 +135,8 @@ check: deps
 # with ASan+UBSan and the fuzzer's coverage; each harness is a binary. Seeds
 # are committed in tests/fuzz/seeds/<name>/ (the snapshot harness also reads
 # the host fixtures); the corpus a run grows stays in $(BUILD)/fuzz/corpus.
+# The JSON harnesses take inputs up to 1 MiB: the strict reader's value and
+# depth bounds and the rules' cost show only on large documents.
 FUZZ_CC ?= clang
 FUZZ_SECS ?= 60
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE -Iinclude \
@@ -160,8 +162,9 @@ fuzz: $(FUZZ_BIN)
 	@set -e; for b in $(FUZZ_BIN); do n=$${b##*/fuzz_}; \
 		mkdir -p $(BUILD)/fuzz/corpus/$$n; \
 		extra=; [ $$n = snapshot ] && extra=tests/fixtures/hosts; \
+		len=; case $$n in snapshot|json|compare) len=-max_len=1048576;; esac; \
 		echo "fuzz: $$n for $(FUZZ_SECS) s"; \
-		$$b -max_total_time=$(FUZZ_SECS) -print_final_stats=1 -timeout=10 \
+		$$b -max_total_time=$(FUZZ_SECS) -print_final_stats=1 -timeout=10 $$len \
 			-rss_limit_mb=2048 -artifact_prefix=$(BUILD)/fuzz/crash-$$n- \
 			$(BUILD)/fuzz/corpus/$$n tests/fuzz/seeds/$$n $$extra 2>$(BUILD)/fuzz/$$n.log || \
 			{ tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }; \

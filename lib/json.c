@@ -28,8 +28,7 @@ static bool fail(struct scan *sc, const char *why)
 	return false;
 }
 
-/* Length of the UTF-8 sequence at s[0..n) (RFC 3629 table 3-7), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t rctl_utf8_len(const unsigned char *s, size_t n)
 {
 	size_t want, i;
 	unsigned char lo = 0x80, hi = 0xbf;
@@ -69,7 +68,7 @@ static bool scan_string(struct scan *sc)
 		    sc->i + 6 <= sc->len && !memcmp(sc->s + sc->i + 2, "0000", 4))
 			return fail(sc, "\\u0000 in a string");
 		n = c < 0x80 ? (c == '\\' && sc->i + 1 < sc->len ? 2 : 1) :
-			       utf8_len(sc->s + sc->i, sc->len - sc->i);
+			       rctl_utf8_len(sc->s + sc->i, sc->len - sc->i);
 		if (!n)
 			return fail(sc, "a string that is not UTF-8");
 		memcpy(sc->out + sc->k, sc->s + sc->i, n);

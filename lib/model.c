@@ -246,7 +246,7 @@ bool rctl_roce_netdev(const struct rctl_host *h, const struct rctl_netdev *port_
 	       (bond && !strcmp(nd->vlan_lower, bond->name));
 }
 
-static int u32_cmp(const void *a, const void *b)
+int rctl_u32_cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
@@ -281,7 +281,7 @@ static uint32_t *roce_netdevs_indexed(const struct rctl_host *h, const struct rc
 	for (i = 0; i < 4; i++)
 		if (k[i])
 			add_range(out, &m, i % 2 ? h->idx_vlan : h->idx_name, f[i], k[i]);
-	qsort(out, m, sizeof(*out), u32_cmp);
+	qsort(out, m, sizeof(*out), rctl_u32_cmp);
 	for (i = 0, *n = 0; i < m; i++)	/* a bond that is the port's netdev comes twice */
 		if (!*n || out[*n - 1] != out[i])
 			out[(*n)++] = out[i];

@@ -90,7 +90,12 @@ static int nl_error_cb(const struct nlmsghdr *nlh, void *data)
 			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
 				snprintf(nl->ext_ack, sizeof(nl->ext_ack), "%s",
 					 mnl_attr_get_str(a));
-	errno = err->error < 0 ? -err->error : err->error;
+	/* the kernel sends 0 or -errno: anything else is not an answer we know */
+	if (err->error > 0 || err->error < -4095) {
+		errno = EPROTO;
+		return MNL_CB_ERROR;
+	}
+	errno = -err->error;
 	return err->error ? MNL_CB_ERROR : MNL_CB_STOP;
 }
 
@@ -109,10 +114,11 @@ int rctl_nl_talk(struct rctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 	int ret;
 
 	nl->ext_ack[0] = '\0';
-	if (mnl_socket_sendto(nl->sk, req, req->nlmsg_len) < 0)
+	if (!nl->io && mnl_socket_sendto(nl->sk, req, req->nlmsg_len) < 0)
 		return -errno;
 	do {
-		n = mnl_socket_recvfrom(nl->sk, buf, sizeof(buf));
+		n = nl->io ? nl->io->recv(nl->io->ctx, buf, sizeof(buf)) :
+			     mnl_socket_recvfrom(nl->sk, buf, sizeof(buf));
 		if (n < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
 		errno = 0;

@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "rocectl/json.h"
 #include "rocectl/out.h"
 
 /* Field formats are chosen by the caller next to the key, by design. */
@@ -248,36 +249,10 @@ static int table_col(const char *key)
 	return -1;
 }
 
-/*
- * Length of the valid UTF-8 sequence at s (RFC 3629: no overlong forms, no
- * surrogates, at most U+10FFFF), 0 if it is not one or is a C1 control
- * (U+0080..U+009F, which terminals obey as 0x80..0x9F).
- */
-static size_t utf8_printable_len(const unsigned char *s)
-{
-	size_t n, i;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, lo = s[0] == 0xc2 ? 0xa0 : 0x80;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, lo = s[0] == 0xe0 ? 0xa0 : 0x80, hi = s[0] == 0xed ? 0x9f : 0xbf;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, lo = s[0] == 0xf0 ? 0x90 : 0x80, hi = s[0] == 0xf4 ? 0x8f : 0xbf;
-	else
-		return 0;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
-}
-
 char *out_escape(const char *s, bool layout)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	char *buf = malloc(strlen(s) * 4 + 1), *q = buf;
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	char *buf = malloc((size_t)(end - p) * 4 + 1), *q = buf;
 	size_t n;
 
 	if (!buf)
@@ -287,7 +262,8 @@ char *out_escape(const char *s, bool layout)
 			*q++ = (char)*p++;
 		} else if (layout && (*p == '\n' || *p == '\t')) {
 			*q++ = (char)*p++;
-		} else if ((n = utf8_printable_len(p))) {
+		} else if ((n = rctl_utf8_len(p, (size_t)(end - p))) &&
+			   !(p[0] == 0xc2 && p[1] < 0xa0)) {	/* C1: U+0080..U+009F */
 			memcpy(q, p, n);
 			q += n, p += n;
 		} else {

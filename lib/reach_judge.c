@@ -102,6 +102,18 @@ int rctl_reach_targets_add(char ***list, unsigned int *n, const char *target,
 	return ret ? rctl_err_set(e, -ret, "cannot add target '%s'", target) : 0;
 }
 
+/* 0 for one word, 1 for whitespace inside, 2 for a control character (\f, ESC). */
+static int word_check(const char *a, const char *b)
+{
+	for (; a < b; a++) {
+		if (isspace((unsigned char)*a))
+			return 1;
+		if (iscntrl((unsigned char)*a))
+			return 2;
+	}
+	return 0;
+}
+
 int rctl_reach_targets_parse(const char *text, const char *file, char ***list,
 			     unsigned int *n, struct rctl_err *e)
 {
@@ -120,9 +132,11 @@ int rctl_reach_targets_parse(const char *text, const char *file, char ***list,
 			b--;
 		if (a == b)
 			continue;
-		if (memchr(a, ' ', (size_t)(b - a)) || memchr(a, '\t', (size_t)(b - a)))
-			return rctl_err_msg(e, EINVAL, "'%s' line %u: one address per line",
-					    file, lineno);
+		ret = word_check(a, b);
+		if (ret)
+			return rctl_err_msg(e, EINVAL, "'%s' line %u: %s", file, lineno,
+					    ret == 1 ? "one address per line" :
+					    "a control character in the address");
 		if (b - a > 255)
 			return rctl_err_msg(e, EINVAL, "'%s' line %u: address too long",
 					    file, lineno);

@@ -229,13 +229,6 @@ static int gid_by_netdev(const void *a, const void *b)
 	return c ? c : (x > y) - (x < y);
 }
 
-static int u32_asc(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 uint32_t *rctl_gid_uppers(const struct rctl_port *p, bool routable, uint32_t *n, int *err)
 {
 	uint32_t i, m = 0, *idx = malloc((p->n_gids + 1) * sizeof(*idx));
@@ -254,7 +247,7 @@ uint32_t *rctl_gid_uppers(const struct rctl_port *p, bool routable, uint32_t *n,
 		if ((!i || strcmp(p->gids[idx[i - 1]].netdev, p->gids[idx[i]].netdev)) &&
 		    strcmp(p->gids[idx[i]].netdev, p->netdev))
 			idx[(*n)++] = idx[i];
-	qsort(idx, *n, sizeof(*idx), u32_asc);
+	qsort(idx, *n, sizeof(*idx), rctl_u32_cmp);
 	return idx;
 }
 

@@ -40,4 +40,7 @@
 int rctl_json_read(const char *text, size_t len, const char *what,
 		   const char *name, cJSON **doc, struct rctl_err *e);
 
+/* Length of the UTF-8 sequence at s[0..n) (RFC 3629, table 3-7), 0 if none. */
+size_t rctl_utf8_len(const unsigned char *s, size_t n);
+
 #endif

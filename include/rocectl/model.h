@@ -355,6 +355,8 @@ void rctl_host_free(struct rctl_host *h);
  */
 void rctl_host_index(struct rctl_host *h);
 void rctl_host_index_free(struct rctl_host *h);
+/* qsort() order of uint32_t, ascending. */
+int rctl_u32_cmp(const void *a, const void *b);
 
 /* Lookups used by commands and rules. */
 struct rctl_netdev *rctl_host_netdev(const struct rctl_host *h, const char *name);
