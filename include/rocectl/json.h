@@ -14,13 +14,14 @@
 
 /*
  * The bounds, measured on this project's largest real shape, a snapshot of
- * 512 RoCE ports with a full 256-entry GID table each (bench/rules.sh): 19.7 MB,
- * 1.37 million values, 209 MB peak RSS for `rocectl devices -i`. cJSON spends
- * ~80 bytes on each value (its node and the key's copy), whatever its length:
- * 32 MiB of the smallest values ("[0,0,...]", 16.7 million) took 1.38 GB, so the
- * values are bounded too. 4194304 values (3 times the 512-port snapshot) and
- * 32 MiB cap a document at ~430 MB (2 million {"a":0} took 429 MB, 4 million
- * zeros 347 MB); 32 levels is four times what a snapshot nests (8).
+ * 512 RoCE ports with a full 256-entry GID table each, half of it on a VLAN
+ * (bench/rules.sh): 25.0 MB, 1.83 million values, 260 MB peak RSS for
+ * `rocectl devices -i`. cJSON spends ~80 bytes on each value (its node and
+ * the key's copy), whatever its length: 32 MiB of the smallest values
+ * ("[0,0,...]", 16.7 million) took 1.38 GB, so the values are bounded too.
+ * 4194304 values (2.3 times the 512-port snapshot) and 32 MiB cap a document
+ * at ~430 MB (2 million {"a":0} took 429 MB, 4 million zeros 347 MB); 32
+ * levels is four times what a snapshot nests (8).
  */
 #define RCTL_JSON_MAX_BYTES (32u << 20)
 #define RCTL_JSON_MAX_VALUES 4194304u
