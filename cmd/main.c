@@ -129,12 +129,15 @@ static char last_err[600];
 static void verr(struct rctl_ctx *ctx, const char *prefix, int errnum,
 		 const char *fmt, va_list ap)
 {
-	char msg[600];
+	char msg[600], *text;
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* a file name or a snapshot's string may hold escapes: the terminal gets them escaped */
+	text = out_escape(msg, false);
 	if (!*prefix)
-		snprintf(last_err, sizeof(last_err), "%s", msg);
-	fprintf(stderr, "rocectl: %s%s\n", prefix, msg);
+		snprintf(last_err, sizeof(last_err), "%s", text ? text : "");
+	fprintf(stderr, "rocectl: %s%s\n", prefix, text ? text : "");
+	free(text);
 	if (ctx && ctx->json && !*prefix)
 		out_error(errnum, msg);
 }

@@ -44,6 +44,7 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e)
 		rctl_verbs_collect(h, e);
 		rctl_netdev_collect(h, e);
 	}
+	rctl_host_index(h);	/* the netdevs are all in */
 	/* Counters read what the inventory found: ports, and their netdevs. */
 	if ((what & RCTL_COLLECT_COUNTERS) && rctl_collect_counters(h, e))
 		rctl_host_unread(h, e->errnum, e->msg, "counters");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Host model helpers: allocation, lookups, the RoCE MTU rule (model.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +20,101 @@ void *rctl_arr_push(void *arr_p, uint32_t *n, size_t elem)
 	return p + elem * (*n)++;
 }
 
+/* ---- the netdev index (model.h) --------------------------------------- */
+
+static const struct rctl_netdev *sort_nd;
+
+/* By name, then by position: equal names keep their order. */
+static int by_name(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(sort_nd[x].name, sort_nd[y].name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+static int by_lower(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(sort_nd[x].vlan_lower, sort_nd[y].vlan_lower);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+void rctl_host_index_free(struct rctl_host *h)
+{
+	free(h->idx_name);
+	free(h->idx_vlan);
+	h->idx_name = h->idx_vlan = NULL;
+	h->idx_base = NULL;
+	h->idx_n = h->n_idx_vlan = 0;
+}
+
+void rctl_host_index(struct rctl_host *h)
+{
+	uint32_t i, n = h->n_netdevs;
+
+	rctl_host_index_free(h);
+	if (!n)
+		return;
+	h->idx_name = malloc(n * sizeof(uint32_t));
+	h->idx_vlan = malloc(n * sizeof(uint32_t));
+	if (!h->idx_name || !h->idx_vlan) {
+		rctl_host_index_free(h);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		h->idx_name[i] = i;
+		if (!strcmp(h->netdevs[i].kind, "vlan"))
+			h->idx_vlan[h->n_idx_vlan++] = i;
+	}
+	sort_nd = h->netdevs;
+	qsort(h->idx_name, n, sizeof(uint32_t), by_name);
+	qsort(h->idx_vlan, h->n_idx_vlan, sizeof(uint32_t), by_lower);
+	h->idx_base = h->netdevs;
+	h->idx_n = n;
+}
+
+static bool indexed(const struct rctl_host *h)
+{
+	return h->idx_name && h->idx_base == h->netdevs && h->idx_n == h->n_netdevs;
+}
+
+/*
+ * The first of idx[0..n) whose key (name or vlan_lower) is "key": the range
+ * of them is [*first, *first + return).
+ */
+static uint32_t idx_range(const struct rctl_host *h, const uint32_t *idx, uint32_t n,
+			  bool lower, const char *key, uint32_t *first)
+{
+	uint32_t lo = 0, hi = n, end;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct rctl_netdev *nd = &h->netdevs[idx[mid]];
+
+		if (strcmp(lower ? nd->vlan_lower : nd->name, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < n; end++) {
+		const struct rctl_netdev *nd = &h->netdevs[idx[end]];
+
+		if (strcmp(lower ? nd->vlan_lower : nd->name, key))
+			break;
+	}
+	*first = lo;
+	return end - lo;
+}
+
 struct rctl_netdev *rctl_host_netdev(const struct rctl_host *h, const char *name)
 {
 	uint32_t i;
 
+	if (indexed(h))
+		return idx_range(h, h->idx_name, h->n_netdevs, false, name, &i) ?
+		       &h->netdevs[h->idx_name[i]] : NULL;
 	for (i = 0; i < h->n_netdevs; i++)
 		if (!strcmp(h->netdevs[i].name, name))
 			return &h->netdevs[i];
@@ -152,6 +244,68 @@ bool rctl_roce_netdev(const struct rctl_host *h, const struct rctl_netdev *port_
 		return false;
 	return !strcmp(nd->vlan_lower, port_nd->name) ||
 	       (bond && !strcmp(nd->vlan_lower, bond->name));
+}
+
+int rctl_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Append idx[first..first+k) to out (room for them is there). */
+static void add_range(uint32_t *out, uint32_t *n, const uint32_t *idx, uint32_t first,
+		      uint32_t k)
+{
+	memcpy(out + *n, idx + first, k * sizeof(*out));
+	*n += k;
+}
+
+/* With the index: the netdevs named as the port's netdev or bond, and the VLANs on either. */
+static uint32_t *roce_netdevs_indexed(const struct rctl_host *h, const struct rctl_netdev *pnd,
+				      uint32_t *n, int *err)
+{
+	const struct rctl_netdev *bond = rctl_bond_of(h, pnd);
+	const char *names[2] = { pnd->name, bond ? bond->name : NULL };
+	uint32_t f[4], k[4] = { 0 }, i, m = 0, *out;
+
+	for (i = 0; i < 2 && names[i]; i++) {
+		k[2 * i] = idx_range(h, h->idx_name, h->n_netdevs, false, names[i], &f[2 * i]);
+		k[2 * i + 1] = idx_range(h, h->idx_vlan, h->n_idx_vlan, true, names[i], &f[2 * i + 1]);
+	}
+	out = malloc((k[0] + k[1] + k[2] + k[3] + 1) * sizeof(*out));
+	if (!out) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < 4; i++)
+		if (k[i])
+			add_range(out, &m, i % 2 ? h->idx_vlan : h->idx_name, f[i], k[i]);
+	qsort(out, m, sizeof(*out), rctl_u32_cmp);
+	for (i = 0, *n = 0; i < m; i++)	/* a bond that is the port's netdev comes twice */
+		if (!*n || out[*n - 1] != out[i])
+			out[(*n)++] = out[i];
+	return out;
+}
+
+uint32_t *rctl_roce_netdevs(const struct rctl_host *h, const struct rctl_netdev *port_nd,
+			    uint32_t *n, int *err)
+{
+	uint32_t i, *out;
+
+	*n = 0;
+	*err = 0;
+	if (indexed(h))
+		return roce_netdevs_indexed(h, port_nd, n, err);
+	out = malloc((h->n_netdevs + 1) * sizeof(*out));
+	if (!out) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < h->n_netdevs; i++)
+		if (rctl_roce_netdev(h, port_nd, h->netdevs[i].name))
+			out[(*n)++] = i;
+	return out;
 }
 
 bool rctl_port_netdev(const struct rctl_host *h, const char *name)

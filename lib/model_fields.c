@@ -373,6 +373,7 @@ const struct rctl_schema rctl_host_schema = { "host", sizeof(struct rctl_host), 
 
 void rctl_host_free(struct rctl_host *h)
 {
+	rctl_host_index_free(h);
 	rctl_schema_free(&rctl_host_schema, h);
 	memset(h, 0, sizeof(*h));
 }

@@ -26,6 +26,7 @@
 
 #include "rocectl/clock.h"
 #include "rocectl/collect.h"
+#include "rocectl/json.h"
 
 #define NFT_TIMEOUT_MS 5000
 #define NFT_OUT_MAX (32u << 20)
@@ -201,9 +202,12 @@ static int scan_rule(struct rctl_netfilter *nf, const cJSON *rule)
 int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err *e)
 {
 	const cJSON *list, *it, *rule;
-	cJSON *doc = cJSON_Parse(json);
-	int ret = 0;
+	cJSON *doc;
+	int ret;
 
+	ret = rctl_json_read(json, strlen(json), "the nftables ruleset", NULL, &doc, e);
+	if (ret)
+		return ret;
 	list = cJSON_GetObjectItemCaseSensitive(doc, "nftables");
 	if (!cJSON_IsArray(list)) {
 		cJSON_Delete(doc);

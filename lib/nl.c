@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Netlink plumbing on libmnl shared by the RDMA, dcbnl and ethtool collectors. */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -78,20 +79,52 @@ static int nl_error_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
 	struct rctl_nl *nl = ((struct nl_talk *)data)->nl;
+	size_t plen = mnl_nlmsg_get_payload_len(nlh), off = sizeof(*err);
 	const struct nlattr *a;
-	unsigned int off = sizeof(*err);
 
 	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err)))
 		return MNL_CB_ERROR;
+	/* the echoed request, unless capped; its length is the sender's word */
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += mnl_nlmsg_get_payload_len(&err->msg);
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+		off = err->msg.nlmsg_len >= sizeof(err->msg) &&
+		      err->msg.nlmsg_len - sizeof(err->msg) <= plen - off ?
+		      off + err->msg.nlmsg_len - sizeof(err->msg) : plen + 1;
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && off <= plen)
 		mnl_attr_for_each(a, nlh, off)
-			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG)
+			if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
+			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
 				snprintf(nl->ext_ack, sizeof(nl->ext_ack), "%s",
 					 mnl_attr_get_str(a));
-	errno = err->error < 0 ? -err->error : err->error;
+	/* the kernel sends 0 or -errno: anything else is not an answer we know */
+	if (err->error > 0 || err->error < -4095) {
+		errno = EPROTO;
+		return MNL_CB_ERROR;
+	}
+	errno = -err->error;
 	return err->error ? MNL_CB_ERROR : MNL_CB_STOP;
+}
+
+/*
+ * Every message of a read fits in it. libmnl's mnl_nlmsg_ok() compares
+ * nlmsg_len as an int: a length of 2^31 or more passes, and the walk then
+ * steps by MNL_ALIGN() of it, 0 for 0xffffffff, forever (fuzz_nl_talk).
+ */
+static bool nl_reply_ok(const char *buf, size_t n)
+{
+	const struct nlmsghdr *nlh;
+	size_t step;
+
+	while (n >= sizeof(*nlh)) {
+		nlh = (const struct nlmsghdr *)buf;
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > n)
+			return false;
+		step = MNL_ALIGN(nlh->nlmsg_len);
+		if (step >= n)
+			break;
+		buf += step;
+		n -= step;
+	}
+	return true;
 }
 
 int rctl_nl_talk(struct rctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
@@ -109,12 +142,15 @@ int rctl_nl_talk(struct rctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 	int ret;
 
 	nl->ext_ack[0] = '\0';
-	if (mnl_socket_sendto(nl->sk, req, req->nlmsg_len) < 0)
+	if (!nl->io && mnl_socket_sendto(nl->sk, req, req->nlmsg_len) < 0)
 		return -errno;
 	do {
-		n = mnl_socket_recvfrom(nl->sk, buf, sizeof(buf));
+		n = nl->io ? nl->io->recv(nl->io->ctx, buf, sizeof(buf)) :
+			     mnl_socket_recvfrom(nl->sk, buf, sizeof(buf));
 		if (n < 0)
 			return errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
+		if (!nl_reply_ok(buf, (size_t)n))
+			return -EPROTO;
 		errno = 0;
 		ret = mnl_cb_run2(buf, n, seq, nl->portid, nl_data_cb, &t, ctl,
 				  NLMSG_MIN_TYPE);

@@ -40,12 +40,12 @@ enum { PEND_SEND = 1, PEND_RECV = 2, REPORTED = 4 };
 #define SIG_EVERY_MAX 16		/* I/O queues: signal one send in this many (at most limit/2) */
 #define POLL_BATCH 32			/* work completions per ibv_poll_cq */
 #define ADMIN_LIMIT 2			/* one command plus one Keep Alive */
-#define ADMIN_BUF (64 * 1024)		/* discovery log of up to 63 records */
+#define ADMIN_BUF (64 * 1024)		/* a page of the discovery log: 64 records */
 #define CM_STATUS_CONSUMER_REJ 28	/* IB_CM_REJ_CONSUMER_DEFINED */
 
 struct slot {
 	uint8_t pend;
-	uint8_t gen;
+	uint16_t gen;			/* of the CID (rctl_nvme_cid()) */
 	uint16_t status;
 	uint32_t dw0, dw1;
 	uint64_t t_submit, t_done;
@@ -58,6 +58,7 @@ struct rctl_nvmf_q {
 	uint16_t qid;
 	uint16_t depth;			/* SQ entries: SQSIZE + 1 = RECVs posted */
 	uint16_t limit;			/* most commands outstanding */
+	unsigned int cid_bits;		/* of the slot in a CID */
 	uint16_t outstanding;
 	uint16_t crqsize;
 	uint32_t buf_size, inline_max;
@@ -380,6 +381,7 @@ static int q_alloc(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t depth,
 	q->qid = qid;
 	q->depth = depth;
 	q->limit = limit;
+	q->cid_bits = rctl_nvme_cid_bits(limit);
 	q->buf_size = buf_size;
 	q->slots = calloc(limit, sizeof(*q->slots));
 	q->free = calloc(limit, sizeof(*q->free));
@@ -441,8 +443,8 @@ int rctl_nvmf_q_queue(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd
 
 	if (q->dead)
 		return rctl_err_msg(e, ENOTCONN, "%s: queue is down", qname(q, qn, sizeof(qn)));
-	s->gen = (s->gen + 1) & 0xf;
-	cmd->cid = rctl_nvme_cid((uint16_t)slot, s->gen);
+	s->gen = rctl_nvme_gen_next(s->gen, q->cid_bits);
+	cmd->cid = rctl_nvme_cid((uint16_t)slot, s->gen, q->cid_bits);
 	memset(&cmd->sgl, 0, sizeof(cmd->sgl));
 	s->sge[0] = (struct ibv_sge){ .addr = (uintptr_t)(q->sqes + slot * RCTL_NVME_SQE_SIZE),
 				      .length = RCTL_NVME_SQE_SIZE, .lkey = q->sqe_mr->lkey };
@@ -539,7 +541,7 @@ static int slot_finish(struct rctl_nvmf_q *q, int slot, struct rctl_nvmf_done *d
 }
 
 /* A CQE arrived in RECV buffer idx: match it to its slot. */
-static int on_recv(struct rctl_nvmf_q *q, uint32_t idx, uint64_t now,
+static int on_recv(struct rctl_nvmf_q *q, uint32_t idx, uint32_t byte_len, uint64_t now,
 		   struct rctl_nvmf_done *d, struct rctl_err *e)
 {
 	struct rctl_nvme_cqe cqe;
@@ -547,10 +549,14 @@ static int on_recv(struct rctl_nvmf_q *q, uint32_t idx, uint64_t now,
 	unsigned int n;
 	char qn[32];
 
-	rctl_nvme_cqe_decode(q->rsps + idx * RCTL_NVME_CQE_SIZE, &cqe);
-	n = cqe.cid & 0xfff;
+	if (rctl_nvme_cqe_recv(q->rsps + idx * RCTL_NVME_CQE_SIZE, byte_len, &cqe)) {
+		q->dead = true;
+		return rctl_err_msg(e, EPROTO, "%s: a completion of %u bytes, not %u",
+				    qname(q, qn, sizeof(qn)), byte_len, RCTL_NVME_CQE_SIZE);
+	}
+	n = rctl_nvme_cid_slot(cqe.cid, q->cid_bits);
 	s = n < q->limit ? &q->slots[n] : NULL;
-	if (!s || !(s->pend & PEND_RECV) || s->gen != cqe.cid >> 12) {
+	if (!s || !(s->pend & PEND_RECV) || s->gen != rctl_nvme_cid_gen(cqe.cid, q->cid_bits)) {
 		q->dead = true;
 		return rctl_err_msg(e, EPROTO, "%s: completion with unknown CID %#x",
 				    qname(q, qn, sizeof(qn)), cqe.cid);
@@ -623,7 +629,7 @@ int rctl_nvmf_q_poll(struct rctl_nvmf_q *q, struct rctl_nvmf_done *d, int max,
 			ret = on_send(q, (uint32_t)wc[i].wr_id, &d[done]);
 		} else {
 			rx[nrx++] = (uint32_t)wc[i].wr_id;
-			ret = on_recv(q, (uint32_t)wc[i].wr_id, now, &d[done], e);
+			ret = on_recv(q, (uint32_t)wc[i].wr_id, wc[i].byte_len, now, &d[done], e);
 		}
 		done += ret > 0 ? ret : 0;
 	}
@@ -1063,16 +1069,18 @@ void rctl_nvmf_close(struct rctl_nvmf_ctrl *c)
 
 /* ---- admin commands for the bench ----------------------------------- */
 
-static int get_log(struct rctl_nvmf_ctrl *c, uint32_t len, const uint8_t **page,
+/* One page of the discovery log (rctl_nvmf_log_read). */
+static int get_log(void *ctx, uint64_t off, uint32_t len, const uint8_t **page,
 		   struct rctl_err *e)
 {
+	struct rctl_nvmf_ctrl *c = ctx;
 	struct rctl_nvme_cmd cmd;
 	struct rctl_nvmf_done d;
 	int slot = sync_slot(c->admin, e), ret;
 
 	if (slot < 0)
 		return slot;
-	rctl_nvme_get_log_cmd(&cmd, RCTL_NVME_LOG_DISC, len, 0);
+	rctl_nvme_get_log_cmd(&cmd, RCTL_NVME_LOG_DISC, len, off);
 	ret = exec_ok(c->admin, slot, &cmd, len, "get log page discovery failed", &d, e);
 	*page = rctl_nvmf_q_buf(c->admin, slot);
 	return ret;
@@ -1081,32 +1089,7 @@ static int get_log(struct rctl_nvmf_ctrl *c, uint32_t len, const uint8_t **page,
 int rctl_nvmf_discover(struct rctl_nvmf_ctrl *c, struct rctl_nvmf_disc_entry **ents,
 		       uint32_t *n, struct rctl_err *e)
 {
-	struct rctl_nvmf_disc_hdr h;
-	const uint8_t *page;
-	uint64_t num;
-	uint32_t i;
-	int ret;
-
-	*ents = NULL;
-	*n = 0;
-	ret = get_log(c, 1024, &page, e);
-	if (ret)
-		return ret;
-	rctl_nvmf_disc_hdr_decode(page, &h);
-	num = h.numrec < ADMIN_BUF / 1024 - 1 ? h.numrec : ADMIN_BUF / 1024 - 1;
-	if (!num)
-		return 0;
-	ret = get_log(c, (uint32_t)(num + 1) * 1024, &page, e);
-	if (ret)
-		return ret;
-	*ents = calloc(num, sizeof(**ents));
-	if (!*ents)
-		return rctl_err_set(e, ENOMEM, "cannot allocate %u discovery records",
-				    (unsigned int)num);
-	for (i = 0; i < num; i++)
-		rctl_nvmf_disc_entry_decode(page + 1024 * (i + 1), &(*ents)[i]);
-	*n = (uint32_t)num;
-	return 0;
+	return rctl_nvmf_disc_read(get_log, c, ADMIN_BUF, ents, n, e);
 }
 
 int rctl_nvmf_set_queues(struct rctl_nvmf_ctrl *c, uint16_t want, uint16_t *got,

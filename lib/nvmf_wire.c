@@ -2,8 +2,10 @@
 /* NVMe-oF RDMA wire encoders and decoders (see include/rocectl/nvmf_wire.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "rocectl/err.h"
 #include "rocectl/nvmf_wire.h"
 
 /* ---- little-endian helpers ------------------------------------------- */
@@ -192,6 +194,15 @@ void rctl_nvme_cqe_decode(const uint8_t b[RCTL_NVME_CQE_SIZE],
 	c->sqid = get16(b + 10);
 	c->cid = get16(b + 12);
 	c->status = get16(b + 14) >> 1;
+}
+
+int rctl_nvme_cqe_recv(const uint8_t *buf, uint32_t byte_len, struct rctl_nvme_cqe *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (byte_len < RCTL_NVME_CQE_SIZE)
+		return -EPROTO;
+	rctl_nvme_cqe_decode(buf, c);
+	return 0;
 }
 
 void rctl_nvme_cqe_encode(uint8_t b[RCTL_NVME_CQE_SIZE],
@@ -494,4 +505,70 @@ const char *rctl_nvmf_subtype_name(uint8_t v)
 	static const char *const n[] = { NULL, "discovery", "nvm", "current discovery" };
 
 	return name_or_unknown(n, N_OF(n), v);
+}
+
+/* Records [0, num) of the log after its 1024-byte header, page by page. */
+static int disc_records(rctl_nvmf_log_read read, void *ctx, uint32_t page_max, uint64_t num,
+			struct rctl_nvmf_disc_entry *ents, struct rctl_err *e)
+{
+	uint32_t per_page = page_max / RCTL_NVMF_DISC_ENTRY_SIZE, k, i;
+	const uint8_t *page;
+	uint64_t done = 0;
+	int ret;
+
+	if (!per_page)
+		return rctl_err_msg(e, EINVAL, "discovery: a page of %u bytes holds no record", page_max);
+	while (done < num) {
+		k = num - done < per_page ? (uint32_t)(num - done) : per_page;
+		ret = read(ctx, 1024 + done * RCTL_NVMF_DISC_ENTRY_SIZE,
+			   k * RCTL_NVMF_DISC_ENTRY_SIZE, &page, e);
+		if (ret)
+			return ret;
+		for (i = 0; i < k; i++)
+			rctl_nvmf_disc_entry_decode(page + (size_t)i * RCTL_NVMF_DISC_ENTRY_SIZE,
+						    &ents[done + i]);
+		done += k;
+	}
+	return 0;
+}
+
+int rctl_nvmf_disc_read(rctl_nvmf_log_read read, void *ctx, uint32_t page_max,
+			struct rctl_nvmf_disc_entry **ents, uint32_t *n, struct rctl_err *e)
+{
+	struct rctl_nvmf_disc_hdr h, again;
+	const uint8_t *page;
+	int tries, ret;
+
+	*ents = NULL;
+	*n = 0;
+	for (tries = 0; tries < RCTL_NVMF_DISC_RETRIES; tries++) {
+		ret = read(ctx, 0, 1024, &page, e);
+		if (ret)
+			return ret;
+		rctl_nvmf_disc_hdr_decode(page, &h);
+		if (h.numrec > RCTL_NVMF_DISC_MAX)
+			return rctl_err_msg(e, EPROTO, "discovery log of %llu records: more than %u",
+					    (unsigned long long)h.numrec, RCTL_NVMF_DISC_MAX);
+		free(*ents);
+		*ents = calloc(h.numrec ? h.numrec : 1, sizeof(**ents));
+		if (!*ents)
+			return rctl_err_set(e, ENOMEM, "cannot allocate %llu discovery records",
+					    (unsigned long long)h.numrec);
+		ret = disc_records(read, ctx, page_max, h.numrec, *ents, e);
+		if (!ret)	/* the log changed while read: read it all again */
+			ret = read(ctx, 0, 1024, &page, e);
+		if (ret)
+			break;
+		rctl_nvmf_disc_hdr_decode(page, &again);
+		if (again.genctr == h.genctr && again.numrec == h.numrec) {
+			*n = (uint32_t)h.numrec;
+			return 0;
+		}
+	}
+	free(*ents);
+	*ents = NULL;
+	if (ret)
+		return ret;
+	return rctl_err_msg(e, EAGAIN, "discovery log changed (genctr) in each of %d reads",
+			    RCTL_NVMF_DISC_RETRIES);
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "rocectl/json.h"
 #include "rocectl/out.h"
 
 /* Field formats are chosen by the caller next to the key, by design. */
@@ -247,8 +249,33 @@ static int table_col(const char *key)
 	return -1;
 }
 
-/* Text rendering of one field: a table cell, or printed with its format. */
-static void text_put(const char *key, const char *fmt, const char *s)
+char *out_escape(const char *s, bool layout)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	char *buf = malloc((size_t)(end - p) * 4 + 1), *q = buf;
+	size_t n;
+
+	if (!buf)
+		return NULL;
+	while (*p) {
+		if (*p >= 0x20 && *p < 0x7f) {
+			*q++ = (char)*p++;
+		} else if (layout && (*p == '\n' || *p == '\t')) {
+			*q++ = (char)*p++;
+		} else if ((n = rctl_utf8_len(p, (size_t)(end - p))) &&
+			   !(p[0] == 0xc2 && p[1] < 0xa0)) {	/* C1: U+0080..U+009F */
+			memcpy(q, p, n);
+			q += n, p += n;
+		} else {
+			q += sprintf(q, "\\x%02x", *p++);
+		}
+	}
+	*q = '\0';
+	return buf;
+}
+
+/* A table cell, or printed with its format. */
+static void text_cell(const char *key, const char *fmt, const char *s)
 {
 	int col;
 
@@ -262,6 +289,17 @@ static void text_put(const char *key, const char *fmt, const char *s)
 	}
 	if (fmt)
 		fprintf(out_stream(), fmt, s);
+}
+
+/* Text rendering of one field, its control characters escaped. */
+static void text_put(const char *key, const char *fmt, const char *raw)
+{
+	char *s = out_escape(raw, false);
+
+	if (!s)
+		return;
+	text_cell(key, fmt, s);
+	free(s);
 }
 
 static bool text_mode(int where)
@@ -354,13 +392,22 @@ void out_null(int where, const char *key, const char *fmt)
 
 void out_text(const char *fmt, ...)
 {
+	char *raw, *s;
 	va_list ap;
+	int n;
 
 	if (o.json)
 		return;
 	va_start(ap, fmt);
-	vfprintf(out_stream(), fmt, ap);
+	n = vasprintf(&raw, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	s = out_escape(raw, true);
+	if (s)
+		fputs(s, out_stream());
+	free(s);
+	free(raw);
 }
 
 static int next_indent;

@@ -199,6 +199,15 @@ int rctl_reach_targets_add(char ***list, unsigned int *n, const char *target,
 	return add_expanded(list, n, target, "reach: ", e);
 }
 
+/* A control character inside an address (\f, ESC) that a terminal would act on. */
+static bool has_cntrl(const char *a, const char *b)
+{
+	for (; a < b; a++)
+		if (iscntrl((unsigned char)*a))
+			return true;
+	return false;
+}
+
 /* The first word of a line, as /etc/hosts has it ("10.0.0.2 node02 n2"). */
 int rctl_reach_targets_parse(const char *text, const char *file, char ***list,
 			     unsigned int *n, struct rctl_err *e)
@@ -220,6 +229,8 @@ int rctl_reach_targets_parse(const char *text, const char *file, char ***list,
 		if (a == w)
 			continue;
 		snprintf(where, sizeof(where), "'%s' line %u: ", file, lineno);
+		if (has_cntrl(a, w))
+			return rctl_err_msg(e, EINVAL, "%sa control character in the address", where);
 		if (w - a > 255)
 			return rctl_err_msg(e, EINVAL, "%saddress too long", where);
 		snprintf(word, sizeof(word), "%.*s", (int)(w - a), a);

@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "rocectl/json.h"
 #include "rocectl/reach.h"
 
 static int label_index(char ***v, unsigned int *n, const char *s)
@@ -208,8 +209,9 @@ static const char *next_doc(const char *p)
 	return "";
 }
 
+/* "strict": the strict reader's word on a document that cJSON took, else NULL. */
 static int add_unreadable(struct rctl_matrix *m, const char *p, const char *name,
-			  const char *host, unsigned int k)
+			  const char *host, unsigned int k, const char *strict)
 {
 	const char *h, *why;
 	char who[300], reason[300];
@@ -219,6 +221,9 @@ static int add_unreadable(struct rctl_matrix *m, const char *p, const char *name
 		snprintf(who, sizeof(who), "%.*s", (int)hl, h);
 		snprintf(reason, sizeof(reason), "'%s': pdsh: %s: %.*s", name, who,
 			 (int)strcspn(why, "\n"), why);
+	} else if (strict) {
+		snprintf(who, sizeof(who), "%s", host);
+		snprintf(reason, sizeof(reason), "%s", strict);
 	} else {
 		snprintf(who, sizeof(who), "%s", host);
 		snprintf(reason, sizeof(reason), "'%s': document %u is not a JSON document of rocectl reach",
@@ -232,6 +237,7 @@ int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 {
 	const char *p = text, *end = NULL, *start;
 	unsigned int k = 0, bad = m->nbad;
+	struct rctl_err je = { 0 };
 	char host[256];
 	cJSON *doc;
 	int ret;
@@ -244,11 +250,17 @@ int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 		snprintf(host, sizeof(host), "%s", name);
 		p = host_prefix(p, host, sizeof(host));
 		k++;
+		je.msg[0] = '\0';
 		doc = strncmp(start, "pdsh@", 5) ? cJSON_ParseWithOpts(p, &end, 0) : NULL;
+		if (doc) {	/* where this document ends; then the document strictly */
+			cJSON_Delete(doc);
+			if (rctl_json_read(p, (size_t)(end - p), "reach results", name, &doc, &je))
+				doc = NULL;
+		}
 		ret = doc ? add_one(m, doc, host) : -EINVAL;
 		cJSON_Delete(doc);
 		if (ret == -EINVAL)
-			ret = add_unreadable(m, start, name, host, k);
+			ret = add_unreadable(m, start, name, host, k, je.msg[0] ? je.msg : NULL);
 		if (ret)
 			return rctl_err_set(e, -ret, "cannot read '%s'", name);
 		p = m->nbad > bad ? next_doc(start) : end;

@@ -5,6 +5,7 @@
  * rules_*.c files it lists, so no rule calls back up into it.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,30 +59,51 @@ static void lag_slave(struct rctl_finding *f, size_t at)
 	snprintf(f->netdev, sizeof(f->netdev), "%.*s", (int)(end - s - 2), s + 2);
 }
 
-static void finding_locate(const struct rctl_host *h, struct rctl_finding *f)
+static bool port_is(const struct rctl_device *d, const struct rctl_port *p, const char *target)
 {
-	char name[sizeof(f->target)];
+	size_t n = strlen(d->name);
+	const char *end;
+
+	if (p->netdev[0] && !strcmp(target, p->netdev))
+		return true;
+	if (strncmp(target, d->name, n) || target[n] != '/')
+		return false;
+	end = target + n + 1;
+	if (*end < '0' || *end > '9' || strtoul(end, (char **)&end, 10) != p->port)
+		return false;
+	return !*end || *end == ' ';
+}
+
+/*
+ * The first port "target" names, tried first on the port of the finding
+ * before (the rules judge port by port): findings cost O(1) each, not a scan
+ * of every port.
+ */
+static void finding_locate(struct rctl_judge *j, struct rctl_finding *f)
+{
+	const struct rctl_host *h = j->h;
 	uint32_t i, k;
 
+	if (j->has_last && j->last_dev < h->n_devs && j->last_port < h->devs[j->last_dev].n_ports &&
+	    port_is(&h->devs[j->last_dev], &h->devs[j->last_dev].ports[j->last_port], f->target)) {
+		i = j->last_dev, k = j->last_port;
+		goto found;
+	}
 	for (i = 0; i < h->n_devs; i++)
-		for (k = 0; k < h->devs[i].n_ports; k++) {
-			const struct rctl_port *p = &h->devs[i].ports[k];
-			bool by_nd = p->netdev[0] && !strcmp(f->target, p->netdev);
-
-			snprintf(name, sizeof(name), "%s/%u", h->devs[i].name, p->port);
-			if (!by_nd && strncmp(f->target, name, strlen(name)))
-				continue;
-			if (!by_nd && f->target[strlen(name)] && f->target[strlen(name)] != ' ')
-				continue;
-			snprintf(f->device, sizeof(f->device), "%s", h->devs[i].name);
-			f->port = p->port;
-			snprintf(f->netdev, sizeof(f->netdev), "%s", p->netdev);
-			lag_slave(f, strlen(name));
-			return;
-		}
-	for (i = 0; i < h->n_netdevs; i++)
-		if (!strcmp(f->target, h->netdevs[i].name))
-			snprintf(f->netdev, sizeof(f->netdev), "%s", f->target);
+		for (k = 0; k < h->devs[i].n_ports; k++)
+			if (port_is(&h->devs[i], &h->devs[i].ports[k], f->target))
+				goto found;
+	if (rctl_host_netdev(h, f->target))
+		snprintf(f->netdev, sizeof(f->netdev), "%s", f->target);
+	return;
+found:
+	j->has_last = true;
+	j->last_dev = i;
+	j->last_port = k;
+	snprintf(f->device, sizeof(f->device), "%s", h->devs[i].name);
+	f->port = h->devs[i].ports[k].port;
+	snprintf(f->netdev, sizeof(f->netdev), "%s", h->devs[i].ports[k].netdev);
+	lag_slave(f, strcspn(f->target, " "));
 }
 
 /*
@@ -163,7 +185,7 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	f->port = 0;
 	f->has_ratio = false;
 	if (target)
-		finding_locate(j->h, f);
+		finding_locate(j, f);
 	snprintf(f->expected, sizeof(f->expected), "%s", expected ? expected : "");
 	snprintf(f->observed, sizeof(f->observed), "%s", observed ? observed : "");
 	snprintf(f->evidence, sizeof(f->evidence), "%s", evidence ? evidence : "");
@@ -275,6 +297,39 @@ const struct rctl_netdev *rctl_gid_upper(const struct rctl_host *h,
 		    !(routable && !strncmp(p->gids[k].ip, "fe80:", 5)))
 			return NULL;
 	return rctl_host_netdev(h, g->netdev);
+}
+
+static const struct rctl_gid *sort_gids;
+
+/* By netdev name, then by index: the first of each netdev leads its run. */
+static int gid_by_netdev(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(sort_gids[x].netdev, sort_gids[y].netdev);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+uint32_t *rctl_gid_uppers(const struct rctl_port *p, bool routable, uint32_t *n, int *err)
+{
+	uint32_t i, m = 0, *idx = malloc((p->n_gids + 1) * sizeof(*idx));
+
+	*n = 0;
+	*err = idx ? 0 : -ENOMEM;
+	if (!idx)
+		return NULL;
+	for (i = 0; i < p->n_gids; i++)	/* the GIDs rctl_gid_upper() compares */
+		if (!strcmp(p->gids[i].type, "RoCE v2") &&
+		    !(routable && !strncmp(p->gids[i].ip, "fe80:", 5)))
+			idx[m++] = i;
+	sort_gids = p->gids;
+	qsort(idx, m, sizeof(*idx), gid_by_netdev);
+	for (i = 0; i < m; i++)
+		if ((!i || strcmp(p->gids[idx[i - 1]].netdev, p->gids[idx[i]].netdev)) &&
+		    strcmp(p->gids[idx[i]].netdev, p->netdev))
+			idx[(*n)++] = idx[i];
+	qsort(idx, *n, sizeof(*idx), rctl_u32_cmp);
+	return idx;
 }
 
 void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* GID rules (docs/roce-facts.md, "GID"): a RoCE v2 GID for every IPv4 address, and its index. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rocectl/rules.h"
@@ -34,13 +35,15 @@ static uint32_t for_each_v4(struct rctl_judge *j, const struct rctl_target *t,
 				       const struct rctl_netdev *, const struct rctl_addr *))
 {
 	const struct rctl_host *h = j->h;
-	uint32_t i, k, n4 = 0;
+	uint32_t i, k, n, n4 = 0, *idx;
+	int err;
 
-	for (i = 0; i < h->n_netdevs; i++) {
-		const struct rctl_netdev *nd = &h->netdevs[i];
+	idx = rctl_roce_netdevs(h, t->nd, &n, &err);
+	if (err)
+		j->r->oom = true;
+	for (i = 0; i < n; i++) {
+		const struct rctl_netdev *nd = &h->netdevs[idx[i]];
 
-		if (!rctl_roce_netdev(h, t->nd, nd->name))
-			continue;
 		for (k = 0; k < nd->n_addrs; k++) {
 			if (!is_v4(&nd->addrs[k]))
 				continue;
@@ -48,6 +51,7 @@ static uint32_t for_each_v4(struct rctl_judge *j, const struct rctl_target *t,
 			fn(j, t, nd, &nd->addrs[k]);
 		}
 	}
+	free(idx);
 	return n4;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* MTU rules (docs/roce-facts.md, "MTU"): active_mtu against the intent, oversize frames arriving. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rocectl/rules.h"
@@ -16,11 +17,15 @@
 static void mtu_uppers(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_netdev *u;
-	uint32_t want = j->in->mtu, i;
+	uint32_t want = j->in->mtu, i, n, *first;
 	char exp[48], got[80], fix[96], name[RCTL_NAME_LEN * 2];
+	int err;
 
-	for (i = 0; i < t->port->n_gids; i++) {
-		u = rctl_gid_upper(j->h, t->port, i, false);
+	first = rctl_gid_uppers(t->port, false, &n, &err);
+	if (err)
+		j->r->oom = true;
+	for (i = 0; i < n; i++) {
+		u = rctl_host_netdev(j->h, t->port->gids[first[i]].netdev);
 		if (!u)
 			continue;
 		snprintf(name, sizeof(name), "%s/%u (%s)", t->dev->name, t->port->port, u->name);
@@ -37,6 +42,7 @@ static void mtu_uppers(struct rctl_judge *j, const struct rctl_target *t)
 			  "the MTU %u of '%s' bounds RoCE on its GIDs to %u, below the intended %u",
 			  u->mtu, u->name, rctl_roce_mtu_for(u->mtu), want);
 	}
+	free(first);
 }
 
 void rule_mtu_active(struct rctl_judge *j)

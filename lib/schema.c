@@ -120,7 +120,7 @@ static int bad(struct rctl_err *e, const char *where, const char *key,
 	return rctl_err_msg(e, EINVAL, "%s: '%s' %s", where, key, what);
 }
 
-/* "-"? digits, nothing else: what rctl_json_parse_exact() keeps as a string. */
+/* "-"? digits, nothing else: what rctl_json_read() keeps as a string. */
 static bool int_digits(const char *s, bool neg_ok)
 {
 	if (neg_ok && *s == '-')
@@ -128,7 +128,7 @@ static bool int_digits(const char *s, bool neg_ok)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
-/* A number, or the exact digits rctl_json_parse_exact() kept as a string. */
+/* A number, or the exact digits rctl_json_read() kept as a string. */
 static int get_int(const cJSON *j, long double min, long double max, long double *v)
 {
 	if (cJSON_IsNumber(j)) {

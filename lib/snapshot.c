@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/json.h"
 #include "rocectl/snapshot.h"
 
 /* ---- documents ------------------------------------------------------- */
@@ -32,78 +33,8 @@ char *rctl_snapshot_text(const struct rctl_host *h, bool pretty)
 	return s;
 }
 
-/* The end of the JSON number token at s: -? digits (. digits)? ([eE] [+-]? digits)? */
-static size_t num_token(const char *s, size_t len, size_t i, bool *integer)
-{
-	size_t d;
-
-	i += s[i] == '-';
-	d = strspn(s + i, "0123456789");
-	i += d;
-	*integer = true;
-	if (i < len && s[i] == '.') {
-		*integer = false;
-		i++;
-		i += strspn(s + i, "0123456789");
-	}
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		*integer = false;
-		i++;
-		i += s[i] == '+' || s[i] == '-';
-		i += strspn(s + i, "0123456789");
-	}
-	return i;
-}
-
-/*
- * cJSON keeps numbers as doubles, which lose integers above 2^53 (counters).
- * Quote integer tokens of 16 digits or more before parsing; the readers
- * accept digit strings for integer fields. A fraction or an exponent is part
- * of its number, never an integer of its own ("0.30000000000000004").
- */
-cJSON *rctl_json_parse_exact(const char *text)
-{
-	size_t len = strlen(text), i = 0, k = 0, end;
-	bool in_str = false, integer;
-	char *buf = malloc(len * 2 + 1);
-	cJSON *j;
-
-	if (!buf)
-		return NULL;
-	while (i < len) {
-		char c = text[i];
-
-		if (in_str) {
-			buf[k++] = text[i++];
-			if (c == '\\' && i < len)
-				buf[k++] = text[i++];
-			else if (c == '"')
-				in_str = false;
-			continue;
-		}
-		if (c == '"')
-			in_str = true;
-		if (c == '-' || (c >= '0' && c <= '9')) {
-			end = num_token(text, len, i, &integer);
-			if (integer && end - i >= 16)
-				buf[k++] = '"';
-			memcpy(buf + k, text + i, end - i);
-			k += end - i;
-			if (integer && end - i >= 16)
-				buf[k++] = '"';
-			i = end;
-			continue;
-		}
-		buf[k++] = text[i++];
-	}
-	buf[k] = '\0';
-	j = cJSON_Parse(buf);
-	free(buf);
-	return j;
-}
-
-int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
-			struct rctl_err *e)
+static int parse_doc(const char *text, size_t len, const char *name, struct rctl_host *h,
+		     struct rctl_err *e)
 {
 	const cJSON *ver, *kind, *host;
 	cJSON *doc;
@@ -111,9 +42,9 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 	int ret;
 
 	memset(h, 0, sizeof(*h));
-	doc = rctl_json_parse_exact(text);
-	if (!doc)
-		return rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': not valid JSON", name);
+	ret = rctl_json_read(text, len, "snapshot", name, &doc, e);
+	if (ret)
+		return ret;
 	ver = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
 	kind = cJSON_GetObjectItemCaseSensitive(doc, "kind");
 	host = cJSON_GetObjectItemCaseSensitive(doc, "host");
@@ -141,15 +72,23 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 	/* Snapshots of an older rocectl took bnxt_en's host-DCBX zeroes for values. */
 	for (i = 0; i < h->n_netdevs; i++)
 		rctl_dcb_fw_managed(&h->netdevs[i]);
+	rctl_host_index(h);
 	return 0;
 }
 
-#define SNAPSHOT_MAX (64u << 20)
+int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
+			struct rctl_err *e)
+{
+	return parse_doc(text, strlen(text), name, h, e);
+}
+
+/* One byte more than the reader takes, so that it names the bound. */
+#define SNAPSHOT_MAX (RCTL_JSON_MAX_BYTES + 1)
 
 int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e)
 {
 	FILE *f = fopen(path, "r");
-	size_t n = 0, cap = 65536;
+	size_t n = 0, cap = 65536, got;
 	char *buf, *more;
 	struct stat st;
 	int ret;
@@ -162,9 +101,10 @@ int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e
 		return rctl_err_msg(e, EISDIR, "cannot read snapshot '%s': it is a directory", path);
 	}
 	buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n - 1, f);
-		if (n < cap - 1 || cap >= SNAPSHOT_MAX)
+	while (buf && n < SNAPSHOT_MAX) {
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
 			break;
 		cap *= 2;
 		more = realloc(buf, cap);
@@ -176,15 +116,14 @@ int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e
 		fclose(f);
 		return rctl_err_set(e, ENOMEM, "cannot read snapshot '%s'", path);
 	}
-	if (ferror(f) || n >= SNAPSHOT_MAX - 1) {
-		ret = ferror(f) ? errno : EFBIG;
+	if (ferror(f)) {
+		ret = errno ? errno : EIO;
 		fclose(f);
 		free(buf);
-		return rctl_err_set(e, ret ? ret : EIO, "cannot read snapshot '%s'", path);
+		return rctl_err_set(e, ret, "cannot read snapshot '%s'", path);
 	}
 	fclose(f);
-	buf[n] = '\0';
-	ret = rctl_snapshot_parse(buf, path, h, e);
+	ret = parse_doc(buf, n, path, h, e);
 	free(buf);
 	return ret;
 }

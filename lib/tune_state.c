@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/json.h"
 #include "rocectl/snapshot.h"
 #include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
@@ -360,13 +361,13 @@ int rctl_tune_state_parse(const char *text, const char *name,
 			  struct rctl_err *e)
 {
 	const cJSON *ver, *kind, *st;
-	cJSON *doc = rctl_json_parse_exact(text);
+	cJSON *doc;
 	uint32_t i;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
-	if (!doc)
-		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not valid JSON", name);
+	if ((ret = rctl_json_read(text, strlen(text), "state file", name, &doc, e)))
+		return ret;
 	ver = cJSON_GetObjectItemCaseSensitive(doc, "schema_version");
 	kind = cJSON_GetObjectItemCaseSensitive(doc, "kind");
 	st = cJSON_GetObjectItemCaseSensitive(doc, "status");

@@ -8,9 +8,16 @@
 #include "rocectl/err.h"
 
 /*
- * Write buf to "path" atomically: a temporary file in the same directory
- * ("path.XXXXXX", which node_exporter's textfile collector ignores: it reads
- * only *.prom), fsync, then rename over "path". Mode 0644. 0 or -errno.
+ * Write buf to "path", by what "path" is:
+ * - absent or a regular file: atomically, a temporary file in the same
+ *   directory ("path.XXXXXX", which node_exporter's textfile collector
+ *   ignores: it reads only *.prom), fsync, then rename over "path"; mode 0644;
+ * - a symbolic link to a regular file: its target is replaced so, the link stays;
+ * - a character device (/dev/null, /dev/stdout on a terminal) or a FIFO:
+ *   written in place, never created, truncated or replaced; a FIFO without a
+ *   reader fails (ENXIO) instead of waiting;
+ * - a directory, block device, socket or dangling link: refused.
+ * 0 or -errno.
  */
 int rctl_write_atomic(const char *path, const char *buf, size_t len,
 		      struct rctl_err *e);

@@ -380,9 +380,27 @@ struct rctl_host {
 	bool lldpad_running;		/* lldpad may override host DCB settings */
 	uint32_t lldpad_pid;
 	struct rctl_netfilter netfilter;
+	/*
+	 * Not in the snapshot: netdevs sorted by name and VLANs by their lower
+	 * netdev (indices into netdevs), for lookups in O(log n) instead of a
+	 * scan; built by rctl_host_index() for the netdevs array it saw
+	 * (idx_base, idx_n), and ignored once that array changed.
+	 */
+	uint32_t *idx_name, *idx_vlan;
+	uint32_t n_idx_vlan;
+	const struct rctl_netdev *idx_base;
+	uint32_t idx_n;
 };
 
 void rctl_host_free(struct rctl_host *h);
+/*
+ * Index the netdevs (above) once they are all in: rctl_collect() and the
+ * snapshot loader do. Without memory the lookups scan, as without an index.
+ */
+void rctl_host_index(struct rctl_host *h);
+void rctl_host_index_free(struct rctl_host *h);
+/* qsort() order of uint32_t, ascending. */
+int rctl_u32_cmp(const void *a, const void *b);
 
 /* Lookups used by commands and rules. */
 struct rctl_netdev *rctl_host_netdev(const struct rctl_host *h, const char *name);
@@ -426,6 +444,13 @@ const struct rctl_netdev *rctl_bond_of(const struct rctl_host *h,
 /* Whether netdev "name" carries RoCE of the port whose netdev is "port_nd". */
 bool rctl_roce_netdev(const struct rctl_host *h, const struct rctl_netdev *port_nd,
 		      const char *name);
+/*
+ * The netdevs rctl_roce_netdev() says yes to, as indices into h->netdevs in
+ * their order: malloc'd, *n of them; NULL with *n 0 when none or no memory
+ * (-ENOMEM in *err). O(k log n) with the index, a scan without.
+ */
+uint32_t *rctl_roce_netdevs(const struct rctl_host *h, const struct rctl_netdev *port_nd,
+			    uint32_t *n, int *err);
 /* Whether some RDMA port of the host has this netdev as its netdev. */
 bool rctl_port_netdev(const struct rctl_host *h, const char *name);
 

@@ -4,6 +4,7 @@
 #define ROCECTL_NL_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <libmnl/libmnl.h>
 
@@ -11,12 +12,22 @@
 
 #define RCTL_NL_TIMEOUT_MS 5000
 
+/*
+ * A seam for the fuzz harness of rctl_nl_talk(): replies come from recv()
+ * instead of the socket (and the request goes nowhere). NULL in rocectl.
+ */
+struct rctl_nl_io {
+	ssize_t (*recv)(void *ctx, void *buf, size_t len);
+	void *ctx;
+};
+
 struct rctl_nl {
 	struct mnl_socket *sk;
 	unsigned int portid;
 	uint32_t seq;
 	char buf[32768];
 	char ext_ack[256];	/* kernel's extended ack message, if any */
+	const struct rctl_nl_io *io;
 };
 
 int rctl_nl_open(struct rctl_nl *nl, int bus, struct rctl_err *e);

@@ -229,10 +229,61 @@ const char *rctl_nvmf_trtype_name(uint8_t v);
 const char *rctl_nvmf_adrfam_name(uint8_t v);
 const char *rctl_nvmf_subtype_name(uint8_t v);
 
-/* CID = 4-bit generation << 12 | slot (slot < 4096). */
-static inline uint16_t rctl_nvme_cid(uint16_t slot, uint8_t gen)
+/*
+ * CID = generation << bits | slot, bits = rctl_nvme_cid_bits(slots): only as
+ * many as the queue's slots need, the generation the rest (11 bits with 32
+ * slots, 6 with 1024, 4 with 4096, the most a queue has). A completion for a
+ * slot's earlier command (a duplicate, or one answered late) matches its
+ * current command only after 2^(16 - bits) reuses of the slot, not 16.
+ */
+static inline unsigned int rctl_nvme_cid_bits(uint32_t slots)
 {
-	return (uint16_t)(((gen & 0xf) << 12) | (slot & 0xfff));
+	unsigned int b = 1;
+
+	while (b < 12 && (1u << b) < slots)
+		b++;
+	return b;
 }
+
+static inline uint16_t rctl_nvme_cid(uint16_t slot, uint16_t gen, unsigned int bits)
+{
+	return (uint16_t)((unsigned int)gen << bits | (slot & ((1u << bits) - 1)));
+}
+
+static inline uint16_t rctl_nvme_cid_slot(uint16_t cid, unsigned int bits)
+{
+	return cid & ((1u << bits) - 1);
+}
+
+static inline uint16_t rctl_nvme_cid_gen(uint16_t cid, unsigned int bits)
+{
+	return (uint16_t)(cid >> bits);
+}
+
+/* The generation after gen, within the 16 - bits it has. */
+static inline uint16_t rctl_nvme_gen_next(uint16_t gen, unsigned int bits)
+{
+	return (uint16_t)((gen + 1u) & ((1u << (16 - bits)) - 1));
+}
+
+/*
+ * A received capsule as a CQE: -EPROTO when the SEND carried fewer than
+ * RCTL_NVME_CQE_SIZE bytes (the buffer would hold an earlier CQE's bytes).
+ */
+int rctl_nvme_cqe_recv(const uint8_t *buf, uint32_t byte_len, struct rctl_nvme_cqe *c);
+
+/*
+ * The whole discovery log, read in pages of at most page_max bytes (whole
+ * records) through read(off, len) and read again while its genctr changes
+ * (at most RCTL_NVMF_DISC_RETRIES times, as nvme-cli does); more than
+ * RCTL_NVMF_DISC_MAX records is refused, never cut. *ents is malloc'd.
+ */
+#define RCTL_NVMF_DISC_RETRIES 10
+#define RCTL_NVMF_DISC_MAX 16384
+struct rctl_err;
+typedef int (*rctl_nvmf_log_read)(void *ctx, uint64_t off, uint32_t len,
+				  const uint8_t **page, struct rctl_err *e);
+int rctl_nvmf_disc_read(rctl_nvmf_log_read read, void *ctx, uint32_t page_max,
+			struct rctl_nvmf_disc_entry **ents, uint32_t *n, struct rctl_err *e);
 
 #endif

@@ -70,7 +70,9 @@ void out_arr_end(void);
 
 /*
  * Fields. A NULL string is JSON null and prints as "-" in text; an empty
- * string is JSON null too (the JSON style has no "" for unknown).
+ * string is JSON null too (the JSON style has no "" for unknown). Text output
+ * escapes what a terminal would obey (out_escape()); JSON keeps the string
+ * exact (cJSON writes controls as \uNNNN).
  */
 void out_str(int where, const char *key, const char *fmt, const char *v);
 void out_u64(int where, const char *key, const char *fmt, uint64_t v);
@@ -79,7 +81,16 @@ void out_dbl(int where, const char *key, const char *fmt, double v);
 void out_bool(int where, const char *key, const char *fmt, bool v);
 void out_null(int where, const char *key, const char *fmt);
 
-/* Free text in text mode only (headings, blank lines). */
+/*
+ * A malloc'd copy of s fit for a terminal, as systemd's
+ * utf8_escape_non_printable() does it: C0 controls, DEL, C1 controls and
+ * bytes that are not UTF-8 become \xNN (a C1 written in UTF-8 is two, \xc2\x9b);
+ * printable UTF-8 stays. "layout" keeps newline and tab (free text whose
+ * format lays out lines). A backslash stays itself. NULL without memory.
+ */
+char *out_escape(const char *s, bool layout);
+
+/* Free text in text mode only (headings, blank lines), escaped with layout. */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*

@@ -92,6 +92,8 @@ struct rctl_judge {
 	const struct rctl_rule *rule;	/* the rule running */
 	const struct rctl_rule *rules;	/* the table it runs in (a rule may */
 	unsigned int n_rules;		/* judge another target by it: SR-IOV) */
+	uint32_t last_dev, last_port;	/* the port the last finding was on: */
+	bool has_last;			/* findings come port by port */
 };
 
 struct rctl_rule {
@@ -163,6 +165,12 @@ bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t 
 const struct rctl_netdev *rctl_gid_upper(const struct rctl_host *h,
 					 const struct rctl_port *p, uint32_t i,
 					 bool routable);
+/*
+ * Every "i" for which rctl_gid_upper() finds an upper (the netdev aside),
+ * ascending: one sort, O(g log g) where calling it for each GID is O(g^2).
+ * malloc'd, *n of them; NULL with *n 0 when none or out of memory (*err).
+ */
+uint32_t *rctl_gid_uppers(const struct rctl_port *p, bool routable, uint32_t *n, int *err);
 
 /*
  * RoCE loss rate = (sequence errors + out-of-sequence + retransmissions) ÷

@@ -70,11 +70,10 @@ cJSON *rctl_json_raw_num(const char *fmt, ...) __attribute__((format(printf, 1, 
 
 /* The whole snapshot document, with schema_version and kind "host". */
 char *rctl_snapshot_text(const struct rctl_host *h, bool pretty);
+/* Strictly (rctl_json_read()), then through the field tables. */
 int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 			struct rctl_err *e);
 int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e);
 
-/* Parse JSON text keeping integers longer than a double holds exact (as strings). */
-cJSON *rctl_json_parse_exact(const char *text);
 
 #endif

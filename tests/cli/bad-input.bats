@@ -93,6 +93,42 @@ bad() {
 	bad 3 counters -i trunc.json
 }
 
+@test "the strict reader: trailing data, a key twice, \u0000, bad UTF-8, too deep, too large: 3, one line naming the file" {
+	local ok=ok.json d=$BATS_FILE_TMPDIR
+	{ cat "$d/$ok"; echo '{}'; } >"$d/trail.json"
+	bad 3 check all -i trail.json
+	assert_equal "$stderr" "rocectl: cannot read snapshot 'trail.json': data after the end of the document at byte $(stat -c %s "$d/$ok")"
+	sed '0,/"active_mtu": 4096/s//"active_mtu": 4096, "active_mtu": 256/' "$d/$ok" >"$d/dup.json"
+	bad 3 check all -i dup.json
+	assert_equal "$stderr" "rocectl: cannot read snapshot 'dup.json': key \"active_mtu\" twice in host.devices[0].ports[0]"
+	sed 's/"node11"/"node\\u000011"/' "$d/$ok" >"$d/nul.json"
+	bad 3 devices -i nul.json
+	assert_equal "$stderr" "rocectl: cannot read snapshot 'nul.json': \\u0000 in a string at byte $(grep -bo 'node\\u0000' "$d/nul.json" | cut -d: -f1 | awk '{print $1 + 4}')"
+	sed 's/"node11"/"node\xc0\xaf11"/' "$d/$ok" >"$d/utf8.json"
+	bad 3 compare ok.json utf8.json
+	[[ $stderr == "rocectl: cannot read snapshot 'utf8.json': a string that is not UTF-8 at byte "* ]]
+	{ cat "$d/$ok"; printf '\0'; } >"$d/nulbyte.json"
+	bad 3 doctor -i nulbyte.json
+	[[ $stderr == *": a NUL byte at byte "* ]]
+	jq '.host.deep = ([range(40)] | reduce .[] as $i (0; [.]))' "$d/$ok" >"$d/deep.json"
+	bad 3 check all -i deep.json
+	[[ $stderr == "rocectl: cannot read snapshot 'deep.json': nesting deeper than 32 levels at byte "* ]]
+	# 32 MiB is the bound (include/rocectl/json.h): one byte more is refused before parsing
+	{ printf '{"pad": "'; head -c $((32 * 1024 * 1024 - 10)) /dev/zero | tr '\0' x; printf '"}'; } >"$d/big.json"
+	[ "$(stat -c %s "$d/big.json")" -eq $((32 * 1024 * 1024 + 1)) ]
+	bad 3 check all -i big.json
+	assert_equal "$stderr" "rocectl: cannot read snapshot 'big.json': larger than 32 MiB"
+	# and 4194304 values, whatever their size
+	python3 -c 'import sys; sys.stdout.write("[" + "0," * 4194304 + "0]")' >"$d/values.json"
+	bad 3 check all -i values.json
+	[[ $stderr == "rocectl: cannot read snapshot 'values.json': more than 4194304 values at byte "* ]]
+	# a state file goes through the same reader
+	{ cat "$d/not-state.json"; echo x; } >"$d/trail-state.json"
+	chmod 600 "$d/trail-state.json"
+	bad 3 tune revert trail-state.json
+	[[ $stderr == "rocectl: cannot read state file '"*"trail-state.json': data after the end of the document at byte "* ]]
+}
+
 @test "snapshots with bad values: 3" {
 	bad 3 check all -i neg-u64.json
 	bad 3 check all -i empty-u64.json

@@ -57,7 +57,7 @@ load helpers
 	head -c 900 "$FIXTURES/mlx5-upstream-healthy.json" >"$bad"
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3
-	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': not valid JSON"
+	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': the document ends inside a string at byte 900"
 	jq '.host.netdevs[0].pfc.pfc_en = [true]' "$FIXTURES/mlx5-upstream-healthy.json" >"$bad"
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3

@@ -129,6 +129,46 @@ load helpers
 	grep -Eq "rocectl.prom.[A-Za-z0-9]{6}\", .*rocectl.prom\"" "$BATS_TEST_TMPDIR/trace"
 }
 
+@test "-O never replaces what is not a regular file: a device or FIFO is written in place, a link's target replaced" {
+	local d=$BATS_TEST_TMPDIR f=$FIXTURES/mlx5-upstream-healthy.json
+	[ "$(id -u)" = 0 ] || skip "mknod needs root"
+	# a character device (a private /dev/null) stays the device
+	mknod "$d/null" c 1 3
+	run -0 rocectl check all -o prometheus -O "$d/null" -i "$f"
+	[ -c "$d/null" ]
+	[ "$(stat -c %t:%T "$d/null")" = 1:3 ]
+	# a FIFO stays a FIFO and its reader gets the metrics
+	mkfifo "$d/fifo"
+	cat "$d/fifo" >"$d/from-fifo" &
+	run -0 rocectl counters -o prometheus -O "$d/fifo" -i "$f"
+	wait
+	[ -p "$d/fifo" ]
+	grep -q '^rocectl_port_info' "$d/from-fifo"
+	# a FIFO nobody reads is refused at once, not waited on
+	mkfifo "$d/lonely"
+	run -3 --separate-stderr timeout 10 "$ROCECTL" check all -o prometheus -O "$d/lonely" -i "$f"
+	assert_equal "$stderr" "rocectl: cannot write '$d/lonely': no process reads the FIFO"
+	# a symbolic link keeps pointing at its target, which is replaced atomically
+	mkdir "$d/textfile"
+	echo old >"$d/textfile/rocectl.prom"
+	ln -s "$d/textfile/rocectl.prom" "$d/link.prom"
+	run -0 rocectl check all -o prometheus -O "$d/link.prom" -i "$f"
+	[ -L "$d/link.prom" ]
+	grep -q '^rocectl_check_exit_status 0$' "$d/textfile/rocectl.prom"
+	run -0 ls "$d/textfile"
+	assert_output rocectl.prom
+	# a directory, a block device and a dangling link are refused in one line
+	run -3 --separate-stderr rocectl check all -o prometheus -O "$d/textfile" -i "$f"
+	assert_equal "$stderr" "rocectl: cannot write '$d/textfile': it is a directory"
+	mknod "$d/blk" b 7 200
+	run -3 --separate-stderr rocectl check all -o prometheus -O "$d/blk" -i "$f"
+	assert_equal "$stderr" "rocectl: cannot write '$d/blk': it is a block device"
+	[ -b "$d/blk" ]
+	ln -s "$d/nowhere" "$d/dangling"
+	run -3 --separate-stderr rocectl counters -o prometheus -i "$f" -O "$d/dangling"
+	assert_equal "$stderr" "rocectl: cannot write '$d/dangling': it is a dangling symbolic link"
+}
+
 @test "nagios without root: the rdma_cm defaults are UNKNOWN with the reason, never a failure" {
 	jq '.host.devices[0].ports[0].rdma_cm = {"ok": false, "errno": 1,
 		"reason": "needs root (mkdir in rdma_cm configfs)"}' \

@@ -1,17 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The config file (rocectl.conf(5)) parser. */
+/*
+ * The config file (rocectl.conf(5)) parser. Invariants: an accepted file
+ * gives an intent inside the ranges rocectl.conf(5) documents, and reading
+ * it again over that intent changes nothing (the reader is a function of
+ * the text).
+ */
+#include <math.h>
+#include <string.h>
+
 #include "fuzz.h"
 #include "rocectl/intent.h"
 
+static void in_range(const struct rctl_intent *in)
+{
+	if (in->prio < 0 || in->prio > 7 || in->cnp_prio < 0 || in->cnp_prio > 7 ||
+	    in->dscp < 0 || in->dscp > 63 || in->cnp_dscp < 0 || in->cnp_dscp > 63 ||
+	    in->tos < 0 || in->tos > 255 || (in->roce_version != 1 && in->roce_version != 2) ||
+	    in->mtu < 256 || in->mtu > 4096 || (in->mtu & (in->mtu - 1)) ||
+	    !isfinite(in->loss_budget) || in->loss_budget < 0 ||
+	    (in->profile[0] && !rctl_profile_find(in->profile)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rctl_intent in = { 0 };
+	struct rctl_intent in, again;
 	struct rctl_err e = { 0 };
 	char *text = fuzz_text(data, size);
 
 	if (!text)
 		return 0;
-	rctl_intent_parse_conf(&in, text, "fuzz.conf", NULL, &e);
+	if (rctl_intent_profile(&in, "lossless-dscp", &e))
+		abort();
+	if (!rctl_intent_parse_conf(&in, text, "fuzz.conf", NULL, &e)) {
+		in_range(&in);
+		again = in;
+		if (rctl_intent_parse_conf(&again, text, "fuzz.conf", NULL, &e) ||
+		    memcmp(&in, &again, sizeof(in)))
+			abort();
+	}
 	free(text);
 	return 0;
 }

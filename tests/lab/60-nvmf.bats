@@ -46,6 +46,27 @@ assert_results() {
 	assert_results "$output"
 }
 
+@test "a discovery log of more than 63 records is read whole, in pages" {
+	local i s
+	# 80 more subsystems on port 1: nvmet lists one record per subsystem of the
+	# port (nvmet_execute_disc_get_log_page()); one 64 KiB read holds 63
+	for i in $(seq 1 80); do
+		s=$LAB_NVMET/subsystems/nqn.2014-08.org.rocectl:disc$i
+		mkdir "$s"
+		echo 1 >"$s/attr_allow_any_host"
+		ln -s "$s" "$LAB_NVMET/ports/1/subsystems/"
+	done
+	run --separate-stderr bench -j --ios 10
+	for i in $(seq 1 80); do
+		rm "$LAB_NVMET/ports/1/subsystems/nqn.2014-08.org.rocectl:disc$i"
+		rmdir "$LAB_NVMET/subsystems/nqn.2014-08.org.rocectl:disc$i"
+	done
+	[ "$status" -eq 3 ]
+	[[ $stderr == *"lists 81 subsystems; choose one with --nqn"* ]]
+	echo "$output" | jq -e --arg n "$LAB_NQN" '[.discovery[] | select(.subtype == "nvm")] |
+		length == 81 and any(.[]; .subnqn == $n) and any(.[]; .subnqn == "nqn.2014-08.org.rocectl:disc80")'
+}
+
 @test "one thread per queue: --cpus pins them, per-queue results add up, the clock is named" {
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 4 --queues 2 --cpus 0 --time 1
 	assert_success

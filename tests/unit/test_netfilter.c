@@ -186,7 +186,7 @@ static void test_collect_failures(void **state)
 
 	collect_with(script("nft-junk", "echo '<html>'"), &h);
 	assert_false(h.netfilter.st.ok);
-	assert_string_equal(h.netfilter.st.reason, "cannot read the nftables ruleset: not nft JSON");
+	assert_string_equal(h.netfilter.st.reason, "cannot read the nftables ruleset: not valid JSON");
 	rctl_host_free(&h);
 
 	collect_with("/nonexistent/nft", &h);

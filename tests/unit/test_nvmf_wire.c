@@ -9,9 +9,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "rocectl/err.h"
 #include "rocectl/nvmf_wire.h"
 
 static void test_cc(void **state)
@@ -385,11 +388,135 @@ static void test_discovery(void **state)
 	assert_int_equal(d.pkey, 0xffff);
 }
 
+/* Slot bits as the queue needs, the generation the rest; a stale generation never matches. */
 static void test_cid(void **state)
 {
-	assert_int_equal(rctl_nvme_cid(5, 0xa), 0xa005);
-	assert_int_equal(rctl_nvme_cid(0xfff, 0x1f), 0xffff);
-	assert_int_equal(rctl_nvme_cid(0x1001, 0), 0x0001);
+	unsigned int bits = rctl_nvme_cid_bits(32), b;
+	uint16_t gen = 0, cid;
+	uint32_t i;
+
+	assert_int_equal(bits, 5);
+	assert_int_equal(rctl_nvme_cid_bits(2), 1);
+	assert_int_equal(rctl_nvme_cid_bits(1024), 10);
+	assert_int_equal(rctl_nvme_cid_bits(4096), 12);
+	assert_int_equal(rctl_nvme_cid(5, 0xa, 12), 0xa005);
+	assert_int_equal(rctl_nvme_cid(31, 0x7ff, bits), 0xffff);
+	cid = rctl_nvme_cid(17, 1000, bits);
+	assert_int_equal(rctl_nvme_cid_slot(cid, bits), 17);
+	assert_int_equal(rctl_nvme_cid_gen(cid, bits), 1000);
+	/* a slot's generation comes back only after 2^11 commands at 32 slots (was 16) */
+	for (i = 1; i < 2048; i++) {
+		gen = rctl_nvme_gen_next(gen, bits);
+		assert_int_not_equal(gen, 0);
+	}
+	assert_int_equal(rctl_nvme_gen_next(gen, bits), 0);
+	for (b = 1; b <= 12; b++)
+		assert_int_equal(rctl_nvme_gen_next((uint16_t)((1u << (16 - b)) - 1), b), 0);
+}
+
+/* A SEND shorter than a CQE is refused, never decoded from the buffer's old bytes. */
+static void test_short_send(void **state)
+{
+	uint8_t buf[RCTL_NVME_CQE_SIZE];
+	struct rctl_nvme_cqe c = { .cid = 0x1234, .status = 0 }, got;
+	uint32_t len;
+
+	rctl_nvme_cqe_encode(buf, &c);
+	for (len = 0; len < RCTL_NVME_CQE_SIZE; len++) {
+		assert_int_equal(rctl_nvme_cqe_recv(buf, len, &got), -EPROTO);
+		assert_int_equal(got.cid, 0);
+	}
+	assert_int_equal(rctl_nvme_cqe_recv(buf, RCTL_NVME_CQE_SIZE, &got), 0);
+	assert_int_equal(got.cid, 0x1234);
+	assert_int_equal(rctl_nvme_cqe_recv(buf, 64, &got), 0);
+}
+
+/* A discovery log in memory: numrec records, genctr bumped after "change_after" reads. */
+struct fake_log {
+	uint8_t log[1024 + 200 * 1024];
+	uint8_t page[64 * 1024];
+	uint64_t numrec;
+	int reads, change_after, changes;
+};
+
+static void fake_header(struct fake_log *f, uint64_t genctr)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		f->log[i] = (uint8_t)(genctr >> (8 * i));
+		f->log[8 + i] = (uint8_t)(f->numrec >> (8 * i));
+	}
+}
+
+static int fake_read(void *ctx, uint64_t off, uint32_t len, const uint8_t **page,
+		     struct rctl_err *e)
+{
+	struct fake_log *f = ctx;
+
+	assert_true(len <= sizeof(f->page));
+	assert_true(off + len <= sizeof(f->log));
+	assert_int_equal(off % 4, 0);
+	if (f->change_after && ++f->reads % f->change_after == 0 && f->changes) {
+		f->changes--;
+		fake_header(f, f->log[0] + 1u);
+	}
+	memcpy(f->page, f->log + off, len);
+	*page = f->page;
+	return 0;
+}
+
+static void fake_init(struct fake_log *f, uint64_t numrec)
+{
+	uint64_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->numrec = numrec;
+	fake_header(f, 7);
+	for (i = 0; i < numrec && i < 200; i++)
+		snprintf((char *)f->log + 1024 + i * 1024 + 256, 256, "nqn.2014-08.org.rocectl:s%u",
+			 (unsigned int)i);
+}
+
+static void test_discovery_pages(void **state)
+{
+	static struct fake_log f;
+	struct rctl_nvmf_disc_entry *d;
+	struct rctl_err e = { 0 };
+	uint32_t n;
+
+	/* 150 records (more than the 63 of one 64 KiB read), in pages of 64 */
+	fake_init(&f, 150);
+	assert_int_equal(rctl_nvmf_disc_read(fake_read, &f, 64 * 1024, &d, &n, &e), 0);
+	assert_int_equal(n, 150);
+	assert_string_equal(d[0].subnqn, "nqn.2014-08.org.rocectl:s0");
+	assert_string_equal(d[63].subnqn, "nqn.2014-08.org.rocectl:s63");
+	assert_string_equal(d[149].subnqn, "nqn.2014-08.org.rocectl:s149");
+	free(d);
+	/* genctr moves once while reading: read again, the second read stands */
+	fake_init(&f, 100);
+	f.change_after = 2;
+	f.changes = 1;
+	assert_int_equal(rctl_nvmf_disc_read(fake_read, &f, 64 * 1024, &d, &n, &e), 0);
+	assert_int_equal(n, 100);
+	assert_true(f.reads > 4);
+	free(d);
+	/* genctr moves on every read: refused after RCTL_NVMF_DISC_RETRIES */
+	fake_init(&f, 10);
+	f.change_after = 2;
+	f.changes = 1000;
+	assert_int_equal(rctl_nvmf_disc_read(fake_read, &f, 64 * 1024, &d, &n, &e), -EAGAIN);
+	assert_null(d);
+	assert_int_equal(n, 0);
+	assert_string_equal(e.msg, "discovery log changed (genctr) in each of 10 reads");
+	/* an empty log, and one that claims more records than are read */
+	fake_init(&f, 0);
+	assert_int_equal(rctl_nvmf_disc_read(fake_read, &f, 64 * 1024, &d, &n, &e), 0);
+	assert_int_equal(n, 0);
+	free(d);
+	fake_init(&f, 1ull << 40);
+	assert_int_equal(rctl_nvmf_disc_read(fake_read, &f, 64 * 1024, &d, &n, &e), -EPROTO);
+	assert_string_equal(e.msg, "discovery log of 1099511627776 records: more than 16384");
 }
 
 /* Target-supplied LBADS, MDTS, IOCCSZ and CAP.TO: range-checked, no UB shift. */
@@ -441,6 +568,8 @@ int main(void)
 		cmocka_unit_test(test_nq_decode),
 		cmocka_unit_test(test_discovery),
 		cmocka_unit_test(test_cid),
+		cmocka_unit_test(test_short_send),
+		cmocka_unit_test(test_discovery_pages),
 		cmocka_unit_test(test_limits),
 	};
 

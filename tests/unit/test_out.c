@@ -101,6 +101,42 @@ static void test_escaping(void **state)
 	free(buf);
 }
 
+/* Terminal text: C0, DEL, C1 and non-UTF-8 bytes as \xNN; printable UTF-8 kept. */
+static void test_terminal_escaping(void **state)
+{
+	static const struct { const char *in, *want; } t[] = {
+		{ "eth\x1b[2J0", "eth\\x1b[2J0" },
+		{ "a\x7f" "b\x9b" "c", "a\\x7fb\\x9bc" },		/* DEL; a lone 8-bit CSI */
+		{ "\xc2\x9b" "1m", "\\xc2\\x9b1m" },			/* CSI (U+009B) in UTF-8 */
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80" },
+		{ "\xc0\xaf", "\\xc0\\xaf" },				/* overlong '/' */
+		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },			/* a surrogate */
+		{ "\xe2\x82", "\\xe2\\x82" },				/* cut short */
+		{ "a\tb\nc\\d", "a\\x09b\\x0ac\\d" },
+	};
+	size_t i;
+	char *e;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		e = out_escape(t[i].in, false);
+		assert_string_equal(e, t[i].want);
+		free(e);
+	}
+	e = out_escape("a\tb\n\x1b", true);
+	assert_string_equal(e, "a\tb\n\\x1b");
+	free(e);
+	/* out_str and out_text escape in text; JSON keeps the string exact */
+	start(false);
+	out_str(OUT_ANY, "n", "n %s\n", "x\x1b]0;t\x07");
+	out_text("h %s\n", "y\x1b[H");
+	assert_string_equal(finish(), "n x\\x1b]0;t\\x07\nh y\\x1b[H\n");
+	free(buf);
+	start(true);
+	out_str(OUT_ANY, "n", NULL, "x\x1b]0;t\x07");
+	assert_non_null(strstr(finish(), "\"n\":\"x\\u001b]0;t\\u0007\""));
+	free(buf);
+}
+
 static void test_null_and_error(void **state)
 {
 	start(true);
@@ -165,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_u64_above_2_53),
 		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_terminal_escaping),
 		cmocka_unit_test(test_null_and_error),
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_json_lines),

@@ -1,0 +1,35 @@
+#!/usr/bin/env bats
+# The default build is hardened (Makefile HARDEN_*): read from the ELF file
+# under test, as Debian's hardening-check does.
+load helpers
+
+asan_build() { nm -D "$ROCECTL" | grep -q ' __asan_init'; }
+
+@test "the binary is a PIE with full RELRO: GNU_RELRO and BIND_NOW" {
+	run -0 readelf -hW "$ROCECTL"
+	assert_line --regexp '^ *Type: +DYN '
+	run -0 readelf -lW "$ROCECTL"
+	assert_line --regexp '^ *GNU_RELRO '
+	run -0 readelf -dW "$ROCECTL"
+	assert_line --regexp '\(FLAGS\) +BIND_NOW'
+	assert_line --regexp '\(FLAGS_1\) +Flags: NOW PIE'
+}
+
+@test "the binary has the stack protector and, outside ASan, _FORTIFY_SOURCE's checked calls" {
+	run -0 nm -D "$ROCECTL"
+	assert_line --regexp ' U __stack_chk_fail@'
+	asan_build && skip "ASan build: _FORTIFY_SOURCE is left out (Makefile)"
+	assert_line --regexp ' U __snprintf_chk@'
+	assert_line --regexp ' U __vsnprintf_chk@'
+}
+
+@test "hardening-check (devscripts), where installed, passes the binary" {
+	command -v hardening-check >/dev/null || skip "hardening-check is not installed"
+	asan_build && skip "ASan build: _FORTIFY_SOURCE is left out"
+	run -0 hardening-check "$ROCECTL"
+}
+
+@test "warnings are errors in the default build, not only in CI" {
+	run -0 env -u CI make -s -C "$ROOT" -pn all
+	assert_line --regexp '^WARN :?= .*-Werror'
+}
