@@ -95,3 +95,10 @@ setup() {
 	run grep -e deb-systemd-invoke -e 'new installations run enable' <<<"$postinst"
 	assert_failure 1
 }
+
+@test "the license: the .deb's copyright file, the .rpm's %license COPYING" {
+	cmp "$SCRATCH/usr/share/doc/rocectl/copyright" "$ROOT/debian/copyright"
+	[ -f "${ROCECTL_RPM:-}" ] || fail "ROCECTL_RPM: no .rpm; run 'make pkg-check'"
+	run -0 rpm -qp --licensefiles "$ROCECTL_RPM"
+	assert_output --regexp '/licenses/rocectl/COPYING$'
+}
