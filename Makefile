@@ -21,11 +21,15 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
 
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
-# prometheus ships promtool, which checks every metric rocectl writes.
+# prometheus ships promtool, which checks every metric rocectl writes and
+# tests the rules of prometheus/; node_exporter's textfile collector and
+# Icinga 2's config check run in tests/cli/monitoring.bats (installed, never
+# started: scripts/install-packages refuses daemons a start); curl scrapes.
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
+	prometheus-node-exporter icinga2-bin curl systemd \
 	clang libclang-rt-14-dev
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.

@@ -18,6 +18,7 @@
 #include "rocectl/intent.h"
 #include "rocectl/out.h"
 #include "rocectl/prom.h"
+#include "rocectl/prom_run.h"
 #include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
 
@@ -294,6 +295,46 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 
 /* ---- Prometheus ------------------------------------------------------ */
 
+/*
+ * The end of every -o prometheus|openmetrics run of check, doctor and
+ * counters: rocectl's own families (prom_run.h), then the text to stdout or,
+ * with -O FILE, atomically to FILE. With -O a run that could not reach its
+ * result still writes FILE, with rocectl_up 0 and the last success read back
+ * from the FILE it replaces: node_exporter then serves the failure, not the
+ * last good file.
+ */
+int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file, bool up)
+{
+	struct rctl_prom_run run = {
+		.command = ctx->path, .up = up, .now = (uint64_t)time(NULL),
+	};
+	struct rctl_err e = { 0 };
+	int ret;
+
+	if (!up && file)
+		rctl_prom_run_read_last(&run, file);
+	rctl_prom_run_families(pr, &run);
+	rctl_prom_end(pr);
+	ret = rctl_prom_status(pr, &e);
+	if (!ret && file)
+		ret = rctl_write_atomic(file, pr->buf ? pr->buf : "", pr->len, &e);
+	else if (!ret && pr->buf)
+		out_text("%s", pr->buf);
+	rctl_prom_free(pr);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
+}
+
+int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, int status)
+{
+	struct rctl_prom pr = { .openmetrics = !strcmp(format, "openmetrics") };
+
+	if (!file || status != RCTL_EXIT_UNKNOWN ||
+	    (strcmp(format, "prometheus") && strcmp(format, "openmetrics")))
+		return status;
+	cmd_prom_finish(ctx, &pr, file, false);
+	return status;
+}
+
 /* The gauge's values: 0 pass, 1 warn, 2 fail, 3 unknown. */
 static const unsigned int prom_value[] = {
 	[RCTL_PASS] = 0, [RCTL_WARN] = 1, [RCTL_FAIL] = 2, [RCTL_UNKNOWN] = 3,
@@ -360,7 +401,6 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 		      const struct rctl_intent *in, double interval, int status)
 {
 	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
-	struct rctl_err e = { 0 };
 	int ret;
 
 	prom_status(&pr, r);
@@ -377,14 +417,9 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
 			 "When the check ran, in seconds since the epoch");
 	rctl_prom_u64(&pr, NULL, 0, (uint64_t)time(NULL));
-	rctl_prom_end(&pr);
-	ret = rctl_prom_status(&pr, &e);
-	if (!ret && o.output_file)
-		ret = rctl_write_atomic(o.output_file, pr.buf, pr.len, &e);
-	else if (!ret)
-		out_text("%s", pr.buf);
-	rctl_prom_free(&pr);
-	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : status;
+	ret = cmd_prom_finish(ctx, &pr, o.output_file, true);
+	/* With -O the verdict is in FILE: the exit says the check ran and FILE is written. */
+	return ret ? ret : o.output_file ? RCTL_EXIT_OK : status;
 }
 
 /* ---- the commands ---------------------------------------------------- */
@@ -440,11 +475,11 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 		return cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e);
 	status = load_host(ctx, &h, sample);
 	if (status)
-		return status;
+		return cmd_prom_failed(ctx, o.output, o.output_file, status);
 	if (areas == 1u << RCTL_AREA_COUNTERS && !rctl_host_has_deltas(&h)) {
 		rctl_host_free(&h);
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
-				  "no counter deltas to judge: use 'rocectl doctor' or a snapshot of two samples");
+		return cmd_prom_failed(ctx, o.output, o.output_file, cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
+				  "no counter deltas to judge: use 'rocectl doctor' or a snapshot of two samples"));
 	}
 	rctl_judge_host(&h, &in, areas, o.dev, &r);
 	status = rctl_report_exit(&r);

@@ -137,3 +137,106 @@ load helpers
 	assert_line --index 0 --regexp "^ROCECTL UNKNOWN - 0 failed, 1 unknown, "
 	assert_line --index 1 "UNKNOWN mode.roce_v1 mlx5_0/1 (ens1f0np0): cannot read rdma_cm defaults of 'ens1f0np0': needs root (mkdir in rdma_cm configfs)"
 }
+
+@test "-O: the exit says the check ran and the file is written, the verdict is in the file" {
+	local out=$BATS_TEST_TMPDIR/rocectl.prom f want
+	for f in mlx5-upstream-healthy:0 fault-tos-0:1 fault-out-of-sequence-rising:2 fault-debugfs-unreadable:3; do
+		want=${f#*:}
+		run -0 rocectl doctor -o prometheus -O "$out" -i "$FIXTURES/${f%%:*}.json"
+		grep -qx "rocectl_check_exit_status $want" "$out"
+		grep -qx 'rocectl_up{command="doctor"} 1' "$out"
+		# without -O the exit is the verdict, as before
+		run -"$want" rocectl doctor -o prometheus -i "$FIXTURES/${f%%:*}.json"
+		assert_line 'rocectl_up{command="doctor"} 1'
+	done
+	run -0 rocectl check all -o openmetrics -O "$out" -i "$FIXTURES/fault-tos-0.json"
+	grep -qx 'rocectl_up{command="check all"} 1' "$out"
+}
+
+@test "-O: a run that cannot run writes rocectl_up 0, keeps the last success and exits 3" {
+	local out=$BATS_TEST_TMPDIR/rocectl.prom bad=$BATS_TEST_TMPDIR/corrupt.json last
+	printf '{"schema_version": 2, "host": {"hostname": ' >"$bad"
+	# no earlier file: no last success to tell
+	run -3 --separate-stderr rocectl doctor -o prometheus -O "$out" -i "$bad"
+	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': not valid JSON"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$out"
+	run grep '^rocectl_last_success_timestamp_seconds{' "$out"
+	assert_failure 1
+	run -0 promtool check metrics <"$out"
+	assert_output ""
+	# a good run, then a bad one: the last success is read back from the file it replaces
+	rocectl doctor -o prometheus -O "$out" -i "$FIXTURES/bnxt-healthy.json"
+	last=$(sed -n 's/^rocectl_last_success_timestamp_seconds{command="doctor"} //p' "$out")
+	[ "$last" -ge "$(($(date +%s) - 5))" ]
+	sleep 1.1
+	run -3 rocectl doctor -o prometheus -O "$out" -i "$bad"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$out"
+	grep -qx "rocectl_last_success_timestamp_seconds{command=\"doctor\"} $last" "$out"
+	grep -qx 'rocectl_build_info{version="'"$(rocectl --version | cut -d' ' -f2)"'",command="doctor"} 1' "$out"
+	run grep '^rocectl_check_status' "$out"
+	assert_failure 1
+	run -0 promtool check metrics <"$out"
+	# a --dev that matches nothing, counters without a snapshot that parses: the same
+	run -3 rocectl check all -o prometheus -O "$out" -i "$FIXTURES/bnxt-healthy.json" --dev nosuch0
+	grep -qx 'rocectl_up{command="check all"} 0' "$out"
+	run -3 rocectl counters -o prometheus -O "$out" -i "$bad"
+	grep -qx 'rocectl_up{command="counters"} 0' "$out"
+	# a usage error writes nothing
+	rm -f "$out"
+	run -64 rocectl doctor -o prometheus -O "$out" --interval 0
+	[ ! -e "$out" ]
+}
+
+# node_exporter's textfile collector on loopback, started by the test (never by the package).
+start_node_exporter() {
+	local port dir=$1 i
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$dir" >"$BATS_TEST_TMPDIR/ne.log" 2>&1 &
+	echo $! >"$BATS_TEST_TMPDIR/ne.pid"
+	for i in $(seq 100); do
+		curl -sf "http://127.0.0.1:$port/metrics" >/dev/null && { echo "$port"; return 0; }
+		sleep 0.1
+	done
+	cat "$BATS_TEST_TMPDIR/ne.log" >&2
+	return 1
+}
+
+teardown() {
+	if [ -f "$BATS_TEST_TMPDIR/ne.pid" ]; then
+		kill "$(cat "$BATS_TEST_TMPDIR/ne.pid")" 2>/dev/null || true
+		wait "$(cat "$BATS_TEST_TMPDIR/ne.pid")" 2>/dev/null || true
+	fi
+}
+
+@test "node_exporter's textfile collector serves rocectl_up 1 after a good run and 0 after a failed one" {
+	command -v prometheus-node-exporter
+	local dir=$BATS_TEST_TMPDIR/textfile port scrape=$BATS_TEST_TMPDIR/scrape
+	mkdir "$dir"
+	port=$(start_node_exporter "$dir")
+	# an unknown verdict (debugfs unreadable) is a good run
+	run -0 rocectl doctor -o prometheus -O "$dir/rocectl.prom" -i "$FIXTURES/fault-debugfs-unreadable.json"
+	curl -sf "http://127.0.0.1:$port/metrics" >"$scrape"
+	grep -qx 'rocectl_up{command="doctor"} 1' "$scrape"
+	grep -qx 'rocectl_check_exit_status 3' "$scrape"
+	grep -qx 'node_textfile_scrape_error 0' "$scrape"
+	grep -q "^node_textfile_mtime_seconds{file=\"$dir/rocectl.prom\"} " "$scrape"
+	local last
+	last=$(sed -n 's/^rocectl_last_success_timestamp_seconds{command="doctor"} //p' "$scrape")
+	[ -n "$last" ]
+	# a corrupt snapshot: rocectl cannot run
+	printf 'not json' >"$BATS_TEST_TMPDIR/corrupt.json"
+	run -3 rocectl doctor -o prometheus -O "$dir/rocectl.prom" -i "$BATS_TEST_TMPDIR/corrupt.json"
+	curl -sf "http://127.0.0.1:$port/metrics" >"$scrape"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$scrape"
+	grep -qx "rocectl_last_success_timestamp_seconds{command=\"doctor\"} $last" "$scrape"
+	grep -qx 'node_textfile_scrape_error 0' "$scrape"
+	run grep '^rocectl_check_status' "$scrape"
+	assert_failure 1
+	# counters beside doctor in the same directory: no series twice
+	run -0 rocectl counters -o prometheus -O "$dir/counters.prom" -i "$FIXTURES/mlx5-upstream-healthy.json"
+	curl -sf "http://127.0.0.1:$port/metrics" >"$scrape"
+	grep -qx 'node_textfile_scrape_error 0' "$scrape"
+	grep -qx 'rocectl_up{command="counters"} 1' "$scrape"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$scrape"
+}
