@@ -33,7 +33,7 @@ load helpers
 	run --separate-stderr -3 rocectl doctor --output nagios --interval 0
 	assert_output --partial "ROCECTL UNKNOWN - doctor: invalid value '0' for '--interval'"
 	run --separate-stderr -3 rocectl check all -o nagios -j
-	assert_output --partial "ROCECTL UNKNOWN - check all: '-o' and '--json' exclude each other"
+	assert_output "ROCECTL UNKNOWN - check all: '-o nagios' and '--json' exclude each other: one output format (see 'rocectl check all --help')"
 	run --separate-stderr -3 rocectl check all -o nagios -i /nonexistent.json
 	assert_output "ROCECTL UNKNOWN - cannot open snapshot '/nonexistent.json': No such file or directory"
 	run --separate-stderr -3 rocectl check all -o nagios -i "$FIXTURES/bnxt-healthy.json" --dev mlx5_9
@@ -239,4 +239,124 @@ teardown() {
 	grep -qx 'node_textfile_scrape_error 0' "$scrape"
 	grep -qx 'rocectl_up{command="counters"} 1' "$scrape"
 	grep -qx 'rocectl_up{command="doctor"} 0' "$scrape"
+}
+
+@test "nagios: -w/-c ranges decide the loss budget finding, and are the perfdata's warn and crit" {
+	local f=$FIXTURES/fault-out-of-sequence-rising.json	# loss rate 0.0024
+	run -2 rocectl doctor -o nagios -i "$f"
+	assert_line --index 0 --partial 'loss_rate=0.002405370129;;0.000001;0;'
+	run -1 rocectl doctor -o nagios -i "$f" -w 0.001 -c 0.01
+	assert_line --index 0 --partial 'loss_rate=0.002405370129;0.001;0.01;0;'
+	assert_line "WARN counters.loss_budget mlx5_0/1 (ens1f0np0): RoCE loss rate 0.00241 alerts against the warning range -w '0.001'"
+	run -1 rocectl doctor -o nagios -i "$f" -c 0.01	# counters.loss still warns
+	refute_line --partial 'counters.loss_budget'
+	run -2 rocectl doctor -o nagios -i "$f" -c @0.001:0.01
+	assert_line "FAIL counters.loss_budget mlx5_0/1 (ens1f0np0): RoCE loss rate 0.00241 alerts against the critical range -c '@0.001:0.01'"
+	run -2 rocectl doctor -o nagios -i "$f" -c '~:1e-3'
+	run -2 rocectl doctor -o nagios -i "$f" -c 0.003:	# below 0.003 fails
+	run -1 rocectl doctor -o nagios -i "$f" -c 0.002: -w 0.003:
+	# the same verdict in JSON: the expectation names the thresholds
+	run -1 rocectl doctor -j -i "$f" --warning 1e-3 --critical 1e-2
+	jq -e '.findings[] | select(.id == "counters.loss_budget") |
+		.status == "warn" and .expected == "loss rate within -w 1e-3 -c 1e-2"' <<<"$output"
+	# strict: what the guidelines do not allow is a usage error, UNKNOWN in nagios mode
+	local bad
+	for bad in '' ' 1' '1 ' 2:1 '1:2:3' abc '@' '~' '~:' ':' 1e 0x10 inf nan '1,5' '@~:' '10::'; do
+		run --separate-stderr -3 rocectl doctor -o nagios -i "$f" -w "$bad"
+		assert_output --partial "ROCECTL UNKNOWN - doctor: invalid value '$bad' for '--warning': not a threshold range"
+	done
+	run -64 rocectl doctor -i "$f" -c 2:1
+}
+
+@test "nagios: --skip leaves out a rule or an area; a name that is neither is UNKNOWN" {
+	local f=$FIXTURES/fault-out-of-sequence-rising.json
+	run -1 rocectl doctor -o nagios -i "$f" --skip counters.loss_budget
+	refute_line --partial 'counters.loss_budget'
+	run -0 rocectl doctor -o nagios -i "$f" --skip counters.loss_budget --skip counters.loss
+	assert_line --index 0 --regexp '^ROCECTL OK - 0 failed, 0 unknown, 0 warnings, [0-9]+ passed \| '
+	run -0 rocectl doctor -o nagios -i "$f" --skip counters
+	run -0 rocectl doctor -j -i "$f" --skip counters
+	jq -e '[.areas[].area] | index("counters") == null' <<<"$output"
+	jq -e '[.findings[].area] | index("counters") == null' <<<"$output"
+	run --separate-stderr -3 rocectl doctor -o nagios -i "$f" --skip counters.nosuch
+	assert_output "ROCECTL UNKNOWN - cannot skip 'counters.nosuch': no such rule or area (the rule ids are in rocectl-check(8) RULES)"
+	run -64 rocectl check all -i "$f" --skip pfcc
+	# every rule id of rocectl-check(8) RULES can be skipped
+	local id
+	for id in $(man_section "$ROOT/man/rocectl-check.8" RULES | grep -oE '^ {7}[a-z]+\.[a-z_0-9]+' | sort -u); do
+		rocectl check all -o nagios -i "$f" --skip "$id" >/dev/null || [ $? -le 2 ] ||
+			fail "--skip $id"
+	done
+}
+
+@test "nagios: several areas in one call; an unknown area or command is UNKNOWN with a status line" {
+	local f=$FIXTURES/fault-tos-0.json
+	run -1 rocectl check mtu mode -o nagios -i "$f"
+	assert_line --index 0 --partial 'first mode.tos'
+	run -0 rocectl check pfc ecn -j -i "$f"
+	jq -e '[.areas[].area] == ["pfc", "ecn"]' <<<"$output"
+	run -0 rocectl check mtu -o nagios -i "$f"
+	run --separate-stderr -3 rocectl check nosuch -o nagios
+	assert_output "ROCECTL UNKNOWN - check: unknown command 'nosuch' (see 'rocectl check --help')"
+	run --separate-stderr -3 rocectl check pfc nosuch -o nagios -i "$f"
+	assert_output "ROCECTL UNKNOWN - check pfc: unknown area 'nosuch' (see 'rocectl check --help')"
+	run -64 rocectl check nosuch
+	run -64 rocectl check pfc nosuch -i "$f"
+	# one output format: the status line alone on stdout, no JSON document beside it
+	run --separate-stderr -3 rocectl check all -j -o nagios -i "$f"
+	assert_output "ROCECTL UNKNOWN - check all: '-o nagios' and '--json' exclude each other: one output format (see 'rocectl check all --help')"
+	run --separate-stderr -3 rocectl check -p -o nagios
+	assert_output --regexp '^ROCECTL UNKNOWN - check: missing command: one of pfc, [^{]*$'
+}
+
+@test "nagios: -t gives up with 'ROCECTL UNKNOWN - timeout after N s' and exit 3 (a read that hangs)" {
+	mkfifo "$BATS_TEST_TMPDIR/hang.json"	# open(2) of a FIFO nobody writes never returns
+	SECONDS=0
+	run --separate-stderr -3 timeout 20 "$ROCECTL" doctor -o nagios -t 1 -i "$BATS_TEST_TMPDIR/hang.json"
+	assert_output "ROCECTL UNKNOWN - timeout after 1 s"
+	[ "$SECONDS" -lt 5 ]
+	run --separate-stderr -3 timeout 20 "$ROCECTL" check all --timeout 1 -i "$BATS_TEST_TMPDIR/hang.json"
+	assert_output ""
+	assert_equal "$stderr" "rocectl: timeout after 1 s"
+	run -3 rocectl doctor -o nagios -t 0
+	assert_output --partial "invalid value '0' for '--time-limit': expected 1 to 3600"
+	# a run that answers in time is not touched
+	run -0 rocectl doctor -o nagios -t 10 -i "$FIXTURES/mlx5-upstream-healthy.json"
+}
+
+@test "Icinga 2 validates the CheckCommand of rocectl-check(8) (icinga2 daemon -C)" {
+	command -v icinga2
+	local dir conf
+	dir=$(mktemp -d)	# icinga2 reads it as its own user
+	chmod 0755 "$dir"
+	conf=$dir/rocectl.conf
+	{
+		# the block as printed: from the CheckCommand to the end of the apply rule
+		man_text "$ROOT/man/rocectl-check.8" |
+			sed -n '/^ *object CheckCommand "rocectl"/,/^ *assign where/p;/^ *assign where/{n;p;q}'
+		# a master and an agent host: the agent's Endpoint is what command_endpoint = host.name names
+		printf 'object Endpoint "master" { }\nobject Zone "master" { endpoints = [ "master" ] }\n'
+		printf 'object Endpoint "node11" { }\n'
+		printf 'object Zone "node11" { endpoints = [ "node11" ]; parent = "master" }\n'
+		printf 'object Host "node11" {\n  zone = "master"\n  check_command = "rocectl"\n  vars.roce = true\n'
+		printf '  vars.rocectl_warning = "1e-7"\n  vars.rocectl_skip = [ "firewall" ]\n}\n'
+	} >"$conf"
+	chmod 0644 "$conf"
+	grep -q 'arguments = {' "$conf"
+	run icinga2 daemon -C -c "$conf"
+	rm -rf "$dir"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	assert_output --partial 'Finished validating the configuration file(s).'
+	assert_output --regexp '1 Service'
+}
+
+@test "the sudoers lines of rocectl-check(8) run as a plugin (the same words, on a snapshot)" {
+	local line words
+	while IFS= read -r line; do
+		words=${line#*NOPASSWD: /usr/sbin/rocectl }
+		# shellcheck disable=SC2086 # the sudoers line's words
+		run rocectl $words -i "$FIXTURES/mlx5-upstream-healthy.json"
+		[ "$status" -le 3 ] || fail "$words: exit $status"
+		assert_line --index 0 --regexp '^ROCECTL (OK|WARNING|CRITICAL|UNKNOWN) - '
+	done < <(man_text "$ROOT/man/rocectl-check.8" | grep -o 'nagios ALL=(root) NOPASSWD: .*')
 }
