@@ -360,3 +360,43 @@ teardown() {
 		assert_line --index 0 --regexp '^ROCECTL (OK|WARNING|CRITICAL|UNKNOWN) - '
 	done < <(man_text "$ROOT/man/rocectl-check.8" | grep -o 'nagios ALL=(root) NOPASSWD: .*')
 }
+
+@test "prometheus: PFC frames and pause seconds by priority under one name for mlx5, bnxt and ice" {
+	local want
+	# each driver's own names (lib/catalog.c cites the driver files), the same family
+	run -0 rocectl counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json"
+	want=$(jq '.host.netdevs[] | select(.name == "ens1f0np0") | .stats[] | select(.name == "rx_prio3_pause") | .value' \
+		"$FIXTURES/mlx5-upstream-healthy.json")
+	assert_line "rocectl_pfc_frames_total{netdev=\"ens1f0np0\",direction=\"rx\",priority=\"3\"} $want"
+	want=$(jq '.host.netdevs[] | select(.name == "ens1f0np0") | .stats[] | select(.name == "tx_prio3_pause_duration") | .value' \
+		"$FIXTURES/mlx5-upstream-healthy.json")
+	assert_line "rocectl_pfc_pause_duration_seconds_total{netdev=\"ens1f0np0\",direction=\"tx\",priority=\"3\"} $(python3 -c "print(repr($want / 1e6))")"
+	run -0 rocectl counters -o prometheus -i "$FIXTURES/bnxt-healthy.json"
+	want=$(jq '.host.netdevs[] | select(.name == "ens2f0np0") | .stats[] | select(.name == "rx_pfc_ena_frames_pri3") | .value' \
+		"$FIXTURES/bnxt-healthy.json")
+	assert_line "rocectl_pfc_frames_total{netdev=\"ens2f0np0\",direction=\"rx\",priority=\"3\"} $want"
+	assert_line --regexp '^rocectl_pfc_pause_duration_seconds_total\{netdev="ens2f0np0",direction="rx",priority="3"\} 0\.00'
+	run -0 rocectl counters -o prometheus -i "$FIXTURES/ice-irdma-healthy.json"
+	want=$(jq '.host.netdevs[] | select(.name == "ens5f0np0") | .stats[] | select(.name == "tx_priority_3_xoff.nic") | .value' \
+		"$FIXTURES/ice-irdma-healthy.json")
+	assert_line "rocectl_pfc_frames_total{netdev=\"ens5f0np0\",direction=\"tx\",priority=\"3\"} $want"
+	# ice counts no pause time: the family has no sample, never a made-up 0
+	refute_line --regexp '^rocectl_pfc_pause_duration_seconds_total\{'
+}
+
+@test "prometheus: one unit per family; active_mtu is a gauge, not a label; rocectl_build_info" {
+	local f
+	for f in "$FIXTURES"/*.json; do
+		run -0 rocectl counters -o prometheus -i "$f"
+		# the microsecond durations are no longer mixed with packet counts
+		refute_line --regexp '^rocectl_ethtool_stat\{[^}]*stat="[^"]*(duration|_us")'
+		refute_line --regexp 'active_mtu="'
+		assert_line --regexp '^rocectl_port_active_mtu_bytes\{device="[^"]+",port="[0-9]+"\} [0-9]+$'
+		assert_line --regexp '^rocectl_build_info\{version="[0-9.]+",command="counters"\} 1$'
+	done
+	run -0 rocectl counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_line 'rocectl_port_active_mtu_bytes{device="mlx5_0",port="1"} 4096'
+	assert_line 'rocectl_ethtool_stat_seconds{netdev="ens1f0np0",stat="rx_prio3_pause_duration",group="pfc"} 0.41862'
+	run -0 rocectl check all -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_line --regexp '^rocectl_build_info\{version="[0-9.]+",command="check all"\} 1$'
+}
