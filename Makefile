@@ -7,7 +7,7 @@
 #   unit cli asan  the parts of check; lab-check lab-shell: see tests/lab
 #   fuzz           each libFuzzer harness of tests/fuzz for FUZZ_SECS (60) seconds
 #   fuzz-smoke     each harness for 3 seconds on its seeds (part of check)
-#   install        PREFIX=/usr/local DESTDIR=
+#   install        PREFIX=/usr/local DESTDIR= (DOCDIR: the Prometheus rules)
 #   deb rpm        the Debian package and the RPM (in $(BUILD)/pkg); pkg-check tests the .deb
 # V=1 shows the commands (compiler lines, apt's output); by default one line a step.
 VERSION := 0.1.0
@@ -17,6 +17,8 @@ DESTDIR ?=
 # rocectl reads /etc/rocectl.conf whatever the PREFIX.
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# prometheus/rocectl.rules.yml goes beside the README, as the packages put it.
+DOCDIR ?= $(PREFIX)/share/doc/rocectl
 
 PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
 
@@ -177,6 +179,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocectl
 	$(if $(UNITS),$(Q)install -d $(DESTDIR)$(SYSTEMDUNITDIR) && \
 		install -m 0644 $(UNITS) $(DESTDIR)$(SYSTEMDUNITDIR)/)
+	$(Q)install -D -m 0644 prometheus/rocectl.rules.yml $(DESTDIR)$(DOCDIR)/rocectl.rules.yml
 	@# The example (all defaults, commented out); never over an existing file.
 	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/rocectl.conf ] || \
 		install -D -m 0644 etc/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl.conf

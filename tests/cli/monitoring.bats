@@ -400,3 +400,126 @@ teardown() {
 	run -0 rocectl check all -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json"
 	assert_line --regexp '^rocectl_build_info\{version="[0-9.]+",command="check all"\} 1$'
 }
+
+# One promtool test group: input series made by prom_series.py from rocectl's
+# output ($1 the AFTER file, $2 the BEFORE file or "", $3 the interval, $4 the
+# run's time), then the promql_expr_test lines on stdin.
+rules_group() {
+	local labels='instance="node11:9100",job="node"'
+	printf '  - interval: 1m\n    input_series:\n'
+	"$BATS_TEST_DIRNAME/lib/prom_series.py" ${2:+--before "$2"} --interval "$3" --t0 "$4" \
+		--labels "$labels" "$1"
+	printf '    promql_expr_test:\n'
+	cat
+}
+
+# The snapshot one sample earlier: every value less its delta.
+before_snapshot() {
+	jq 'walk(if type == "object" and has("delta") and has("value")
+		then .value -= .delta | .delta = 0 | .has_delta = false else . end)' "$1"
+}
+
+@test "prometheus/rocectl.rules.yml: promtool test rules on series made from the fixtures' output" {
+	local d=$BATS_TEST_TMPDIR/rules t0 storm=$FIXTURES/fault-pause-storm-rising.json
+	mkdir "$d"
+	cp "$ROOT/prometheus/rocectl.rules.yml" "$d/"
+	run -0 promtool check rules "$d/rocectl.rules.yml"
+	# the storm: two samples 10 s apart, as the fixture's deltas say; a healthy mlx5 beside it
+	before_snapshot "$storm" >"$d/storm0.json"
+	rocectl counters -o prometheus -i "$d/storm0.json" >"$d/storm0.prom"
+	rocectl counters -o prometheus -i "$storm" >"$d/storm1.prom"
+	before_snapshot "$FIXTURES/mlx5-upstream-healthy.json" >"$d/ok0.json"
+	rocectl counters -o prometheus -i "$d/ok0.json" >"$d/ok0.prom"
+	rocectl counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json" >"$d/ok1.prom"
+	# verdicts: a loss budget exceeded, a failed check, a run that could not run, a good run
+	rocectl doctor -o prometheus -i "$FIXTURES/fault-out-of-sequence-rising.json" >"$d/loss.prom" || [ $? -eq 2 ]
+	rocectl check all -o prometheus -i "$FIXTURES/fault-mtu-1500-intent-4096.json" >"$d/mtu.prom" || [ $? -eq 2 ]
+	printf 'not json' >"$d/corrupt.json"
+	rocectl doctor -o prometheus -O "$d/down.prom" -i "$d/corrupt.json" 2>/dev/null || [ $? -eq 3 ]
+	t0=$(date +%s)
+	rocectl doctor -o prometheus -O "$d/good.prom" -i "$FIXTURES/mlx5-upstream-healthy.json"
+	{
+		printf 'rule_files: [rocectl.rules.yml]\nevaluation_interval: 1m\ntests:\n'
+		rules_group "$d/storm1.prom" "$d/storm0.prom" 10 0 <<-'EOF'
+		      - expr: ALERTS{alertname="RocePFCStorm",alertstate="firing"}
+		        eval_time: 12m
+		        exp_samples:
+		          - labels: 'ALERTS{alertname="RocePFCStorm",alertstate="firing",severity="critical",netdev="ens1f0np0",direction="tx",priority="3",instance="node11:9100",job="node"}'
+		            value: 1
+		      - expr: round(100 * rocectl:pfc_paused:ratio_rate5m{direction="tx"})
+		        eval_time: 10m
+		        exp_samples:
+		          - labels: '{netdev="ens1f0np0",direction="tx",priority="3",instance="node11:9100",job="node"}'
+		            value: 89
+		      - expr: round(rocectl:pfc_frames:rate5m{direction="tx"})
+		        eval_time: 10m
+		        exp_samples:
+		          - labels: '{netdev="ens1f0np0",direction="tx",priority="3",instance="node11:9100",job="node"}'
+		            value: 410000
+		EOF
+		rules_group "$d/ok1.prom" "$d/ok0.prom" 10 0 <<-'EOF'
+		      - expr: ALERTS
+		        eval_time: 12m
+		        exp_samples: []
+		EOF
+		rules_group "$d/loss.prom" "" 10 0 <<-'EOF'
+		      - expr: ALERTS{alertstate="firing"}
+		        eval_time: 6m
+		        exp_samples:
+		          - labels: 'ALERTS{alertname="RoceLossBudgetExceeded",alertstate="firing",severity="critical",device="mlx5_0",port="1",netdev="ens1f0np0",instance="node11:9100",job="node"}'
+		            value: 1
+		EOF
+		rules_group "$d/mtu.prom" "" 10 0 <<-'EOF'
+		      - expr: count by (alertname, id) (ALERTS{alertstate="firing"})
+		        eval_time: 6m
+		        exp_samples:
+		          - labels: '{alertname="RoceCheckFailed",id="mtu.active"}'
+		            value: 1
+		EOF
+		rules_group "$d/down.prom" "" 10 "$t0" <<-'EOF'
+		      - expr: ALERTS{alertstate="firing"}
+		        eval_time: 6m
+		        exp_samples:
+		          - labels: 'ALERTS{alertname="RocectlDown",alertstate="firing",severity="warning",command="doctor",instance="node11:9100",job="node"}'
+		            value: 1
+		EOF
+		# a good run whose file is no longer rewritten: stale after 10 minutes, not before
+		rules_group "$d/good.prom" "" 10 "$t0" <<-'EOF'
+		      - expr: ALERTS{alertstate="firing"}
+		        eval_time: 9m
+		        exp_samples: []
+		      - expr: count by (alertname, command) (ALERTS{alertstate="firing"})
+		        eval_time: 11m
+		        exp_samples:
+		          - labels: '{alertname="RocectlStale",command="doctor"}'
+		            value: 1
+		EOF
+	} >"$d/test.yml"
+	cd "$d"
+	run promtool test rules test.yml
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	assert_output --partial SUCCESS
+}
+
+@test "the rules test can fail: a rule that never fires is caught" {
+	local d=$BATS_TEST_TMPDIR/rules
+	mkdir "$d"
+	sed 's/rocectl:pfc_paused:ratio_rate5m > 0.5/rocectl:pfc_paused:ratio_rate5m > 1.5/' \
+		"$ROOT/prometheus/rocectl.rules.yml" >"$d/rocectl.rules.yml"
+	before_snapshot "$FIXTURES/fault-pause-storm-rising.json" >"$d/s0.json"
+	rocectl counters -o prometheus -i "$d/s0.json" >"$d/s0.prom"
+	rocectl counters -o prometheus -i "$FIXTURES/fault-pause-storm-rising.json" >"$d/s1.prom"
+	{
+		printf 'rule_files: [rocectl.rules.yml]\nevaluation_interval: 1m\ntests:\n'
+		rules_group "$d/s1.prom" "$d/s0.prom" 10 0 <<-'EOF'
+		      - expr: count(ALERTS{alertname="RocePFCStorm",alertstate="firing"})
+		        eval_time: 12m
+		        exp_samples:
+		          - value: 1
+		EOF
+	} >"$d/test.yml"
+	cd "$d"
+	run promtool test rules test.yml
+	assert_failure
+	assert_output --partial FAILED
+}

@@ -102,3 +102,15 @@ setup() {
 	run -0 rpm -qp --licensefiles "$ROCECTL_RPM"
 	assert_output --regexp '/licenses/rocectl/COPYING$'
 }
+
+@test "the Prometheus rules ship beside the README, uncompressed, in both packages" {
+	cmp "$SCRATCH/usr/share/doc/rocectl/rocectl.rules.yml" "$ROOT/prometheus/rocectl.rules.yml"
+	promtool check rules "$SCRATCH/usr/share/doc/rocectl/rocectl.rules.yml"
+	[ -f "${ROCECTL_RPM:-}" ] || fail "ROCECTL_RPM: no .rpm; run 'make pkg-check'"
+	run -0 rpm -qpl "$ROCECTL_RPM"
+	assert_line --regexp '^/usr/share/doc/rocectl/rocectl.rules.yml$'
+	# make install puts it in the same place under its PREFIX
+	make -C "$ROOT" -s install PREFIX=/usr DESTDIR="$BATS_TEST_TMPDIR/inst" \
+		SYSCONFDIR="$BATS_TEST_TMPDIR/inst/etc" >/dev/null
+	cmp "$BATS_TEST_TMPDIR/inst/usr/share/doc/rocectl/rocectl.rules.yml" "$ROOT/prometheus/rocectl.rules.yml"
+}
