@@ -167,8 +167,11 @@ demo: deps lab-deps all lab-fetch
 	@echo "demo: booting the Soft-RoCE lab under qemu (about 10 s)…"
 	$(Q)tests/lab/lab run -- tests/lab/demo.sh
 
-# Every unit in systemd/ (none is fine); installed, never enabled.
+# Every unit in systemd/ (none is fine); installed, never enabled. The
+# packages try-restart all but the tune unit after an upgrade (re-running it
+# would apply the host settings again): debian/rules and the spec.
 UNITS := $(sort $(wildcard systemd/*.service systemd/*.timer))
+RESTART_UNITS := $(filter-out rocectl-tune.service,$(notdir $(UNITS)))
 
 install: all
 	$(Q)install -D -m 0755 $(BUILD)/rocectl $(DESTDIR)$(PREFIX)/sbin/rocectl
@@ -231,6 +234,7 @@ rpm: pkg-deps
 	$(Q)$(call pkg_tree,$(RPM_SRC))
 	$(Q)sed -e 's/@VERSION@/$(VERSION)/g' -e "s/@DATE@/$$(LC_ALL=C date -u '+%a %b %d %Y')/" \
 		-e 's/@UNITS_GLOBAL@/$(if $(UNITS),%global units $(notdir $(UNITS)))/' \
+		-e 's/@RESTART_UNITS_GLOBAL@/$(if $(RESTART_UNITS),%global restart_units $(RESTART_UNITS))/' \
 		rocectl.spec.in >$(RPM_SRC)/rocectl.spec
 	$(Q)rm -rf $(RPM_TOP)/RPMS && mkdir -p $(RPM_TOP)/SOURCES && \
 		tar -C $(dir $(RPM_SRC)) -czf $(RPM_TOP)/SOURCES/rocectl-$(VERSION).tar.gz rocectl-$(VERSION)
