@@ -234,17 +234,11 @@ static int opt_store(const struct rctl_opt *o, const char *val,
 	case OPT_LIST: {
 		struct rctl_opt_list *l = o->dst;
 
-		if (l->n >= RCTL_OPT_LIST_MAX) {
-			snprintf(why, sizeof(why), "at most %d times", RCTL_OPT_LIST_MAX);
-			return opt_bad(e, o, val, why);
-		}
+		if (l->n >= RCTL_OPT_LIST_MAX)
+			return opt_bad(e, o, val, "given too many times (at most 32)");
 		l->v[l->n++] = val;
 		break;
 	}
-	case OPT_RANGE:
-		if (rctl_range_parse(val, o->dst))
-			return opt_bad(e, o, val, "not a threshold range (10, 10:, ~:10, 10:20, @10:20)");
-		break;
 	case OPT_INT:
 		ret = rctl_parse_int(val, o->min, o->max, o->dst);
 		if (ret == -ERANGE) {
@@ -279,6 +273,10 @@ static int opt_store(const struct rctl_opt *o, const char *val,
 				snprintf(why, sizeof(why), "expected at least %lld", o->min);
 			return opt_bad(e, o, val, why);
 		}
+		break;
+	case OPT_RANGE:
+		if (rctl_range_parse(val, o->dst))
+			return opt_bad(e, o, val, "not a threshold range (10, 10:, ~:10, 10:20, @10:20)");
 		break;
 	}
 	if (o->given)

@@ -92,11 +92,11 @@ void rctl_judge_host(const struct rctl_host *h, const struct rctl_intent *in,
 	rctl_judge_rules(h, in, areas, filter, rctl_rules, rctl_n_rules, r);
 }
 
-int rctl_rules_skip(const char *const *names, int n, unsigned int *areas,
+int rctl_rules_skip(const char *const *names, unsigned int n, unsigned int *areas,
 		    struct rctl_rule *out, unsigned int *n_out, struct rctl_err *e)
 {
-	unsigned int i, k = 0;
-	int s, a;
+	unsigned int i, s, k = 0;
+	int a;
 
 	for (s = 0; s < n; s++) {
 		a = rctl_area_parse(names[s]);

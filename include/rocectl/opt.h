@@ -19,16 +19,16 @@ enum rctl_opt_type {
 	OPT_INT,	/* int *dst, checked against [min, max] when max > min */
 	OPT_SECS,	/* double *dst, seconds, > 0, and <= max when max > 0 */
 	OPT_SIZE,	/* uint64_t *dst, bytes, K/M/G suffix (1024-based) */
+	OPT_RANGE,	/* struct rctl_range *dst: a monitoring-plugins threshold range */
 	OPT_CHOICE,	/* const char **dst, one of choices[] */
 	OPT_LIST,	/* struct rctl_opt_list *dst: repeatable, each value appended */
-	OPT_RANGE,	/* struct rctl_range *dst: a monitoring-plugins threshold range */
 };
 
-/* The values of a repeatable option, in the order given. */
 #define RCTL_OPT_LIST_MAX 32
+
 struct rctl_opt_list {
 	const char *v[RCTL_OPT_LIST_MAX];
-	int n;
+	unsigned int n;
 };
 
 /*

@@ -125,7 +125,7 @@ int rctl_report_exit(const struct rctl_report *r);
  * rctl_n_rules), *n_out their number. 0, or -EINVAL naming what is neither.
  */
 struct rctl_err;
-int rctl_rules_skip(const char *const *names, int n, unsigned int *areas,
+int rctl_rules_skip(const char *const *names, unsigned int n, unsigned int *areas,
 		    struct rctl_rule *out, unsigned int *n_out, struct rctl_err *e);
 
 /*

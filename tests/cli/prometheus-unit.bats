@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The systemd units of systemd/, read by systemd's own engines: systemd-analyze
+# rocectl-prometheus.service and the units beside it, read by systemd's own engines: systemd-analyze
 # verify (in a scratch root that holds the host's units and the rocectl under
 # test) and systemd-analyze security --offline. This machine runs no systemd:
 # these check the unit files, not a started service.
