@@ -7,7 +7,7 @@
 #   unit cli asan  the parts of check; lab-check lab-shell: see tests/lab
 #   fuzz           each libFuzzer harness of tests/fuzz for FUZZ_SECS (60) seconds
 #   fuzz-smoke     each harness for 3 seconds on its seeds (part of check)
-#   install        PREFIX=/usr/local DESTDIR=
+#   install        PREFIX=/usr/local DESTDIR= (DOCDIR: the Prometheus rules)
 #   deb rpm        the Debian package and the RPM (in $(BUILD)/pkg); pkg-check tests the .deb
 # V=1 shows the commands (compiler lines, apt's output); by default one line a step.
 VERSION := 0.1.0
@@ -17,15 +17,21 @@ DESTDIR ?=
 # rocectl reads /etc/rocectl.conf whatever the PREFIX.
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+# prometheus/rocectl.rules.yml goes beside the README, as the packages put it.
+DOCDIR ?= $(PREFIX)/share/doc/rocectl
 
 PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson lldpctl
 
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
-# prometheus ships promtool, which checks every metric rocectl writes.
+# prometheus ships promtool, which checks every metric rocectl writes and
+# tests the rules of prometheus/; node_exporter's textfile collector and
+# Icinga 2's config check run in tests/cli/monitoring.bats (installed, never
+# started: scripts/install-packages refuses daemons a start); curl scrapes.
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
+	prometheus-node-exporter icinga2-bin curl systemd \
 	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
@@ -184,8 +190,11 @@ demo: deps lab-deps all lab-fetch
 	@echo "demo: booting the Soft-RoCE lab under qemu (about 10 s)…"
 	$(Q)tests/lab/lab run -- tests/lab/demo.sh
 
-# Every unit in systemd/ (none is fine); installed, never enabled.
+# Every unit in systemd/ (none is fine); installed, never enabled. The
+# packages try-restart all but the tune unit after an upgrade (re-running it
+# would apply the host settings again): debian/rules and the spec.
 UNITS := $(sort $(wildcard systemd/*.service systemd/*.timer))
+RESTART_UNITS := $(filter-out rocectl-tune.service,$(notdir $(UNITS)))
 
 install: all
 	$(Q)install -D -m 0755 $(BUILD)/rocectl $(DESTDIR)$(PREFIX)/sbin/rocectl
@@ -196,6 +205,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/rocectl
 	$(if $(UNITS),$(Q)install -d $(DESTDIR)$(SYSTEMDUNITDIR) && \
 		install -m 0644 $(UNITS) $(DESTDIR)$(SYSTEMDUNITDIR)/)
+	$(Q)install -D -m 0644 prometheus/rocectl.rules.yml $(DESTDIR)$(DOCDIR)/rocectl.rules.yml
 	@# The example (all defaults, commented out); never over an existing file.
 	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/rocectl.conf ] || \
 		install -D -m 0644 etc/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl.conf
@@ -247,6 +257,7 @@ rpm: pkg-deps
 	$(Q)$(call pkg_tree,$(RPM_SRC))
 	$(Q)sed -e 's/@VERSION@/$(VERSION)/g' -e "s/@DATE@/$$(LC_ALL=C date -u '+%a %b %d %Y')/" \
 		-e 's/@UNITS_GLOBAL@/$(if $(UNITS),%global units $(notdir $(UNITS)))/' \
+		-e 's/@RESTART_UNITS_GLOBAL@/$(if $(RESTART_UNITS),%global restart_units $(RESTART_UNITS))/' \
 		rocectl.spec.in >$(RPM_SRC)/rocectl.spec
 	$(Q)rm -rf $(RPM_TOP)/RPMS && mkdir -p $(RPM_TOP)/SOURCES && \
 		tar -C $(dir $(RPM_SRC)) -czf $(RPM_TOP)/SOURCES/rocectl-$(VERSION).tar.gz rocectl-$(VERSION)

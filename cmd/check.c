@@ -9,7 +9,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "rocectl/collect.h"
@@ -19,6 +21,7 @@
 #include "rocectl/lldp.h"
 #include "rocectl/out.h"
 #include "rocectl/prom.h"
+#include "rocectl/prom_run.h"
 #include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
 
@@ -29,6 +32,9 @@ static struct {
 	const char *output, *output_file;
 	double interval, lldp_wait;
 	bool no_sample;
+	struct rctl_opt_list skip;
+	struct rctl_range warn, crit;
+	int time_limit;
 	struct rctl_intent_args ia;
 } o = { .interval = 2.0, .output = "text" };
 
@@ -43,6 +49,17 @@ static struct {
 	  .dst = &o.output_file, .kind = ARG_FILE,			\
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \
 	CMD_LLDP_WAIT_OPT(o.lldp_wait),					\
+	{ .name = "skip", .type = OPT_LIST, .arg = "ID", .dst = &o.skip,	\
+	  .help = "leave out this rule id or area (repeatable)" },	\
+	{ .name = "warning", .short_name = 'w', .type = OPT_RANGE, .arg = "RANGE", \
+	  .dst = &o.warn,						\
+	  .help = "warn when the loss rate alerts against RANGE (plugin range: 10, 10:, ~:10, 10:20, @10:20)" }, \
+	{ .name = "critical", .short_name = 'c', .type = OPT_RANGE, .arg = "RANGE", \
+	  .dst = &o.crit,						\
+	  .help = "fail when the loss rate alerts against RANGE, instead of above the loss budget" }, \
+	{ .name = "time-limit", .aliases = "timeout", .short_name = 't', .type = OPT_INT, \
+	  .arg = "SECS", .dst = &o.time_limit, .min = 1, .max = 3600,	\
+	  .help = "give up after SECS seconds: UNKNOWN, exit 3 (a plugin's -t)" }, \
 	RCTL_INTENT_OPTS(o.ia)
 
 static const struct rctl_opt check_opts[] = {
@@ -302,8 +319,8 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 	out_text(" | pass=%u warn=%u fail=%u unknown=%u", r->count[RCTL_PASS],
 		 r->count[RCTL_WARN], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN]);
 	if (worst_ratio(r, &loss))
-		out_text(" loss_rate=%s;;%s;0;", plain_dbl(loss, a, sizeof(a)),
-			 plain_dbl(in->loss_budget, b, sizeof(b)));
+		out_text(" loss_rate=%s;%s;%s;0;", plain_dbl(loss, a, sizeof(a)), o.warn.text,
+			 o.crit.set ? o.crit.text : plain_dbl(in->loss_budget, b, sizeof(b)));
 	if (interval > 0)
 		out_text(" interval=%ss", plain_dbl(interval, a, sizeof(a)));
 	out_text("\n");
@@ -316,6 +333,46 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 }
 
 /* ---- Prometheus ------------------------------------------------------ */
+
+/*
+ * The end of every -o prometheus|openmetrics run of check, doctor and
+ * counters: rocectl's own families (prom_run.h), then the text to stdout or,
+ * with -O FILE, atomically to FILE. With -O a run that could not reach its
+ * result still writes FILE, with rocectl_up 0 and the last success read back
+ * from the FILE it replaces: node_exporter then serves the failure, not the
+ * last good file.
+ */
+int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file, bool up)
+{
+	struct rctl_prom_run run = {
+		.command = ctx->path, .up = up, .now = (uint64_t)time(NULL),
+	};
+	struct rctl_err e = { 0 };
+	int ret;
+
+	if (!up && file)
+		rctl_prom_run_read_last(&run, file);
+	rctl_prom_run_families(pr, &run);
+	rctl_prom_end(pr);
+	ret = rctl_prom_status(pr, &e);
+	if (!ret && file)
+		ret = rctl_write_atomic(file, pr->buf ? pr->buf : "", pr->len, &e);
+	else if (!ret && pr->buf)
+		out_text("%s", pr->buf);
+	rctl_prom_free(pr);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
+}
+
+int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, int status)
+{
+	struct rctl_prom pr = { .openmetrics = !strcmp(format, "openmetrics") };
+
+	if (!file || status != RCTL_EXIT_UNKNOWN ||
+	    (strcmp(format, "prometheus") && strcmp(format, "openmetrics")))
+		return status;
+	cmd_prom_finish(ctx, &pr, file, false);
+	return status;
+}
 
 /* The gauge's values: 0 pass, 1 warn, 2 fail, 3 unknown. */
 static const unsigned int prom_value[] = {
@@ -412,7 +469,6 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 {
 	double interval = h->sample_interval_s;
 	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
-	struct rctl_err e = { 0 };
 	int ret;
 
 	prom_status(&pr, r);
@@ -430,14 +486,9 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
 			 "When the check ran, in seconds since the epoch");
 	rctl_prom_u64(&pr, NULL, 0, (uint64_t)time(NULL));
-	rctl_prom_end(&pr);
-	ret = rctl_prom_status(&pr, &e);
-	if (!ret && o.output_file)
-		ret = rctl_write_atomic(o.output_file, pr.buf, pr.len, &e);
-	else if (!ret)
-		out_text("%s", pr.buf);
-	rctl_prom_free(&pr);
-	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : status;
+	ret = cmd_prom_finish(ctx, &pr, o.output_file, true);
+	/* With -O the verdict is in FILE: the exit says the check ran and FILE is written. */
+	return ret ? ret : o.output_file ? RCTL_EXIT_OK : status;
 }
 
 /* ---- the commands ---------------------------------------------------- */
@@ -478,28 +529,62 @@ static int check_output(struct rctl_ctx *ctx)
 			  "%s: %s (see 'rocectl %s --help')", ctx->path, why, ctx->path);
 }
 
+/* -t SECS: a plugin that has not answered by then says UNKNOWN and exits 3. */
+static int time_limit;
+static bool time_limit_nagios;
+
+static void on_time_limit(int sig)
+{
+	char msg[96];
+	int n;
+
+	(void)sig;
+	n = snprintf(msg, sizeof(msg), "%stimeout after %d s\n",
+		     time_limit_nagios ? "ROCECTL UNKNOWN - " : "rocectl: ", time_limit);
+	if (write(time_limit_nagios ? STDOUT_FILENO : STDERR_FILENO, msg, n) < 0)
+		_exit(RCTL_EXIT_UNKNOWN);
+	_exit(RCTL_EXIT_UNKNOWN);
+}
+
+static void arm_time_limit(struct rctl_ctx *ctx)
+{
+	struct sigaction sa = { .sa_handler = on_time_limit };
+
+	if (!o.time_limit)
+		return;
+	time_limit = o.time_limit;
+	time_limit_nagios = ctx->nagios;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(o.time_limit);
+}
+
 static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 {
+	struct rctl_rule rules[rctl_n_rules];
 	struct rctl_err e = { 0 };
 	struct rctl_intent in;
 	struct rctl_report r;
 	struct rctl_host h;
+	unsigned int n_rules;
 	int status;
 
 	status = check_output(ctx);
 	if (status)
 		return status;
-	if (rctl_intent_resolve(&in, &o.ia, &e))
+	if (rctl_intent_resolve(&in, &o.ia, &e) ||
+	    rctl_rules_skip(o.skip.v, o.skip.n, &areas, rules, &n_rules, &e))
 		return cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e);
+	arm_time_limit(ctx);
 	status = load_host(ctx, &h, sample, areas & (1u << RCTL_AREA_PEER));
 	if (status)
-		return status;
+		return cmd_prom_failed(ctx, o.output, o.output_file, status);
 	if (areas == 1u << RCTL_AREA_COUNTERS && !rctl_host_has_deltas(&h)) {
 		rctl_host_free(&h);
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
-				  "no counter deltas to judge: use 'rocectl doctor' or a snapshot of two samples");
+		return cmd_prom_failed(ctx, o.output, o.output_file, cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
+				  "no counter deltas to judge: use 'rocectl doctor' or a snapshot of two samples"));
 	}
-	rctl_judge_host(&h, &in, areas, o.dev, &r);
+	rctl_judge_rules(&h, &in, areas, o.dev, rules, n_rules, &r);
+	rctl_report_ratio_ranges(&r, &o.warn, &o.crit);
 	status = rctl_report_exit(&r);
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
@@ -512,11 +597,24 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	return status;
 }
 
+/* The area of the verb, and those named after it: "check pfc ecn". */
 static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	int a = rctl_area_parse(ctx->cmd->name);
+	const char *name = ctx->cmd->name;
+	unsigned int areas = 0;
+	int i, a;
 
-	return run_checks(ctx, a < 0 ? (1u << RCTL_AREA_N) - 1 : 1u << a, false);
+	for (i = -1; i < argc; i++) {
+		if (i >= 0)
+			name = argv[i];
+		a = rctl_area_parse(name);
+		if (a < 0 && strcmp(name, "all"))
+			return cmd_errorf(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE,
+					  "%s: unknown area '%s' (see 'rocectl check --help')",
+					  ctx->path, name);
+		areas |= a < 0 ? (1u << RCTL_AREA_N) - 1 : 1u << a;
+	}
+	return run_checks(ctx, areas, false);
 }
 
 static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
@@ -532,6 +630,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 #define CHECK_VERB(v, what)						\
 	static const struct rctl_cmd check_##v = {			\
 		.name = #v, .summary = "check " what, .opts = check_opts, \
+		.args = "[AREA...]", .max_args = -1,			\
 		.fn = do_check, .flags = CMD_CHECK, .host = CHECK_HOST,	\
 		.input_help = CHECK_INPUT_HELP,				\
 	}

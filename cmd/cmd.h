@@ -121,6 +121,20 @@ void cmd_finding_target(const struct rctl_finding *f);
 /* One finding: the same JSON everywhere; text as a block or one_line (cmd/check.c). */
 void cmd_print_finding(const struct rctl_finding *f, bool one_line);
 
+/*
+ * -o prometheus|openmetrics (cmd/check.c): add rocectl_up (1 when up),
+ * rocectl_last_success_timestamp_seconds and rocectl_build_info to pr, end it
+ * and write it to file (atomically) or stdout; frees pr. 0, or 3 reported.
+ */
+struct rctl_prom;
+int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file, bool up);
+/*
+ * A run in that format with -O that failed with status 3 before its metrics:
+ * FILE still gets rocectl_up 0 (and the last success of the FILE it
+ * replaces). Returns status.
+ */
+int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, int status);
+
 /* Command groups, one file each. */
 extern const struct rctl_cmd cmd_devices;
 extern const struct rctl_cmd cmd_bench;

@@ -23,7 +23,6 @@
 #include "rocectl/counters.h"
 #include "rocectl/counters_view.h"
 #include "rocectl/counters_watch.h"
-#include "rocectl/fileio.h"
 #include "rocectl/out.h"
 #include "rocectl/prom.h"
 #include "rocectl/snapshot.h"
@@ -261,18 +260,9 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_host *h, const cha
 {
 	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
 	struct rctl_cview v = view();
-	struct rctl_err e = { 0 };
-	int ret;
 
 	rctl_counters_prom(&pr, h, filter, &v);
-	rctl_prom_end(&pr);
-	ret = rctl_prom_status(&pr, &e);
-	if (!ret && o.output_file)
-		ret = rctl_write_atomic(o.output_file, pr.buf ? pr.buf : "", pr.len, &e);
-	else if (!ret && pr.buf)
-		out_text("%s", pr.buf);
-	rctl_prom_free(&pr);
-	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;
+	return cmd_prom_finish(ctx, &pr, o.output_file, true);
 }
 
 /* ---- watch ----------------------------------------------------------- */
@@ -435,7 +425,7 @@ static int do_counters(struct rctl_ctx *ctx, int argc, char **argv)
 		return ret;
 	ret = load_host(ctx, &h, prom);
 	if (ret)
-		return ret;
+		return prom ? cmd_prom_failed(ctx, o.output, o.output_file, ret) : ret;
 	if (!count_matches(&h, filter))
 		ret = filter ? cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA port '%s'", filter) :
 			       cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA device found");
@@ -450,7 +440,7 @@ static int do_counters(struct rctl_ctx *ctx, int argc, char **argv)
 	else if (!ret)
 		print_ports(&h, filter);
 	rctl_host_free(&h);
-	return ret;
+	return prom ? cmd_prom_failed(ctx, o.output, o.output_file, ret) : ret;
 }
 
 const struct rctl_cmd cmd_counters = {

@@ -604,6 +604,12 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 	ctx->verbose = g.verbose;
 	ctx->quiet = g.quiet;
 	ctx->input = input;
+	if (ctx->nagios && ctx->json) {
+		/* One output format: the status line, never a JSON document beside it. */
+		ctx->json = false;
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "%s: '-o nagios' and '--json' exclude "
+				  "each other: one output format (see 'rocectl %s --help')", path, path);
+	}
 	out_init(NULL, ctx->json, ctx->pretty);
 	if (g.help) {
 		print_help(stdout, path, c);
@@ -642,9 +648,11 @@ static int missing_command(struct rctl_ctx *ctx, const char *path,
 		if (ctx->pretty || !strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
 			ctx->json = true;
 	}
+	ctx->nagios = wants_nagios(argc + 1, argv - 1);
+	if (ctx->nagios)
+		ctx->json = false;	/* the status line is the whole output */
 	if (ctx->json)
 		out_init(NULL, true, ctx->pretty);
-	ctx->nagios = wants_nagios(argc + 1, argv - 1);
 	if (!ctx->json && !ctx->nagios) {
 		print_help(stderr, path, c);
 		return RCTL_EXIT_USAGE;
@@ -678,9 +686,17 @@ static int run(struct rctl_ctx *ctx, int argc, char **argv)
 		return RCTL_EXIT_OK;
 	}
 	c = walk(argv + pos, argc - pos, &used, path, sizeof(path), &bad);
-	if (bad)
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+	if (bad) {
+		/* "check nosuch -o nagios": a plugin's status line, exit 3. */
+		ctx->nagios = wants_nagios(argc, argv);
+		if (ctx->nagios)
+			out_init(NULL, ctx->json = false, false);
+		if (*path)
+			return cmd_errorf(ctx, usage_status(ctx), "%s: unknown command '%s' "
+					  "(see 'rocectl %s --help')", path, bad, path);
+		return cmd_errorf(ctx, usage_status(ctx),
 				  "unknown command '%s' (see 'rocectl help')", bad);
+	}
 	if (c == &root || (c->sub && !c->fn)) {
 		if (g.help || (pos + used < argc && !strcmp(argv[pos + used], "--help"))) {
 			print_help(stdout, path, c);

@@ -469,6 +469,12 @@ const struct rctl_centry *rctl_catalog_lookup(const char *driver, enum rctl_csrc
 	return lookup(driver, src, name, &num);
 }
 
+const struct rctl_centry *rctl_catalog_lookup_prio(const char *driver, enum rctl_csrc src,
+						   const char *name, int *prio)
+{
+	return lookup(driver, src, name, prio);
+}
+
 uint64_t rctl_catalog_sum(const char *driver, enum rctl_csrc src, enum rctl_crole role,
 			  int prio, const struct rctl_counter *c, uint32_t n, bool *found,
 			  char *which, size_t len)

@@ -80,13 +80,23 @@ struct rctl_crow *rctl_port_rows(const struct rctl_host *h, const struct rctl_de
 
 /* ---- Prometheus ------------------------------------------------------ */
 
-static void prom_port_info(struct rctl_prom *pr, const struct rctl_host *h, const char *filter)
+/*
+ * rocectl_port_info carries what names a port (labels that change rarely);
+ * the active MTU is a value, so a gauge of its own (a label would start a
+ * new series at every change).
+ */
+static void prom_port_info(struct rctl_prom *pr, const struct rctl_host *h, const char *filter,
+			   bool mtu)
 {
-	char port[16], mtu[16];
+	char port[16];
 	uint32_t i, j;
 
-	rctl_prom_family(pr, "rocectl_port_info", "gauge",
-			 "RDMA port: 1, with its state, driver and netdev as labels");
+	if (mtu)
+		rctl_prom_family(pr, "rocectl_port_active_mtu_bytes", "gauge",
+				 "RDMA port active_mtu in bytes (0: not known)");
+	else
+		rctl_prom_family(pr, "rocectl_port_info", "gauge",
+				 "RDMA port: 1, with its state, driver and netdev as labels");
 	for (i = 0; i < h->n_devs; i++)
 		for (j = 0; j < h->devs[i].n_ports; j++) {
 			const struct rctl_device *d = &h->devs[i];
@@ -94,14 +104,12 @@ static void prom_port_info(struct rctl_prom *pr, const struct rctl_host *h, cons
 			struct rctl_prom_label l[] = {
 				{ "device", d->name }, { "port", port }, { "driver", d->driver },
 				{ "netdev", p->netdev }, { "state", p->state },
-				{ "active_mtu", mtu },
 			};
 
 			if (!rctl_port_match(filter, d, p))
 				continue;
 			snprintf(port, sizeof(port), "%u", p->port);
-			snprintf(mtu, sizeof(mtu), "%u", p->active_mtu);
-			rctl_prom_u64(pr, l, 6, 1);
+			rctl_prom_u64(pr, l, mtu ? 2 : 5, mtu ? p->active_mtu : 1);
 		}
 }
 
@@ -191,10 +199,15 @@ static bool netdev_wanted(const struct rctl_host *h, const char *filter, const c
 	return false;
 }
 
-/* An ethtool stat in bytes goes to the _bytes family: one unit per metric. */
-static bool stat_bytes(const char *name)
+/* The unit of an ethtool stat: each has a family of its own (one unit per family). */
+enum stat_unit { UNIT_OTHER, UNIT_BYTES, UNIT_US };
+
+static enum stat_unit stat_unit(const char *name, const struct rctl_centry *ce)
 {
-	return strstr(name, "bytes") || strstr(name, "octets");
+	if (ce->role == RCTL_ROLE_PAUSE_US_RX || ce->role == RCTL_ROLE_PAUSE_US_TX ||
+	    strstr(name, "duration_us") || strstr(name, "_usec"))
+		return UNIT_US;
+	return strstr(name, "bytes") || strstr(name, "octets") ? UNIT_BYTES : UNIT_OTHER;
 }
 
 /*
@@ -203,7 +216,7 @@ static bool stat_bytes(const char *name)
  * statistics are counters.
  */
 static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const char *filter,
-			 const struct rctl_cview *v, enum rctl_csrc src, bool bytes)
+			 const struct rctl_cview *v, enum rctl_csrc src, enum stat_unit unit)
 {
 	bool pause = src == RCTL_SRC_PAUSE;
 	uint32_t k, x, n;
@@ -211,12 +224,15 @@ static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const 
 	if (pause)
 		rctl_prom_family(pr, "rocectl_pause_frames_total", "counter",
 				 "802.3x pause frame statistics (ethtool -I -a) of the netdev under an RDMA port");
-	else if (bytes)
+	else if (unit == UNIT_BYTES)
 		rctl_prom_family(pr, "rocectl_ethtool_stat_bytes", "untyped",
 				 "ethtool -S statistics in bytes of the netdev under an RDMA port");
+	else if (unit == UNIT_US)
+		rctl_prom_family(pr, "rocectl_ethtool_stat_seconds", "untyped",
+				 "ethtool -S statistics that count microseconds (pause durations), in seconds, of the netdev under an RDMA port");
 	else
 		rctl_prom_family(pr, "rocectl_ethtool_stat", "untyped",
-				 "ethtool -S statistics other than bytes of the netdev under an RDMA port");
+				 "ethtool -S statistics other than bytes and durations (packets, events) of the netdev under an RDMA port");
 	for (x = 0; x < h->n_netdevs; x++) {
 		const struct rctl_netdev *nd = &h->netdevs[x];
 		const struct rctl_counter *c = pause ? nd->pause_stats.c : nd->stats;
@@ -227,12 +243,64 @@ static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const 
 		for (k = 0; k < n; k++) {
 			struct rctl_crow r = { &c[k], rctl_catalog_lookup(nd->driver, src, c[k].name), "" };
 
-			if (!rctl_crow_shown(&r, v, false) || (!pause && stat_bytes(c[k].name) != bytes))
+			if (!rctl_crow_shown(&r, v, false) || (!pause && stat_unit(c[k].name, r.ce) != unit))
 				continue;
-			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+			const struct rctl_prom_label l[] = {
 				{ "netdev", nd->name }, { "stat", c[k].name },
 				{ "group", rctl_cgroup_name(r.ce->group) },
-			}, 3, c[k].value);
+			};
+
+			if (unit == UNIT_US)
+				rctl_prom_dbl(pr, l, 3, (double)c[k].value / 1e6);
+			else
+				rctl_prom_u64(pr, l, 3, c[k].value);
+		}
+	}
+}
+
+/*
+ * Vendor-neutral PFC families from each driver's own per-priority names, by
+ * their catalogue role (lib/catalog.c cites the drivers): frames as
+ * counters, and where the driver counts pause time (mlx5
+ * rx_prio3_pause_duration, bnxt pfc_pri3_rx_duration_us, both in
+ * microseconds) seconds. One series per netdev, direction and priority.
+ */
+static void prom_pfc(struct rctl_prom *pr, const struct rctl_host *h, const char *filter,
+		     bool duration)
+{
+	char prio[8];
+	uint32_t k, x;
+	int num;
+
+	if (duration)
+		rctl_prom_family(pr, "rocectl_pfc_pause_duration_seconds_total", "counter",
+				 "Time paused by PFC on a priority: rx the peer paused this NIC, tx this NIC paused the peer");
+	else
+		rctl_prom_family(pr, "rocectl_pfc_frames_total", "counter",
+				 "PFC pause frames on a priority, received (rx) or sent (tx), whatever the driver calls them");
+	for (x = 0; x < h->n_netdevs; x++) {
+		const struct rctl_netdev *nd = &h->netdevs[x];
+
+		if (!netdev_wanted(h, filter, nd->name))
+			continue;
+		for (k = 0; k < nd->n_stats; k++) {
+			const struct rctl_counter *c = &nd->stats[k];
+			const struct rctl_centry *ce =
+				rctl_catalog_lookup_prio(nd->driver, RCTL_SRC_ETHTOOL, c->name, &num);
+			enum rctl_crole rx = duration ? RCTL_ROLE_PAUSE_US_RX : RCTL_ROLE_PFC_RX;
+			enum rctl_crole tx = duration ? RCTL_ROLE_PAUSE_US_TX : RCTL_ROLE_PFC_TX;
+			const struct rctl_prom_label l[] = {
+				{ "netdev", nd->name }, { "direction", ce->role == rx ? "rx" : "tx" },
+				{ "priority", prio },
+			};
+
+			if ((ce->role != rx && ce->role != tx) || num < 0 || num > 7)
+				continue;
+			snprintf(prio, sizeof(prio), "%d", num);
+			if (duration)
+				rctl_prom_dbl(pr, l, 3, (double)c->value / 1e6);
+			else
+				rctl_prom_u64(pr, l, 3, c->value);
 		}
 	}
 }
@@ -240,11 +308,15 @@ static void prom_ethtool(struct rctl_prom *pr, const struct rctl_host *h, const 
 void rctl_counters_prom(struct rctl_prom *pr, const struct rctl_host *h, const char *filter,
 			const struct rctl_cview *v)
 {
-	prom_port_info(pr, h, filter);
+	prom_port_info(pr, h, filter, false);
+	prom_port_info(pr, h, filter, true);
 	prom_counters(pr, h, filter, v, RCTL_SRC_HW);
 	prom_counters(pr, h, filter, v, RCTL_SRC_PMA);
 	prom_pma_bytes(pr, h, filter);
-	prom_ethtool(pr, h, filter, v, RCTL_SRC_ETHTOOL, false);
-	prom_ethtool(pr, h, filter, v, RCTL_SRC_ETHTOOL, true);
-	prom_ethtool(pr, h, filter, v, RCTL_SRC_PAUSE, false);
+	prom_pfc(pr, h, filter, false);
+	prom_pfc(pr, h, filter, true);
+	prom_ethtool(pr, h, filter, v, RCTL_SRC_ETHTOOL, UNIT_OTHER);
+	prom_ethtool(pr, h, filter, v, RCTL_SRC_ETHTOOL, UNIT_BYTES);
+	prom_ethtool(pr, h, filter, v, RCTL_SRC_ETHTOOL, UNIT_US);
+	prom_ethtool(pr, h, filter, v, RCTL_SRC_PAUSE, UNIT_OTHER);
 }

@@ -84,6 +84,63 @@ static int parse_double(const char *s, double *v)
 	return errno || end == s || *end || !isfinite(*v) ? -EINVAL : 0;
 }
 
+/* A plain decimal number ("1e-6", "0.5", "-3"): no "inf", "nan" or hexadecimal. */
+static int range_number(const char *s, size_t len, double *v)
+{
+	char buf[48];
+
+	if (!len || len >= sizeof(buf) || strspn(s, "0123456789.eE+-") < len)
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return parse_double(buf, v);
+}
+
+int rctl_range_parse(const char *s, struct rctl_range *r)
+{
+	struct rctl_range x = { .set = true, .has_lo = true, .has_hi = true };
+	const char *colon;
+
+	if (strlen(s) >= sizeof(x.text))
+		return -EINVAL;
+	snprintf(x.text, sizeof(x.text), "%s", s);
+	if (*s == '@') {
+		x.inside = true;
+		s++;
+	}
+	colon = strchr(s, ':');
+	if (!colon) {			/* "10": 0..10 */
+		x.lo = 0;
+		if (range_number(s, strlen(s), &x.hi))
+			return -EINVAL;
+	} else {
+		if (strchr(colon + 1, ':'))
+			return -EINVAL;
+		if (colon - s == 1 && *s == '~')
+			x.has_lo = false;
+		else if (range_number(s, colon - s, &x.lo))
+			return -EINVAL;
+		if (!colon[1])
+			x.has_hi = false;
+		else if (range_number(colon + 1, strlen(colon + 1), &x.hi))
+			return -EINVAL;
+	}
+	if ((!x.has_lo && !x.has_hi) || (x.has_lo && x.has_hi && x.lo > x.hi))
+		return -EINVAL;
+	*r = x;
+	return 0;
+}
+
+bool rctl_range_alert(const struct rctl_range *r, double v)
+{
+	bool in;
+
+	if (!r->set)
+		return false;
+	in = (!r->has_lo || v >= r->lo) && (!r->has_hi || v <= r->hi);
+	return r->inside ? in : !in;
+}
+
 int rctl_parse_rate(const char *s, double *v)
 {
 	double x;
@@ -216,6 +273,10 @@ static int opt_store(const struct rctl_opt *o, const char *val,
 				snprintf(why, sizeof(why), "expected at least %lld", o->min);
 			return opt_bad(e, o, val, why);
 		}
+		break;
+	case OPT_RANGE:
+		if (rctl_range_parse(val, o->dst))
+			return opt_bad(e, o, val, "not a threshold range (10, 10:, ~:10, 10:20, @10:20)");
 		break;
 	}
 	if (o->given)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rocectl/opt.h"
 #include "rocectl/rules.h"
 
 static const char *const status_names[] = { "pass", "warn", "unknown", "fail" };
@@ -364,6 +365,50 @@ int rctl_report_exit(const struct rctl_report *r)
 	if (r->count[RCTL_WARN])
 		return 1;
 	return 0;
+}
+
+static void set_status(struct rctl_report *r, struct rctl_finding *f, enum rctl_status st)
+{
+	r->count[f->status]--;
+	r->area_count[f->area][f->status]--;
+	f->status = st;
+	r->count[st]++;
+	r->area_count[f->area][st]++;
+}
+
+void rctl_report_ratio_ranges(struct rctl_report *r, const struct rctl_range *warn,
+			      const struct rctl_range *crit)
+{
+	enum rctl_status st;
+	uint32_t i;
+
+	if (!warn->set && !crit->set)
+		return;
+	for (i = 0; i < r->n; i++) {
+		struct rctl_finding *f = &r->f[i];
+
+		if (!f->has_ratio)
+			continue;
+		st = crit->set ? (rctl_range_alert(crit, f->ratio) ? RCTL_FAIL : RCTL_PASS) : f->status;
+		if (st != RCTL_FAIL && rctl_range_alert(warn, f->ratio))
+			st = RCTL_WARN;
+		set_status(r, f, st);
+		snprintf(f->expected, sizeof(f->expected), "loss rate within%s%s%s%s%s",
+			 warn->set ? " -w " : "", warn->set ? warn->text : "",
+			 crit->set ? " -c " : "", crit->set ? crit->text : "",
+			 crit->set ? "" : " and the budget");
+		snprintf(f->message, sizeof(f->message), "RoCE loss rate %.3g %s", f->ratio,
+			 st == RCTL_FAIL && crit->set ? "alerts against the critical range -c" :
+			 st == RCTL_FAIL ? "exceeds the loss budget" :
+			 st == RCTL_WARN ? "alerts against the warning range -w" :
+			 "is within the thresholds");
+		if (st == RCTL_FAIL && crit->set)
+			snprintf(f->message + strlen(f->message), sizeof(f->message) - strlen(f->message),
+				 " '%s'", crit->text);
+		else if (st == RCTL_WARN)
+			snprintf(f->message + strlen(f->message), sizeof(f->message) - strlen(f->message),
+				 " '%s'", warn->text);
+	}
 }
 
 /* The parts an SR-IOV VF leaves to its PF: DCB, pause, ECN/DCQCN, OFED qos. */

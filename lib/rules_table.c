@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The one rule table, and judging a host by it (rules.h). */
+#include <errno.h>
+#include <string.h>
+
+#include "rocectl/err.h"
 #include "rocectl/rules.h"
 
 #define R(i, a, m, f, txt) { .id = i, .area = RCTL_AREA_##a, .ref = m, .fn = f, .meaning = txt }
@@ -106,3 +110,30 @@ void rctl_judge_host(const struct rctl_host *h, const struct rctl_intent *in,
 	rctl_judge_rules(h, in, areas, filter, rctl_rules, rctl_n_rules, r);
 }
 
+int rctl_rules_skip(const char *const *names, unsigned int n, unsigned int *areas,
+		    struct rctl_rule *out, unsigned int *n_out, struct rctl_err *e)
+{
+	unsigned int i, s, k = 0;
+	int a;
+
+	for (s = 0; s < n; s++) {
+		a = rctl_area_parse(names[s]);
+		if (a >= 0) {
+			*areas &= ~(1u << a);
+			continue;
+		}
+		for (i = 0; i < rctl_n_rules && strcmp(rctl_rules[i].id, names[s]); i++)
+			;
+		if (i == rctl_n_rules)
+			return rctl_err_msg(e, EINVAL, "cannot skip '%s': no such rule or area "
+					    "(the rule ids are in rocectl-check(8) RULES)", names[s]);
+	}
+	for (i = 0; i < rctl_n_rules; i++) {
+		for (s = 0; s < n && strcmp(rctl_rules[i].id, names[s]); s++)
+			;
+		if (s == n)
+			out[k++] = rctl_rules[i];
+	}
+	*n_out = k;
+	return 0;
+}

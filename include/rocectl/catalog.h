@@ -75,6 +75,9 @@ struct rctl_centry {
 /* The entry for (driver, source, name); a static "other" entry when unknown. */
 const struct rctl_centry *rctl_catalog_lookup(const char *driver, enum rctl_csrc src,
 					      const char *name);
+/* The same, and into *prio the number its '#' matched (the priority), -1 without one. */
+const struct rctl_centry *rctl_catalog_lookup_prio(const char *driver, enum rctl_csrc src,
+						   const char *name, int *prio);
 
 /*
  * Sum of the deltas of the counters in c[0..n) whose catalogue entry for

@@ -19,6 +19,7 @@ enum rctl_opt_type {
 	OPT_INT,	/* int *dst, checked against [min, max] when max > min */
 	OPT_SECS,	/* double *dst, seconds, > 0, and <= max when max > 0 */
 	OPT_SIZE,	/* uint64_t *dst, bytes, K/M/G suffix (1024-based) */
+	OPT_RANGE,	/* struct rctl_range *dst: a monitoring-plugins threshold range */
 	OPT_CHOICE,	/* const char **dst, one of choices[] */
 	OPT_LIST,	/* struct rctl_opt_list *dst: repeatable, each value appended */
 };
@@ -86,5 +87,23 @@ int rctl_parse_size(const char *s, uint64_t *v);
 int rctl_parse_secs(const char *s, double *v);
 /* A rate such as a loss budget: "1e-6", "0.000001"; must be in [0, 1]. */
 int rctl_parse_rate(const char *s, double *v);
+
+/*
+ * A threshold range of the Monitoring Plugins Development Guidelines
+ * ("Threshold and ranges"): "10" is 0..10, "10:" 10..inf, "~:10" -inf..10,
+ * "10:20" 10..20; a value outside alerts, or inside with a leading "@".
+ */
+struct rctl_range {
+	bool set;
+	bool inside;		/* "@": alert inside the range */
+	bool has_lo, has_hi;	/* no bound: -inf ("~") or +inf */
+	double lo, hi;
+	char text[48];		/* as given, for perfdata and messages */
+};
+
+/* Parse s strictly (plain decimal numbers, lo <= hi): 0, or -EINVAL. */
+int rctl_range_parse(const char *s, struct rctl_range *r);
+/* Whether v alerts against r (false when r is not set). */
+bool rctl_range_alert(const struct rctl_range *r, double v);
 
 #endif

@@ -128,6 +128,25 @@ void rctl_report_free(struct rctl_report *r);
 /* Any fail -> 2, else any unknown -> 3, else any warn -> 1, else 0. */
 int rctl_report_exit(const struct rctl_report *r);
 
+/*
+ * --skip NAME...: each NAME is an area (its bit leaves *areas) or a rule id
+ * (the rule leaves the table). out gets the rules that remain (room for
+ * rctl_n_rules), *n_out their number. 0, or -EINVAL naming what is neither.
+ */
+struct rctl_err;
+int rctl_rules_skip(const char *const *names, unsigned int n, unsigned int *areas,
+		    struct rctl_rule *out, unsigned int *n_out, struct rctl_err *e);
+
+/*
+ * The plugin's -w/-c thresholds on every measured ratio (the loss rate):
+ * outside crit (when set) fails, else outside warn warns, else passes; the
+ * loss budget no longer decides these findings once crit is set. Rewrites
+ * their message and expectation, and the counts.
+ */
+struct rctl_range;
+void rctl_report_ratio_ranges(struct rctl_report *r, const struct rctl_range *warn,
+			      const struct rctl_range *crit);
+
 /* Emit a finding for the running rule. "target" may be NULL (host-wide). */
 void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	       const char *expected, const char *observed, const char *evidence,

@@ -59,7 +59,8 @@ snap=$DATA/counters-mlx5.json
 @test "prometheus: HELP/TYPE once per family, escaped labels, exact values" {
 	run -0 rocectl counters --input "$snap" -o prometheus
 	assert_line 'rocectl_rdma_hw_events_total{device="mlx5_0",port="1",counter="np_cnp_sent",group="congestion"} 18446744073709551615'
-	assert_line 'rocectl_port_info{device="rxe0",port="1",driver="rxe",netdev="we\"ird\\",state="DOWN",active_mtu="0"} 1'
+	assert_line 'rocectl_port_info{device="rxe0",port="1",driver="rxe",netdev="we\"ird\\",state="DOWN"} 1'
+	assert_line 'rocectl_port_active_mtu_bytes{device="rxe0",port="1"} 0'
 	assert_line 'rocectl_ethtool_stat{netdev="ens1f0np0",stat="rx_prio3_pause",group="pfc"} 100'
 	assert_line '# TYPE rocectl_rdma_hw_events_total counter'
 	# every family once, TYPE right after HELP, samples of that family only

@@ -33,7 +33,7 @@ load helpers
 	run --separate-stderr -3 rocectl doctor --output nagios --interval 0
 	assert_output --partial "ROCECTL UNKNOWN - doctor: invalid value '0' for '--interval'"
 	run --separate-stderr -3 rocectl check all -o nagios -j
-	assert_output --partial "ROCECTL UNKNOWN - check all: '-o' and '--json' exclude each other"
+	assert_output "ROCECTL UNKNOWN - check all: '-o nagios' and '--json' exclude each other: one output format (see 'rocectl check all --help')"
 	run --separate-stderr -3 rocectl check all -o nagios -i /nonexistent.json
 	assert_output "ROCECTL UNKNOWN - cannot open snapshot '/nonexistent.json': No such file or directory"
 	run --separate-stderr -3 rocectl check all -o nagios -i "$FIXTURES/bnxt-healthy.json" --dev mlx5_9
@@ -176,4 +176,390 @@ load helpers
 	run -3 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/nonroot.json"
 	assert_line --index 0 --regexp "^ROCECTL UNKNOWN - 0 failed, 1 unknown, "
 	assert_line --index 1 "UNKNOWN mode.roce_v1 mlx5_0/1 (ens1f0np0): cannot read rdma_cm defaults of 'ens1f0np0': needs root (mkdir in rdma_cm configfs)"
+}
+
+@test "-O: the exit says the check ran and the file is written, the verdict is in the file" {
+	local out=$BATS_TEST_TMPDIR/rocectl.prom f want
+	for f in mlx5-upstream-healthy:0 fault-tos-0:1 fault-out-of-sequence-rising:2 fault-debugfs-unreadable:3; do
+		want=${f#*:}
+		run -0 rocectl doctor -o prometheus -O "$out" -i "$FIXTURES/${f%%:*}.json"
+		grep -qx "rocectl_check_exit_status $want" "$out"
+		grep -qx 'rocectl_up{command="doctor"} 1' "$out"
+		# without -O the exit is the verdict, as before
+		run -"$want" rocectl doctor -o prometheus -i "$FIXTURES/${f%%:*}.json"
+		assert_line 'rocectl_up{command="doctor"} 1'
+	done
+	run -0 rocectl check all -o openmetrics -O "$out" -i "$FIXTURES/fault-tos-0.json"
+	grep -qx 'rocectl_up{command="check all"} 1' "$out"
+}
+
+@test "-O: a run that cannot run writes rocectl_up 0, keeps the last success and exits 3" {
+	local out=$BATS_TEST_TMPDIR/rocectl.prom bad=$BATS_TEST_TMPDIR/corrupt.json last
+	printf '{"schema_version": 2, "host": {"hostname": ' >"$bad"
+	# no earlier file: no last success to tell
+	run -3 --separate-stderr rocectl doctor -o prometheus -O "$out" -i "$bad"
+	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': not valid JSON"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$out"
+	run grep '^rocectl_last_success_timestamp_seconds{' "$out"
+	assert_failure 1
+	run -0 promtool check metrics <"$out"
+	assert_output ""
+	# a good run, then a bad one: the last success is read back from the file it replaces
+	rocectl doctor -o prometheus -O "$out" -i "$FIXTURES/bnxt-healthy.json"
+	last=$(sed -n 's/^rocectl_last_success_timestamp_seconds{command="doctor"} //p' "$out")
+	[ "$last" -ge "$(($(date +%s) - 5))" ]
+	sleep 1.1
+	run -3 rocectl doctor -o prometheus -O "$out" -i "$bad"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$out"
+	grep -qx "rocectl_last_success_timestamp_seconds{command=\"doctor\"} $last" "$out"
+	grep -qx 'rocectl_build_info{version="'"$(rocectl --version | cut -d' ' -f2)"'",command="doctor"} 1' "$out"
+	run grep '^rocectl_check_status' "$out"
+	assert_failure 1
+	run -0 promtool check metrics <"$out"
+	# a --dev that matches nothing, counters without a snapshot that parses: the same
+	run -3 rocectl check all -o prometheus -O "$out" -i "$FIXTURES/bnxt-healthy.json" --dev nosuch0
+	grep -qx 'rocectl_up{command="check all"} 0' "$out"
+	run -3 rocectl counters -o prometheus -O "$out" -i "$bad"
+	grep -qx 'rocectl_up{command="counters"} 0' "$out"
+	# a usage error writes nothing
+	rm -f "$out"
+	run -64 rocectl doctor -o prometheus -O "$out" --interval 0
+	[ ! -e "$out" ]
+}
+
+# node_exporter's textfile collector on loopback, started by the test (never by the package).
+start_node_exporter() {
+	local port dir=$1 i
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	prometheus-node-exporter --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
+		--collector.textfile --collector.textfile.directory="$dir" >"$BATS_TEST_TMPDIR/ne.log" 2>&1 &
+	echo $! >"$BATS_TEST_TMPDIR/ne.pid"
+	for i in $(seq 100); do
+		curl -sf "http://127.0.0.1:$port/metrics" >/dev/null && { echo "$port"; return 0; }
+		sleep 0.1
+	done
+	cat "$BATS_TEST_TMPDIR/ne.log" >&2
+	return 1
+}
+
+teardown() {
+	if [ -f "$BATS_TEST_TMPDIR/ne.pid" ]; then
+		kill "$(cat "$BATS_TEST_TMPDIR/ne.pid")" 2>/dev/null || true
+		wait "$(cat "$BATS_TEST_TMPDIR/ne.pid")" 2>/dev/null || true
+	fi
+}
+
+@test "node_exporter's textfile collector serves rocectl_up 1 after a good run and 0 after a failed one" {
+	command -v prometheus-node-exporter
+	local dir=$BATS_TEST_TMPDIR/textfile port scrape=$BATS_TEST_TMPDIR/scrape
+	mkdir "$dir"
+	port=$(start_node_exporter "$dir")
+	# an unknown verdict (debugfs unreadable) is a good run
+	run -0 rocectl doctor -o prometheus -O "$dir/rocectl.prom" -i "$FIXTURES/fault-debugfs-unreadable.json"
+	curl -sf "http://127.0.0.1:$port/metrics" >"$scrape"
+	grep -qx 'rocectl_up{command="doctor"} 1' "$scrape"
+	grep -qx 'rocectl_check_exit_status 3' "$scrape"
+	grep -qx 'node_textfile_scrape_error 0' "$scrape"
+	grep -q "^node_textfile_mtime_seconds{file=\"$dir/rocectl.prom\"} " "$scrape"
+	local last
+	last=$(sed -n 's/^rocectl_last_success_timestamp_seconds{command="doctor"} //p' "$scrape")
+	[ -n "$last" ]
+	# a corrupt snapshot: rocectl cannot run
+	printf 'not json' >"$BATS_TEST_TMPDIR/corrupt.json"
+	run -3 rocectl doctor -o prometheus -O "$dir/rocectl.prom" -i "$BATS_TEST_TMPDIR/corrupt.json"
+	curl -sf "http://127.0.0.1:$port/metrics" >"$scrape"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$scrape"
+	grep -qx "rocectl_last_success_timestamp_seconds{command=\"doctor\"} $last" "$scrape"
+	grep -qx 'node_textfile_scrape_error 0' "$scrape"
+	run grep '^rocectl_check_status' "$scrape"
+	assert_failure 1
+	# counters beside doctor in the same directory: no series twice
+	run -0 rocectl counters -o prometheus -O "$dir/counters.prom" -i "$FIXTURES/mlx5-upstream-healthy.json"
+	curl -sf "http://127.0.0.1:$port/metrics" >"$scrape"
+	grep -qx 'node_textfile_scrape_error 0' "$scrape"
+	grep -qx 'rocectl_up{command="counters"} 1' "$scrape"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$scrape"
+}
+
+@test "nagios: -w/-c ranges decide the loss budget finding, and are the perfdata's warn and crit" {
+	local f=$FIXTURES/fault-out-of-sequence-rising.json	# loss rate 0.0024
+	run -2 rocectl doctor -o nagios -i "$f"
+	assert_line --index 0 --partial 'loss_rate=0.002405370129;;0.000001;0;'
+	run -1 rocectl doctor -o nagios -i "$f" -w 0.001 -c 0.01
+	assert_line --index 0 --partial 'loss_rate=0.002405370129;0.001;0.01;0;'
+	assert_line "WARN counters.loss_budget mlx5_0/1 (ens1f0np0): RoCE loss rate 0.00241 alerts against the warning range -w '0.001'"
+	run -1 rocectl doctor -o nagios -i "$f" -c 0.01	# counters.loss still warns
+	refute_line --partial 'counters.loss_budget'
+	run -2 rocectl doctor -o nagios -i "$f" -c @0.001:0.01
+	assert_line "FAIL counters.loss_budget mlx5_0/1 (ens1f0np0): RoCE loss rate 0.00241 alerts against the critical range -c '@0.001:0.01'"
+	run -2 rocectl doctor -o nagios -i "$f" -c '~:1e-3'
+	run -2 rocectl doctor -o nagios -i "$f" -c 0.003:	# below 0.003 fails
+	run -1 rocectl doctor -o nagios -i "$f" -c 0.002: -w 0.003:
+	# the same verdict in JSON: the expectation names the thresholds
+	run -1 rocectl doctor -j -i "$f" --warning 1e-3 --critical 1e-2
+	jq -e '.findings[] | select(.id == "counters.loss_budget") |
+		.status == "warn" and .expected == "loss rate within -w 1e-3 -c 1e-2"' <<<"$output"
+	# strict: what the guidelines do not allow is a usage error, UNKNOWN in nagios mode
+	local bad
+	for bad in '' ' 1' '1 ' 2:1 '1:2:3' abc '@' '~' '~:' ':' 1e 0x10 inf nan '1,5' '@~:' '10::'; do
+		run --separate-stderr -3 rocectl doctor -o nagios -i "$f" -w "$bad"
+		assert_output --partial "ROCECTL UNKNOWN - doctor: invalid value '$bad' for '--warning': not a threshold range"
+	done
+	run -64 rocectl doctor -i "$f" -c 2:1
+}
+
+@test "nagios: --skip leaves out a rule or an area; a name that is neither is UNKNOWN" {
+	local f=$FIXTURES/fault-out-of-sequence-rising.json
+	run -1 rocectl doctor -o nagios -i "$f" --skip counters.loss_budget
+	refute_line --partial 'counters.loss_budget'
+	run -0 rocectl doctor -o nagios -i "$f" --skip counters.loss_budget --skip counters.loss
+	assert_line --index 0 --regexp '^ROCECTL OK - 0 failed, 0 unknown, 0 warnings, [0-9]+ passed \| '
+	run -0 rocectl doctor -o nagios -i "$f" --skip counters
+	run -0 rocectl doctor -j -i "$f" --skip counters
+	jq -e '[.areas[].area] | index("counters") == null' <<<"$output"
+	jq -e '[.findings[].area] | index("counters") == null' <<<"$output"
+	run --separate-stderr -3 rocectl doctor -o nagios -i "$f" --skip counters.nosuch
+	assert_output "ROCECTL UNKNOWN - cannot skip 'counters.nosuch': no such rule or area (the rule ids are in rocectl-check(8) RULES)"
+	run -64 rocectl check all -i "$f" --skip pfcc
+	# every rule id of rocectl-check(8) RULES can be skipped
+	local id
+	for id in $(man_section "$ROOT/man/rocectl-check.8" RULES | grep -oE '^ {7}[a-z]+\.[a-z_0-9]+' | sort -u); do
+		rocectl check all -o nagios -i "$f" --skip "$id" >/dev/null || [ $? -le 2 ] ||
+			fail "--skip $id"
+	done
+}
+
+@test "nagios: several areas in one call; an unknown area or command is UNKNOWN with a status line" {
+	local f=$FIXTURES/fault-tos-0.json
+	run -1 rocectl check mtu mode -o nagios -i "$f"
+	assert_line --index 0 --partial 'first mode.tos'
+	run -0 rocectl check pfc ecn -j -i "$f"
+	jq -e '[.areas[].area] == ["pfc", "ecn"]' <<<"$output"
+	run -0 rocectl check mtu -o nagios -i "$f"
+	run --separate-stderr -3 rocectl check nosuch -o nagios
+	assert_output "ROCECTL UNKNOWN - check: unknown command 'nosuch' (see 'rocectl check --help')"
+	run --separate-stderr -3 rocectl check pfc nosuch -o nagios -i "$f"
+	assert_output "ROCECTL UNKNOWN - check pfc: unknown area 'nosuch' (see 'rocectl check --help')"
+	run -64 rocectl check nosuch
+	run -64 rocectl check pfc nosuch -i "$f"
+	# one output format: the status line alone on stdout, no JSON document beside it
+	run --separate-stderr -3 rocectl check all -j -o nagios -i "$f"
+	assert_output "ROCECTL UNKNOWN - check all: '-o nagios' and '--json' exclude each other: one output format (see 'rocectl check all --help')"
+	run --separate-stderr -3 rocectl check -p -o nagios
+	assert_output --regexp '^ROCECTL UNKNOWN - check: missing command: one of pfc, [^{]*$'
+}
+
+@test "nagios: -t gives up with 'ROCECTL UNKNOWN - timeout after N s' and exit 3 (a read that hangs)" {
+	mkfifo "$BATS_TEST_TMPDIR/hang.json"	# open(2) of a FIFO nobody writes never returns
+	SECONDS=0
+	run --separate-stderr -3 timeout 20 "$ROCECTL" doctor -o nagios -t 1 -i "$BATS_TEST_TMPDIR/hang.json"
+	assert_output "ROCECTL UNKNOWN - timeout after 1 s"
+	[ "$SECONDS" -lt 5 ]
+	run --separate-stderr -3 timeout 20 "$ROCECTL" check all --timeout 1 -i "$BATS_TEST_TMPDIR/hang.json"
+	assert_output ""
+	assert_equal "$stderr" "rocectl: timeout after 1 s"
+	run -3 rocectl doctor -o nagios -t 0
+	assert_output --partial "invalid value '0' for '--time-limit': expected 1 to 3600"
+	# a run that answers in time is not touched
+	run -0 rocectl doctor -o nagios -t 10 -i "$FIXTURES/mlx5-upstream-healthy.json"
+}
+
+@test "Icinga 2 validates the CheckCommand of rocectl-check(8) (icinga2 daemon -C)" {
+	command -v icinga2
+	local dir conf
+	dir=$(mktemp -d)	# icinga2 reads it as its own user
+	chmod 0755 "$dir"
+	conf=$dir/rocectl.conf
+	{
+		# the block as printed: from the CheckCommand to the end of the apply rule
+		man_text "$ROOT/man/rocectl-check.8" |
+			sed -n '/^ *object CheckCommand "rocectl"/,/^ *assign where/p;/^ *assign where/{n;p;q}'
+		# a master and an agent host: the agent's Endpoint is what command_endpoint = host.name names
+		printf 'object Endpoint "master" { }\nobject Zone "master" { endpoints = [ "master" ] }\n'
+		printf 'object Endpoint "node11" { }\n'
+		printf 'object Zone "node11" { endpoints = [ "node11" ]; parent = "master" }\n'
+		printf 'object Host "node11" {\n  zone = "master"\n  check_command = "rocectl"\n  vars.roce = true\n'
+		printf '  vars.rocectl_warning = "1e-7"\n  vars.rocectl_skip = [ "firewall" ]\n}\n'
+	} >"$conf"
+	chmod 0644 "$conf"
+	grep -q 'arguments = {' "$conf"
+	run icinga2 daemon -C -c "$conf"
+	rm -rf "$dir"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	assert_output --partial 'Finished validating the configuration file(s).'
+	assert_output --regexp '1 Service'
+}
+
+@test "the sudoers lines of rocectl-check(8) run as a plugin (the same words, on a snapshot)" {
+	local line words
+	while IFS= read -r line; do
+		words=${line#*NOPASSWD: /usr/sbin/rocectl }
+		# shellcheck disable=SC2086 # the sudoers line's words
+		run rocectl $words -i "$FIXTURES/mlx5-upstream-healthy.json"
+		[ "$status" -le 3 ] || fail "$words: exit $status"
+		assert_line --index 0 --regexp '^ROCECTL (OK|WARNING|CRITICAL|UNKNOWN) - '
+	done < <(man_text "$ROOT/man/rocectl-check.8" | grep -o 'nagios ALL=(root) NOPASSWD: .*')
+}
+
+@test "prometheus: PFC frames and pause seconds by priority under one name for mlx5, bnxt and ice" {
+	local want
+	# each driver's own names (lib/catalog.c cites the driver files), the same family
+	run -0 rocectl counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json"
+	want=$(jq '.host.netdevs[] | select(.name == "ens1f0np0") | .stats[] | select(.name == "rx_prio3_pause") | .value' \
+		"$FIXTURES/mlx5-upstream-healthy.json")
+	assert_line "rocectl_pfc_frames_total{netdev=\"ens1f0np0\",direction=\"rx\",priority=\"3\"} $want"
+	want=$(jq '.host.netdevs[] | select(.name == "ens1f0np0") | .stats[] | select(.name == "tx_prio3_pause_duration") | .value' \
+		"$FIXTURES/mlx5-upstream-healthy.json")
+	assert_line "rocectl_pfc_pause_duration_seconds_total{netdev=\"ens1f0np0\",direction=\"tx\",priority=\"3\"} $(python3 -c "print(repr($want / 1e6))")"
+	run -0 rocectl counters -o prometheus -i "$FIXTURES/bnxt-healthy.json"
+	want=$(jq '.host.netdevs[] | select(.name == "ens2f0np0") | .stats[] | select(.name == "rx_pfc_ena_frames_pri3") | .value' \
+		"$FIXTURES/bnxt-healthy.json")
+	assert_line "rocectl_pfc_frames_total{netdev=\"ens2f0np0\",direction=\"rx\",priority=\"3\"} $want"
+	assert_line --regexp '^rocectl_pfc_pause_duration_seconds_total\{netdev="ens2f0np0",direction="rx",priority="3"\} 0\.00'
+	run -0 rocectl counters -o prometheus -i "$FIXTURES/ice-irdma-healthy.json"
+	want=$(jq '.host.netdevs[] | select(.name == "ens5f0np0") | .stats[] | select(.name == "tx_priority_3_xoff.nic") | .value' \
+		"$FIXTURES/ice-irdma-healthy.json")
+	assert_line "rocectl_pfc_frames_total{netdev=\"ens5f0np0\",direction=\"tx\",priority=\"3\"} $want"
+	# ice counts no pause time: the family has no sample, never a made-up 0
+	refute_line --regexp '^rocectl_pfc_pause_duration_seconds_total\{'
+}
+
+@test "prometheus: one unit per family; active_mtu is a gauge, not a label; rocectl_build_info" {
+	local f
+	for f in "$FIXTURES"/*.json; do
+		run -0 rocectl counters -o prometheus -i "$f"
+		# the microsecond durations are no longer mixed with packet counts
+		refute_line --regexp '^rocectl_ethtool_stat\{[^}]*stat="[^"]*(duration|_us")'
+		refute_line --regexp 'active_mtu="'
+		assert_line --regexp '^rocectl_port_active_mtu_bytes\{device="[^"]+",port="[0-9]+"\} [0-9]+$'
+		assert_line --regexp '^rocectl_build_info\{version="[0-9.]+",command="counters"\} 1$'
+	done
+	run -0 rocectl counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_line 'rocectl_port_active_mtu_bytes{device="mlx5_0",port="1"} 4096'
+	assert_line 'rocectl_ethtool_stat_seconds{netdev="ens1f0np0",stat="rx_prio3_pause_duration",group="pfc"} 0.41862'
+	run -0 rocectl check all -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_line --regexp '^rocectl_build_info\{version="[0-9.]+",command="check all"\} 1$'
+}
+
+# One promtool test group: input series made by prom_series.py from rocectl's
+# output ($1 the AFTER file, $2 the BEFORE file or "", $3 the interval, $4 the
+# run's time), then the promql_expr_test lines on stdin.
+rules_group() {
+	local labels='instance="node11:9100",job="node"'
+	printf '  - interval: 1m\n    input_series:\n'
+	"$BATS_TEST_DIRNAME/lib/prom_series.py" ${2:+--before "$2"} --interval "$3" --t0 "$4" \
+		--labels "$labels" "$1"
+	printf '    promql_expr_test:\n'
+	cat
+}
+
+# The snapshot one sample earlier: every value less its delta.
+before_snapshot() {
+	jq 'walk(if type == "object" and has("delta") and has("value")
+		then .value -= .delta | .delta = 0 | .has_delta = false else . end)' "$1"
+}
+
+@test "prometheus/rocectl.rules.yml: promtool test rules on series made from the fixtures' output" {
+	local d=$BATS_TEST_TMPDIR/rules t0 storm=$FIXTURES/fault-pause-storm-rising.json
+	mkdir "$d"
+	cp "$ROOT/prometheus/rocectl.rules.yml" "$d/"
+	run -0 promtool check rules "$d/rocectl.rules.yml"
+	# the storm: two samples 10 s apart, as the fixture's deltas say; a healthy mlx5 beside it
+	before_snapshot "$storm" >"$d/storm0.json"
+	rocectl counters -o prometheus -i "$d/storm0.json" >"$d/storm0.prom"
+	rocectl counters -o prometheus -i "$storm" >"$d/storm1.prom"
+	before_snapshot "$FIXTURES/mlx5-upstream-healthy.json" >"$d/ok0.json"
+	rocectl counters -o prometheus -i "$d/ok0.json" >"$d/ok0.prom"
+	rocectl counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json" >"$d/ok1.prom"
+	# verdicts: a loss budget exceeded, a failed check, a run that could not run, a good run
+	rocectl doctor -o prometheus -i "$FIXTURES/fault-out-of-sequence-rising.json" >"$d/loss.prom" || [ $? -eq 2 ]
+	rocectl check all -o prometheus -i "$FIXTURES/fault-mtu-1500-intent-4096.json" >"$d/mtu.prom" || [ $? -eq 2 ]
+	printf 'not json' >"$d/corrupt.json"
+	rocectl doctor -o prometheus -O "$d/down.prom" -i "$d/corrupt.json" 2>/dev/null || [ $? -eq 3 ]
+	t0=$(date +%s)
+	rocectl doctor -o prometheus -O "$d/good.prom" -i "$FIXTURES/mlx5-upstream-healthy.json"
+	{
+		printf 'rule_files: [rocectl.rules.yml]\nevaluation_interval: 1m\ntests:\n'
+		rules_group "$d/storm1.prom" "$d/storm0.prom" 10 0 <<-'EOF'
+		      - expr: ALERTS{alertname="RocePFCStorm",alertstate="firing"}
+		        eval_time: 12m
+		        exp_samples:
+		          - labels: 'ALERTS{alertname="RocePFCStorm",alertstate="firing",severity="critical",netdev="ens1f0np0",direction="tx",priority="3",instance="node11:9100",job="node"}'
+		            value: 1
+		      - expr: round(100 * rocectl:pfc_paused:ratio_rate5m{direction="tx"})
+		        eval_time: 10m
+		        exp_samples:
+		          - labels: '{netdev="ens1f0np0",direction="tx",priority="3",instance="node11:9100",job="node"}'
+		            value: 89
+		      - expr: round(rocectl:pfc_frames:rate5m{direction="tx"})
+		        eval_time: 10m
+		        exp_samples:
+		          - labels: '{netdev="ens1f0np0",direction="tx",priority="3",instance="node11:9100",job="node"}'
+		            value: 410000
+		EOF
+		rules_group "$d/ok1.prom" "$d/ok0.prom" 10 0 <<-'EOF'
+		      - expr: ALERTS
+		        eval_time: 12m
+		        exp_samples: []
+		EOF
+		rules_group "$d/loss.prom" "" 10 0 <<-'EOF'
+		      - expr: ALERTS{alertstate="firing"}
+		        eval_time: 6m
+		        exp_samples:
+		          - labels: 'ALERTS{alertname="RoceLossBudgetExceeded",alertstate="firing",severity="critical",device="mlx5_0",port="1",netdev="ens1f0np0",instance="node11:9100",job="node"}'
+		            value: 1
+		EOF
+		rules_group "$d/mtu.prom" "" 10 0 <<-'EOF'
+		      - expr: count by (alertname, id) (ALERTS{alertstate="firing"})
+		        eval_time: 6m
+		        exp_samples:
+		          - labels: '{alertname="RoceCheckFailed",id="mtu.active"}'
+		            value: 1
+		EOF
+		rules_group "$d/down.prom" "" 10 "$t0" <<-'EOF'
+		      - expr: ALERTS{alertstate="firing"}
+		        eval_time: 6m
+		        exp_samples:
+		          - labels: 'ALERTS{alertname="RocectlDown",alertstate="firing",severity="warning",command="doctor",instance="node11:9100",job="node"}'
+		            value: 1
+		EOF
+		# a good run whose file is no longer rewritten: stale after 10 minutes, not before
+		rules_group "$d/good.prom" "" 10 "$t0" <<-'EOF'
+		      - expr: ALERTS{alertstate="firing"}
+		        eval_time: 9m
+		        exp_samples: []
+		      - expr: count by (alertname, command) (ALERTS{alertstate="firing"})
+		        eval_time: 11m
+		        exp_samples:
+		          - labels: '{alertname="RocectlStale",command="doctor"}'
+		            value: 1
+		EOF
+	} >"$d/test.yml"
+	cd "$d"
+	run promtool test rules test.yml
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	assert_output --partial SUCCESS
+}
+
+@test "the rules test can fail: a rule that never fires is caught" {
+	local d=$BATS_TEST_TMPDIR/rules
+	mkdir "$d"
+	sed 's/rocectl:pfc_paused:ratio_rate5m > 0.5/rocectl:pfc_paused:ratio_rate5m > 1.5/' \
+		"$ROOT/prometheus/rocectl.rules.yml" >"$d/rocectl.rules.yml"
+	before_snapshot "$FIXTURES/fault-pause-storm-rising.json" >"$d/s0.json"
+	rocectl counters -o prometheus -i "$d/s0.json" >"$d/s0.prom"
+	rocectl counters -o prometheus -i "$FIXTURES/fault-pause-storm-rising.json" >"$d/s1.prom"
+	{
+		printf 'rule_files: [rocectl.rules.yml]\nevaluation_interval: 1m\ntests:\n'
+		rules_group "$d/s1.prom" "$d/s0.prom" 10 0 <<-'EOF'
+		      - expr: count(ALERTS{alertname="RocePFCStorm",alertstate="firing"})
+		        eval_time: 12m
+		        exp_samples:
+		          - value: 1
+		EOF
+	} >"$d/test.yml"
+	cd "$d"
+	run promtool test rules test.yml
+	assert_failure
+	assert_output --partial FAILED
 }

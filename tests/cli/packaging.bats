@@ -27,3 +27,25 @@ version() { sed -n 's/^VERSION := //p' "$ROOT/Makefile"; }
 		grep -q "^\.TH .* \"rocectl $v\"" "$page" || fail "$page: .TH does not say rocectl $v"
 	done
 }
+
+@test "COPYING is the GPL-2 text; every SPDX identifier is one that debian/copyright and the spec name" {
+	cmp "$ROOT/COPYING" /usr/share/common-licenses/GPL-2
+	run -0 grep -x '%license COPYING' "$ROOT/rocectl.spec.in"
+	local id spec_ids
+	spec_ids=$(sed -n 's/^License: *//p' "$ROOT/rocectl.spec.in")
+	for id in $(git -C "$ROOT" grep -h -o 'SPDX-License-Identifier: [A-Za-z0-9.+-]*' -- \
+			':!tests/cli/packaging.bats' | awk '{print $2}' | sort -u); do
+		case $id in
+		GPL-2.0-or-later) grep -qx 'License: GPL-2+' "$ROOT/debian/copyright" ;;
+		GPL-2.0 | GPL-2.0-only) id=GPL-2.0-only; grep -qx 'License: GPL-2' "$ROOT/debian/copyright" ;;
+		*) fail "SPDX identifier '$id' is in neither debian/copyright nor the spec" ;;
+		esac
+		[[ " $spec_ids " == *" $id "* ]] || fail "the spec's License: does not name $id"
+	done
+	# the GPL-2.0-only files are the lab, as debian/copyright says
+	run -0 git -C "$ROOT" grep -l 'SPDX-License-Identifier: GPL-2.0$'
+	local f
+	for f in "${lines[@]}"; do
+		[[ $f == tests/lab/* ]] || fail "$f is GPL-2.0-only outside tests/lab/"
+	done
+}

@@ -205,7 +205,8 @@ watch_on_pty() {
 	assert_line "  pause statistics of $LAB_A_IF: not exported by this driver"
 }
 
-@test "the light collection keeps what the inventory adds: prometheus port info has active_mtu" {
+@test "the light collection keeps what the inventory adds: prometheus has the port's active_mtu" {
 	run -0 timeout 20 "$ROCECTL" counters -o prometheus "$LAB_A_DEV"
-	assert_line "rocectl_port_info{device=\"$LAB_A_DEV\",port=\"1\",driver=\"rxe\",netdev=\"$LAB_A_IF\",state=\"ACTIVE\",active_mtu=\"$(lab_active_mtu "$LAB_A_DEV")\"} 1"
+	assert_line "rocectl_port_info{device=\"$LAB_A_DEV\",port=\"1\",driver=\"rxe\",netdev=\"$LAB_A_IF\",state=\"ACTIVE\"} 1"
+	assert_line "rocectl_port_active_mtu_bytes{device=\"$LAB_A_DEV\",port=\"1\"} $(lab_active_mtu "$LAB_A_DEV")"
 }

@@ -205,6 +205,65 @@ static void test_help(void **state)
 	free(buf);
 }
 
+/* The Monitoring Plugins guidelines' ranges: which values alert. */
+static void test_ranges(void **state)
+{
+	static const struct {
+		const char *range;
+		double v;
+		bool alert;
+	} cases[] = {
+		{ "10", -1, true }, { "10", 0, false }, { "10", 10, false }, { "10", 10.5, true },
+		{ "10:", 9.9, true }, { "10:", 10, false }, { "10:", 1e300, false },
+		{ "~:10", -1e300, false }, { "~:10", 10, false }, { "~:10", 11, true },
+		{ "10:20", 9, true }, { "10:20", 15, false }, { "10:20", 20, false }, { "10:20", 21, true },
+		{ "@10:20", 9, false }, { "@10:20", 10, true }, { "@10:20", 20, true }, { "@10:20", 21, false },
+		{ "1e-6", 2e-6, true }, { "1e-6", 1e-6, false }, { "-5:-1", -3, false }, { "-5:-1", 0, true },
+		{ "@0", 0, true }, { "@0", 0.1, false },
+	};
+	static const char *const bad[] = {
+		"", " 10", "10 ", "20:10", "1:2:3", "abc", "@", "~", "~:", ":", "1e", "0x10",
+		"inf", "nan", "1,5", "@~:", "10::", "~10", "10:~", "--1", "1e-6e",
+	};
+	struct rctl_range r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(rctl_range_parse(cases[i].range, &r), 0);
+		assert_true(r.set);
+		assert_string_equal(r.text, cases[i].range);
+		if (rctl_range_alert(&r, cases[i].v) != cases[i].alert)
+			fail_msg("range '%s', value %g: alert should be %d", cases[i].range,
+				 cases[i].v, cases[i].alert);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (rctl_range_parse(bad[i], &r) != -EINVAL)
+			fail_msg("range '%s' should be refused", bad[i]);
+	r.set = false;
+	assert_false(rctl_range_alert(&r, 1e300));
+}
+
+/* A repeatable option keeps every value, in order, up to its bound. */
+static void test_list(void **state)
+{
+	static struct rctl_opt_list l;
+	const struct rctl_opt list_opts[] = {
+		{ .name = "skip", .type = OPT_LIST, .arg = "ID", .dst = &l, .help = "x" },
+		{ 0 },
+	};
+	char *argv[] = { "t", "--skip", "a", "--skip=b", "--skip", "c", NULL };
+	struct rctl_err e = { 0 };
+	int pos;
+
+	(void)state;
+	assert_int_equal(rctl_opt_parse(list_opts, NULL, 6, argv, 0, &pos, &e), 0);
+	assert_int_equal(l.n, 3);
+	assert_string_equal(l.v[0], "a");
+	assert_string_equal(l.v[1], "b");
+	assert_string_equal(l.v[2], "c");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +275,8 @@ int main(void)
 		cmocka_unit_test(test_int_bases),
 		cmocka_unit_test(test_exact_names),
 		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

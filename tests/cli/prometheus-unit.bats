@@ -1,0 +1,68 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# rocectl-prometheus.service and the units beside it, read by systemd's own engines: systemd-analyze
+# verify (in a scratch root that holds the host's units and the rocectl under
+# test) and systemd-analyze security --offline. This machine runs no systemd:
+# these check the unit files, not a started service.
+load helpers
+
+setup() {
+	command -v systemd-analyze
+	UNITS=$ROOT/systemd
+}
+
+# A root where systemd-analyze finds the units they depend on and rocectl.
+scratch_root() {
+	local r=$BATS_TEST_TMPDIR/root
+	mkdir -p "$r/usr/sbin" "$r/lib/systemd" "$r/etc/systemd/system"
+	cp -a /lib/systemd/system "$r/lib/systemd/"
+	install -m 0755 "$ROCECTL" "$r/usr/sbin/rocectl"
+	cp "$UNITS"/*.service "$UNITS"/*.timer "$r/lib/systemd/system/"
+	echo "$r"
+}
+
+@test "systemd-analyze verify accepts every unit of systemd/" {
+	local r u names=()
+	r=$(scratch_root)
+	for u in "$UNITS"/*.service "$UNITS"/*.timer; do names+=("$(basename "$u")"); done
+	run -0 --separate-stderr systemd-analyze verify --man=no --root="$r" "${names[@]}"
+	assert_equal "$stderr" ""
+	# the test can fail: a key systemd does not know is reported
+	sed 's/^TimeoutStartSec=/TimeoutStartSecs=/' "$UNITS/rocectl-prometheus.service" \
+		>"$r/lib/systemd/system/rocectl-prometheus.service"
+	run --separate-stderr systemd-analyze verify --man=no --root="$r" rocectl-prometheus.service
+	[[ $stderr == *"Unknown key 'TimeoutStartSecs'"* ]]
+}
+
+@test "rocectl-prometheus.service: sandboxed (systemd-analyze security at most 2.5, was 8.9)" {
+	local u=$UNITS/rocectl-prometheus.service
+	run -0 systemd-analyze security --offline=yes --threshold=25 "$u"
+	assert_output --regexp 'Overall exposure level for rocectl-prometheus.service: [0-2]\.[0-9] OK'
+	# without the sandbox lines the bound fails (the test can fail)
+	sed -n '1,/^Nice=/p' "$u" >"$BATS_TEST_TMPDIR/rocectl-prometheus.service"
+	run systemd-analyze security --offline=yes --threshold=25 "$BATS_TEST_TMPDIR/rocectl-prometheus.service"
+	assert_failure
+	assert_output --regexp 'Overall exposure level for rocectl-prometheus.service: [5-9]\.[0-9]'
+}
+
+@test "rocectl-prometheus.service: a failure of rocectl fails the unit, a verdict never does; bounded in time" {
+	local u=$UNITS/rocectl-prometheus.service exec
+	# no exit status but 0 is success: exit 3 (could not run) fails the unit
+	run grep -E '^SuccessExitStatus=' "$u"
+	assert_failure 1
+	# a start is bounded, and shorter than the timer's period
+	run -0 sed -n 's/^TimeoutStartSec=\([0-9]*\)s$/\1/p' "$u"
+	[ -n "$output" ] && [ "$output" -lt 60 ]
+	grep -qx 'OnUnitActiveSec=1min' "$UNITS/rocectl-prometheus.timer"
+	# its ExecStart as written, on snapshots: an unknown verdict exits 0, a corrupt snapshot 3
+	exec=$(sed -n 's/^ExecStart=rocectl //p' "$u")
+	[[ $exec == *" -O /var/lib/prometheus/node-exporter/rocectl.prom" ]]
+	exec=${exec/\/var\/lib\/prometheus\/node-exporter/$BATS_TEST_TMPDIR}
+	# shellcheck disable=SC2086 # the unit's words
+	run -0 rocectl $exec -i "$FIXTURES/fault-debugfs-unreadable.json"
+	grep -qx 'rocectl_check_exit_status 3' "$BATS_TEST_TMPDIR/rocectl.prom"
+	printf '{"schema_version": 2, "host": ' >"$BATS_TEST_TMPDIR/corrupt.json"
+	# shellcheck disable=SC2086
+	run -3 rocectl $exec -i "$BATS_TEST_TMPDIR/corrupt.json"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$BATS_TEST_TMPDIR/rocectl.prom"
+}
