@@ -342,6 +342,9 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
  * from the FILE it replaces: node_exporter then serves the failure, not the
  * last good file.
  */
+/* Whether this run's metrics went out already (or failed to): then nothing is written again. */
+static bool prom_finished;
+
 int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file, bool up)
 {
 	struct rctl_prom_run run = {
@@ -350,6 +353,7 @@ int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file
 	struct rctl_err e = { 0 };
 	int ret;
 
+	prom_finished = true;
 	if (!up && file)
 		rctl_prom_run_read_last(&run, file);
 	rctl_prom_run_families(pr, &run);
@@ -367,7 +371,7 @@ int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, 
 {
 	struct rctl_prom pr = { .openmetrics = !strcmp(format, "openmetrics") };
 
-	if (!file || status != RCTL_EXIT_UNKNOWN ||
+	if (!file || status != RCTL_EXIT_UNKNOWN || prom_finished ||
 	    (strcmp(format, "prometheus") && strcmp(format, "openmetrics")))
 		return status;
 	cmd_prom_finish(ctx, &pr, file, false);

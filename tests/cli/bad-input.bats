@@ -105,7 +105,7 @@ bad() {
 	bad 3 devices -i nul.json
 	assert_equal "$stderr" "rocectl: cannot read snapshot 'nul.json': \\u0000 in a string at byte $(grep -bo 'node\\u0000' "$d/nul.json" | cut -d: -f1 | awk '{print $1 + 4}')"
 	sed 's/"node11"/"node\xc0\xaf11"/' "$d/$ok" >"$d/utf8.json"
-	bad 3 compare ok.json utf8.json
+	bad 3 devices -i utf8.json
 	[[ $stderr == "rocectl: cannot read snapshot 'utf8.json': a string that is not UTF-8 at byte "* ]]
 	{ cat "$d/$ok"; printf '\0'; } >"$d/nulbyte.json"
 	bad 3 doctor -i nulbyte.json
@@ -123,9 +123,10 @@ bad() {
 	bad 3 check all -i values.json
 	[[ $stderr == "rocectl: cannot read snapshot 'values.json': more than 4194304 values at byte "* ]]
 	# a state file goes through the same reader
-	{ cat "$d/not-state.json"; echo x; } >"$d/trail-state.json"
-	chmod 600 "$d/trail-state.json"
-	bad 3 tune revert trail-state.json
+	mkdir -p -m 700 "$d/sd"	# a state directory tune accepts: root's alone
+	{ cat "$d/not-state.json"; echo x; } >"$d/sd/trail-state.json"
+	chmod 600 "$d/sd/trail-state.json"
+	bad 3 tune revert sd/trail-state.json
 	[[ $stderr == "rocectl: cannot read state file '"*"trail-state.json': data after the end of the document at byte "* ]]
 }
 

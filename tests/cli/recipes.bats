@@ -76,8 +76,18 @@ matrix_ok() {
 	nrpe=$(recipe "$ROOT/man/rocectl-check.8" "command[check_rocectl]" |
 		sed -n 's|^command\[check_rocectl\]=/usr/bin/sudo -n ||p')
 	assert_equal "$nrpe" "$allowed"
-	icinga=$(recipe "$ROOT/man/rocectl-check.8" "CheckCommand" | tr -d '\n' |
-		sed -E 's/.*command = \[([^]]*)\].*/\1/' | tr -d '"' | sed -E 's/ *, */ /g; s/^ +| +$//g')
+	# Icinga 2 runs the command array, then each argument in its order whose
+	# macro has a value (the vars set beside it), as its key and the value
+	icinga=$(recipe "$ROOT/man/rocectl-check.8" "CheckCommand" | python3 -c '
+import re, sys
+t = sys.stdin.read()
+cmd = re.findall(r"\"([^\"]*)\"", re.search(r"command = \[([^]]*)\]", t).group(1))
+vars = dict(re.findall(r"vars\.(\w+) = (\S+)", t))
+args = re.findall(r"\"(-[^\"]+)\" = \{ value = \"\$(\w+)\$\"[^}]*order = (\d+)", t)
+for key, var, _ in sorted(args, key=lambda a: int(a[2])):
+    if var in vars:
+        cmd += [key, vars[var].strip("\"")]
+print(" ".join(cmd))')
 	assert_equal "$icinga" "/usr/bin/sudo -n $allowed"
 	grep -q 'PREFIX=/usr' "$ROOT/debian/rules"
 	grep -q '^%{_sbindir}/rocectl$' "$ROOT/rocectl.spec.in"

@@ -16,7 +16,7 @@
 LAB_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 LAB := $(LAB_MK_DIR)/lab
 LAB_BATS_FLAGS ?= --tap
-LAB_CHECK_TIMEOUT ?= 1200
+LAB_CHECK_TIMEOUT ?= 2700
 export LAB_CACHE ?= $(abspath $(or $(BUILD),build))/lab
 
 .PHONY: lab-deps lab-fetch lab-check lab-shell
