@@ -110,8 +110,10 @@ int rctl_target_split(const char *target, char *host, size_t len, int *port)
 	if (!hl || hl >= len)
 		return -EINVAL;
 	if (p) {
+		if (!isdigit((unsigned char)*p))	/* strtol would take " 1" and "+1" */
+			return -EINVAL;
 		errno = 0;
-		v = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : 0;
+		v = strtol(p, &end, 10);
 		if (errno || *end || v < 1 || v > 65535)
 			return -EINVAL;
 		*port = (int)v;

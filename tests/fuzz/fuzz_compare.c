@@ -2,7 +2,8 @@
 /*
  * compare: up to four snapshots, NUL-separated, read as `rocectl compare`
  * reads its files, then the outliers. Invariants: every outlier names a row
- * and column that exist, and a majority row that holds another value.
+ * and column that exist, a value that applies (never an n/a one), and a
+ * majority row of the same group that holds another value.
  */
 #include <stdio.h>
 
@@ -18,8 +19,11 @@ static void check(const struct rctl_cmp *c, const struct rctl_cmp_outlier *o, ui
 		if (o[i].row >= c->n || o[i].col >= RCTL_CMP_N || o[i].common >= (int32_t)c->n ||
 		    o[i].common < -1)
 			abort();
+		if (!c->rows[o[i].row].v[o[i].col][0])
+			abort();
 		if (o[i].common >= 0 &&
-		    !strcmp(c->rows[o[i].row].v[o[i].col], c->rows[o[i].common].v[o[i].col]))
+		    (!strcmp(c->rows[o[i].row].v[o[i].col], c->rows[o[i].common].v[o[i].col]) ||
+		     strcmp(c->rows[o[i].row].group, c->rows[o[i].common].group)))
 			abort();
 	}
 }
@@ -39,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (p = text, k = 0; k < 4 && p <= text + size; k++, p += strlen(p) + 1) {
 		if (rctl_snapshot_parse(p, "fuzz", &h, &e))
 			continue;
-		rctl_cmp_add_host(&c, &h);
+		rctl_cmp_add_host(&c, &h, "fuzz");
 		rctl_host_free(&h);
 	}
 	if (!rctl_cmp_outliers(&c, &o, &n))
