@@ -300,7 +300,7 @@ static void watch_frame(const struct rctl_host *h, const char *filter, bool tty)
 
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&now));
 	if (tty)
-		out_text("\033[H\033[J");	/* home, clear: redraw in place */
+		out_ctrl("\033[H\033[J");	/* home, clear: redraw in place */
 	out_text("rocectl counters every %gs  %s  (! error counter growing, * changed; q quits)\n\n",
 		 o.watch, ts);
 	print_ports(h, filter);

@@ -410,6 +410,12 @@ void out_text(const char *fmt, ...)
 	free(raw);
 }
 
+void out_ctrl(const char *seq)
+{
+	if (!o.json)
+		fputs(seq, out_stream());
+}
+
 static int next_indent;
 
 void out_table_indent(int n)

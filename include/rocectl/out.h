@@ -90,6 +90,13 @@ void out_null(int where, const char *key, const char *fmt);
  */
 char *out_escape(const char *s, bool layout);
 
+/*
+ * A terminal control sequence of rocectl's own ("\033[H\033[J" to redraw),
+ * text mode only: the one text that is not escaped, so never pass it
+ * anything read from outside.
+ */
+void out_ctrl(const char *seq);
+
 /* Free text in text mode only (headings, blank lines), escaped with layout. */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

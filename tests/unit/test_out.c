@@ -129,7 +129,8 @@ static void test_terminal_escaping(void **state)
 	start(false);
 	out_str(OUT_ANY, "n", "n %s\n", "x\x1b]0;t\x07");
 	out_text("h %s\n", "y\x1b[H");
-	assert_string_equal(finish(), "n x\\x1b]0;t\\x07\nh y\\x1b[H\n");
+	out_ctrl("\033[H\033[J");	/* rocectl's own redraw goes out as it is */
+	assert_string_equal(finish(), "n x\\x1b]0;t\\x07\nh y\\x1b[H\n\033[H\033[J");
 	free(buf);
 	start(true);
 	out_str(OUT_ANY, "n", NULL, "x\x1b]0;t\x07");
