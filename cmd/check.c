@@ -39,9 +39,7 @@ static struct {
 } o = { .interval = 2.0, .output = "text" };
 
 #define COMMON_OPTS							\
-	{ .name = "dev", .aliases = "ib-dev", .short_name = 'd', .type = OPT_STR, \
-	  .arg = "DEV", .dst = &o.dev, .kind = ARG_DEV,			\
-	  .help = "only this RDMA device, DEV/PORT or netdev" },	\
+	CMD_DEV_OPT(o.dev),						\
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", \
 	  .dst = &o.output, .choices = outputs,				\
 	  .help = "text (default), nagios (plugin status line), prometheus or openmetrics" }, \

@@ -25,11 +25,6 @@ static struct {
 	bool yes, force, persist, boot;
 } o = { .state_dir = RCTL_TUNE_STATE_DIR };
 
-#define DEV_OPT								\
-	{ .name = "dev", .aliases = "ib-dev", .short_name = 'd', .type = OPT_STR, \
-	  .arg = "DEV", .dst = &o.dev, .kind = ARG_DEV,			\
-	  .help = "only this RDMA device, DEV/PORT or netdev" }
-
 #define STATE_DIR_OPT							\
 	{ .name = "state-dir", .type = OPT_STR, .arg = "DIR",		\
 	  .dst = &o.state_dir, .kind = ARG_FILE,			\
@@ -37,13 +32,13 @@ static struct {
 
 static const struct rctl_opt plan_opts[] = {
 	RCTL_INTENT_OPTS(o.ia),
-	DEV_OPT,
+	CMD_DEV_OPT(o.dev),
 	{ 0 }
 };
 
 static const struct rctl_opt apply_opts[] = {
 	RCTL_INTENT_OPTS(o.ia),
-	DEV_OPT,
+	CMD_DEV_OPT(o.dev),
 	{ .name = "persist", .type = OPT_FLAG, .dst = &o.persist,
 	  .help = "re-apply this intent at every boot (enables rocectl-tune.service)" },
 	{ .name = "yes", .short_name = 'y', .type = OPT_FLAG, .dst = &o.yes,
