@@ -5,6 +5,7 @@
  * (docs/roce-facts.md, "DSCP" and "CNP").
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rocectl/rules.h"
@@ -79,13 +80,17 @@ bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p)
  */
 static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
 {
-	uint32_t skprio = rctl_tos2priority(j->in->tos), i, pcp;
+	uint32_t skprio = rctl_tos2priority(j->in->tos), i, n, pcp, *first;
 	const struct rctl_netdev *v;
 	char exp[48], got[96], ev[96], fix[160];
+	int err;
 
 	snprintf(exp, sizeof(exp), "PCP %d for ToS %d", j->in->prio, j->in->tos);
-	for (i = 0; i < t->port->n_gids; i++) {
-		v = rctl_gid_upper(j->h, t->port, i, true);
+	first = rctl_gid_uppers(t->port, true, &n, &err);	/* not a scan per GID */
+	if (err)
+		j->r->oom = true;
+	for (i = 0; i < n; i++) {
+		v = rctl_host_netdev(j->h, t->port->gids[first[i]].netdev);
 		if (!v || strcmp(v->kind, "vlan"))
 			continue;
 		pcp = v->vlan_egress_qos[skprio & 7];
@@ -105,6 +110,7 @@ static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
 			  "RoCE on VLAN %u leaves with PCP %u: the port trusts PCP, so it lands on prio %u, not %d",
 			  v->vlan_id, pcp, pcp, j->in->prio);
 	}
+	free(first);
 }
 
 /*

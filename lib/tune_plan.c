@@ -539,18 +539,23 @@ static bool dels_first(const struct tgt *t)
 /* A VLAN whose egress-qos-map sends RoCE at another PCP: name the fix (tune owns no VLAN). */
 static void vlan_map_fix(struct planner *pl, const struct tgt *t, struct rctl_tune_change *c)
 {
-	uint32_t skprio = rctl_tos2priority(pl->in->tos) & 7, i;
+	uint32_t skprio = rctl_tos2priority(pl->in->tos) & 7, i, n, *first;
 	const struct rctl_netdev *v;
+	int err;
 
-	for (i = 0; i < t->port->n_gids; i++) {
-		v = rctl_gid_upper(pl->h, t->port, i, true);
+	first = rctl_gid_uppers(t->port, true, &n, &err);	/* not a scan per GID */
+	if (err)
+		pl->oom = true;
+	for (i = 0; i < n; i++) {
+		v = rctl_host_netdev(pl->h, t->port->gids[first[i]].netdev);
 		if (!v || strcmp(v->kind, "vlan") || v->vlan_egress_qos[skprio] == (uint32_t)pl->in->prio)
 			continue;
 		S(c->skip, "trust pcp with RoCE on VLANs, but '%s' sends it at PCP %u: "
 			   "ip link set dev %s type vlan egress-qos-map %u:%d (tune does not write VLANs)",
 		  v->name, v->vlan_egress_qos[skprio], v->name, skprio, pl->in->prio);
-		return;
+		break;
 	}
+	free(first);
 }
 
 /*
