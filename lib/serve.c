@@ -51,6 +51,7 @@
 #include "rocectl/clock.h"
 #include "rocectl/probe.h"
 #include "rocectl/serve_peer.h"
+#include "rocectl/serve_sched.h"
 
 /*
  * Polling after messages: each message received buys RCTL_SERVE_SPIN_CREDIT_NS
@@ -68,8 +69,7 @@
 #define HANDSHAKE_NS 10000000000ull	/* REQ to ESTABLISHED, at most */
 #define TCP_IDLE_NS 10000000000ull	/* an echo connection silent this long is closed */
 #define TCP_BUF 65536
-#define KEEPALIVE_NS 2000000000ull	/* an idle client is probed this often, and
-					 * must acknowledge within as long */
+#define KEEPALIVE_NS RCTL_SERVE_KEEPALIVE_NS
 #define WRITE_BACK_NS KEEPALIVE_NS	/* a poll-mode answer must complete within */
 enum {
 	REPLY_WRID = 0,			/* an echo answer */
@@ -101,12 +101,6 @@ struct sconn {
 	char peer[RCTL_ADDR_LEN + 8];
 	struct rctl_peer_key key;
 	struct sconn *next;
-};
-
-/* A worker's loop state: its turns, since when it is idle, how long it may spin. */
-struct wstate {
-	unsigned int turns;
-	uint64_t idle_since, spin_end, credited;
 };
 
 struct server {
@@ -308,58 +302,25 @@ static bool keepalive(struct sconn *s, uint64_t now)
 	return true;
 }
 
-/* Messages since the last clock read buy polling time (RCTL_SERVE_SPIN_*). */
-static void spin_credit(struct sconn *s, struct wstate *w, uint64_t now)
-{
-	uint64_t fresh = s->msgs - w->credited;
-
-	w->credited = s->msgs;
-	if (!fresh)
-		return;
-	if (w->spin_end < now)
-		w->spin_end = now;
-	w->spin_end += fresh * RCTL_SERVE_SPIN_CREDIT_NS;
-	if (w->spin_end > now + RCTL_SERVE_SPIN_MAX_NS)
-		w->spin_end = now + RCTL_SERVE_SPIN_MAX_NS;
-}
-
 /*
- * One turn of a worker, busy or idle: every RCTL_SPINS_PER_CLOCK of them read
- * the clock (it costs microseconds on HPET), end at the client's lifetime
- * however busy it is, probe an idle client, and "rest" once the polling the
- * messages bought is spent. False to stop.
+ * One turn of a worker, busy or idle, by its schedule (lib/serve_sched.c):
+ * end at the client's lifetime however busy it is, probe an idle client, and
+ * "rest" once the polling the messages bought is spent. False to stop.
  */
-static bool worker_turn(struct sconn *s, struct wstate *w, bool active,
+static bool worker_turn(struct sconn *s, struct rctl_sched *w, bool active,
 			void (*rest)(struct sconn *s))
 {
-	uint64_t now;
+	unsigned int act = rctl_sched_turn(w, active, s->msgs, rctl_clock_ns);
 
-	if (active)
-		w->idle_since = 0;
-	if (++w->turns % RCTL_SPINS_PER_CLOCK)
-		return true;
-	now = rctl_clock_ns();
-	if (now >= s->deadline) {
+	if (act & RCTL_SCHED_END) {
 		s->why = "lifetime reached";
 		return false;
 	}
-	spin_credit(s, w, now);
-	if (active)
-		return true;
-	if (!w->idle_since)
-		w->idle_since = now;
-	if (now - w->idle_since > KEEPALIVE_NS && !keepalive(s, now))
+	if ((act & RCTL_SCHED_PROBE) && !keepalive(s, w->now))
 		return false;
-	/*
-	 * A yield hands the CPU to whatever else is runnable, for the rest of
-	 * its slice: on a loaded host, milliseconds per message (lab, two CPU
-	 * hogs: 100000 SEND round trips did not end in 100 s with it, took
-	 * 14 s without; perftest's server never yields). Only on one CPU,
-	 * where the client polls beside us, does it help.
-	 */
-	if (now >= w->spin_end)
+	if (act & RCTL_SCHED_REST)
 		rest(s);
-	else if (s->one_cpu && now - w->idle_since > RCTL_YIELD_NS)
+	else if (act & RCTL_SCHED_YIELD)
 		sched_yield();
 	return true;
 }
@@ -372,7 +333,7 @@ static bool worker_turn(struct sconn *s, struct wstate *w, bool active,
 static void *worker(void *arg)
 {
 	struct sconn *s = arg;
-	struct wstate w = { 0 };
+	struct rctl_sched w = { .deadline = s->deadline, .one_cpu = s->one_cpu };
 	struct ibv_wc wc[16];
 	int n, m, room;
 
@@ -472,7 +433,7 @@ static void *poll_worker(void *arg)
 {
 	struct sconn *s = arg;
 	volatile char *in = s->buf + s->size - 1;
-	struct wstate w = { 0 };
+	struct rctl_sched w = { .deadline = s->deadline, .one_cpu = s->one_cpu };
 	bool active;
 	char seq = 0;
 
