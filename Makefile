@@ -27,12 +27,13 @@ PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson lldpctl
 # tests the rules of prometheus/; node_exporter's textfile collector and
 # Icinga 2's config check run in tests/cli/monitoring.bats (installed, never
 # started: scripts/install-packages refuses daemons a start); curl scrapes.
+# devscripts brings Debian's hardening-check (tests/cli/hardening.bats).
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
 	prometheus-node-exporter icinga2-bin curl systemd \
-	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo
+	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo devscripts
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
 # V is exported for scripts/install-packages and tests/lab/lab (apt's output).
