@@ -65,6 +65,13 @@ WARN += $(WERROR)
 # interceptors the fortified wrappers would bypass. tests/cli/hardening.bats
 # reads the result from the ELF file.
 HARDEN_CFLAGS := -fstack-protector-strong -fstack-clash-protection -fPIE
+# Control-flow protection (Intel CET: indirect branch tracking and shadow
+# stack), as Fedora's builds have: every object of ours carries the property;
+# the linked binary does only where the C library's start files do too
+# (Debian 12's Scrt1.o, crti.o and crtn.o do not).
+ifneq ($(filter x86_64-% i386-% i486-% i586-% i686-%,$(shell $(CC) -dumpmachine)),)
+HARDEN_CFLAGS += -fcf-protection
+endif
 HARDEN_LDFLAGS := -pie -Wl,-z,relro -Wl,-z,now
 ifeq ($(SAN),)
 HARDEN_CPPFLAGS := -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2
