@@ -272,6 +272,13 @@ static int cnp_lands(const struct rctl_netdev *nd, uint64_t cdscp, bool hp,
 	return hp ? (int)(cprio & 7) : -1;
 }
 
+static bool no_cnp_setting(const struct rctl_target *t)
+{
+	enum rctl_family f = rctl_family_of(t->dev, t->nd);
+
+	return f == RCTL_FAM_ICE || f == RCTL_FAM_ICE_OOT;
+}
+
 void rule_cnp_data_prio(struct rctl_judge *j)
 {
 	struct rctl_target t;
@@ -283,10 +290,11 @@ void rule_cnp_data_prio(struct rctl_judge *j)
 	FOR_PORTS(j, t) {
 		const struct rctl_cc *cc = &t.nd->cc;
 
-		if (!rctl_part_ok(j, &t, &cc->st, "the CNP DSCP", true))
-			continue;
-		/* E810 (irdma) has no CNP DSCP or priority setting at all: nothing to judge. */
-		if (!strcmp(cc->source, "irdma-configfs"))
+		/*
+		 * E810 (irdma, inbox or Intel's) has no CNP DSCP or priority
+		 * setting at all: nothing to judge, also where cc is unreadable.
+		 */
+		if (no_cnp_setting(&t) || !rctl_part_ok(j, &t, &cc->st, "the CNP DSCP", true))
 			continue;
 		if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
 			rctl_emit(j, RCTL_UNKNOWN, t.name, NULL, "unknown", cc->source, NULL,

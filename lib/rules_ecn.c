@@ -20,11 +20,19 @@
 	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
 		if (t.nd)
 
-int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
+bool rctl_dcqcn_hardwired_off(const struct rctl_target *t)
 {
-	const struct rctl_cc *cc = &nd->cc;
+	return rctl_family_of(t->dev, t->nd) == RCTL_FAM_ICE && !t->dev->driver_version[0] &&
+	       !t->nd->cc.st.ok;
+}
+
+int rctl_ecn_on(const struct rctl_target *t, int prio, bool np)
+{
+	const struct rctl_cc *cc = &t->nd->cc;
 	uint64_t v;
 
+	if (rctl_dcqcn_hardwired_off(t))
+		return 0;
 	if (!cc->st.ok)
 		return -2;
 	if (cc->enable_known)
@@ -43,22 +51,38 @@ int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
 }
 
 /* The command that turns ECN on, in the home the driver has: each vendor its own. */
-enum rctl_setting rctl_ecn_setting(const struct rctl_netdev *nd, bool np)
+enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np)
 {
-	if (!strcmp(nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
+	if (rctl_dcqcn_hardwired_off(t))		/* no host setting at all */
+		return RCTL_SET_NONE;
+	if (!strcmp(t->nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
 		return np ? RCTL_SET_ECN_NP : RCTL_SET_ECN_RP;
 	return RCTL_SET_ECN;
 }
 
-void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
-		  size_t len)
+const char *rctl_ecn_evidence(const struct rctl_target *t)
 {
+	if (rctl_dcqcn_hardwired_off(t))
+		return "upstream irdma: dcqcn_en false in every RoCE QP context "
+		       "(irdma/verbs.c irdma_roce_fill_and_set_qpctx_info)";
+	return rctl_cc_evidence(&t->nd->cc);
+}
+
+void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, size_t len)
+{
+	const struct rctl_netdev *nd = t->nd;
 	const struct rctl_cc *cc = &nd->cc;
 	char path[384], one[8];
 	uint64_t v;
 
 	buf[0] = '\0';
 	rctl_cc_value_text(cc, 1, one, sizeof(one));
+	if (rctl_dcqcn_hardwired_off(t)) {
+		snprintf(buf, len, "Intel's out-of-tree irdma for %s, then echo 1 > "
+			 "%s/irdma/%s/roce_dcqcn_enable (upstream irdma has no DCQCN switch)",
+			 t->dev->name, rctl_configfs(), t->dev->name);
+		return;
+	}
 	if (!strcmp(cc->source, "mlx5-sysfs"))		/* MLNX_OFED only */
 		snprintf(path, sizeof(path), "%s/class/net/%s/ecn/roce_%s/enable/%d",
 			 rctl_sysfs(), nd->name, np ? "np" : "rp", prio);
@@ -116,7 +140,7 @@ static void ecn_side(struct rctl_judge *j, bool np)
 	FOR_TARGETS(j, t) {
 		if (!j->in->ecn)
 			continue;
-		on = rctl_ecn_on(t.nd, p, np);
+		on = rctl_ecn_on(&t, p, np);
 		snprintf(exp, sizeof(exp), "ECN %s on prio %d", np ? "np" : "rp", p);
 		if (on == -2)		/* dcqcn.params reports it */
 			continue;
@@ -125,16 +149,16 @@ static void ecn_side(struct rctl_judge *j, bool np)
 			continue;
 		}
 		if (on) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, "on", rctl_cc_evidence(&t.nd->cc), NULL,
+			rctl_emit(j, RCTL_PASS, t.name, exp, "on", rctl_ecn_evidence(&t), NULL,
 				  "ECN %s is on for prio %d", side, p);
 			continue;
 		}
-		rctl_ecn_fix(t.nd, p, np, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, exp, "off", rctl_cc_evidence(&t.nd->cc), fix,
+		rctl_ecn_fix(&t, p, np, fix, sizeof(fix));
+		rctl_emit(j, RCTL_FAIL, t.name, exp, "off", rctl_ecn_evidence(&t), fix,
 			  "ECN %s is off for RoCE prio %d: %s", side, p,
 			  np ? "no CNPs are sent, senders never slow down"
 			     : "CNPs are ignored, this host never slows down");
-		rctl_emit_setting(j, rctl_ecn_setting(t.nd, np));
+		rctl_emit_setting(j, rctl_ecn_setting(&t, np));
 	}
 }
 
@@ -157,7 +181,7 @@ void rule_ecn_without_pfc(struct rctl_judge *j)
 
 	FOR_TARGETS(j, t) {
 		if (!j->in->pfc || !t.nd->pfc.st.ok || t.nd->pfc.pfc_en[p] ||
-		    rctl_ecn_on(t.nd, p, true) != 1)
+		    rctl_ecn_on(&t, p, true) != 1)
 			continue;
 		snprintf(exp, sizeof(exp), "ECN and PFC on prio %d", p);
 		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc %d:on", t.nd->name, p);
@@ -176,6 +200,14 @@ void rule_dcqcn_params(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		const struct rctl_cc *cc = &t.nd->cc;
 
+		if (rctl_dcqcn_hardwired_off(&t)) {
+			rctl_emit(j, j->in->ecn ? RCTL_FAIL : RCTL_PASS, t.name,
+				  j->in->ecn ? "DCQCN on" : "readable", "off, no parameters",
+				  rctl_ecn_evidence(&t), NULL,
+				  "DCQCN is off on upstream irdma: the driver turns it off in every "
+				  "RoCE QP and has no parameters to read");
+			continue;
+		}
 		if (!rctl_part_ok(j, &t, &cc->st, "congestion control (DCQCN)", true))
 			continue;
 		if (rctl_cc_get(cc, "np_cnp_dscp", &v))

@@ -173,8 +173,8 @@ void rule_pfc_without_ecn(struct rctl_judge *j)
 	FOR_TARGETS(j, t) {
 		if (!t.nd->pfc.st.ok || !t.nd->pfc.pfc_en[p])
 			continue;
-		np = rctl_ecn_on(t.nd, p, true);
-		rp = rctl_ecn_on(t.nd, p, false);
+		np = rctl_ecn_on(&t, p, true);
+		rp = rctl_ecn_on(&t, p, false);
 		if (np < 0 || rp < 0)	/* reported by dcqcn.params / ecn.* */
 			continue;
 		snprintf(exp, sizeof(exp), "PFC and ECN on prio %d", p);
@@ -185,10 +185,10 @@ void rule_pfc_without_ecn(struct rctl_judge *j)
 				  "PFC and ECN/DCQCN are both on for prio %d", p);
 			continue;
 		}
-		rctl_ecn_fix(t.nd, p, !np, fix, sizeof(fix));
+		rctl_ecn_fix(&t, p, !np, fix, sizeof(fix));
 		rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
 			  "PFC without ECN/DCQCN on prio %d: congestion becomes pause storms and head-of-line blocking", p);
-		rctl_emit_setting(j, rctl_ecn_setting(t.nd, !np));
+		rctl_emit_setting(j, rctl_ecn_setting(&t, !np));
 	}
 }
 

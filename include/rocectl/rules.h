@@ -246,16 +246,26 @@ uint64_t rctl_delta_of(const struct rctl_counter *c, uint32_t n, const char *nam
 uint64_t rctl_delta_match(const struct rctl_counter *c, uint32_t n, const char *pat);
 
 /*
- * ECN/DCQCN on priority "prio" of a netdev, notification point ("np") or
- * reaction point: 1 on, 0 off, -1 not knowable from the host (upstream mlx5
- * keeps the per-priority enable in firmware NVCONFIG), -2 unreadable.
+ * ECN/DCQCN on priority "prio" of target t's netdev, notification point
+ * ("np") or reaction point: 1 on, 0 off, -1 not knowable from the host
+ * (upstream mlx5 keeps the per-priority enable in firmware NVCONFIG), -2
+ * unreadable. Upstream irdma is 0 without reading anything: it writes
+ * dcqcn_en false into every RoCE QP (rctl_dcqcn_hardwired_off()).
  */
-int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np);
+int rctl_ecn_on(const struct rctl_target *t, int prio, bool np);
+/*
+ * Whether DCQCN is off by the driver's code, not by a setting: upstream
+ * irdma (drivers/infiniband/hw/irdma/verbs.c irdma_roce_fill_and_set_
+ * qpctx_info), told from Intel's out-of-tree irdma by its module version
+ * and its configfs.
+ */
+bool rctl_dcqcn_hardwired_off(const struct rctl_target *t);
+/* The setting an ECN finding of t judges: per side (MLNX_OFED), one switch, or none. */
+enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np);
 /* The command that turns it on, into buf ("" when there is none). */
-/* The setting an ECN finding of "nd" judges: per side (MLNX_OFED) or one switch. */
-enum rctl_setting rctl_ecn_setting(const struct rctl_netdev *nd, bool np);
-void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
-		  size_t len);
+void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, size_t len);
+/* Where an ECN verdict of t was read. */
+const char *rctl_ecn_evidence(const struct rctl_target *t);
 
 /* Rule functions, one file per area. */
 #define RULE_FN(name) void name(struct rctl_judge *j)

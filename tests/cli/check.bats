@@ -28,7 +28,7 @@ expect() {	# fixture exit "id:status ..."
 @test "healthy hosts: no warning, no failure, no unknown, exit 0" {
 	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
 		 bnxt-oot-healthy ice-irdma-healthy mlx5-vlan-healthy mlx5-lag-healthy \
-		 mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1; do
+		 mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1 mlx5-ipv6-healthy; do
 		run -0 rocectl check all --input "$FIXTURES/$f.json"
 		assert_line "Summary: $(rocectl check all -j -i "$FIXTURES/$f.json" | jq -r .summary.pass) passed, 0 warnings, 0 errors, 0 unknown (exit 0)"
 		run -0 verdict "$f"
@@ -98,6 +98,47 @@ expect() {	# fixture exit "id:status ..."
 	run -0 verdict "$BATS_TEST_TMPDIR/old"
 	assert_output $'pfc.ets:unknown\ndscp.trust_pcp:unknown'
 	refute_output --partial "pfc.prio_disabled"
+}
+
+@test "RoCE v2 over IPv6 only: the IPv6 address has its v2 GID, no 'no IPv4' warning" {
+	run -0 rocectl check gid -j -i "$FIXTURES/mlx5-ipv6-healthy.json"
+	jq -e '[.findings[] | "\(.id) \(.status) \(.message)"] ==
+		["gid.no_v2 pass 2001:db8:10:1::15 on '"'ens1f0np0'"' has a RoCE v2 GID",
+		 "gid.index pass RoCE v2 GID of 2001:db8:10:1::15 is index 3"]' <<<"$output"
+	jq '.host.netdevs[0].addrs |= map(select(.ip | startswith("fe80")))' \
+		"$FIXTURES/mlx5-ipv6-healthy.json" >"$BATS_TEST_TMPDIR/ll.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/ll"
+	assert_output "gid.no_v2:warn"
+	run -1 rocectl check gid -i "$BATS_TEST_TMPDIR/ll.json"
+	assert_output --partial "no IPv4 or routable IPv6 address"
+}
+
+@test "bnxt with the firmware DCBX agent (LLD_MANAGED): the empty APP table is unknown, not trust PCP" {
+	expect bnxt-fw-agent 3 "pfc.dcbx_owner:warn dscp.trust_pcp:unknown"
+	run -3 rocectl check dscp -j -i "$FIXTURES/bnxt-fw-agent.json"
+	jq -e '.findings[0].message | test("without DCBX HOST refuses every APP entry")' <<<"$output"
+	run -0 rocectl tune plan -j -i "$FIXTURES/bnxt-fw-agent.json"
+	jq -e '[.changes[] | select(.skip == null)] == []' <<<"$output"
+}
+
+@test "inbox irdma: DCQCN is off by the driver's code (known), and no CNP finding at all" {
+	expect ice-irdma-inbox 2 "pfc.without_ecn:warn ecn.np_disabled:fail ecn.rp_disabled:fail dcqcn.params:fail"
+	run -2 rocectl check all -j -i "$FIXTURES/ice-irdma-inbox.json"
+	jq -e '[.findings[] | select(.area == "cnp")] == []' <<<"$output"
+	jq -e '[.findings[] | select(.id == "ecn.rp_disabled")][0] |
+		(.evidence | test("irdma_roce_fill_and_set_qpctx_info")) and .setting_id == null and
+		(.fix | test("out-of-tree irdma"))' <<<"$output"
+	run -0 rocectl check all -i "$FIXTURES/ice-irdma-inbox.json" --skip ecn --skip dcqcn \
+		--skip pfc.without_ecn
+}
+
+@test "fixtures are what the drivers produce: irdma has RoCE v2 GIDs only, ice in DSCP mode the identity prio-tc map" {
+	local f
+	for f in ice-irdma-healthy ice-irdma-inbox ice-peer-healthy; do
+		jq -e '[.host.devices[0].ports[0].gids[].type] | unique == ["RoCE v2"]' "$FIXTURES/$f.json"
+		jq -e '.host.netdevs[0] | ([.app.entries[].selector] | index(5)) == null or
+			.ets.prio_tc == [0, 1, 2, 3, 4, 5, 6, 7]' "$FIXTURES/$f.json"
+	done
 }
 
 @test "bnxt and irdma loss, discards and CNPs are read by their own names" {
