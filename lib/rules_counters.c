@@ -203,6 +203,62 @@ static void storm_by_duration(struct rctl_judge *j, const struct rctl_target *t)
 		  t->nd->name);
 }
 
+/*
+ * ice has no pause duration and no storm counter, only PFC XOFF and XON
+ * frames per priority (ice_ethtool.c "%s_priority_%u_xoff.nic"). A port
+ * whose receive path stays stuck refreshes XOFF before each pause quanta
+ * runs out and never sends the XON that ends a pause: XOFF rising at ten
+ * or more a second (a stall of the whole interval refreshes far more often
+ * at any speed from 1 Gb/s up) with no XON is the storm. Only on a device
+ * that has sent XON before (its counter is not zero), so that silence
+ * means something.
+ */
+#define XOFF_STORM_PER_S 10
+
+static uint64_t et_value(const struct rctl_netdev *nd, enum rctl_crole role, int prio)
+{
+	const struct rctl_centry *e;
+	uint64_t v = 0;
+	uint32_t i;
+	int p;
+
+	for (i = 0; i < nd->n_stats; i++) {
+		e = rctl_catalog_lookup_prio(nd->driver, RCTL_SRC_ETHTOOL, nd->stats[i].name, &p);
+		if (e->role == role && p == prio)
+			v += nd->stats[i].value;
+	}
+	return v;
+}
+
+static bool storm_by_xoff(struct rctl_judge *j, const struct rctl_target *t, bool sent)
+{
+	enum rctl_crole xoff = sent ? RCTL_ROLE_PFC_TX : RCTL_ROLE_PFC_RX;
+	enum rctl_crole xon = sent ? RCTL_ROLE_XON_TX : RCTL_ROLE_XON_RX;
+	double secs = j->h->sample_interval_s;
+	char got[96], ev[160];
+	uint64_t off, on;
+	bool has_xon;
+	int p;
+
+	for (p = 0; p < 8; p++) {
+		off = et_sum(t->nd, xoff, p, NULL, NULL, 0);
+		on = et_sum(t->nd, xon, p, &has_xon, NULL, 0);
+		if (!has_xon || on || !et_value(t->nd, xon, p) ||
+		    (double)off < XOFF_STORM_PER_S * secs)
+			continue;
+		snprintf(got, sizeof(got), "prio %d: +%llu XOFF, +0 XON %s in %.1f s", p,
+			 (unsigned long long)off, sent ? "sent" : "received", secs);
+		snprintf(ev, sizeof(ev), "ethtool -S %s_priority_%d_xoff.nic/_xon.nic of '%s' "
+			 "(ice has no pause duration counter)", sent ? "tx" : "rx", p, t->nd->name);
+		rctl_emit(j, sent ? RCTL_FAIL : RCTL_WARN, t->name, "no pause storm", got, ev, NULL,
+			  sent ? "PFC pause storm: '%s' kept its peer paused on prio %d for the whole interval (XOFF refreshed, never an XON)"
+			       : "'%s' was kept paused by its peer on prio %d for the whole interval: a pause storm upstream",
+			  t->nd->name, p);
+		return true;
+	}
+	return false;
+}
+
 void rule_counters_pause_storm(struct rctl_judge *j)
 {
 	struct rctl_target t;
@@ -213,7 +269,8 @@ void rule_counters_pause_storm(struct rctl_judge *j)
 		w = et_sum(t.nd, RCTL_ROLE_STORM_WARN, -1, NULL, NULL, 0);
 		e = et_sum(t.nd, RCTL_ROLE_STORM_ERR, -1, NULL, NULL, 0);
 		if (!w && !e) {
-			storm_by_duration(j, &t);
+			if (!storm_by_xoff(j, &t, true) && !storm_by_xoff(j, &t, false))
+				storm_by_duration(j, &t);
 			continue;
 		}
 		snprintf(got, sizeof(got), "+%llu warning, +%llu error events",

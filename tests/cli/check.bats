@@ -132,6 +132,22 @@ expect() {	# fixture exit "id:status ..."
 		--skip pfc.without_ecn
 }
 
+@test "E810 pause storm: XOFF refreshed through the interval with no XON (ice has no duration counter)" {
+	expect fault-ice-xoff-storm 2 "counters.pause_storm:fail"
+	run -2 rocectl check counters -j -i "$FIXTURES/fault-ice-xoff-storm.json"
+	jq -e '.findings[] | select(.status == "fail") | .message | test("prio 3 for the whole interval")' <<<"$output"
+	# one XON in the interval: the pause ended, no storm
+	jq '(.host.netdevs[0].stats[] | select(.name == "tx_priority_3_xon.nic") | .delta) = 1' \
+		"$FIXTURES/fault-ice-xoff-storm.json" >"$BATS_TEST_TMPDIR/xon.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/xon"
+	assert_output ""
+	# a device that never sent XON: its silence says nothing
+	jq '(.host.netdevs[0].stats[] | select(.name | test("_xon.nic")) | .value) = 0' \
+		"$FIXTURES/fault-ice-xoff-storm.json" >"$BATS_TEST_TMPDIR/noxon.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/noxon"
+	assert_output ""
+}
+
 @test "fixtures are what the drivers produce: irdma has RoCE v2 GIDs only, ice in DSCP mode the identity prio-tc map" {
 	local f
 	for f in ice-irdma-healthy ice-irdma-inbox ice-peer-healthy; do
