@@ -78,11 +78,28 @@ bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p)
  * egress-qos-map[rt_tos2priority(ToS)] of the VLAN (iboe_tos_to_sl(),
  * drivers/infiniband/core/cma.c). Judge that PCP on each VLAN.
  */
+/*
+ * Upstream irdma before Linux 6.5 puts rt_tos2priority(ToS) itself into the
+ * VLAN tag (irdma_modify_qp_roce: vlan_tag = vlan_id | user_pri << 13);
+ * irdma_roce_get_vlan_prio(), which applies the VLAN's egress-qos-map, came
+ * with 6.5. Intel's out-of-tree irdma is not judged so (its own code).
+ */
+static bool irdma_pcp_is_skprio(const struct rctl_judge *j, const struct rctl_target *t)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (rctl_family_of(t->dev, t->nd) != RCTL_FAM_ICE || t->dev->driver_version[0] ||
+	    sscanf(j->h->kernel, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major < 6 || (major == 6 && minor < 5);
+}
+
 static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
 {
 	uint32_t skprio = rctl_tos2priority(j->in->tos), i, n, pcp, *first;
+	bool direct = irdma_pcp_is_skprio(j, t);
 	const struct rctl_netdev *v;
-	char exp[48], got[96], ev[96], fix[160];
+	char exp[48], got[96], ev[160], fix[160];
 	int err;
 
 	snprintf(exp, sizeof(exp), "PCP %d for ToS %d", j->in->prio, j->in->tos);
@@ -93,22 +110,34 @@ static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
 		v = rctl_host_netdev(j->h, t->port->gids[first[i]].netdev);
 		if (!v || strcmp(v->kind, "vlan"))
 			continue;
-		pcp = v->vlan_egress_qos[skprio & 7];
+		pcp = direct ? skprio & 7 : v->vlan_egress_qos[skprio & 7];
 		snprintf(got, sizeof(got), "trust pcp, ToS %d -> skb priority %u -> PCP %u on '%s'",
 			 j->in->tos, skprio, pcp, v->name);
-		snprintf(ev, sizeof(ev), "egress-qos-map of '%s' (VLAN %u on '%s')", v->name,
-			 v->vlan_id, v->vlan_lower);
+		if (direct)
+			snprintf(ev, sizeof(ev), "irdma of Linux %s tags RoCE with rt_tos2priority(ToS), "
+				 "not through the egress-qos-map of '%s' (irdma_modify_qp_roce)",
+				 j->h->kernel, v->name);
+		else
+			snprintf(ev, sizeof(ev), "egress-qos-map of '%s' (VLAN %u on '%s')", v->name,
+				 v->vlan_id, v->vlan_lower);
 		if (pcp == (uint32_t)j->in->prio) {
 			rctl_emit(j, RCTL_PASS, t->name, exp, got, ev, NULL,
 				  "PCP trust with RoCE on VLAN %u: the VLAN tag carries prio %u",
 				  v->vlan_id, pcp);
 			continue;
 		}
-		snprintf(fix, sizeof(fix), "ip link set dev %s type vlan egress-qos-map %u:%d",
-			 v->name, skprio, j->in->prio);
+		if (direct)
+			snprintf(fix, sizeof(fix), "Linux 6.5 or later (irdma applies the egress-qos-map), "
+				 "or DSCP trust: dcb app add dev %s dscp-prio %d:%d", t->nd->name,
+				 j->in->dscp, j->in->prio);
+		else
+			snprintf(fix, sizeof(fix), "ip link set dev %s type vlan egress-qos-map %u:%d",
+				 v->name, skprio, j->in->prio);
 		rctl_emit(j, RCTL_FAIL, t->name, exp, got, ev, fix,
 			  "RoCE on VLAN %u leaves with PCP %u: the port trusts PCP, so it lands on prio %u, not %d",
 			  v->vlan_id, pcp, pcp, j->in->prio);
+		if (direct)
+			rctl_emit_setting(j, RCTL_SET_NONE);	/* no map tune could write */
 	}
 	free(first);
 }

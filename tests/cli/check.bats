@@ -148,6 +148,16 @@ expect() {	# fixture exit "id:status ..."
 	assert_output ""
 }
 
+@test "irdma before Linux 6.5 on a VLAN: the PCP is rt_tos2priority(ToS), the egress-qos-map unread" {
+	run -2 rocectl check dscp -j -i "$FIXTURES/fault-irdma-vlan-pre65.json"
+	jq -e '[.findings[] | "\(.id):\(.status)"] == ["dscp.trust_pcp:fail"]' <<<"$output"
+	jq -e '.findings[0] | (.message | test("leaves with PCP 2")) and (.fix | test("^Linux 6.5 or later")) and
+		.setting_id == null' <<<"$output"
+	# the same host on 6.8: irdma_roce_get_vlan_prio applies the map, PCP 3
+	jq '.host.kernel = "6.8.0-45-generic"' "$FIXTURES/fault-irdma-vlan-pre65.json" >"$BATS_TEST_TMPDIR/68.json"
+	run -0 rocectl check dscp -i "$BATS_TEST_TMPDIR/68.json"
+}
+
 @test "fixtures are what the drivers produce: irdma has RoCE v2 GIDs only, ice in DSCP mode the identity prio-tc map" {
 	local f
 	for f in ice-irdma-healthy ice-irdma-inbox ice-peer-healthy; do
