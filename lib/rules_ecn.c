@@ -26,12 +26,25 @@ bool rctl_dcqcn_hardwired_off(const struct rctl_target *t)
 	       !t->nd->cc.st.ok;
 }
 
+/*
+ * Broadcom's out-of-tree bnxt_re: ecn_marking is the ECN codepoint of RoCE
+ * packets (configfs.c ecn_marking_show/_store: tos_ecn, 0..2). At 0 they
+ * leave Not-ECT, which no switch marks: ECN is off whatever ecn_enable says.
+ */
+static bool not_ect(const struct rctl_cc *cc)
+{
+	uint64_t v;
+
+	return cc->st.ok && !strcmp(cc->source, "bnxt_re-configfs") &&
+	       rctl_cc_get(cc, "ecn_marking", &v) && !v;
+}
+
 int rctl_ecn_on(const struct rctl_target *t, int prio, bool np)
 {
 	const struct rctl_cc *cc = &t->nd->cc;
 	uint64_t v;
 
-	if (rctl_dcqcn_hardwired_off(t))
+	if (rctl_dcqcn_hardwired_off(t) || (!np && not_ect(cc)))
 		return 0;
 	if (!cc->st.ok)
 		return -2;
@@ -53,18 +66,20 @@ int rctl_ecn_on(const struct rctl_target *t, int prio, bool np)
 /* The command that turns ECN on, in the home the driver has: each vendor its own. */
 enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np)
 {
-	if (rctl_dcqcn_hardwired_off(t))		/* no host setting at all */
+	if (rctl_dcqcn_hardwired_off(t) || (!np && not_ect(&t->nd->cc)))	/* none tune writes */
 		return RCTL_SET_NONE;
 	if (!strcmp(t->nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
 		return np ? RCTL_SET_ECN_NP : RCTL_SET_ECN_RP;
 	return RCTL_SET_ECN;
 }
 
-const char *rctl_ecn_evidence(const struct rctl_target *t)
+const char *rctl_ecn_evidence(const struct rctl_target *t, bool np)
 {
 	if (rctl_dcqcn_hardwired_off(t))
 		return "upstream irdma: dcqcn_en false in every RoCE QP context "
 		       "(irdma/verbs.c irdma_roce_fill_and_set_qpctx_info)";
+	if (!np && not_ect(&t->nd->cc))
+		return "bnxt_re-configfs ecn_marking 0: RoCE packets leave Not-ECT (driver copy)";
 	return rctl_cc_evidence(&t->nd->cc);
 }
 
@@ -81,6 +96,11 @@ void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, siz
 		snprintf(buf, len, "Intel's out-of-tree irdma for %s, then echo 1 > "
 			 "%s/irdma/%s/roce_dcqcn_enable (upstream irdma has no DCQCN switch)",
 			 t->dev->name, rctl_configfs(), t->dev->name);
+		return;
+	}
+	if (!np && not_ect(cc)) {		/* ECT(1): the codepoint a switch marks */
+		snprintf(path, sizeof(path), "%s/ecn_marking", cc->path);
+		rctl_cc_write_cmd(cc, path, rctl_cc_value_text(cc, 1, one, sizeof(one)), buf, len);
 		return;
 	}
 	if (!strcmp(cc->source, "mlx5-sysfs"))		/* MLNX_OFED only */
@@ -149,15 +169,17 @@ static void ecn_side(struct rctl_judge *j, bool np)
 			continue;
 		}
 		if (on) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, "on", rctl_ecn_evidence(&t), NULL,
+			rctl_emit(j, RCTL_PASS, t.name, exp, "on", rctl_ecn_evidence(&t, np), NULL,
 				  "ECN %s is on for prio %d", side, p);
 			continue;
 		}
 		rctl_ecn_fix(&t, p, np, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, exp, "off", rctl_ecn_evidence(&t), fix,
+		rctl_emit(j, RCTL_FAIL, t.name, exp, "off", rctl_ecn_evidence(&t, np), fix,
 			  "ECN %s is off for RoCE prio %d: %s", side, p,
-			  np ? "no CNPs are sent, senders never slow down"
-			     : "CNPs are ignored, this host never slows down");
+			  np ? "no CNPs are sent, senders never slow down" :
+			  not_ect(&t.nd->cc) ? "RoCE packets leave Not-ECT (ecn_marking 0), no "
+					       "switch marks them, this host never slows down" :
+			  "CNPs are ignored, this host never slows down");
 		rctl_emit_setting(j, rctl_ecn_setting(&t, np));
 	}
 }
@@ -203,7 +225,7 @@ void rule_dcqcn_params(struct rctl_judge *j)
 		if (rctl_dcqcn_hardwired_off(&t)) {
 			rctl_emit(j, j->in->ecn ? RCTL_FAIL : RCTL_PASS, t.name,
 				  j->in->ecn ? "DCQCN on" : "readable", "off, no parameters",
-				  rctl_ecn_evidence(&t), NULL,
+				  rctl_ecn_evidence(&t, false), NULL,
 				  "DCQCN is off on upstream irdma: the driver turns it off in every "
 				  "RoCE QP and has no parameters to read");
 			continue;

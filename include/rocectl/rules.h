@@ -250,7 +250,9 @@ uint64_t rctl_delta_match(const struct rctl_counter *c, uint32_t n, const char *
  * ("np") or reaction point: 1 on, 0 off, -1 not knowable from the host
  * (upstream mlx5 keeps the per-priority enable in firmware NVCONFIG), -2
  * unreadable. Upstream irdma is 0 without reading anything: it writes
- * dcqcn_en false into every RoCE QP (rctl_dcqcn_hardwired_off()).
+ * dcqcn_en false into every RoCE QP (rctl_dcqcn_hardwired_off()). The
+ * reaction point is 0 too where RoCE packets leave Not-ECT (Broadcom's
+ * configfs ecn_marking 0): no switch marks them, no CNP comes back.
  */
 int rctl_ecn_on(const struct rctl_target *t, int prio, bool np);
 /*
@@ -265,7 +267,7 @@ enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np);
 /* The command that turns it on, into buf ("" when there is none). */
 void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, size_t len);
 /* Where an ECN verdict of t was read. */
-const char *rctl_ecn_evidence(const struct rctl_target *t);
+const char *rctl_ecn_evidence(const struct rctl_target *t, bool np);
 
 /* Rule functions, one file per area. */
 #define RULE_FN(name) void name(struct rctl_judge *j)

@@ -158,6 +158,13 @@ expect() {	# fixture exit "id:status ..."
 	run -0 rocectl check dscp -i "$BATS_TEST_TMPDIR/68.json"
 }
 
+@test "Broadcom out-of-tree bnxt_re: ecn_marking 0 sends Not-ECT, ECN is off whatever ecn_enable says" {
+	expect fault-bnxt-oot-not-ect 2 "pfc.without_ecn:warn ecn.rp_disabled:fail"
+	run -2 rocectl check ecn -j -i "$FIXTURES/fault-bnxt-oot-not-ect.json"
+	jq -e '.findings[] | select(.id == "ecn.rp_disabled") | (.message | test("Not-ECT")) and
+		.fix == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_marking && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"' <<<"$output"
+}
+
 @test "fixtures are what the drivers produce: irdma has RoCE v2 GIDs only, ice in DSCP mode the identity prio-tc map" {
 	local f
 	for f in ice-irdma-healthy ice-irdma-inbox ice-peer-healthy; do
