@@ -226,7 +226,7 @@ bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
 			const struct rctl_port *p = &d->ports[(*pi)++];
 
 			if (strcmp(p->link_layer, "Ethernet") ||
-			    !rctl_port_match(j->filter, d, p))
+			    !(rctl_port_match(j->filter, d, p) || rctl_port_lag_slave(h, p, j->filter)))
 				continue;
 			t->dev = d;
 			t->port = p;
@@ -253,6 +253,14 @@ static bool bond_with_slaves(const struct rctl_host *h, const struct rctl_netdev
 	return false;
 }
 
+/* --dev names one LAG slave of the port: only that netdev is judged. */
+static bool filtered_out(const struct rctl_judge *j, const struct rctl_target *t,
+			 const struct rctl_netdev *nd)
+{
+	return j->filter && nd && strcmp(nd->name, j->filter) &&
+	       rctl_port_lag_slave(j->h, t->port, j->filter);
+}
+
 bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3])
 {
 	const struct rctl_host *h = j->h;
@@ -263,7 +271,7 @@ bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t 
 			if (!rctl_target_next(j, t, &cur[0], &cur[1]))
 				return false;
 			cur[2] = 1;
-			if (!bond_with_slaves(h, t->nd))
+			if (!bond_with_slaves(h, t->nd) && !filtered_out(j, t, t->nd))
 				return true;
 		}
 		pnd = rctl_host_netdev(h, t->port->netdev);
@@ -271,7 +279,7 @@ bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t 
 		while (bond && cur[2] <= h->n_netdevs) {
 			nd = &h->netdevs[cur[2]++ - 1];
 			if (strcmp(nd->master, bond->name) || nd == pnd ||
-			    rctl_port_netdev(h, nd->name))
+			    rctl_port_netdev(h, nd->name) || filtered_out(j, t, nd))
 				continue;
 			t->nd = nd;
 			snprintf(t->name, sizeof(t->name), "%s/%u (%s in %s)", t->dev->name,
@@ -450,6 +458,16 @@ const char *rctl_prio_list(const bool en[8], char *buf, size_t len)
 bool rctl_host_has_deltas(const struct rctl_host *h)
 {
 	return h->sample_interval_s > 0;
+}
+
+bool rctl_delta_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3])
+{
+	if (!rctl_host_has_deltas(j->h))
+		return false;
+	while (rctl_qos_target_next(j, t, cur))
+		if (t->nd && !t->nd->stats_err)
+			return true;
+	return false;
 }
 
 bool rctl_delta_target_next(struct rctl_judge *j, struct rctl_target *t,

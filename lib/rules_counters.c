@@ -73,12 +73,62 @@ static uint64_t roce_lost(const struct rctl_target *t, char *which, size_t len)
 	return hw_sum(t, RCTL_ROLE_LOSS, NULL, which, len);
 }
 
-/* Packets this NIC dropped: the netdev's port counters and the RDMA device's own. */
-static uint64_t local_discards(const struct rctl_target *t, char *which, size_t len)
+/*
+ * Discards come in two kinds, never added: the ethtool rows of the
+ * catalogue are port counters (mlx5 *_phy and rx_prio#_buf_discard, bnxt_en
+ * port_stats_ext rx_discard_packets_cos#, ice .nic), which on NPAR and
+ * multi-host adapters hold other functions' traffic too; the hw_counters
+ * rows are the RDMA function's own (bnxt_re rx_roce_discards, irdma).
+ */
+static uint64_t function_discards(const struct rctl_target *t, char *which, size_t len)
 {
 	which[0] = '\0';
-	return et_sum(t->nd, RCTL_ROLE_DISCARD, -1, NULL, which, len) +
-	       hw_sum(t, RCTL_ROLE_DISCARD, NULL, which, len);
+	return t->port->hw_err ? 0 : hw_sum(t, RCTL_ROLE_DISCARD, NULL, which, len);
+}
+
+/*
+ * The largest delta among a netdev's counters of "role": port discard
+ * counters overlap (mlx5's rx_discards_phy holds rx_prio#_buf_discard), so
+ * their sum would count a packet twice; the largest is a true lower bound.
+ */
+static uint64_t et_max(const struct rctl_netdev *nd, enum rctl_crole role)
+{
+	const struct rctl_centry *e;
+	uint64_t best = 0;
+	uint32_t i;
+
+	for (i = 0; i < nd->n_stats; i++) {
+		e = rctl_catalog_lookup(nd->driver, RCTL_SRC_ETHTOOL, nd->stats[i].name);
+		if (e->role == role && nd->stats[i].has_delta && nd->stats[i].delta > best)
+			best = nd->stats[i].delta;
+	}
+	return best;
+}
+
+/* Port discards of every netdev carrying the port's traffic: each RoCE LAG slave. */
+static uint64_t port_discards(const struct rctl_judge *j, const struct rctl_target *t,
+			      char *which, size_t len)
+{
+	const struct rctl_netdev *nd;
+	uint64_t sum = 0, n;
+	size_t off = 0;
+	char one[160];
+	uint32_t i;
+
+	which[0] = '\0';
+	for (i = 0; i < j->h->n_netdevs; i++) {
+		nd = &j->h->netdevs[i];
+		if ((nd != t->nd && !rctl_port_lag_slave(j->h, t->port, nd->name)) || nd->stats_err)
+			continue;
+		one[0] = '\0';
+		et_sum(nd, RCTL_ROLE_DISCARD, -1, NULL, one, sizeof(one));
+		n = et_max(nd, RCTL_ROLE_DISCARD);
+		if (n && off < len)
+			off += snprintf(which + off, len - off, "%s'%s' %s", off ? "; " : "",
+					nd->name, one);
+		sum += n;
+	}
+	return sum;
 }
 
 void rule_counters_unreadable(struct rctl_judge *j)
@@ -93,12 +143,43 @@ void rule_counters_unreadable(struct rctl_judge *j)
 	}
 }
 
+/* "+40 in the RDMA function's counters, at least +7 in port counters" */
+static const char *discard_text(uint64_t fdisc, uint64_t pdisc, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (fdisc)
+		n = snprintf(buf, len, "+%llu in the RDMA function's counters",
+			     (unsigned long long)fdisc);
+	if (pdisc && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "%sat least +%llu in port counters", n ? ", " : "",
+			 (unsigned long long)pdisc);
+	return buf;
+}
+
+/* ", every slave of 'bond0'" when the port's port counters span a RoCE LAG. */
+static const char *lag_note(const struct rctl_judge *j, const struct rctl_target *t,
+			    char *buf, size_t len)
+{
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < j->h->n_netdevs; i++)
+		if (rctl_port_lag_slave(j->h, t->port, j->h->netdevs[i].name)) {
+			snprintf(buf, len, ", every slave of '%s'", j->h->netdevs[i].master);
+			break;
+		}
+	return buf;
+}
+
 /* Which loss counters rose, and whether this NIC dropped packets too. */
 void rule_counters_loss(struct rctl_judge *j)
 {
 	struct rctl_target t;
-	char which[200], disc_which[200], got[64];
-	uint64_t lost, disc;
+	char which[200], fw[200], pw[200], got[64], ev[RCTL_FIELD_LEN * 2];
+	char note[96];
+	uint64_t lost, fdisc, pdisc;
 
 	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_HW) {
 		lost = roce_lost(&t, which, sizeof(which));
@@ -108,12 +189,20 @@ void rule_counters_loss(struct rctl_judge *j)
 				  j->h->sample_interval_s);
 			continue;
 		}
-		disc = local_discards(&t, disc_which, sizeof(disc_which));
+		fdisc = function_discards(&t, fw, sizeof(fw));
+		pdisc = port_discards(j, &t, pw, sizeof(pw));
 		snprintf(got, sizeof(got), "+%llu loss events", (unsigned long long)lost);
-		rctl_emit(j, RCTL_WARN, t.name, "+0", got, which, NULL,
-			  disc ? "RoCE packets were lost and this NIC discarded %llu packets: the loss is at this host"
-			       : "RoCE packets were lost but this NIC discarded none: the loss is in the fabric or at the peer",
-			  (unsigned long long)disc);
+		snprintf(ev, sizeof(ev), "%s%s%s%s%s", which, fdisc ? "; function: " : "", fw,
+			 pdisc ? "; port: " : "", pw);
+		if (fdisc || pdisc)
+			rctl_emit(j, RCTL_WARN, t.name, "+0", got, ev, NULL,
+				  "RoCE packets were lost and this NIC discarded packets (%s): the loss "
+				  "is at this host", discard_text(fdisc, pdisc, note, sizeof(note)));
+		else
+			rctl_emit(j, RCTL_WARN, t.name, "+0", got, ev, NULL,
+				  "RoCE packets were lost but this NIC discarded none (function and "
+				  "port counters%s): the loss is in the fabric or at the peer",
+				  lag_note(j, &t, note, sizeof(note)));
 	}
 }
 
@@ -132,8 +221,9 @@ void rule_counters_loss_budget(struct rctl_judge *j)
 		snprintf(exp, sizeof(exp), "loss rate <= %g", j->in->loss_budget);
 		snprintf(ev, sizeof(ev), "over %.1f s: %s; %llu packets%s", j->h->sample_interval_s,
 			 lost ? which : "no loss counter rose", (unsigned long long)pkts,
-			 local_discards(&t, dw, sizeof(dw)) ? "; local NIC discards rose too: loss at this host"
-			 : lost ? "; no local discards: loss in the fabric or at the peer" : "");
+			 function_discards(&t, dw, sizeof(dw)) || port_discards(j, &t, dw, sizeof(dw)) ?
+			 "; local NIC discards rose too: loss at this host" :
+			 lost ? "; no local discards: loss in the fabric or at the peer" : "");
 		if (counted && rctl_loss_rate(lost, pkts, &rate)) {
 			snprintf(got, sizeof(got), "loss rate %.3g (%llu of %llu packets)", rate,
 				 (unsigned long long)lost, (unsigned long long)pkts);
@@ -265,7 +355,7 @@ void rule_counters_pause_storm(struct rctl_judge *j)
 	char got[80];
 	uint64_t w, e;
 
-	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_ETHTOOL) {
+	for (uint32_t cur[3] = { 0 }; rctl_delta_qos_target_next(j, &t, cur);) {
 		w = et_sum(t.nd, RCTL_ROLE_STORM_WARN, -1, NULL, NULL, 0);
 		e = et_sum(t.nd, RCTL_ROLE_STORM_ERR, -1, NULL, NULL, 0);
 		if (!w && !e) {
@@ -288,14 +378,26 @@ void rule_counters_rx_discards(struct rctl_judge *j)
 	char got[80], which[200];
 	uint64_t n;
 
-	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_ETHTOOL) {
-		n = local_discards(&t, which, sizeof(which));
+	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_HW) {
+		n = function_discards(&t, which, sizeof(which));
 		if (!n)
 			continue;
-		snprintf(got, sizeof(got), "+%llu discards", (unsigned long long)n);
+		snprintf(got, sizeof(got), "+%llu discards (function)", (unsigned long long)n);
 		rctl_emit(j, RCTL_WARN, t.name, "+0 discards", got, which, NULL,
-			  "'%s' dropped received packets for lack of buffer: check PFC on the RoCE prio and its buffer",
-			  t.nd->name);
+			  "the RDMA function %s/%u dropped received RoCE packets (its own counters): "
+			  "check PFC on the RoCE prio and its buffer", t.dev->name, t.port->port);
+	}
+	for (uint32_t cur[3] = { 0 }; rctl_delta_qos_target_next(j, &t, cur);) {
+		which[0] = '\0';
+		et_sum(t.nd, RCTL_ROLE_DISCARD, -1, NULL, which, sizeof(which));
+		n = et_max(t.nd, RCTL_ROLE_DISCARD);
+		if (!n)
+			continue;
+		snprintf(got, sizeof(got), "at least +%llu discards (port)", (unsigned long long)n);
+		rctl_emit(j, RCTL_WARN, t.name, "+0 discards", got, which, NULL,
+			  "'%s' dropped received packets for lack of buffer (port counters: on NPAR "
+			  "or multi-host adapters other functions' traffic too): check PFC on the "
+			  "RoCE prio and its buffer", t.nd->name);
 	}
 }
 

@@ -238,6 +238,12 @@ enum rctl_delta_set {
  */
 bool rctl_delta_target_next(struct rctl_judge *j, struct rctl_target *t,
 			    enum rctl_delta_set set, uint32_t cur[2]);
+/*
+ * The same over the QoS targets (rctl_qos_target_next()): the ethtool
+ * statistics of every netdev that carries a port's traffic, each RoCE LAG
+ * slave too, where they were read.
+ */
+bool rctl_delta_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3]);
 #define FOR_DELTA_TARGETS(j, t, set)					\
 	for (uint32_t dcur_[2] = { 0 }; rctl_delta_target_next(j, &t, set, dcur_);)
 /* Delta of a named counter, 0 when absent or without delta. */

@@ -165,6 +165,33 @@ expect() {	# fixture exit "id:status ..."
 		.fix == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_marking && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"' <<<"$output"
 }
 
+@test "RoCE LAG: the counter rules read every slave; --dev SLAVE judges that slave" {
+	expect fault-lag-discards-slave 2 "counters.rx_discards:warn counters.loss:warn counters.loss_budget:fail"
+	run -2 rocectl check counters -j -i "$FIXTURES/fault-lag-discards-slave.json"
+	jq -e '[.findings[] | select(.id == "counters.rx_discards")] | length == 1 and
+		(.[0] | .target == "mlx5_bond_0/1 (ens1f1np1 in bond0)" and .netdev == "ens1f1np1" and
+		 (.message | test("port counters")))' <<<"$output"
+	jq -e '.findings[] | select(.id == "counters.loss") |
+		(.message | test("at least \\+18234 in port counters\\): the loss is at this host")) and
+		(.evidence | test("port: .ens1f1np1. rx_discards_phy \\+18234"))' <<<"$output"
+	run -2 rocectl check counters -j -i "$FIXTURES/fault-lag-discards-slave.json" --dev ens1f1np1
+	jq -e '[.findings[] | select(.id == "counters.rx_discards") | .netdev] == ["ens1f1np1"]' <<<"$output"
+	run -0 rocectl check pfc -i "$FIXTURES/fault-lag-discards-slave.json" --dev ens1f1np1
+	run -0 rocectl check pfc -j -i "$FIXTURES/fault-lag-discards-slave.json" --dev ens1f1np1
+	jq -e '[.findings[] | select(.netdev != null) | .netdev] | unique == ["ens1f1np1"]' <<<"$output"
+}
+
+@test "port and function discards are never added: each verdict says which it read" {
+	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "rx_roce_discards") | .delta) = 40 |
+	    (.host.netdevs[0].stats[] | select(.name == "rx_discard_packets_cos0") | .delta) = 900' \
+		"$FIXTURES/bnxt-healthy.json" >"$BATS_TEST_TMPDIR/both.json"
+	run -1 rocectl check counters -j -i "$BATS_TEST_TMPDIR/both.json"
+	jq -e '[.findings[] | select(.id == "counters.rx_discards") | .message | test("RDMA function|port counters")] ==
+		[true, true]' <<<"$output"
+	jq -e '[.findings[] | select(.id == "counters.rx_discards") | .evidence] ==
+		["rx_roce_discards +40", "rx_discard_packets_cos0 +900"]' <<<"$output"
+}
+
 @test "fixtures are what the drivers produce: irdma has RoCE v2 GIDs only, ice in DSCP mode the identity prio-tc map" {
 	local f
 	for f in ice-irdma-healthy ice-irdma-inbox ice-peer-healthy; do
@@ -181,8 +208,9 @@ expect() {	# fixture exit "id:status ..."
 	run -0 verdict "$BATS_TEST_TMPDIR/bnxt"
 	assert_output $'counters.rx_discards:warn\ncounters.loss:warn\ncounters.loss_budget:fail'
 	rocectl check counters -j -i "$BATS_TEST_TMPDIR/bnxt.json" |
-		jq -e '.findings[] | select(.id == "counters.loss") | .evidence == "oos_drop_count +300" and
-			(.message | test("this NIC discarded 40 packets"))'
+		jq -e '.findings[] | select(.id == "counters.loss") |
+			.evidence == "oos_drop_count +300; function: rx_roce_discards +40" and
+			(.message | test("discarded packets \\(\\+40 in the RDMA function.s counters\\)"))'
 	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "out_of_sequence") | .delta) = 300' \
 		"$FIXTURES/bnxt-oot-healthy.json" >"$BATS_TEST_TMPDIR/oot.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/oot"
