@@ -119,6 +119,11 @@ expect() {	# fixture exit "id:status ..."
 	jq -e '.findings[0].message | test("without DCBX HOST refuses every APP entry")' <<<"$output"
 	run -0 rocectl tune plan -j -i "$FIXTURES/bnxt-fw-agent.json"
 	jq -e '[.changes[] | select(.skip == null)] == []' <<<"$output"
+	# a snapshot of an older collector, the APP table read and empty: the loader marks it
+	jq '.host.netdevs[0].app |= (.ok = true | .errno = 0 | .reason = "")' \
+		"$FIXTURES/bnxt-fw-agent.json" >"$BATS_TEST_TMPDIR/old.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/old"
+	assert_output $'pfc.dcbx_owner:warn\ndscp.trust_pcp:unknown'
 }
 
 @test "inbox irdma: DCQCN is off by the driver's code (known), and no CNP finding at all" {
