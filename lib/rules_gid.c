@@ -12,10 +12,6 @@
 
 #include "rocectl/rules.h"
 
-#define FOR_TARGETS(j, t)                                                     \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
-		if (t.nd)
-
 static const struct rctl_gid *v2_gid(const struct rctl_port *p, const char *ip)
 {
 	uint32_t i;
@@ -74,25 +70,35 @@ static void no_v2_one(struct rctl_judge *j, const struct rctl_target *t,
 	snprintf(exp, sizeof(exp), "a RoCE v2 GID for %s", a->ip);
 	snprintf(ev, sizeof(ev), "%u GIDs on %s", t->port->n_gids, t->name);
 	if (v2_gid(t->port, a->ip))
-		rctl_emit(j, RCTL_PASS, t->name, exp, "present", ev, NULL,
-			  "%s on '%s' has a RoCE v2 GID", a->ip, nd->name);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = "present",
+					     .evidence = ev },
+			 "%s on '%s' has a RoCE v2 GID", a->ip, nd->name);
 	else
-		rctl_emit(j, RCTL_FAIL, t->name, exp, "none", ev, NULL,
-			  "%s on '%s' has no RoCE v2 GID: RoCE v2 to this address cannot work",
-			  a->ip, nd->name);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_FAIL,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = "none",
+					     .evidence = ev },
+			 "%s on '%s' has no RoCE v2 GID: RoCE v2 to this address cannot work",
+			 a->ip, nd->name);
 }
 
-void rule_gid_no_v2(struct rctl_judge *j)
+void rule_gid_no_v2(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
-
-	FOR_TARGETS(j, t) {
-		if (!for_each_addr(j, &t, no_v2_one))
-			rctl_emit(j, RCTL_WARN, t.name, "an IPv4 or IPv6 address", "link-local only",
-				  NULL, NULL, "'%s' has no IPv4 or routable IPv6 address (nor a VLAN "
-				  "or bond above it): there is no routable RoCE v2 GID to use",
-				  t.nd->name);
-	}
+	if (!for_each_addr(j, t, no_v2_one))
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = "an IPv4 or IPv6 address",
+					     .observed = "link-local only" },
+			 "'%s' has no IPv4 or routable IPv6 address (nor a VLAN "
+			 "or bond above it): there is no routable RoCE v2 GID to use",
+			 t->nd->name);
 }
 
 static void index_one(struct rctl_judge *j, const struct rctl_target *t,
@@ -104,14 +110,16 @@ static void index_one(struct rctl_judge *j, const struct rctl_target *t,
 	if (!g)
 		return;
 	snprintf(got, sizeof(got), "index %u", g->index);
-	rctl_emit(j, RCTL_PASS, t->name, "looked up, never hard-coded", got, g->gid, NULL,
-		  "RoCE v2 GID of %s is index %u", g->ip, g->index);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_PASS,
+				     .target = t->name,
+				     .expected = "looked up, never hard-coded",
+				     .observed = got,
+				     .evidence = g->gid },
+		 "RoCE v2 GID of %s is index %u", g->ip, g->index);
 }
 
-void rule_gid_index(struct rctl_judge *j)
+void rule_gid_index(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
-
-	FOR_TARGETS(j, t)
-		for_each_addr(j, &t, index_one);
+	for_each_addr(j, t, index_one);
 }
