@@ -193,26 +193,18 @@ void rule_counters_loss(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(got, sizeof(got), "+%llu loss events", (unsigned long long)lost);
 	snprintf(ev, sizeof(ev), "%s%s%s%s%s", which, fdisc ? "; function: " : "", fw,
 		 pdisc ? "; port: " : "", pw);
-	if (fdisc || pdisc)
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_WARN,
-					     .target = t->name,
-					     .expected = "+0",
-					     .observed = got,
-					     .evidence = ev },
-			 "RoCE packets were lost and this NIC discarded packets (%s): the loss "
-			 "is at this host",
-			 discard_text(fdisc, pdisc, note, sizeof(note)));
-	else
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_WARN,
-					     .target = t->name,
-					     .expected = "+0",
-					     .observed = got,
-					     .evidence = ev },
-			 "RoCE packets were lost but this NIC discarded none (function and "
-			 "port counters%s): the loss is in the fabric or at the peer",
-			 lag_note(j, t, note, sizeof(note)));
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = "+0",
+				     .observed = got,
+				     .evidence = ev },
+		 fdisc || pdisc ? "RoCE packets were lost and this NIC discarded packets (%s): the "
+				  "loss is at this host" :
+				  "RoCE packets were lost but this NIC discarded none (function and "
+				  "port counters%s): the loss is in the fabric or at the peer",
+		 fdisc || pdisc ? discard_text(fdisc, pdisc, note, sizeof(note)) :
+				  lag_note(j, t, note, sizeof(note)));
 }
 
 /* The loss budget: (seq errors + OOS + retransmits) / packets vs intent. */
