@@ -261,6 +261,19 @@ void rule_counters_loss_budget(struct rctl_judge *j, const struct rctl_target *t
 	}
 }
 
+/* A pause-storm finding: every kind of evidence says it the same way. */
+static void storm(struct rctl_judge *j, const struct rctl_target *t, enum rctl_status st,
+		  const char *got, const char *ev, const char *msg)
+{
+	rctl_say(j,
+		 &(struct rctl_say){ .status = st,
+				     .target = t->name,
+				     .expected = "no pause storm",
+				     .observed = got,
+				     .evidence = ev },
+		 "%s", msg);
+}
+
 /*
  * Pause for most of the interval on one priority is a storm whether or not
  * the firmware has storm-event counters (a ConnectX-5 without stall_detect
@@ -289,7 +302,7 @@ static double paused_share(const struct rctl_judge *j, const struct rctl_netdev 
 
 static void storm_by_duration(struct rctl_judge *j, const struct rctl_target *t)
 {
-	char got[96], ev[96];
+	char got[96], ev[96], msg[RCTL_FIELD_LEN * 2];
 	int ptx, prx;
 	double tx = paused_share(j, t->nd, RCTL_ROLE_PAUSE_US_TX, &ptx);
 	double rx = paused_share(j, t->nd, RCTL_ROLE_PAUSE_US_RX, &prx);
@@ -302,16 +315,12 @@ static void storm_by_duration(struct rctl_judge *j, const struct rctl_target *t)
 		 j->h->sample_interval_s);
 	snprintf(ev, sizeof(ev), "ethtool -S per-priority pause duration (us) of '%s'",
 		 t->nd->name);
-	rctl_say(
-		j,
-		&(struct rctl_say){ .status = sent ? RCTL_FAIL : RCTL_WARN,
-				    .target = t->name,
-				    .expected = "no pause storm",
-				    .observed = got,
-				    .evidence = ev },
+	snprintf(
+		msg, sizeof(msg),
 		sent ? "PFC pause storm: '%s' paused its peer for most of the interval (its receive path is stuck)" :
 		       "'%s' was paused by its peer for most of the interval: a pause storm upstream",
 		t->nd->name);
+	storm(j, t, sent ? RCTL_FAIL : RCTL_WARN, got, ev, msg);
 }
 
 /*
@@ -346,7 +355,7 @@ static bool storm_by_xoff(struct rctl_judge *j, const struct rctl_target *t, boo
 	enum rctl_crole xoff = sent ? RCTL_ROLE_PFC_TX : RCTL_ROLE_PFC_RX;
 	enum rctl_crole xon = sent ? RCTL_ROLE_XON_TX : RCTL_ROLE_XON_RX;
 	double secs = j->h->sample_interval_s;
-	char got[96], ev[160];
+	char got[96], ev[160], msg[RCTL_FIELD_LEN * 2];
 	uint64_t off, on;
 	bool has_xon;
 	int p;
@@ -361,16 +370,12 @@ static bool storm_by_xoff(struct rctl_judge *j, const struct rctl_target *t, boo
 			 (unsigned long long)off, sent ? "sent" : "received", secs);
 		snprintf(ev, sizeof(ev), "ethtool -S %s_priority_%d_xoff.nic/_xon.nic of '%s' "
 			 "(ice has no pause duration counter)", sent ? "tx" : "rx", p, t->nd->name);
-		rctl_say(
-			j,
-			&(struct rctl_say){ .status = sent ? RCTL_FAIL : RCTL_WARN,
-					    .target = t->name,
-					    .expected = "no pause storm",
-					    .observed = got,
-					    .evidence = ev },
+		snprintf(
+			msg, sizeof(msg),
 			sent ? "PFC pause storm: '%s' kept its peer paused on prio %d for the whole interval (XOFF refreshed, never an XON)" :
 			       "'%s' was kept paused by its peer on prio %d for the whole interval: a pause storm upstream",
 			t->nd->name, p);
+		storm(j, t, sent ? RCTL_FAIL : RCTL_WARN, got, ev, msg);
 		return true;
 	}
 	return false;
@@ -390,15 +395,9 @@ void rule_counters_pause_storm(struct rctl_judge *j, const struct rctl_target *t
 	}
 	snprintf(got, sizeof(got), "+%llu warning, +%llu error events", (unsigned long long)w,
 		 (unsigned long long)e);
-	rctl_say(
-		j,
-		&(struct rctl_say){ .status = e ? RCTL_FAIL : RCTL_WARN,
-				    .target = t->name,
-				    .expected = "no pause storm",
-				    .observed = got,
-				    .evidence = "ethtool -S tx_pause_storm_*_events" },
-		e ? "PFC pause storm: the device stalled and stopped sending pause, packets may drop" :
-		    "the device is close to a PFC pause storm (it sent pause for too long)");
+	storm(j, t, e ? RCTL_FAIL : RCTL_WARN, got, "ethtool -S tx_pause_storm_*_events",
+	      e ? "PFC pause storm: the device stalled and stopped sending pause, packets may drop" :
+		  "the device is close to a PFC pause storm (it sent pause for too long)");
 }
 
 /*
