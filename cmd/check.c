@@ -643,7 +643,7 @@ CHECK_VERB(dcqcn, "that DCQCN parameters are readable, and their home");
 CHECK_VERB(dscp, "DSCP trust and the DSCP to priority map");
 CHECK_VERB(cnp, "where congestion notification packets are sent");
 CHECK_VERB(mtu, "active_mtu against the intent, oversize frames");
-CHECK_VERB(gid, "RoCE v2 GIDs of the IPv4 addresses, and their index");
+CHECK_VERB(gid, "RoCE v2 GIDs of the IPv4 and IPv6 addresses, and their index");
 CHECK_VERB(mode, "rdma_cm default RoCE mode and ToS, RoCE presence");
 CHECK_VERB(counters, "counter deltas: pause storms, discards, no WQE, loss budget");
 CHECK_VERB(firewall, "netfilter rules that drop RoCE (UDP 4791) or out-of-band TCP");

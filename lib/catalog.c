@@ -356,10 +356,11 @@ static const struct rctl_centry catalog[] = {
 	 * (ice_gstrings_pf_stats, ice_get_strings(): "%s_priority_%u_xon.nic").
 	 * An XOFF frame is the pause; XON ends it.
 	 */
-	ET("ice", "rx_priority_#_xon.nic", PFC, false, "PFC XON frames received on the priority"),
+	ETR("ice", "rx_priority_#_xon.nic", PFC, false, XON_RX,
+	    "PFC XON frames received on the priority"),
 	ETR("ice", "rx_priority_#_xoff.nic", PFC, false, PFC_RX,
 	    "PFC XOFF frames received on the priority"),
-	ET("ice", "tx_priority_#_xon.nic", PFC, false, "PFC XON frames sent on the priority"),
+	ETR("ice", "tx_priority_#_xon.nic", PFC, false, XON_TX, "PFC XON frames sent on the priority"),
 	ETR("ice", "tx_priority_#_xoff.nic", PFC, false, PFC_TX, "PFC XOFF frames sent on the priority"),
 	ET("ice", "link_xoff_rx.nic", PFC, false, "802.3x pause frames received"),
 	ET("ice", "link_xoff_tx.nic", PFC, false, "802.3x pause frames sent"),
@@ -400,6 +401,7 @@ const char *rctl_crole_name(enum rctl_crole r)
 		[RCTL_ROLE_CNP_RCVD] = "cnp_received", [RCTL_ROLE_CNP_HANDLED] = "cnp_handled",
 		[RCTL_ROLE_CNP_IGNORED] = "cnp_ignored", [RCTL_ROLE_ECN_MARKED] = "ecn_marked",
 		[RCTL_ROLE_RX_PKTS] = "rx_packets", [RCTL_ROLE_TX_PKTS] = "tx_packets",
+		[RCTL_ROLE_XON_RX] = "xon_rx", [RCTL_ROLE_XON_TX] = "xon_tx",
 	};
 
 	return r < RCTL_ROLE_N ? names[r] : "";

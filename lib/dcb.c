@@ -252,23 +252,32 @@ static bool ets_zeroed(const struct rctl_ets *e)
 	return true;
 }
 
+/*
+ * Without DCB_CAP_DCBX_HOST (the firmware agent's LLD_MANAGED|VER_IEEE of
+ * bnxt_dcb_init(), or VER_IEEE alone), getpfc/getets ask the firmware and
+ * answer its real values, but bnxt_dcbnl_ieee_setapp refuses every entry:
+ * the APP table stays empty whatever DSCP map the firmware agent uses.
+ */
 void rctl_dcb_fw_managed(struct rctl_netdev *nd)
 {
 	static const char why[] =
 		"firmware-managed: bnxt_en in host DCBX mode reports zeroes until DCB is set "
 		"through dcbnl (niccli/bnxt_setupcc.sh set the firmware)";
+	bool host;
 
-	if (rctl_family_of_driver(nd->driver) != RCTL_FAM_BNXT || !nd->dcbx.st.ok ||
-	    !(nd->dcbx.mode & RCTL_DCBX_HOST))
+	if (rctl_family_of_driver(nd->driver) != RCTL_FAM_BNXT || !nd->dcbx.st.ok)
 		return;
-	if (nd->pfc.st.ok && pfc_zeroed(&nd->pfc))
+	host = nd->dcbx.mode & RCTL_DCBX_HOST;
+	if (host && nd->pfc.st.ok && pfc_zeroed(&nd->pfc))
 		rctl_part_fail(&nd->pfc.st, RCTL_FW_MANAGED, why);
-	if (nd->ets.st.ok && ets_zeroed(&nd->ets))
+	if (host && nd->ets.st.ok && ets_zeroed(&nd->ets))
 		rctl_part_fail(&nd->ets.st, RCTL_FW_MANAGED, why);
 	if (nd->app.st.ok && !nd->app.n_apps)
-		rctl_part_fail(&nd->app.st, RCTL_FW_MANAGED,
+		rctl_part_fail(&nd->app.st, RCTL_FW_MANAGED, host ?
 			       "firmware-managed: the bnxt_en APP table holds only entries set "
-			       "through dcbnl; the firmware's DSCP map is not in it");
+			       "through dcbnl; the firmware's DSCP map is not in it" :
+			       "firmware-managed: bnxt_en without DCBX HOST refuses every APP "
+			       "entry; the firmware agent's DSCP map is not in the table");
 }
 
 /* The netdev's driver from sysfs when ethtool has not named it yet. */

@@ -149,9 +149,20 @@ bool rctl_host_matches(const struct rctl_host *h, const char *filter)
 
 	for (i = 0; i < h->n_devs; i++)
 		for (j = 0; j < h->devs[i].n_ports; j++)
-			if (rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[j]))
+			if (rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[j]) ||
+			    rctl_port_lag_slave(h, &h->devs[i].ports[j], filter))
 				return true;
 	return false;
+}
+
+bool rctl_port_lag_slave(const struct rctl_host *h, const struct rctl_port *p, const char *name)
+{
+	const struct rctl_netdev *pnd = p->netdev[0] ? rctl_host_netdev(h, p->netdev) : NULL;
+	const struct rctl_netdev *nd = name ? rctl_host_netdev(h, name) : NULL;
+	const struct rctl_netdev *bond = pnd ? rctl_bond_of(h, pnd) : NULL;
+
+	return bond && nd && nd != pnd && nd != bond && rctl_bond_of(h, nd) == bond &&
+	       !rctl_port_netdev(h, name);
 }
 
 void rctl_host_unread(struct rctl_host *h, int errnum, const char *reason,

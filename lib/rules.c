@@ -165,11 +165,11 @@ static void owned_fix(const struct rctl_host *h, struct rctl_finding *f)
 	snprintf(f->fix, sizeof(f->fix), "%s", tool ? tool + 3 : why);
 }
 
-void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
-	       const char *expected, const char *observed, const char *evidence,
-	       const char *fix, const char *fmt, ...)
+void rctl_say(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, ...)
 {
 	struct rctl_report *r = j->r;
+	enum rctl_status st = s->status;
+	const char *target = s->target;
 	struct rctl_finding *f;
 	va_list ap;
 
@@ -187,10 +187,10 @@ void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
 	f->has_ratio = false;
 	if (target)
 		finding_locate(j, f);
-	snprintf(f->expected, sizeof(f->expected), "%s", expected ? expected : "");
-	snprintf(f->observed, sizeof(f->observed), "%s", observed ? observed : "");
-	snprintf(f->evidence, sizeof(f->evidence), "%s", evidence ? evidence : "");
-	snprintf(f->fix, sizeof(f->fix), "%s", fix ? fix : "");
+	snprintf(f->expected, sizeof(f->expected), "%s", s->expected ? s->expected : "");
+	snprintf(f->observed, sizeof(f->observed), "%s", s->observed ? s->observed : "");
+	snprintf(f->evidence, sizeof(f->evidence), "%s", s->evidence ? s->evidence : "");
+	snprintf(f->fix, sizeof(f->fix), "%s", s->fix ? s->fix : "");
 	f->setting = rctl_rule_setting(f->id);
 	owned_fix(j->h, f);
 	va_start(ap, fmt);
@@ -226,10 +226,11 @@ bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
 			const struct rctl_port *p = &d->ports[(*pi)++];
 
 			if (strcmp(p->link_layer, "Ethernet") ||
-			    !rctl_port_match(j->filter, d, p))
+			    !(rctl_port_match(j->filter, d, p) || rctl_port_lag_slave(h, p, j->filter)))
 				continue;
 			t->dev = d;
 			t->port = p;
+			t->first = true;
 			t->nd = p->netdev[0] ? rctl_host_netdev(h, p->netdev) : NULL;
 			snprintf(t->name, sizeof(t->name), "%s/%u%s%s%s", d->name,
 				 p->port, p->netdev[0] ? " (" : "", p->netdev,
@@ -253,17 +254,26 @@ static bool bond_with_slaves(const struct rctl_host *h, const struct rctl_netdev
 	return false;
 }
 
+/* --dev names one LAG slave of the port: only that netdev is judged. */
+static bool filtered_out(const struct rctl_judge *j, const struct rctl_target *t,
+			 const struct rctl_netdev *nd)
+{
+	return j->filter && nd && strcmp(nd->name, j->filter) &&
+	       rctl_port_lag_slave(j->h, t->port, j->filter);
+}
+
 bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3])
 {
 	const struct rctl_host *h = j->h;
 	const struct rctl_netdev *pnd, *bond, *nd;
 
+	t->first = false;
 	for (;;) {
 		if (!cur[2]) {		/* next port; its own netdev first */
 			if (!rctl_target_next(j, t, &cur[0], &cur[1]))
 				return false;
 			cur[2] = 1;
-			if (!bond_with_slaves(h, t->nd))
+			if (!bond_with_slaves(h, t->nd) && !filtered_out(j, t, t->nd))
 				return true;
 		}
 		pnd = rctl_host_netdev(h, t->port->netdev);
@@ -271,7 +281,7 @@ bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t 
 		while (bond && cur[2] <= h->n_netdevs) {
 			nd = &h->netdevs[cur[2]++ - 1];
 			if (strcmp(nd->master, bond->name) || nd == pnd ||
-			    rctl_port_netdev(h, nd->name))
+			    rctl_port_netdev(h, nd->name) || filtered_out(j, t, nd))
 				continue;
 			t->nd = nd;
 			snprintf(t->name, sizeof(t->name), "%s/%u (%s in %s)", t->dev->name,
@@ -333,6 +343,42 @@ uint32_t *rctl_gid_uppers(const struct rctl_port *p, bool routable, uint32_t *n,
 	return idx;
 }
 
+/* The next target of the running rule's scope (rctl_rule.scope); cur[] starts zeroed. */
+static bool scope_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3])
+{
+	const struct rctl_rule *r = j->rule;
+
+	if (r->needs_deltas && !rctl_host_has_deltas(j->h))
+		return false;
+	for (;;) {
+		if (r->scope == RCTL_SCOPE_QOS) {
+			if (!rctl_qos_target_next(j, t, cur))
+				return false;
+			if (t->nd && !(r->needs_deltas && t->nd->stats_err))
+				return true;
+			continue;
+		}
+		if (!rctl_target_next(j, t, &cur[0], &cur[1]))
+			return false;
+		if ((r->scope != RCTL_SCOPE_NETDEV || t->nd) &&
+		    !(r->needs_deltas && t->port->hw_err))
+			return true;
+	}
+}
+
+static void run_rule(struct rctl_judge *j)
+{
+	uint32_t cur[3] = { 0 };
+	struct rctl_target t;
+
+	if (j->rule->scope == RCTL_SCOPE_HOST) {
+		j->rule->fn(j, NULL);
+		return;
+	}
+	while (scope_next(j, &t, cur))
+		j->rule->fn(j, &t);
+}
+
 void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,
 		      unsigned int areas, const char *filter, const struct rctl_rule *rules,
 		      unsigned int n, struct rctl_report *r)
@@ -346,7 +392,7 @@ void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,
 		if (!(areas & (1u << rules[i].area)))
 			continue;
 		j.rule = &rules[i];
-		j.rule->fn(&j);
+		run_rule(&j);
 	}
 }
 
@@ -427,9 +473,13 @@ bool rctl_part_ok(struct rctl_judge *j, const struct rctl_target *t,
 		return true;
 	/* Unreadable on a VF is expected: ecn.sriov_vf points at the PF. */
 	if (report && !pf_part(t->nd, p))
-		rctl_emit(j, RCTL_UNKNOWN, t->name, NULL, "unknown", p->reason, NULL,
-			  "cannot read %s of '%s': %s", what, t->nd ? t->nd->name : t->name,
-			  p->err ? p->reason : "not collected");
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+					     .target = t->name,
+					     .observed = "unknown",
+					     .evidence = p->reason },
+			 "cannot read %s of '%s': %s", what, t->nd ? t->nd->name : t->name,
+			 p->err ? p->reason : "not collected");
 	return false;
 }
 
@@ -450,17 +500,6 @@ const char *rctl_prio_list(const bool en[8], char *buf, size_t len)
 bool rctl_host_has_deltas(const struct rctl_host *h)
 {
 	return h->sample_interval_s > 0;
-}
-
-bool rctl_delta_target_next(struct rctl_judge *j, struct rctl_target *t,
-			    enum rctl_delta_set set, uint32_t cur[2])
-{
-	if (!rctl_host_has_deltas(j->h))
-		return false;
-	while (rctl_target_next(j, t, &cur[0], &cur[1]))
-		if (set == RCTL_DELTA_HW ? !t->port->hw_err : t->nd && !t->nd->stats_err)
-			return true;
-	return false;
 }
 
 uint64_t rctl_delta_of(const struct rctl_counter *c, uint32_t n, const char *name)

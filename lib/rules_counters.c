@@ -13,9 +13,6 @@
 #include "rocectl/catalog.h"
 #include "rocectl/rules.h"
 
-#define FOR_TARGETS(j, t) \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);)
-
 static bool present(const struct rctl_port *p, const char *name)
 {
 	uint32_t i;
@@ -73,87 +70,208 @@ static uint64_t roce_lost(const struct rctl_target *t, char *which, size_t len)
 	return hw_sum(t, RCTL_ROLE_LOSS, NULL, which, len);
 }
 
-/* Packets this NIC dropped: the netdev's port counters and the RDMA device's own. */
-static uint64_t local_discards(const struct rctl_target *t, char *which, size_t len)
+/*
+ * Discards come in two kinds, never added: the ethtool rows of the
+ * catalogue are port counters (mlx5 *_phy and rx_prio#_buf_discard, bnxt_en
+ * port_stats_ext rx_discard_packets_cos#, ice .nic), which on NPAR and
+ * multi-host adapters hold other functions' traffic too; the hw_counters
+ * rows are the RDMA function's own (bnxt_re rx_roce_discards, irdma).
+ */
+static uint64_t function_discards(const struct rctl_target *t, char *which, size_t len)
 {
 	which[0] = '\0';
-	return et_sum(t->nd, RCTL_ROLE_DISCARD, -1, NULL, which, len) +
-	       hw_sum(t, RCTL_ROLE_DISCARD, NULL, which, len);
+	return t->port->hw_err ? 0 : hw_sum(t, RCTL_ROLE_DISCARD, NULL, which, len);
 }
 
-void rule_counters_unreadable(struct rctl_judge *j)
+/*
+ * The largest delta among a netdev's counters of "role": port discard
+ * counters overlap (mlx5's rx_discards_phy holds rx_prio#_buf_discard), so
+ * their sum would count a packet twice; the largest is a true lower bound.
+ */
+static uint64_t et_max(const struct rctl_netdev *nd, enum rctl_crole role)
 {
-	struct rctl_target t;
+	const struct rctl_centry *e;
+	uint64_t best = 0;
+	uint32_t i;
 
-	FOR_TARGETS(j, t) {
-		if (!t.port->hw_err)
-			continue;
-		rctl_emit(j, RCTL_UNKNOWN, t.name, "readable", "unknown", NULL, NULL,
-			  "cannot read hw counters of '%s': %s", t.name, strerror(t.port->hw_err));
+	for (i = 0; i < nd->n_stats; i++) {
+		e = rctl_catalog_lookup(nd->driver, RCTL_SRC_ETHTOOL, nd->stats[i].name);
+		if (e->role == role && nd->stats[i].has_delta && nd->stats[i].delta > best)
+			best = nd->stats[i].delta;
 	}
+	return best;
+}
+
+/* Port discards of every netdev carrying the port's traffic: each RoCE LAG slave. */
+static uint64_t port_discards(const struct rctl_judge *j, const struct rctl_target *t,
+			      char *which, size_t len)
+{
+	const struct rctl_netdev *nd;
+	uint64_t sum = 0, n;
+	size_t off = 0;
+	char one[160];
+	uint32_t i;
+
+	which[0] = '\0';
+	for (i = 0; i < j->h->n_netdevs; i++) {
+		nd = &j->h->netdevs[i];
+		if ((nd != t->nd && !rctl_port_lag_slave(j->h, t->port, nd->name)) || nd->stats_err)
+			continue;
+		one[0] = '\0';
+		et_sum(nd, RCTL_ROLE_DISCARD, -1, NULL, one, sizeof(one));
+		n = et_max(nd, RCTL_ROLE_DISCARD);
+		if (n && off < len)
+			off += snprintf(which + off, len - off, "%s'%s' %s", off ? "; " : "",
+					nd->name, one);
+		sum += n;
+	}
+	return sum;
+}
+
+void rule_counters_unreadable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	if (!t->port->hw_err)
+		return;
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+				     .target = t->name,
+				     .expected = "readable",
+				     .observed = "unknown" },
+		 "cannot read hw counters of '%s': %s", t->name, strerror(t->port->hw_err));
+}
+
+/* "+40 in the RDMA function's counters, at least +7 in port counters" */
+static const char *discard_text(uint64_t fdisc, uint64_t pdisc, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (fdisc)
+		n = snprintf(buf, len, "+%llu in the RDMA function's counters",
+			     (unsigned long long)fdisc);
+	if (pdisc && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, "%sat least +%llu in port counters", n ? ", " : "",
+			 (unsigned long long)pdisc);
+	return buf;
+}
+
+/* ", every slave of 'bond0'" when the port's port counters span a RoCE LAG. */
+static const char *lag_note(const struct rctl_judge *j, const struct rctl_target *t,
+			    char *buf, size_t len)
+{
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < j->h->n_netdevs; i++)
+		if (rctl_port_lag_slave(j->h, t->port, j->h->netdevs[i].name)) {
+			snprintf(buf, len, ", every slave of '%s'", j->h->netdevs[i].master);
+			break;
+		}
+	return buf;
 }
 
 /* Which loss counters rose, and whether this NIC dropped packets too. */
-void rule_counters_loss(struct rctl_judge *j)
+void rule_counters_loss(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
-	char which[200], disc_which[200], got[64];
-	uint64_t lost, disc;
+	char which[200], fw[200], pw[200], got[64], ev[RCTL_FIELD_LEN * 2];
+	char note[96];
+	uint64_t lost, fdisc, pdisc;
 
-	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_HW) {
-		lost = roce_lost(&t, which, sizeof(which));
-		if (!lost) {
-			rctl_emit(j, RCTL_PASS, t.name, "+0", "+0", NULL, NULL,
-				  "no sequence error or retransmission over %.1f s",
-				  j->h->sample_interval_s);
-			continue;
-		}
-		disc = local_discards(&t, disc_which, sizeof(disc_which));
-		snprintf(got, sizeof(got), "+%llu loss events", (unsigned long long)lost);
-		rctl_emit(j, RCTL_WARN, t.name, "+0", got, which, NULL,
-			  disc ? "RoCE packets were lost and this NIC discarded %llu packets: the loss is at this host"
-			       : "RoCE packets were lost but this NIC discarded none: the loss is in the fabric or at the peer",
-			  (unsigned long long)disc);
+	lost = roce_lost(t, which, sizeof(which));
+	if (!lost) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "+0",
+					     .observed = "+0" },
+			 "no sequence error or retransmission over %.1f s",
+			 j->h->sample_interval_s);
+		return;
 	}
+	fdisc = function_discards(t, fw, sizeof(fw));
+	pdisc = port_discards(j, t, pw, sizeof(pw));
+	snprintf(got, sizeof(got), "+%llu loss events", (unsigned long long)lost);
+	snprintf(ev, sizeof(ev), "%s%s%s%s%s", which, fdisc ? "; function: " : "", fw,
+		 pdisc ? "; port: " : "", pw);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = "+0",
+				     .observed = got,
+				     .evidence = ev },
+		 fdisc || pdisc ? "RoCE packets were lost and this NIC discarded packets (%s): the "
+				  "loss is at this host" :
+				  "RoCE packets were lost but this NIC discarded none (function and "
+				  "port counters%s): the loss is in the fabric or at the peer",
+		 fdisc || pdisc ? discard_text(fdisc, pdisc, note, sizeof(note)) :
+				  lag_note(j, t, note, sizeof(note)));
 }
 
 /* The loss budget: (seq errors + OOS + retransmits) / packets vs intent. */
-void rule_counters_loss_budget(struct rctl_judge *j)
+void rule_counters_loss_budget(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[48], got[96], which[200], dw[200], ev[320];
 	uint64_t lost, pkts = 0;
 	double rate = 0;
 	bool counted;
 
-	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_HW) {
-		lost = roce_lost(&t, which, sizeof(which));
-		counted = roce_packets(&t, &pkts);
-		snprintf(exp, sizeof(exp), "loss rate <= %g", j->in->loss_budget);
-		snprintf(ev, sizeof(ev), "over %.1f s: %s; %llu packets%s", j->h->sample_interval_s,
-			 lost ? which : "no loss counter rose", (unsigned long long)pkts,
-			 local_discards(&t, dw, sizeof(dw)) ? "; local NIC discards rose too: loss at this host"
-			 : lost ? "; no local discards: loss in the fabric or at the peer" : "");
-		if (counted && rctl_loss_rate(lost, pkts, &rate)) {
-			snprintf(got, sizeof(got), "loss rate %.3g (%llu of %llu packets)", rate,
-				 (unsigned long long)lost, (unsigned long long)pkts);
-			rctl_emit(j, rate > j->in->loss_budget ? RCTL_FAIL : RCTL_PASS, t.name,
-				  exp, got, ev, NULL, "RoCE loss rate %.3g over %.1f s %s the budget %g",
-				  rate, j->h->sample_interval_s,
-				  rate > j->in->loss_budget ? "exceeds" : "is within", j->in->loss_budget);
-			rctl_emit_ratio(j, rate);
-		} else if (lost) {
-			snprintf(got, sizeof(got), "%llu loss events, %s", (unsigned long long)lost,
-				 counted ? "0 packets" : "no packet counter");
-			rctl_emit(j, counted ? RCTL_FAIL : RCTL_WARN, t.name, exp, got, ev, NULL,
-				  "RoCE loss counters rose by %llu over %.1f s", (unsigned long long)lost,
-				  j->h->sample_interval_s);
-		} else {
-			rctl_emit(j, RCTL_PASS, t.name, exp, "no loss, no traffic", ev, NULL,
-				  "no RoCE traffic and no loss over %.1f s: the rate was not measured",
-				  j->h->sample_interval_s);
-		}
+	lost = roce_lost(t, which, sizeof(which));
+	counted = roce_packets(t, &pkts);
+	snprintf(exp, sizeof(exp), "loss rate <= %g", j->in->loss_budget);
+	snprintf(ev, sizeof(ev), "over %.1f s: %s; %llu packets%s", j->h->sample_interval_s,
+		 lost ? which : "no loss counter rose", (unsigned long long)pkts,
+		 function_discards(t, dw, sizeof(dw)) || port_discards(j, t, dw, sizeof(dw)) ?
+			 "; local NIC discards rose too: loss at this host" :
+		 lost ? "; no local discards: loss in the fabric or at the peer" :
+			"");
+	if (counted && rctl_loss_rate(lost, pkts, &rate)) {
+		snprintf(got, sizeof(got), "loss rate %.3g (%llu of %llu packets)", rate,
+			 (unsigned long long)lost, (unsigned long long)pkts);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = rate > j->in->loss_budget ? RCTL_FAIL :
+										   RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = ev },
+			 "RoCE loss rate %.3g over %.1f s %s the budget %g", rate,
+			 j->h->sample_interval_s,
+			 rate > j->in->loss_budget ? "exceeds" : "is within", j->in->loss_budget);
+		rctl_emit_ratio(j, rate);
+	} else if (lost) {
+		snprintf(got, sizeof(got), "%llu loss events, %s", (unsigned long long)lost,
+			 counted ? "0 packets" : "no packet counter");
+		rctl_say(j,
+			 &(struct rctl_say){ .status = counted ? RCTL_FAIL : RCTL_WARN,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = ev },
+			 "RoCE loss counters rose by %llu over %.1f s", (unsigned long long)lost,
+			 j->h->sample_interval_s);
+	} else {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = "no loss, no traffic",
+					     .evidence = ev },
+			 "no RoCE traffic and no loss over %.1f s: the rate was not measured",
+			 j->h->sample_interval_s);
 	}
+}
+
+/* A pause-storm finding: every kind of evidence says it the same way. */
+static void storm(struct rctl_judge *j, const struct rctl_target *t, enum rctl_status st,
+		  const char *got, const char *ev, const char *msg)
+{
+	rctl_say(j,
+		 &(struct rctl_say){ .status = st,
+				     .target = t->name,
+				     .expected = "no pause storm",
+				     .observed = got,
+				     .evidence = ev },
+		 "%s", msg);
 }
 
 /*
@@ -184,7 +302,7 @@ static double paused_share(const struct rctl_judge *j, const struct rctl_netdev 
 
 static void storm_by_duration(struct rctl_judge *j, const struct rctl_target *t)
 {
-	char got[96], ev[96];
+	char got[96], ev[96], msg[RCTL_FIELD_LEN * 2];
 	int ptx, prx;
 	double tx = paused_share(j, t->nd, RCTL_ROLE_PAUSE_US_TX, &ptx);
 	double rx = paused_share(j, t->nd, RCTL_ROLE_PAUSE_US_RX, &prx);
@@ -197,87 +315,176 @@ static void storm_by_duration(struct rctl_judge *j, const struct rctl_target *t)
 		 j->h->sample_interval_s);
 	snprintf(ev, sizeof(ev), "ethtool -S per-priority pause duration (us) of '%s'",
 		 t->nd->name);
-	rctl_emit(j, sent ? RCTL_FAIL : RCTL_WARN, t->name, "no pause storm", got, ev, NULL,
-		  sent ? "PFC pause storm: '%s' paused its peer for most of the interval (its receive path is stuck)"
-		       : "'%s' was paused by its peer for most of the interval: a pause storm upstream",
-		  t->nd->name);
+	snprintf(
+		msg, sizeof(msg),
+		sent ? "PFC pause storm: '%s' paused its peer for most of the interval (its receive path is stuck)" :
+		       "'%s' was paused by its peer for most of the interval: a pause storm upstream",
+		t->nd->name);
+	storm(j, t, sent ? RCTL_FAIL : RCTL_WARN, got, ev, msg);
 }
 
-void rule_counters_pause_storm(struct rctl_judge *j)
+/*
+ * ice has no pause duration and no storm counter, only PFC XOFF and XON
+ * frames per priority (ice_ethtool.c "%s_priority_%u_xoff.nic"). A port
+ * whose receive path stays stuck refreshes XOFF before each pause quanta
+ * runs out and never sends the XON that ends a pause: XOFF rising at ten
+ * or more a second (a stall of the whole interval refreshes far more often
+ * at any speed from 1 Gb/s up) with no XON is the storm. Only on a device
+ * that has sent XON before (its counter is not zero), so that silence
+ * means something.
+ */
+#define XOFF_STORM_PER_S 10
+
+static uint64_t et_value(const struct rctl_netdev *nd, enum rctl_crole role, int prio)
 {
-	struct rctl_target t;
+	const struct rctl_centry *e;
+	uint64_t v = 0;
+	uint32_t i;
+	int p;
+
+	for (i = 0; i < nd->n_stats; i++) {
+		e = rctl_catalog_lookup_prio(nd->driver, RCTL_SRC_ETHTOOL, nd->stats[i].name, &p);
+		if (e->role == role && p == prio)
+			v += nd->stats[i].value;
+	}
+	return v;
+}
+
+static bool storm_by_xoff(struct rctl_judge *j, const struct rctl_target *t, bool sent)
+{
+	enum rctl_crole xoff = sent ? RCTL_ROLE_PFC_TX : RCTL_ROLE_PFC_RX;
+	enum rctl_crole xon = sent ? RCTL_ROLE_XON_TX : RCTL_ROLE_XON_RX;
+	double secs = j->h->sample_interval_s;
+	char got[96], ev[160], msg[RCTL_FIELD_LEN * 2];
+	uint64_t off, on;
+	bool has_xon;
+	int p;
+
+	for (p = 0; p < 8; p++) {
+		off = et_sum(t->nd, xoff, p, NULL, NULL, 0);
+		on = et_sum(t->nd, xon, p, &has_xon, NULL, 0);
+		if (!has_xon || on || !et_value(t->nd, xon, p) ||
+		    (double)off < XOFF_STORM_PER_S * secs)
+			continue;
+		snprintf(got, sizeof(got), "prio %d: +%llu XOFF, +0 XON %s in %.1f s", p,
+			 (unsigned long long)off, sent ? "sent" : "received", secs);
+		snprintf(ev, sizeof(ev), "ethtool -S %s_priority_%d_xoff.nic/_xon.nic of '%s' "
+			 "(ice has no pause duration counter)", sent ? "tx" : "rx", p, t->nd->name);
+		snprintf(
+			msg, sizeof(msg),
+			sent ? "PFC pause storm: '%s' kept its peer paused on prio %d for the whole interval (XOFF refreshed, never an XON)" :
+			       "'%s' was kept paused by its peer on prio %d for the whole interval: a pause storm upstream",
+			t->nd->name, p);
+		storm(j, t, sent ? RCTL_FAIL : RCTL_WARN, got, ev, msg);
+		return true;
+	}
+	return false;
+}
+
+void rule_counters_pause_storm(struct rctl_judge *j, const struct rctl_target *t)
+{
 	char got[80];
 	uint64_t w, e;
 
-	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_ETHTOOL) {
-		w = et_sum(t.nd, RCTL_ROLE_STORM_WARN, -1, NULL, NULL, 0);
-		e = et_sum(t.nd, RCTL_ROLE_STORM_ERR, -1, NULL, NULL, 0);
-		if (!w && !e) {
-			storm_by_duration(j, &t);
-			continue;
-		}
-		snprintf(got, sizeof(got), "+%llu warning, +%llu error events",
-			 (unsigned long long)w, (unsigned long long)e);
-		rctl_emit(j, e ? RCTL_FAIL : RCTL_WARN, t.name, "no pause storm", got,
-			  "ethtool -S tx_pause_storm_*_events", NULL,
-			  e ? "PFC pause storm: the device stalled and stopped sending pause, packets may drop"
-			    : "the device is close to a PFC pause storm (it sent pause for too long)");
+	w = et_sum(t->nd, RCTL_ROLE_STORM_WARN, -1, NULL, NULL, 0);
+	e = et_sum(t->nd, RCTL_ROLE_STORM_ERR, -1, NULL, NULL, 0);
+	if (!w && !e) {
+		if (!storm_by_xoff(j, t, true) && !storm_by_xoff(j, t, false))
+			storm_by_duration(j, t);
+		return;
 	}
+	snprintf(got, sizeof(got), "+%llu warning, +%llu error events", (unsigned long long)w,
+		 (unsigned long long)e);
+	storm(j, t, e ? RCTL_FAIL : RCTL_WARN, got, "ethtool -S tx_pause_storm_*_events",
+	      e ? "PFC pause storm: the device stalled and stopped sending pause, packets may drop" :
+		  "the device is close to a PFC pause storm (it sent pause for too long)");
 }
 
-void rule_counters_rx_discards(struct rctl_judge *j)
+/*
+ * Function counters once per port (on its first QoS target), port counters
+ * on each netdev that carries the port: two findings, never one sum.
+ */
+void rule_counters_rx_discards(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char got[80], which[200];
 	uint64_t n;
 
-	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_ETHTOOL) {
-		n = local_discards(&t, which, sizeof(which));
-		if (!n)
-			continue;
-		snprintf(got, sizeof(got), "+%llu discards", (unsigned long long)n);
-		rctl_emit(j, RCTL_WARN, t.name, "+0 discards", got, which, NULL,
-			  "'%s' dropped received packets for lack of buffer: check PFC on the RoCE prio and its buffer",
-			  t.nd->name);
+	if (t->first && (n = function_discards(t, which, sizeof(which)))) {
+		snprintf(got, sizeof(got), "+%llu discards (function)", (unsigned long long)n);
+		rctl_say(
+			j,
+			&(struct rctl_say){ .status = RCTL_WARN,
+					    .target = t->name,
+					    .expected = "+0 discards",
+					    .observed = got,
+					    .evidence = which },
+			"the RDMA function %s/%u dropped received RoCE packets (its own counters): "
+			"check PFC on the RoCE prio and its buffer",
+			t->dev->name, t->port->port);
 	}
+	which[0] = '\0';
+	et_sum(t->nd, RCTL_ROLE_DISCARD, -1, NULL, which, sizeof(which));
+	n = et_max(t->nd, RCTL_ROLE_DISCARD);
+	if (!n)
+		return;
+	snprintf(got, sizeof(got), "at least +%llu discards (port)", (unsigned long long)n);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = "+0 discards",
+				     .observed = got,
+				     .evidence = which },
+		 "'%s' dropped received packets for lack of buffer (port counters: on NPAR "
+		 "or multi-host adapters other functions' traffic too): check PFC on the "
+		 "RoCE prio and its buffer",
+		 t->nd->name);
 }
 
-void rule_counters_no_wqe(struct rctl_judge *j)
+void rule_counters_no_wqe(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char got[32], which[200];
 	uint64_t n;
 
-	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_HW) {
-		which[0] = '\0';
-		n = hw_sum(&t, RCTL_ROLE_NO_WQE, NULL, which, sizeof(which));
-		if (!n)
-			continue;
-		snprintf(got, sizeof(got), "+%llu", (unsigned long long)n);
-		rctl_emit(j, RCTL_WARN, t.name, "+0", got, which, NULL,
-			  "receivers had no WQE posted: an application problem, not the fabric");
-	}
+	which[0] = '\0';
+	n = hw_sum(t, RCTL_ROLE_NO_WQE, NULL, which, sizeof(which));
+	if (!n)
+		return;
+	snprintf(got, sizeof(got), "+%llu", (unsigned long long)n);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = "+0",
+				     .observed = got,
+				     .evidence = which },
+		 "receivers had no WQE posted: an application problem, not the fabric");
 }
 
-void rule_counters_optional_cc(struct rctl_judge *j)
+void rule_counters_optional_cc(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char fix[160];
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_port *p = t.port;
+	const struct rctl_port *p = t->port;
 
-		if (!rctl_family_mlx5(rctl_family_of(t.dev, t.nd)) || !present(p, "rp_cnp_handled"))
-			continue;
-		if (present(p, "cc_rx_cnp_pkts")) {
-			rctl_emit(j, RCTL_PASS, t.name, "enabled", "enabled", NULL, NULL,
-				  "optional congestion counters are enabled");
-			continue;
-		}
-		snprintf(fix, sizeof(fix),
-			 "rdma statistic set link %s/%u optional-counters cc_rx_ce_pkts,cc_rx_cnp_pkts,cc_tx_cnp_pkts",
-			 t.dev->name, p->port);
-		rctl_emit(j, RCTL_PASS, t.name, "enabled", "not enabled", NULL, fix,
-			  "optional congestion counters are off: received CNPs are invisible (suggestion)");
+	if (!rctl_family_mlx5(rctl_family_of(t->dev, t->nd)) || !present(p, "rp_cnp_handled"))
+		return;
+	if (present(p, "cc_rx_cnp_pkts")) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "enabled",
+					     .observed = "enabled" },
+			 "optional congestion counters are enabled");
+		return;
 	}
+	snprintf(
+		fix, sizeof(fix),
+		"rdma statistic set link %s/%u optional-counters cc_rx_ce_pkts,cc_rx_cnp_pkts,cc_tx_cnp_pkts",
+		t->dev->name, p->port);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_PASS,
+				     .target = t->name,
+				     .expected = "enabled",
+				     .observed = "not enabled",
+				     .fix = fix },
+		 "optional congestion counters are off: received CNPs are invisible (suggestion)");
 }

@@ -11,13 +11,6 @@
 #include "rocectl/rules.h"
 #include "rocectl/settings.h"
 
-/* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
-#define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
-/* CNPs: per RoCE port, where congestion control is read (rules_ecn.c). */
-#define FOR_PORTS(j, t)                                                       \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
-		if (t.nd)
-
 /*
  * Priorities "dscp" maps to, from the APP table (or the MLNX_OFED dscp2prio
  * file when the table has no DSCP entry). Returns how many distinct ones;
@@ -78,11 +71,28 @@ bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p)
  * egress-qos-map[rt_tos2priority(ToS)] of the VLAN (iboe_tos_to_sl(),
  * drivers/infiniband/core/cma.c). Judge that PCP on each VLAN.
  */
+/*
+ * Upstream irdma before Linux 6.5 puts rt_tos2priority(ToS) itself into the
+ * VLAN tag (irdma_modify_qp_roce: vlan_tag = vlan_id | user_pri << 13);
+ * irdma_roce_get_vlan_prio(), which applies the VLAN's egress-qos-map, came
+ * with 6.5. Intel's out-of-tree irdma is not judged so (its own code).
+ */
+static bool irdma_pcp_is_skprio(const struct rctl_judge *j, const struct rctl_target *t)
+{
+	unsigned int major = 0, minor = 0;
+
+	if (rctl_family_of(t->dev, t->nd) != RCTL_FAM_ICE || t->dev->driver_version[0] ||
+	    sscanf(j->h->kernel, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major < 6 || (major == 6 && minor < 5);
+}
+
 static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
 {
 	uint32_t skprio = rctl_tos2priority(j->in->tos), i, n, pcp, *first;
+	bool direct = irdma_pcp_is_skprio(j, t);
 	const struct rctl_netdev *v;
-	char exp[48], got[96], ev[96], fix[160];
+	char exp[48], got[96], ev[160], fix[160];
 	int err;
 
 	snprintf(exp, sizeof(exp), "PCP %d for ToS %d", j->in->prio, j->in->tos);
@@ -93,22 +103,46 @@ static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
 		v = rctl_host_netdev(j->h, t->port->gids[first[i]].netdev);
 		if (!v || strcmp(v->kind, "vlan"))
 			continue;
-		pcp = v->vlan_egress_qos[skprio & 7];
+		pcp = direct ? skprio & 7 : v->vlan_egress_qos[skprio & 7];
 		snprintf(got, sizeof(got), "trust pcp, ToS %d -> skb priority %u -> PCP %u on '%s'",
 			 j->in->tos, skprio, pcp, v->name);
-		snprintf(ev, sizeof(ev), "egress-qos-map of '%s' (VLAN %u on '%s')", v->name,
-			 v->vlan_id, v->vlan_lower);
+		if (direct)
+			snprintf(ev, sizeof(ev), "irdma of Linux %s tags RoCE with rt_tos2priority(ToS), "
+				 "not through the egress-qos-map of '%s' (irdma_modify_qp_roce)",
+				 j->h->kernel, v->name);
+		else
+			snprintf(ev, sizeof(ev), "egress-qos-map of '%s' (VLAN %u on '%s')", v->name,
+				 v->vlan_id, v->vlan_lower);
 		if (pcp == (uint32_t)j->in->prio) {
-			rctl_emit(j, RCTL_PASS, t->name, exp, got, ev, NULL,
-				  "PCP trust with RoCE on VLAN %u: the VLAN tag carries prio %u",
-				  v->vlan_id, pcp);
+			rctl_say(j,
+				 &(struct rctl_say){ .status = RCTL_PASS,
+						     .target = t->name,
+						     .expected = exp,
+						     .observed = got,
+						     .evidence = ev },
+				 "PCP trust with RoCE on VLAN %u: the VLAN tag carries prio %u",
+				 v->vlan_id, pcp);
 			continue;
 		}
-		snprintf(fix, sizeof(fix), "ip link set dev %s type vlan egress-qos-map %u:%d",
-			 v->name, skprio, j->in->prio);
-		rctl_emit(j, RCTL_FAIL, t->name, exp, got, ev, fix,
-			  "RoCE on VLAN %u leaves with PCP %u: the port trusts PCP, so it lands on prio %u, not %d",
-			  v->vlan_id, pcp, pcp, j->in->prio);
+		if (direct)
+			snprintf(fix, sizeof(fix), "Linux 6.5 or later (irdma applies the egress-qos-map), "
+				 "or DSCP trust: dcb app add dev %s dscp-prio %d:%d", t->nd->name,
+				 j->in->dscp, j->in->prio);
+		else
+			snprintf(fix, sizeof(fix), "ip link set dev %s type vlan egress-qos-map %u:%d",
+				 v->name, skprio, j->in->prio);
+		rctl_say(
+			j,
+			&(struct rctl_say){ .status = RCTL_FAIL,
+					    .target = t->name,
+					    .expected = exp,
+					    .observed = got,
+					    .evidence = ev,
+					    .fix = fix },
+			"RoCE on VLAN %u leaves with PCP %u: the port trusts PCP, so it lands on prio %u, not %d",
+			v->vlan_id, pcp, pcp, j->in->prio);
+		if (direct)
+			rctl_emit_setting(j, RCTL_SET_NONE);	/* no map tune could write */
 	}
 	free(first);
 }
@@ -149,95 +183,113 @@ static void app_fix(const struct rctl_target *t, int d, int p, const bool prios[
 			 "again after it)");
 }
 
-void rule_dscp_trust_pcp(struct rctl_judge *j)
+void rule_dscp_trust_pcp(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char fix[320];
 	bool prios[8], trust;
 
-	FOR_TARGETS(j, t) {
-		if (!rctl_part_ok(j, &t, &t.nd->app.st, "the DCB APP table", true))
-			continue;
-		rctl_dscp_prios(t.nd, j->in->dscp, prios, &trust);
-		if (trust) {
-			rctl_emit(j, RCTL_PASS, t.name, "trust dscp", "trust dscp", NULL, NULL,
-				  "the port classifies by DSCP");
-		} else if (!rctl_roce_untagged(j->h, t.port)) {
-			vlan_pcp(j, &t);
-		} else {
-			app_fix(&t, j->in->dscp, j->in->prio, prios, fix, sizeof(fix));
-			rctl_emit(j, RCTL_FAIL, t.name, "trust dscp", "trust pcp (no DSCP entries)",
-				  "no DSCP selector in the APP table", fix,
-				  "the port trusts PCP but RoCE is untagged L3: all RoCE lands on prio 0");
-		}
+	if (!rctl_part_ok(j, t, &t->nd->app.st, "the DCB APP table", true))
+		return;
+	rctl_dscp_prios(t->nd, j->in->dscp, prios, &trust);
+	if (trust) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "trust dscp",
+					     .observed = "trust dscp" },
+			 "the port classifies by DSCP");
+	} else if (!rctl_roce_untagged(j->h, t->port)) {
+		vlan_pcp(j, t);
+	} else {
+		app_fix(t, j->in->dscp, j->in->prio, prios, fix, sizeof(fix));
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_FAIL,
+					     .target = t->name,
+					     .expected = "trust dscp",
+					     .observed = "trust pcp (no DSCP entries)",
+					     .evidence = "no DSCP selector in the APP table",
+					     .fix = fix },
+			 "the port trusts PCP but RoCE is untagged L3: all RoCE lands on prio 0");
 	}
 }
 
-void rule_dscp_missing(struct rctl_judge *j)
+void rule_dscp_missing(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[48], got[64], fix[320], list[24];
 	bool prios[8], trust;
 	int d = j->in->dscp, p = j->in->prio, n;
 
-	FOR_TARGETS(j, t) {
-		if (!t.nd->app.st.ok)
-			continue;
-		n = rctl_dscp_prios(t.nd, d, prios, &trust);
-		if (!trust)		/* dscp.trust_pcp says it */
-			continue;
-		snprintf(exp, sizeof(exp), "DSCP %d -> prio %d", d, p);
-		snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
-			 rctl_prio_list(prios, list, sizeof(list)));
-		if (prios[p]) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
-				  "DSCP %d maps to RoCE prio %d", d, p);
-			continue;
-		}
-		app_fix(&t, d, p, prios, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, exp, got, NULL, fix,
-			  n ? "DSCP %d maps to another priority than RoCE prio %d: RoCE runs lossy"
-			    : "DSCP %d is not in the DSCP map: RoCE lands on the default priority, not %d",
-			  d, p);
+	if (!t->nd->app.st.ok)
+		return;
+	n = rctl_dscp_prios(t->nd, d, prios, &trust);
+	if (!trust) /* dscp.trust_pcp says it */
+		return;
+	snprintf(exp, sizeof(exp), "DSCP %d -> prio %d", d, p);
+	snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
+		 rctl_prio_list(prios, list, sizeof(list)));
+	if (prios[p]) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got },
+			 "DSCP %d maps to RoCE prio %d", d, p);
+		return;
 	}
+	app_fix(t, d, p, prios, fix, sizeof(fix));
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_FAIL,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .fix = fix },
+		 n ? "DSCP %d maps to another priority than RoCE prio %d: RoCE runs lossy" :
+		     "DSCP %d is not in the DSCP map: RoCE lands on the default priority, not %d",
+		 d, p);
 }
 
-void rule_dscp_ambiguous(struct rctl_judge *j)
+void rule_dscp_ambiguous(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char got[64], fix[160], list[24];
 	bool prios[8], trust;
 	int d = j->in->dscp, n, i, k;
 	size_t off;
 
-	FOR_TARGETS(j, t) {
-		if (!t.nd->app.st.ok)
-			continue;
-		n = rctl_dscp_prios(t.nd, d, prios, &trust);
-		if (!trust || !n)
-			continue;
-		snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
-			 rctl_prio_list(prios, list, sizeof(list)));
-		if (n == 1) {
-			rctl_emit(j, RCTL_PASS, t.name, "one priority", got, NULL, NULL,
-				  "DSCP %d maps to one priority", d);
-			continue;
-		}
-		/* Keep the intended priority if present, else the first one. */
-		for (k = 0; k < 7 && !prios[k]; k++)
-			;
-		if (prios[j->in->prio])
-			k = j->in->prio;
-		off = snprintf(fix, sizeof(fix), "dcb app del dev %s dscp-prio", t.nd->name);
-		for (i = 0; i < 8; i++) {
-			if (!prios[i] || i == k)
-				continue;
-			off += snprintf(fix + off, sizeof(fix) - off, " %d:%d", d, i);
-		}
-		rctl_emit(j, RCTL_FAIL, t.name, "one priority", got, NULL, fix,
-			  "DSCP %d is mapped to %d priorities: which one applies depends on the driver",
-			  d, n);
+	if (!t->nd->app.st.ok)
+		return;
+	n = rctl_dscp_prios(t->nd, d, prios, &trust);
+	if (!trust || !n)
+		return;
+	snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
+		 rctl_prio_list(prios, list, sizeof(list)));
+	if (n == 1) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "one priority",
+					     .observed = got },
+			 "DSCP %d maps to one priority", d);
+		return;
 	}
+	/* Keep the intended priority if present, else the first one. */
+	for (k = 0; k < 7 && !prios[k]; k++)
+		;
+	if (prios[j->in->prio])
+		k = j->in->prio;
+	off = snprintf(fix, sizeof(fix), "dcb app del dev %s dscp-prio", t->nd->name);
+	for (i = 0; i < 8; i++) {
+		if (!prios[i] || i == k)
+			continue;
+		off += snprintf(fix + off, sizeof(fix) - off, " %d:%d", d, i);
+	}
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_FAIL,
+				     .target = t->name,
+				     .expected = "one priority",
+				     .observed = got,
+				     .fix = fix },
+		 "DSCP %d is mapped to %d priorities: which one applies depends on the driver", d,
+		 n);
 }
 
 /*
@@ -272,74 +324,100 @@ static int cnp_lands(const struct rctl_netdev *nd, uint64_t cdscp, bool hp,
 	return hp ? (int)(cprio & 7) : -1;
 }
 
-void rule_cnp_data_prio(struct rctl_judge *j)
+static bool no_cnp_setting(const struct rctl_target *t)
 {
-	struct rctl_target t;
+	enum rctl_family f = rctl_family_of(t->dev, t->nd);
+
+	return f == RCTL_FAM_ICE || f == RCTL_FAM_ICE_OOT;
+}
+
+void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
+{
 	char got[64], fix[320];
 	uint64_t cd, cp = 0;
 	bool hp, pfc;
 	int lands;
 
-	FOR_PORTS(j, t) {
-		const struct rctl_cc *cc = &t.nd->cc;
+	const struct rctl_cc *cc = &t->nd->cc;
 
-		if (!rctl_part_ok(j, &t, &cc->st, "the CNP DSCP", true))
-			continue;
-		/* E810 (irdma) has no CNP DSCP or priority setting at all: nothing to judge. */
-		if (!strcmp(cc->source, "irdma-configfs"))
-			continue;
-		if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
-			rctl_emit(j, RCTL_UNKNOWN, t.name, NULL, "unknown", cc->source, NULL,
-				  "%s does not export the CNP DSCP", cc->source);
-			continue;
-		}
-		hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
-		lands = cnp_lands(t.nd, cd, hp, cp);
-		pfc = lands >= 0 && t.nd->pfc.st.ok && t.nd->pfc.pfc_en[lands];
-		snprintf(got, sizeof(got), "CNP DSCP %llu -> prio %d",
-			 (unsigned long long)cd, lands);
-		if (cd != (uint64_t)j->in->dscp && lands != j->in->prio && !pfc) {
-			rctl_emit(j, RCTL_PASS, t.name, "CNPs apart from data", got, NULL, NULL,
-				  "CNPs travel apart from RoCE data");
-			continue;
-		}
-		cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, "CNPs apart from data", got, rctl_cc_evidence(cc), fix,
-			  "CNPs share %s: they queue behind the congestion they report",
-			  lands == j->in->prio || cd == (uint64_t)j->in->dscp ?
-			  "the RoCE data priority" : "a PFC priority");
+	/*
+	 * E810 (irdma, inbox or Intel's) has no CNP DSCP or priority
+	 * setting at all: nothing to judge, also where cc is unreadable.
+	 */
+	if (no_cnp_setting(t) || !rctl_part_ok(j, t, &cc->st, "the CNP DSCP", true))
+		return;
+	if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+					     .target = t->name,
+					     .observed = "unknown",
+					     .evidence = cc->source },
+			 "%s does not export the CNP DSCP", cc->source);
+		return;
 	}
+	hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
+	lands = cnp_lands(t->nd, cd, hp, cp);
+	pfc = lands >= 0 && t->nd->pfc.st.ok && t->nd->pfc.pfc_en[lands];
+	snprintf(got, sizeof(got), "CNP DSCP %llu -> prio %d", (unsigned long long)cd, lands);
+	if (cd != (uint64_t)j->in->dscp && lands != j->in->prio && !pfc) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "CNPs apart from data",
+					     .observed = got },
+			 "CNPs travel apart from RoCE data");
+		return;
+	}
+	cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_FAIL,
+				     .target = t->name,
+				     .expected = "CNPs apart from data",
+				     .observed = got,
+				     .evidence = rctl_cc_evidence(cc),
+				     .fix = fix },
+		 "CNPs share %s: they queue behind the congestion they report",
+		 lands == j->in->prio || cd == (uint64_t)j->in->dscp ? "the RoCE data priority" :
+								       "a PFC priority");
 }
 
-void rule_cnp_mismatch(struct rctl_judge *j)
+void rule_cnp_mismatch(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[48], got[48], fix[320];
 	uint64_t cd, cp = 0;
 	bool hp;
 
-	FOR_PORTS(j, t) {
-		const struct rctl_cc *cc = &t.nd->cc;
+	const struct rctl_cc *cc = &t->nd->cc;
 
-		if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd) ||
-		    cd == (uint64_t)j->in->dscp)	/* cnp.data_prio */
-			continue;
-		hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
-		snprintf(exp, sizeof(exp), "CNP DSCP %d prio %d", j->in->cnp_dscp, j->in->cnp_prio);
-		snprintf(got, sizeof(got), "CNP DSCP %llu prio %lld", (unsigned long long)cd,
-			 hp ? (long long)cp : -1LL);
-		if (cd != (uint64_t)j->in->cnp_dscp)
-			cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
-		else if (hp && cp != (uint64_t)j->in->cnp_prio)
-			cc_fix(cc, "np_cnp_prio", j->in->cnp_prio, fix, sizeof(fix));
-		else {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, rctl_cc_evidence(cc), NULL,
-				  "CNP DSCP and priority are as intended");
-			continue;
-		}
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, rctl_cc_evidence(cc), fix,
-			  "CNP marking differs from the intent (and likely from the switches)");
+	if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd) ||
+	    cd == (uint64_t)j->in->dscp) /* cnp.data_prio */
+		return;
+	hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
+	snprintf(exp, sizeof(exp), "CNP DSCP %d prio %d", j->in->cnp_dscp, j->in->cnp_prio);
+	snprintf(got, sizeof(got), "CNP DSCP %llu prio %lld", (unsigned long long)cd,
+		 hp ? (long long)cp : -1LL);
+	if (cd != (uint64_t)j->in->cnp_dscp)
+		cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
+	else if (hp && cp != (uint64_t)j->in->cnp_prio)
+		cc_fix(cc, "np_cnp_prio", j->in->cnp_prio, fix, sizeof(fix));
+	else {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = rctl_cc_evidence(cc) },
+			 "CNP DSCP and priority are as intended");
+		return;
 	}
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .evidence = rctl_cc_evidence(cc),
+				     .fix = fix },
+		 "CNP marking differs from the intent (and likely from the switches)");
 }
 
 /*
@@ -348,33 +426,41 @@ void rule_cnp_mismatch(struct rctl_judge *j)
  * (bnxt_re_init_d2p_map, configfs.c 233.2.77.9). Another DSCP there sends
  * RoCE outside the lossless class, as a missing APP entry does elsewhere.
  */
-void rule_dscp_roce_marking(struct rctl_judge *j)
+void rule_dscp_roce_marking(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[48], got[48], fix[320];
 	uint64_t d, p;
 
-	FOR_PORTS(j, t) {
-		const struct rctl_cc *cc = &t.nd->cc;
-		bool bad_d, bad_p;
+	const struct rctl_cc *cc = &t->nd->cc;
+	bool bad_d, bad_p;
 
-		if (!cc->st.ok || !rctl_cc_get(cc, "roce_dscp", &d) || !rctl_cc_get(cc, "roce_prio", &p))
-			continue;
-		snprintf(exp, sizeof(exp), "RoCE DSCP %d prio %d", j->in->dscp, j->in->prio);
-		snprintf(got, sizeof(got), "RoCE DSCP %llu prio %llu", (unsigned long long)d,
-			 (unsigned long long)p);
-		bad_d = d != (uint64_t)j->in->dscp;
-		bad_p = p != (uint64_t)j->in->prio;
-		if (!bad_d && !bad_p) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, rctl_cc_evidence(cc), NULL,
-				  "the driver maps the RoCE DSCP to the RoCE priority");
-			continue;
-		}
-		cc_fix(cc, bad_d ? "roce_dscp" : "roce_prio", bad_d ? j->in->dscp : j->in->prio,
-		       fix, sizeof(fix));
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, rctl_cc_evidence(cc), fix,
-			  "bnxt_re marks or maps RoCE at %s: RoCE leaves the lossless class",
-			  bad_d ? "another DSCP" : "another priority");
-		rctl_emit_setting(j, bad_d ? RCTL_SET_ROCE_DSCP : RCTL_SET_ROCE_PRIO);
+	if (!cc->st.ok || !rctl_cc_get(cc, "roce_dscp", &d) || !rctl_cc_get(cc, "roce_prio", &p))
+		return;
+	snprintf(exp, sizeof(exp), "RoCE DSCP %d prio %d", j->in->dscp, j->in->prio);
+	snprintf(got, sizeof(got), "RoCE DSCP %llu prio %llu", (unsigned long long)d,
+		 (unsigned long long)p);
+	bad_d = d != (uint64_t)j->in->dscp;
+	bad_p = p != (uint64_t)j->in->prio;
+	if (!bad_d && !bad_p) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = rctl_cc_evidence(cc) },
+			 "the driver maps the RoCE DSCP to the RoCE priority");
+		return;
 	}
+	cc_fix(cc, bad_d ? "roce_dscp" : "roce_prio", bad_d ? j->in->dscp : j->in->prio, fix,
+	       sizeof(fix));
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .evidence = rctl_cc_evidence(cc),
+				     .fix = fix },
+		 "bnxt_re marks or maps RoCE at %s: RoCE leaves the lossless class",
+		 bad_d ? "another DSCP" : "another priority");
+	rctl_emit_setting(j, bad_d ? RCTL_SET_ROCE_DSCP : RCTL_SET_ROCE_PRIO);
 }

@@ -12,19 +12,32 @@
 #include "rocectl/sysfs.h"
 #include "rocectl/settings.h"
 
-/*
- * Per RoCE port, also under RoCE LAG: mlx5_ib makes cc_params only for the
- * native port of the LAG device (PF 0), the netdev its port names.
- */
-#define FOR_TARGETS(j, t)                                                     \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
-		if (t.nd)
-
-int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
+bool rctl_dcqcn_hardwired_off(const struct rctl_target *t)
 {
-	const struct rctl_cc *cc = &nd->cc;
+	return rctl_family_of(t->dev, t->nd) == RCTL_FAM_ICE && !t->dev->driver_version[0] &&
+	       !t->nd->cc.st.ok;
+}
+
+/*
+ * Broadcom's out-of-tree bnxt_re: ecn_marking is the ECN codepoint of RoCE
+ * packets (configfs.c ecn_marking_show/_store: tos_ecn, 0..2). At 0 they
+ * leave Not-ECT, which no switch marks: ECN is off whatever ecn_enable says.
+ */
+static bool not_ect(const struct rctl_cc *cc)
+{
 	uint64_t v;
 
+	return cc->st.ok && !strcmp(cc->source, "bnxt_re-configfs") &&
+	       rctl_cc_get(cc, "ecn_marking", &v) && !v;
+}
+
+int rctl_ecn_on(const struct rctl_target *t, int prio, bool np)
+{
+	const struct rctl_cc *cc = &t->nd->cc;
+	uint64_t v;
+
+	if (rctl_dcqcn_hardwired_off(t) || (!np && not_ect(cc)))
+		return 0;
 	if (!cc->st.ok)
 		return -2;
 	if (cc->enable_known)
@@ -43,22 +56,45 @@ int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np)
 }
 
 /* The command that turns ECN on, in the home the driver has: each vendor its own. */
-enum rctl_setting rctl_ecn_setting(const struct rctl_netdev *nd, bool np)
+enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np)
 {
-	if (!strcmp(nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
+	if (rctl_dcqcn_hardwired_off(t) || (!np && not_ect(&t->nd->cc)))	/* none tune writes */
+		return RCTL_SET_NONE;
+	if (!strcmp(t->nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
 		return np ? RCTL_SET_ECN_NP : RCTL_SET_ECN_RP;
 	return RCTL_SET_ECN;
 }
 
-void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
-		  size_t len)
+const char *rctl_ecn_evidence(const struct rctl_target *t, bool np)
 {
+	if (rctl_dcqcn_hardwired_off(t))
+		return "upstream irdma: dcqcn_en false in every RoCE QP context "
+		       "(irdma/verbs.c irdma_roce_fill_and_set_qpctx_info)";
+	if (!np && not_ect(&t->nd->cc))
+		return "bnxt_re-configfs ecn_marking 0: RoCE packets leave Not-ECT (driver copy)";
+	return rctl_cc_evidence(&t->nd->cc);
+}
+
+void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, size_t len)
+{
+	const struct rctl_netdev *nd = t->nd;
 	const struct rctl_cc *cc = &nd->cc;
 	char path[384], one[8];
 	uint64_t v;
 
 	buf[0] = '\0';
 	rctl_cc_value_text(cc, 1, one, sizeof(one));
+	if (rctl_dcqcn_hardwired_off(t)) {
+		snprintf(buf, len, "Intel's out-of-tree irdma for %s, then echo 1 > "
+			 "%s/irdma/%s/roce_dcqcn_enable (upstream irdma has no DCQCN switch)",
+			 t->dev->name, rctl_configfs(), t->dev->name);
+		return;
+	}
+	if (!np && not_ect(cc)) {		/* ECT(1): the codepoint a switch marks */
+		snprintf(path, sizeof(path), "%s/ecn_marking", cc->path);
+		rctl_cc_write_cmd(cc, path, rctl_cc_value_text(cc, 1, one, sizeof(one)), buf, len);
+		return;
+	}
 	if (!strcmp(cc->source, "mlx5-sysfs"))		/* MLNX_OFED only */
 		snprintf(path, sizeof(path), "%s/class/net/%s/ecn/roce_%s/enable/%d",
 			 rctl_sysfs(), nd->name, np ? "np" : "rp", prio);
@@ -91,103 +127,145 @@ static void ecn_by_counters(struct rctl_judge *j, const struct rctl_target *t,
 	if (np && marked && !sent) {
 		snprintf(got, sizeof(got), "+%llu CE-marked, +0 CNPs sent",
 			 (unsigned long long)marked);
-		rctl_emit(j, RCTL_WARN, t->name, exp, got, "hw_counters deltas", fix,
-			  "CE-marked RoCE packets arrived but no CNP was sent: NP looks disabled");
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = "hw_counters deltas",
+					     .fix = fix },
+			 "CE-marked RoCE packets arrived but no CNP was sent: NP looks disabled");
 	} else if (!np && (ignored || (rx_cnp && !handled))) {
 		snprintf(got, sizeof(got), "+%llu CNPs received, +%llu handled, +%llu ignored",
 			 (unsigned long long)rx_cnp, (unsigned long long)handled,
 			 (unsigned long long)ignored);
-		rctl_emit(j, RCTL_WARN, t->name, exp, got, "hw_counters deltas", fix,
-			  "CNPs arrived but the RP did not react: RP looks disabled");
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = "hw_counters deltas",
+					     .fix = fix },
+			 "CNPs arrived but the RP did not react: RP looks disabled");
 	} else {
-		rctl_emit(j, RCTL_PASS, t->name, exp, "firmware setting (NVCONFIG)",
-			  t->nd->cc.source, NULL,
-			  "per-priority ECN enable lives in firmware; counters show no sign of it being off");
+		rctl_say(
+			j,
+			&(struct rctl_say){ .status = RCTL_PASS,
+					    .target = t->name,
+					    .expected = exp,
+					    .observed = "firmware setting (NVCONFIG)",
+					    .evidence = t->nd->cc.source },
+			"per-priority ECN enable lives in firmware; counters show no sign of it being off");
 	}
 }
 
-static void ecn_side(struct rctl_judge *j, bool np)
+static void ecn_side(struct rctl_judge *j, const struct rctl_target *t, bool np)
 {
 	const char *side = np ? "notification point" : "reaction point";
-	struct rctl_target t;
 	char exp[48], fix[320];
 	int p = j->in->prio, on;
 
-	FOR_TARGETS(j, t) {
-		if (!j->in->ecn)
-			continue;
-		on = rctl_ecn_on(t.nd, p, np);
-		snprintf(exp, sizeof(exp), "ECN %s on prio %d", np ? "np" : "rp", p);
-		if (on == -2)		/* dcqcn.params reports it */
-			continue;
-		if (on == -1) {
-			ecn_by_counters(j, &t, np, exp);
-			continue;
-		}
-		if (on) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, "on", rctl_cc_evidence(&t.nd->cc), NULL,
-				  "ECN %s is on for prio %d", side, p);
-			continue;
-		}
-		rctl_ecn_fix(t.nd, p, np, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, exp, "off", rctl_cc_evidence(&t.nd->cc), fix,
-			  "ECN %s is off for RoCE prio %d: %s", side, p,
-			  np ? "no CNPs are sent, senders never slow down"
-			     : "CNPs are ignored, this host never slows down");
-		rctl_emit_setting(j, rctl_ecn_setting(t.nd, np));
+	if (!j->in->ecn)
+		return;
+	on = rctl_ecn_on(t, p, np);
+	snprintf(exp, sizeof(exp), "ECN %s on prio %d", np ? "np" : "rp", p);
+	if (on == -2) /* dcqcn.params reports it */
+		return;
+	if (on == -1) {
+		ecn_by_counters(j, t, np, exp);
+		return;
 	}
+	if (on) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = "on",
+					     .evidence = rctl_ecn_evidence(t, np) },
+			 "ECN %s is on for prio %d", side, p);
+		return;
+	}
+	rctl_ecn_fix(t, p, np, fix, sizeof(fix));
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_FAIL,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = "off",
+				     .evidence = rctl_ecn_evidence(t, np),
+				     .fix = fix },
+		 "ECN %s is off for RoCE prio %d: %s", side, p,
+		 np		     ? "no CNPs are sent, senders never slow down" :
+		 not_ect(&t->nd->cc) ? "RoCE packets leave Not-ECT (ecn_marking 0), no "
+				       "switch marks them, this host never slows down" :
+				       "CNPs are ignored, this host never slows down");
+	rctl_emit_setting(j, rctl_ecn_setting(t, np));
 }
 
-void rule_ecn_np_disabled(struct rctl_judge *j)
+void rule_ecn_np_disabled(struct rctl_judge *j, const struct rctl_target *t)
 {
-	ecn_side(j, true);
+	ecn_side(j, t, true);
 }
 
-void rule_ecn_rp_disabled(struct rctl_judge *j)
+void rule_ecn_rp_disabled(struct rctl_judge *j, const struct rctl_target *t)
 {
-	ecn_side(j, false);
+	ecn_side(j, t, false);
 }
 
 /* The other half of the pair: in a lossless design ECN alone is not enough. */
-void rule_ecn_without_pfc(struct rctl_judge *j)
+void rule_ecn_without_pfc(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[48], fix[160];
 	int p = j->in->prio;
 
-	FOR_TARGETS(j, t) {
-		if (!j->in->pfc || !t.nd->pfc.st.ok || t.nd->pfc.pfc_en[p] ||
-		    rctl_ecn_on(t.nd, p, true) != 1)
-			continue;
-		snprintf(exp, sizeof(exp), "ECN and PFC on prio %d", p);
-		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc %d:on", t.nd->name, p);
-		rctl_emit(j, RCTL_WARN, t.name, exp, "ECN on, PFC off", NULL, fix,
-			  "ECN without PFC on prio %d in the %s profile: throughput collapses on the first drop",
-			  p, j->in->profile);
-	}
+	if (!j->in->pfc || !t->nd->pfc.st.ok || t->nd->pfc.pfc_en[p] ||
+	    rctl_ecn_on(t, p, true) != 1)
+		return;
+	snprintf(exp, sizeof(exp), "ECN and PFC on prio %d", p);
+	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc %d:on", t->nd->name, p);
+	rctl_say(
+		j,
+		&(struct rctl_say){ .status = RCTL_WARN,
+				    .target = t->name,
+				    .expected = exp,
+				    .observed = "ECN on, PFC off",
+				    .fix = fix },
+		"ECN without PFC on prio %d in the %s profile: throughput collapses on the first drop",
+		p, j->in->profile);
 }
 
-void rule_dcqcn_params(struct rctl_judge *j)
+void rule_dcqcn_params(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char ev[320], cd[24] = "unknown", cp[24] = "unknown";
 	uint64_t v;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_cc *cc = &t.nd->cc;
+	const struct rctl_cc *cc = &t->nd->cc;
 
-		if (!rctl_part_ok(j, &t, &cc->st, "congestion control (DCQCN)", true))
-			continue;
-		if (rctl_cc_get(cc, "np_cnp_dscp", &v))
-			snprintf(cd, sizeof(cd), "%llu", (unsigned long long)v);
-		if (rctl_cc_get(cc, "np_cnp_prio", &v))
-			snprintf(cp, sizeof(cp), "%llu", (unsigned long long)v);
-		snprintf(ev, sizeof(ev), "%s %s: %u parameters%s", cc->source, cc->path,
-			 cc->n_params, cc->enable_known ? ", per-priority enables" : "");
-		rctl_emit(j, RCTL_PASS, t.name, "readable", "readable", ev, NULL,
-			  "DCQCN parameters read from %s (cnp_dscp %s, cnp_prio %s)",
-			  cc->source, cd, cp);
+	if (rctl_dcqcn_hardwired_off(t)) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = j->in->ecn ? RCTL_FAIL : RCTL_PASS,
+					     .target = t->name,
+					     .expected = j->in->ecn ? "DCQCN on" : "readable",
+					     .observed = "off, no parameters",
+					     .evidence = rctl_ecn_evidence(t, false) },
+			 "DCQCN is off on upstream irdma: the driver turns it off in every "
+			 "RoCE QP and has no parameters to read");
+		return;
 	}
+	if (!rctl_part_ok(j, t, &cc->st, "congestion control (DCQCN)", true))
+		return;
+	if (rctl_cc_get(cc, "np_cnp_dscp", &v))
+		snprintf(cd, sizeof(cd), "%llu", (unsigned long long)v);
+	if (rctl_cc_get(cc, "np_cnp_prio", &v))
+		snprintf(cp, sizeof(cp), "%llu", (unsigned long long)v);
+	snprintf(ev, sizeof(ev), "%s %s: %u parameters%s", cc->source, cc->path, cc->n_params,
+		 cc->enable_known ? ", per-priority enables" : "");
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_PASS,
+				     .target = t->name,
+				     .expected = "readable",
+				     .observed = "readable",
+				     .evidence = ev },
+		 "DCQCN parameters read from %s (cnp_dscp %s, cnp_prio %s)", cc->source, cd, cp);
 }
 
 /* The worst status of the DCB areas of the PF's own port, with the ids. */
@@ -221,33 +299,43 @@ static enum rctl_status pf_verdict(struct rctl_judge *j, const char *pf, char *i
  * (rctl_part_ok()). When the PF's port is in the same model the VF follows
  * the PF's verdict; otherwise this finding says where to look.
  */
-void rule_ecn_sriov_vf(struct rctl_judge *j)
+void rule_ecn_sriov_vf(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[64], got[80], fix[96], ids[RCTL_FIELD_LEN];
 	enum rctl_status st;
 	const char *pf;
 
-	FOR_TARGETS(j, t) {
-		if (!t.nd->sriov_vf)
-			continue;
-		pf = t.nd->sriov_pf[0] ? t.nd->sriov_pf : t.nd->sriov_pf_pci;
-		snprintf(exp, sizeof(exp), "settings checked on the PF '%s'", pf);
-		snprintf(got, sizeof(got), "'%s' is a VF of '%s' (%s)", t.nd->name, pf,
-			 t.nd->sriov_pf_pci);
-		snprintf(fix, sizeof(fix), "rocectl check all --dev %s", pf);
-		if (t.nd->sriov_pf[0] && rctl_port_netdev(j->h, pf)) {
-			st = pf_verdict(j, pf, ids, sizeof(ids));
-			rctl_emit(j, st, t.name, exp, got, st == RCTL_PASS ? NULL : ids,
-				  st == RCTL_PASS ? NULL : fix,
-				  st == RCTL_PASS ? "'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF '%s' passed"
-						  : "'%s' is an SR-IOV VF: its PF '%s' has findings in PFC, DSCP trust or ECN/DCQCN, which apply to the VF",
-				  t.nd->name, pf);
-			continue;
-		}
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, "device/physfn",
-			  t.nd->sriov_pf[0] ? fix : NULL,
-			  "'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set on its PF '%s' and must be checked there",
-			  t.nd->name, pf);
+	if (!t->nd->sriov_vf)
+		return;
+	pf = t->nd->sriov_pf[0] ? t->nd->sriov_pf : t->nd->sriov_pf_pci;
+	snprintf(exp, sizeof(exp), "settings checked on the PF '%s'", pf);
+	snprintf(got, sizeof(got), "'%s' is a VF of '%s' (%s)", t->nd->name, pf,
+		 t->nd->sriov_pf_pci);
+	snprintf(fix, sizeof(fix), "rocectl check all --dev %s", pf);
+	if (t->nd->sriov_pf[0] && rctl_port_netdev(j->h, pf)) {
+		st = pf_verdict(j, pf, ids, sizeof(ids));
+		rctl_say(
+			j,
+			&(struct rctl_say){ .status = st,
+					    .target = t->name,
+					    .expected = exp,
+					    .observed = got,
+					    .evidence = st == RCTL_PASS ? NULL : ids,
+					    .fix = st == RCTL_PASS ? NULL : fix },
+			st == RCTL_PASS ?
+				"'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF '%s' passed" :
+				"'%s' is an SR-IOV VF: its PF '%s' has findings in PFC, DSCP trust or ECN/DCQCN, which apply to the VF",
+			t->nd->name, pf);
+		return;
 	}
+	rctl_say(
+		j,
+		&(struct rctl_say){ .status = RCTL_WARN,
+				    .target = t->name,
+				    .expected = exp,
+				    .observed = got,
+				    .evidence = "device/physfn",
+				    .fix = t->nd->sriov_pf[0] ? fix : NULL },
+		"'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are set on its PF '%s' and must be checked there",
+		t->nd->name, pf);
 }

@@ -11,10 +11,6 @@
 #include "rocectl/collect.h"
 #include "rocectl/rules.h"
 
-#define FOR_TARGETS(j, t) \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);)
-
-
 /* tune's render of an rdma_cm default (rocectl/settings.h), in the same paths. */
 static void cm_fix(const struct rctl_target *t, const char *file, const char *text,
 		   char *fix, size_t len)
@@ -26,54 +22,70 @@ static void cm_fix(const struct rctl_target *t, const char *file, const char *te
 	rctl_render_cm(dir, path, text, fix, len);
 }
 
-void rule_mode_roce_version(struct rctl_judge *j)
+void rule_mode_roce_version(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	const char *want = j->in->roce_version == 1 ? "IB/RoCE v1" : "RoCE v2";
 	char fix[320];
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_cm_cfg *cm = &t.port->cm;
+	const struct rctl_cm_cfg *cm = &t->port->cm;
 
-		if (!rctl_part_ok(j, &t, &cm->st, "rdma_cm defaults", true))
-			continue;
-		if (!strcmp(cm->roce_mode, want)) {
-			rctl_emit(j, RCTL_PASS, t.name, want, cm->roce_mode, NULL, NULL,
-				  "rdma_cm uses %s by default", want);
-			continue;
-		}
-		cm_fix(&t, RCTL_CM_MODE_FILE, want, fix, sizeof(fix));
-		rctl_emit(j, RCTL_FAIL, t.name, want, cm->roce_mode, "configfs default_roce_mode",
-			  fix, "rdma_cm connections (NVMe-oF, rping, perftest -R) use %s, not %s",
-			  cm->roce_mode, want);
+	if (!rctl_part_ok(j, t, &cm->st, "rdma_cm defaults", true))
+		return;
+	if (!strcmp(cm->roce_mode, want)) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = want,
+					     .observed = cm->roce_mode },
+			 "rdma_cm uses %s by default", want);
+		return;
 	}
+	cm_fix(t, RCTL_CM_MODE_FILE, want, fix, sizeof(fix));
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_FAIL,
+				     .target = t->name,
+				     .expected = want,
+				     .observed = cm->roce_mode,
+				     .evidence = "configfs default_roce_mode",
+				     .fix = fix },
+		 "rdma_cm connections (NVMe-oF, rping, perftest -R) use %s, not %s", cm->roce_mode,
+		 want);
 }
 
-void rule_mode_tos(struct rctl_judge *j)
+void rule_mode_tos(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[48], got[48], fix[320], txt[8];
 	int want = j->in->tos;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_cm_cfg *cm = &t.port->cm;
+	const struct rctl_cm_cfg *cm = &t->port->cm;
 
-		if (!cm->st.ok)		/* mode.roce_version reports it */
-			continue;
-		snprintf(exp, sizeof(exp), "tos %d (DSCP %d)", want, want >> 2);
-		snprintf(got, sizeof(got), "tos %u (DSCP %u)", cm->roce_tos, cm->roce_tos >> 2);
-		if (cm->roce_tos == (uint32_t)want) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
-				  "rdma_cm default ToS is %d", want);
-			continue;
-		}
-		snprintf(txt, sizeof(txt), "%d", want);
-		cm_fix(&t, RCTL_CM_TOS_FILE, txt, fix, sizeof(fix));
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, "configfs default_roce_tos", fix,
-			  cm->roce_tos ? "rdma_cm traffic is marked DSCP %u, not %d"
-				       : "rdma_cm traffic is marked DSCP %u: it runs in the lossy default class, not DSCP %d",
-			  cm->roce_tos >> 2, want >> 2);
+	if (!cm->st.ok) /* mode.roce_version reports it */
+		return;
+	snprintf(exp, sizeof(exp), "tos %d (DSCP %d)", want, want >> 2);
+	snprintf(got, sizeof(got), "tos %u (DSCP %u)", cm->roce_tos, cm->roce_tos >> 2);
+	if (cm->roce_tos == (uint32_t)want) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got },
+			 "rdma_cm default ToS is %d", want);
+		return;
 	}
+	snprintf(txt, sizeof(txt), "%d", want);
+	cm_fix(t, RCTL_CM_TOS_FILE, txt, fix, sizeof(fix));
+	rctl_say(
+		j,
+		&(struct rctl_say){ .status = RCTL_WARN,
+				    .target = t->name,
+				    .expected = exp,
+				    .observed = got,
+				    .evidence = "configfs default_roce_tos",
+				    .fix = fix },
+		cm->roce_tos ?
+			"rdma_cm traffic is marked DSCP %u, not %d" :
+			"rdma_cm traffic is marked DSCP %u: it runs in the lossy default class, not DSCP %d",
+		cm->roce_tos >> 2, want >> 2);
 }
 
 /* Ethernet drivers of RoCE-capable NICs (their RDMA half: mlx5_ib, bnxt_re, irdma). */
@@ -103,31 +115,51 @@ static bool has_rdma(const struct rctl_host *h, const struct rctl_netdev *nd)
 	return false;
 }
 
-void rule_mode_roce_disabled(struct rctl_judge *j)
+void rule_mode_roce_disabled(struct rctl_judge *j, const struct rctl_target *host)
 {
 	const struct rctl_host *h = j->h;
 	struct rctl_target t;
 	uint32_t i;
 
 	if (!h->n_devs)
-		rctl_emit(j, RCTL_FAIL, NULL, "an RDMA device", "none", NULL,
-			  NULL,
-			  "no RDMA device: RoCE is not enabled on this host");
-	FOR_TARGETS(j, t) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_FAIL,
+					     .expected = "an RDMA device",
+					     .observed = "none" },
+			 "no RDMA device: RoCE is not enabled on this host");
+	for (uint32_t di = 0, pi = 0; rctl_target_next(j, &t, &di, &pi);) {
 		if (!t.port->netdev[0])
-			rctl_emit(j, RCTL_FAIL, t.name, "a netdev", "none", NULL, NULL,
-				  "%s has no netdev: it cannot carry RoCE", t.name);
+			rctl_say(j,
+				 &(struct rctl_say){ .status = RCTL_FAIL,
+						     .target = t.name,
+						     .expected = "a netdev",
+						     .observed = "none" },
+				 "%s has no netdev: it cannot carry RoCE", t.name);
 		else if (strcmp(t.port->state, "ACTIVE"))
-			rctl_emit(j, RCTL_FAIL, t.name, "ACTIVE", t.port->state, t.port->phys_state,
-				  NULL, "%s is %s (%s)", t.name, t.port->state, t.port->phys_state);
+			rctl_say(j,
+				 &(struct rctl_say){ .status = RCTL_FAIL,
+						     .target = t.name,
+						     .expected = "ACTIVE",
+						     .observed = t.port->state,
+						     .evidence = t.port->phys_state },
+				 "%s is %s (%s)", t.name, t.port->state, t.port->phys_state);
 		else
-			rctl_emit(j, RCTL_PASS, t.name, "ACTIVE", "ACTIVE", NULL, NULL,
-				  "%s is ACTIVE", t.name);
+			rctl_say(j,
+				 &(struct rctl_say){ .status = RCTL_PASS,
+						     .target = t.name,
+						     .expected = "ACTIVE",
+						     .observed = "ACTIVE" },
+				 "%s is ACTIVE", t.name);
 	}
 	for (i = 0; !j->filter && i < h->n_netdevs; i++)
 		if (roce_nic(h->netdevs[i].driver) && !has_rdma(h, &h->netdevs[i]))
-			rctl_emit(j, RCTL_WARN, h->netdevs[i].name, "an RDMA device", "none",
-				  h->netdevs[i].driver, NULL,
-				  "'%s' (%s) has no RDMA device: its RDMA driver is not loaded or RoCE is off",
-				  h->netdevs[i].name, h->netdevs[i].driver);
+			rctl_say(
+				j,
+				&(struct rctl_say){ .status = RCTL_WARN,
+						    .target = h->netdevs[i].name,
+						    .expected = "an RDMA device",
+						    .observed = "none",
+						    .evidence = h->netdevs[i].driver },
+				"'%s' (%s) has no RDMA device: its RDMA driver is not loaded or RoCE is off",
+				h->netdevs[i].name, h->netdevs[i].driver);
 }

@@ -6,9 +6,6 @@
 
 #include "rocectl/rules.h"
 
-#define FOR_TARGETS(j, t) \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);)
-
 /*
  * rdma_cm takes the path MTU from the netdev of the source GID
  * (iboe_get_mtu(ndev->mtu) in cma_resolve_iboe_route()): a VLAN or bond with
@@ -33,68 +30,93 @@ static void mtu_uppers(struct rctl_judge *j, const struct rctl_target *t)
 		snprintf(got, sizeof(got), "mtu %u of '%s' (RoCE MTU %u)", u->mtu, u->name,
 			 rctl_roce_mtu_for(u->mtu));
 		if (rctl_roce_mtu_for(u->mtu) >= want) {
-			rctl_emit(j, RCTL_PASS, name, exp, got, NULL, NULL,
-				  "'%s' carries RoCE MTU %u", u->name, rctl_roce_mtu_for(u->mtu));
+			rctl_say(j,
+				 &(struct rctl_say){ .status = RCTL_PASS,
+						     .target = name,
+						     .expected = exp,
+						     .observed = got },
+				 "'%s' carries RoCE MTU %u", u->name, rctl_roce_mtu_for(u->mtu));
 			continue;
 		}
 		snprintf(fix, sizeof(fix), "ip link set dev %s mtu %u", u->name, want + 96);
-		rctl_emit(j, RCTL_FAIL, name, exp, got, "rdma_cm path MTU of its GIDs", fix,
-			  "the MTU %u of '%s' bounds RoCE on its GIDs to %u, below the intended %u",
-			  u->mtu, u->name, rctl_roce_mtu_for(u->mtu), want);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_FAIL,
+					     .target = name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = "rdma_cm path MTU of its GIDs",
+					     .fix = fix },
+			 "the MTU %u of '%s' bounds RoCE on its GIDs to %u, below the intended %u",
+			 u->mtu, u->name, rctl_roce_mtu_for(u->mtu), want);
 	}
 	free(first);
 }
 
-void rule_mtu_active(struct rctl_judge *j)
+void rule_mtu_active(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[48], got[80], fix[96];
 	uint32_t want = j->in->mtu;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_port *p = t.port;
+	const struct rctl_port *p = t->port;
 
-		snprintf(exp, sizeof(exp), "active_mtu %u", want);
-		snprintf(got, sizeof(got), "active_mtu %u, netdev mtu %u, port max_mtu %u",
-			 p->active_mtu, t.nd ? t.nd->mtu : 0, p->max_mtu);
-		if (!p->active_mtu) {
-			rctl_emit(j, RCTL_UNKNOWN, t.name, exp, "unknown", NULL, NULL,
-				  "active_mtu of %s is unknown (verbs could not query the port)",
-				  t.name);
-		} else if (p->active_mtu >= want) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
-				  "active_mtu %u", p->active_mtu);
-		} else if (p->max_mtu && p->max_mtu < want) {
-			rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, NULL,
-				  "the port cannot reach RoCE MTU %u (max_mtu %u)", want, p->max_mtu);
-		} else {
-			fix[0] = '\0';
-			if (t.nd)
-				snprintf(fix, sizeof(fix), "ip link set dev %s mtu %u",
-					 t.nd->name, want + 96);
-			rctl_emit(j, RCTL_FAIL, t.name, exp, got, NULL, fix,
-				  "active_mtu %u is below the intended %u: the netdev MTU must be at least %u",
-				  p->active_mtu, want, want + 96);
-		}
-		mtu_uppers(j, &t);
+	snprintf(exp, sizeof(exp), "active_mtu %u", want);
+	snprintf(got, sizeof(got), "active_mtu %u, netdev mtu %u, port max_mtu %u", p->active_mtu,
+		 t->nd ? t->nd->mtu : 0, p->max_mtu);
+	if (!p->active_mtu) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = "unknown" },
+			 "active_mtu of %s is unknown (verbs could not query the port)", t->name);
+	} else if (p->active_mtu >= want) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got },
+			 "active_mtu %u", p->active_mtu);
+	} else if (p->max_mtu && p->max_mtu < want) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got },
+			 "the port cannot reach RoCE MTU %u (max_mtu %u)", want, p->max_mtu);
+	} else {
+		fix[0] = '\0';
+		if (t->nd)
+			snprintf(fix, sizeof(fix), "ip link set dev %s mtu %u", t->nd->name,
+				 want + 96);
+		rctl_say(
+			j,
+			&(struct rctl_say){ .status = RCTL_FAIL,
+					    .target = t->name,
+					    .expected = exp,
+					    .observed = got,
+					    .fix = fix },
+			"active_mtu %u is below the intended %u: the netdev MTU must be at least %u",
+			p->active_mtu, want, want + 96);
 	}
+	mtu_uppers(j, t);
 }
 
-void rule_mtu_oversize(struct rctl_judge *j)
+void rule_mtu_oversize(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char got[64];
 	uint64_t n;
 
-	FOR_DELTA_TARGETS(j, t, RCTL_DELTA_ETHTOOL) {
-		n = rctl_delta_of(t.nd->stats, t.nd->n_stats, "rx_oversize_pkts_phy") +
-		    rctl_delta_of(t.nd->stats, t.nd->n_stats, "rx_out_of_range_len_phy");
-		snprintf(got, sizeof(got), "+%llu oversize frames", (unsigned long long)n);
-		if (!n)
-			continue;
-		rctl_emit(j, RCTL_WARN, t.name, "+0 oversize frames", got,
-			  "ethtool -S rx_oversize_pkts_phy, rx_out_of_range_len_phy", NULL,
-			  "frames larger than the MTU of '%s' arrive: a peer's MTU is larger",
-			  t.nd->name);
-	}
+	n = rctl_delta_of(t->nd->stats, t->nd->n_stats, "rx_oversize_pkts_phy") +
+	    rctl_delta_of(t->nd->stats, t->nd->n_stats, "rx_out_of_range_len_phy");
+	snprintf(got, sizeof(got), "+%llu oversize frames", (unsigned long long)n);
+	if (!n)
+		return;
+	rctl_say(j,
+		 &(struct rctl_say){
+			 .status = RCTL_WARN,
+			 .target = t->name,
+			 .expected = "+0 oversize frames",
+			 .observed = got,
+			 .evidence = "ethtool -S rx_oversize_pkts_phy, rx_out_of_range_len_phy" },
+		 "frames larger than the MTU of '%s' arrive: a peer's MTU is larger", t->nd->name);
 }

@@ -14,10 +14,6 @@
 #include "rocectl/settings.h"
 #include "rocectl/rules.h"
 
-#define FOR_TARGETS(j, t)                                                     \
-	for (uint32_t di_ = 0, pi_ = 0; rctl_target_next(j, &t, &di_, &pi_);) \
-		if (t.nd)
-
 /* "veth0" matches "" (any), "veth0" and "!eth1". */
 static bool if_match(const char *rule, const char *name)
 {
@@ -72,12 +68,15 @@ static bool nf_ok(struct rctl_judge *j, bool report)
 	if (st->ok)
 		return true;
 	if (report && st->err)
-		rctl_emit(j, RCTL_UNKNOWN, NULL, NULL, "unknown", st->reason, NULL,
-			  "cannot read the netfilter ruleset: %s", st->reason);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+					     .observed = "unknown",
+					     .evidence = st->reason },
+			 "cannot read the netfilter ruleset: %s", st->reason);
 	return false;
 }
 
-void rule_firewall_roce_udp(struct rctl_judge *j)
+void rule_firewall_roce_udp(struct rctl_judge *j, const struct rctl_target *host)
 {
 	const struct rctl_netfilter *nf = &j->h->netfilter;
 	const struct rctl_nf_rule *r;
@@ -87,12 +86,18 @@ void rule_firewall_roce_udp(struct rctl_judge *j)
 
 	if (!nf_ok(j, true))
 		return;
-	FOR_TARGETS(j, t) {
+	for (uint32_t di = 0, pi = 0; rctl_target_next(j, &t, &di, &pi);) {
+		if (!t.nd)
+			continue;
 		r = nf_find(nf, "udp", 4791, t.nd->name, &n);
 		if (!r) {
 			snprintf(got, sizeof(got), "none among %u rules", nf->n_rules_read);
-			rctl_emit(j, RCTL_PASS, t.name, "no drop of UDP 4791", got, NULL, NULL,
-				  "no netfilter rule drops UDP 4791 on '%s'", t.nd->name);
+			rctl_say(j,
+				 &(struct rctl_say){ .status = RCTL_PASS,
+						     .target = t.name,
+						     .expected = "no drop of UDP 4791",
+						     .observed = got },
+				 "no netfilter rule drops UDP 4791 on '%s'", t.nd->name);
 			continue;
 		}
 		snprintf(got, sizeof(got), "%u rule%s: %s UDP 4791", n, n > 1 ? "s" : "",
@@ -100,16 +105,30 @@ void rule_firewall_roce_udp(struct rctl_judge *j)
 		nf_describe(r, ev, sizeof(ev));
 		nf_fix(r, fix, sizeof(fix));
 		if (rctl_family_of(t.dev, NULL) == RCTL_FAM_RXE)
-			rctl_emit(j, RCTL_FAIL, t.name, "no drop of UDP 4791", got, ev, fix,
-				  "a netfilter rule drops UDP 4791 on '%s': it blocks Soft-RoCE (rxe runs RoCE v2 through the kernel's UDP stack)",
-				  t.nd->name);
+			rctl_say(
+				j,
+				&(struct rctl_say){ .status = RCTL_FAIL,
+						    .target = t.name,
+						    .expected = "no drop of UDP 4791",
+						    .observed = got,
+						    .evidence = ev,
+						    .fix = fix },
+				"a netfilter rule drops UDP 4791 on '%s': it blocks Soft-RoCE (rxe runs RoCE v2 through the kernel's UDP stack)",
+				t.nd->name);
 		else
-			rctl_emit(j, RCTL_WARN, t.name, "no drop of UDP 4791", got, ev, fix,
-				  "netfilter rule present: ineffective for hardware RoCE (it bypasses netfilter), but it blocks Soft-RoCE and OOB TCP");
+			rctl_say(
+				j,
+				&(struct rctl_say){ .status = RCTL_WARN,
+						    .target = t.name,
+						    .expected = "no drop of UDP 4791",
+						    .observed = got,
+						    .evidence = ev,
+						    .fix = fix },
+				"netfilter rule present: ineffective for hardware RoCE (it bypasses netfilter), but it blocks Soft-RoCE and OOB TCP");
 	}
 }
 
-void rule_firewall_oob_tcp(struct rctl_judge *j)
+void rule_firewall_oob_tcp(struct rctl_judge *j, const struct rctl_target *host)
 {
 	static const struct {
 		uint32_t port;
@@ -130,15 +149,22 @@ void rule_firewall_oob_tcp(struct rctl_judge *j)
 		r = nf_find(nf, "tcp", oob[i].port, NULL, &n);
 		snprintf(exp, sizeof(exp), "no drop of TCP %u", oob[i].port);
 		if (!r) {
-			rctl_emit(j, RCTL_PASS, NULL, exp, "none", NULL, NULL,
-				  "no netfilter rule drops TCP %u", oob[i].port);
+			rctl_say(j,
+				 &(struct rctl_say){
+					 .status = RCTL_PASS, .expected = exp, .observed = "none" },
+				 "no netfilter rule drops TCP %u", oob[i].port);
 			continue;
 		}
 		snprintf(got, sizeof(got), "%u rule%s: %s TCP %u", n, n > 1 ? "s" : "",
 			 r->verdict, oob[i].port);
 		nf_describe(r, ev, sizeof(ev));
 		nf_fix(r, fix, sizeof(fix));
-		rctl_emit(j, RCTL_WARN, NULL, exp, got, ev, fix,
-			  "a netfilter rule drops TCP %u (%s)", oob[i].port, oob[i].what);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = ev,
+					     .fix = fix },
+			 "a netfilter rule drops TCP %u (%s)", oob[i].port, oob[i].what);
 	}
 }

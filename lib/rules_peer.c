@@ -26,8 +26,12 @@ static const struct rctl_lldp_peer *peer_of(struct rctl_judge *j, const struct r
 	if (p->st.ok)
 		return p;
 	if (report && p->st.err)
-		rctl_emit(j, RCTL_UNKNOWN, t->name, NULL, "unknown", p->st.reason, NULL,
-			  "no LLDP neighbour of '%s': %s", t->nd->name, p->st.reason);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+					     .target = t->name,
+					     .observed = "unknown",
+					     .evidence = p->st.reason },
+			 "no LLDP neighbour of '%s': %s", t->nd->name, p->st.reason);
 	return NULL;
 }
 
@@ -45,102 +49,121 @@ static void evidence(const struct rctl_lldp_peer *p, const char *what, char *buf
 		 p->system_name[0] ? p->system_name : p->chassis_id, p->port_id, p->source);
 }
 
-void rule_peer_neighbor(struct rctl_judge *j)
+void rule_peer_neighbor(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
-	struct rctl_target t;
 	char ev[RCTL_FIELD_LEN * 2], who[RCTL_FIELD_LEN];
 
-	FOR_QOS_TARGETS(j, t) {
-		p = peer_of(j, &t, true);
-		if (!p)
-			continue;
-		snprintf(ev, sizeof(ev), "chassis %s, port %s%s%s, ttl %u s, via %s", p->chassis_id,
-			 p->port_id, p->port_descr[0] ? " " : "", p->port_descr, p->ttl, p->source);
-		rctl_emit(j, RCTL_PASS, t.name, NULL, NULL, ev, NULL, "'%s' is on %s",
-			  t.nd->name, sw(p, who, sizeof(who)));
-	}
+	p = peer_of(j, t, true);
+	if (!p)
+		return;
+	snprintf(ev, sizeof(ev), "chassis %s, port %s%s%s, ttl %u s, via %s", p->chassis_id,
+		 p->port_id, p->port_descr[0] ? " " : "", p->port_descr, p->ttl, p->source);
+	rctl_say(j, &(struct rctl_say){ .status = RCTL_PASS, .target = t->name, .evidence = ev },
+		 "'%s' is on %s", t->nd->name, sw(p, who, sizeof(who)));
 }
 
-void rule_peer_dcbx_absent(struct rctl_judge *j)
+void rule_peer_dcbx_absent(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
-	struct rctl_target t;
 	char who[RCTL_FIELD_LEN], fix[RCTL_FIELD_LEN * 2];
 
-	FOR_QOS_TARGETS(j, t) {
-		p = peer_of(j, &t, false);
-		if (!p || rctl_lldp_has_dcbx(p))
-			continue;
-		snprintf(fix, sizeof(fix), "%s: send the IEEE DCBX TLVs (ETS, PFC, application "
-			 "priority) in its LLDP", sw(p, who, sizeof(who)));
-		rctl_emit(j, RCTL_WARN, t.name, "ETS, PFC and APP TLVs", "none", NULL, fix,
-			  "%s sends no DCBX TLVs: PFC cannot be negotiated, and its PFC, ETS and "
-			  "DSCP map cannot be seen from the host", who);
-	}
+	p = peer_of(j, t, false);
+	if (!p || rctl_lldp_has_dcbx(p))
+		return;
+	snprintf(fix, sizeof(fix),
+		 "%s: send the IEEE DCBX TLVs (ETS, PFC, application "
+		 "priority) in its LLDP",
+		 sw(p, who, sizeof(who)));
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = "ETS, PFC and APP TLVs",
+				     .observed = "none",
+				     .fix = fix },
+		 "%s sends no DCBX TLVs: PFC cannot be negotiated, and its PFC, ETS and "
+		 "DSCP map cannot be seen from the host",
+		 who);
 }
 
-void rule_peer_pfc_prio(struct rctl_judge *j)
+void rule_peer_pfc_prio(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
-	struct rctl_target t;
 	char exp[48], got[48], who[RCTL_FIELD_LEN], ev[RCTL_FIELD_LEN * 2], fix[RCTL_FIELD_LEN * 2];
 	int pr = j->in->prio;
 
-	FOR_QOS_TARGETS(j, t) {
-		p = peer_of(j, &t, false);
-		if (!p || !p->has_pfc || !j->in->pfc)
-			continue;
-		snprintf(exp, sizeof(exp), "switch PFC on %d", pr);
-		snprintf(got, sizeof(got), "switch PFC on ");
-		rctl_prio_list(p->pfc_en, got + strlen(got), sizeof(got) - strlen(got));
-		evidence(p, "PFC configuration TLV", ev, sizeof(ev));
-		sw(p, who, sizeof(who));
-		if (p->pfc_en[pr]) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, ev, NULL,
-				  "%s has PFC on RoCE priority %d", who, pr);
-			continue;
-		}
-		snprintf(fix, sizeof(fix), "%s: enable PFC (no-drop) on priority %d", who, pr);
-		rctl_emit(j, RCTL_FAIL, t.name, exp, got, ev, fix,
-			  "%s has PFC off on RoCE priority %d: it drops instead of pausing", who, pr);
+	p = peer_of(j, t, false);
+	if (!p || !p->has_pfc || !j->in->pfc)
+		return;
+	snprintf(exp, sizeof(exp), "switch PFC on %d", pr);
+	snprintf(got, sizeof(got), "switch PFC on ");
+	rctl_prio_list(p->pfc_en, got + strlen(got), sizeof(got) - strlen(got));
+	evidence(p, "PFC configuration TLV", ev, sizeof(ev));
+	sw(p, who, sizeof(who));
+	if (p->pfc_en[pr]) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = ev },
+			 "%s has PFC on RoCE priority %d", who, pr);
+		return;
 	}
+	snprintf(fix, sizeof(fix), "%s: enable PFC (no-drop) on priority %d", who, pr);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_FAIL,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .evidence = ev,
+				     .fix = fix },
+		 "%s has PFC off on RoCE priority %d: it drops instead of pausing", who, pr);
 }
 
-void rule_peer_pfc_extra(struct rctl_judge *j)
+void rule_peer_pfc_extra(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
-	struct rctl_target t;
 	char exp[48], got[48], extra[24], who[RCTL_FIELD_LEN], ev[RCTL_FIELD_LEN * 2];
 	char fix[RCTL_FIELD_LEN * 2];
 	bool more[8];
 	int i, n;
 
-	FOR_QOS_TARGETS(j, t) {
-		p = peer_of(j, &t, false);
-		if (!p || !p->has_pfc)
-			continue;
-		for (i = 0, n = 0; i < 8; i++)
-			n += more[i] = p->pfc_en[i] && !(j->in->pfc && i == j->in->prio);
-		if (j->in->pfc)
-			snprintf(exp, sizeof(exp), "switch PFC on %d only", j->in->prio);
-		else
-			snprintf(exp, sizeof(exp), "switch PFC on none");
-		snprintf(got, sizeof(got), "switch PFC on ");
-		rctl_prio_list(p->pfc_en, got + strlen(got), sizeof(got) - strlen(got));
-		evidence(p, "PFC configuration TLV", ev, sizeof(ev));
-		sw(p, who, sizeof(who));
-		if (!n) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, ev, NULL,
-				  "%s has PFC on no other priority", who);
-			continue;
-		}
-		rctl_prio_list(more, extra, sizeof(extra));
-		snprintf(fix, sizeof(fix), "%s: disable PFC on priority %s", who, extra);
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, ev, fix,
-			  "%s has PFC on priority %s, which the host does not expect: those "
-			  "pause frames stop traffic the host treats as lossy", who, extra);
+	p = peer_of(j, t, false);
+	if (!p || !p->has_pfc)
+		return;
+	for (i = 0, n = 0; i < 8; i++)
+		n += more[i] = p->pfc_en[i] && !(j->in->pfc && i == j->in->prio);
+	if (j->in->pfc)
+		snprintf(exp, sizeof(exp), "switch PFC on %d only", j->in->prio);
+	else
+		snprintf(exp, sizeof(exp), "switch PFC on none");
+	snprintf(got, sizeof(got), "switch PFC on ");
+	rctl_prio_list(p->pfc_en, got + strlen(got), sizeof(got) - strlen(got));
+	evidence(p, "PFC configuration TLV", ev, sizeof(ev));
+	sw(p, who, sizeof(who));
+	if (!n) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = ev },
+			 "%s has PFC on no other priority", who);
+		return;
 	}
+	rctl_prio_list(more, extra, sizeof(extra));
+	snprintf(fix, sizeof(fix), "%s: disable PFC on priority %s", who, extra);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .evidence = ev,
+				     .fix = fix },
+		 "%s has PFC on priority %s, which the host does not expect: those "
+		 "pause frames stop traffic the host treats as lossy",
+		 who, extra);
 }
 
 /* The priorities the switch's APP table gives DSCP "dscp"; how many DSCP entries it has. */
@@ -178,64 +201,89 @@ static void app_one(struct rctl_judge *j, const struct rctl_target *t,
 	snprintf(fix, sizeof(fix), "%s: trust DSCP and map DSCP %d to priority %d", who, dscp,
 		 prio);
 	if (!n)
-		rctl_emit(j, RCTL_WARN, t->name, exp, "no DSCP entries", ev, fix,
-			  "%s advertises no DSCP map: it may not classify the %s DSCP %d at all",
-			  who, what, dscp);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = "no DSCP entries",
+					     .evidence = ev,
+					     .fix = fix },
+			 "%s advertises no DSCP map: it may not classify the %s DSCP %d at all",
+			 who, what, dscp);
 	else if (prios[prio] && !other)
-		rctl_emit(j, RCTL_PASS, t->name, exp, got, ev, NULL,
-			  "%s maps the %s DSCP %d to priority %d", who, what, dscp, prio);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = ev },
+			 "%s maps the %s DSCP %d to priority %d", who, what, dscp, prio);
 	else
-		rctl_emit(j, RCTL_FAIL, t->name, exp, got, ev, fix,
-			  "%s maps the %s DSCP %d to another priority than the host's %d", who,
-			  what, dscp, prio);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_FAIL,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = ev,
+					     .fix = fix },
+			 "%s maps the %s DSCP %d to another priority than the host's %d", who, what,
+			 dscp, prio);
 }
 
-void rule_peer_app_dscp(struct rctl_judge *j)
+void rule_peer_app_dscp(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
-	struct rctl_target t;
 	char who[RCTL_FIELD_LEN];
 
-	FOR_QOS_TARGETS(j, t) {
-		p = peer_of(j, &t, false);
-		if (!p || !rctl_lldp_has_dcbx(p))
-			continue;
-		if (!p->has_app) {
-			rctl_emit(j, RCTL_UNKNOWN, t.name, NULL, "unknown", NULL, NULL,
-				  "%s sends no application priority TLV: its DSCP map cannot be "
-				  "seen from the host", sw(p, who, sizeof(who)));
-			continue;
-		}
-		app_one(j, &t, p, "RoCE", j->in->dscp, j->in->prio);
-		app_one(j, &t, p, "CNP", j->in->cnp_dscp, j->in->cnp_prio);
+	p = peer_of(j, t, false);
+	if (!p || !rctl_lldp_has_dcbx(p))
+		return;
+	if (!p->has_app) {
+		rctl_say(j,
+			 &(struct rctl_say){
+				 .status = RCTL_UNKNOWN, .target = t->name, .observed = "unknown" },
+			 "%s sends no application priority TLV: its DSCP map cannot be "
+			 "seen from the host",
+			 sw(p, who, sizeof(who)));
+		return;
 	}
+	app_one(j, t, p, "RoCE", j->in->dscp, j->in->prio);
+	app_one(j, t, p, "CNP", j->in->cnp_dscp, j->in->cnp_prio);
 }
 
-void rule_peer_ets(struct rctl_judge *j)
+void rule_peer_ets(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
-	struct rctl_target t;
 	char got[80], who[RCTL_FIELD_LEN], ev[RCTL_FIELD_LEN * 2], fix[RCTL_FIELD_LEN * 2];
 	int pr = j->in->prio, tc;
 
-	FOR_QOS_TARGETS(j, t) {
-		p = peer_of(j, &t, false);
-		if (!p || !p->has_ets)
-			continue;
-		tc = p->ets_prio_tc[pr] & 7;
-		snprintf(got, sizeof(got), "switch prio %d -> tc %d, tsa %u, bw %u%%", pr, tc,
-			 p->ets_tc_tsa[tc], p->ets_tc_bw[tc]);
-		evidence(p, "ETS configuration TLV", ev, sizeof(ev));
-		sw(p, who, sizeof(who));
-		if (p->ets_tc_tsa[tc] == RCTL_TSA_ETS && !p->ets_tc_bw[tc]) {
-			snprintf(fix, sizeof(fix), "%s: give traffic class %d an ETS share (e.g. 50%%)",
-				 who, tc);
-			rctl_emit(j, RCTL_FAIL, t.name, "switch ETS share > 0 or strict", got, ev, fix,
-				  "%s gives tc %d of RoCE priority %d no bandwidth", who, tc, pr);
-		} else {
-			rctl_emit(j, RCTL_PASS, t.name, "switch ETS share > 0 or strict", got, ev,
-				  NULL, "%s gives tc %d of RoCE priority %d bandwidth", who, tc, pr);
-		}
+	p = peer_of(j, t, false);
+	if (!p || !p->has_ets)
+		return;
+	tc = p->ets_prio_tc[pr] & 7;
+	snprintf(got, sizeof(got), "switch prio %d -> tc %d, tsa %u, bw %u%%", pr, tc,
+		 p->ets_tc_tsa[tc], p->ets_tc_bw[tc]);
+	evidence(p, "ETS configuration TLV", ev, sizeof(ev));
+	sw(p, who, sizeof(who));
+	if (p->ets_tc_tsa[tc] == RCTL_TSA_ETS && !p->ets_tc_bw[tc]) {
+		snprintf(fix, sizeof(fix), "%s: give traffic class %d an ETS share (e.g. 50%%)",
+			 who, tc);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_FAIL,
+					     .target = t->name,
+					     .expected = "switch ETS share > 0 or strict",
+					     .observed = got,
+					     .evidence = ev,
+					     .fix = fix },
+			 "%s gives tc %d of RoCE priority %d no bandwidth", who, tc, pr);
+	} else {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "switch ETS share > 0 or strict",
+					     .observed = got,
+					     .evidence = ev },
+			 "%s gives tc %d of RoCE priority %d bandwidth", who, tc, pr);
 	}
 }
 
@@ -263,40 +311,62 @@ static bool differs(const struct rctl_judge *j, const struct rctl_lldp_peer *p, 
 	return false;
 }
 
-void rule_peer_willing(struct rctl_judge *j)
+void rule_peer_willing(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
-	struct rctl_target t;
 	char got[64], why[64], who[RCTL_FIELD_LEN], ev[RCTL_FIELD_LEN * 2], fix[RCTL_FIELD_LEN * 2];
 	bool sw_will, host_will;
 
-	FOR_QOS_TARGETS(j, t) {
-		p = peer_of(j, &t, false);
-		if (!p || !(p->has_pfc || p->has_ets) || !t.nd->ets.st.ok)
-			continue;
-		sw_will = (p->has_pfc && p->pfc_willing) || (p->has_ets && p->ets_willing);
-		host_will = t.nd->ets.willing;
-		snprintf(got, sizeof(got), "host %swilling, switch %swilling", host_will ? "" : "not ",
-			 sw_will ? "" : "not ");
-		snprintf(ev, sizeof(ev), "host: dcbnl ETS willing %d; switch: LLDP PFC willing %d, "
-			 "ETS willing %d, via %s", host_will, p->pfc_willing, p->ets_willing, p->source);
-		sw(p, who, sizeof(who));
-		if (host_will && sw_will) {
-			snprintf(fix, sizeof(fix), "%s: advertise not willing (the switch owns the "
-				 "configuration), or host: dcb ets set dev %s willing off", who, t.nd->name);
-			rctl_emit(j, RCTL_WARN, t.name, "one side willing", got, ev, fix,
-				  "both ends are willing: which configuration applies is left to "
-				  "DCBX's tie-break, not to the operator");
-		} else if (host_will && differs(j, p, why, sizeof(why))) {
-			snprintf(fix, sizeof(fix), "%s: advertise the intent (%s), or host: dcb ets "
-				 "set dev %s willing off", who, why, t.nd->name);
-			rctl_emit(j, RCTL_FAIL, t.name, "willing host, switch advertising the intent",
-				  got, ev, fix, "the host is willing and takes %s's configuration, "
-				  "which differs from the intent: %s", who, why);
-		} else {
-			rctl_emit(j, RCTL_PASS, t.name, "one side willing", got, ev, NULL,
-				  "DCBX willing bits leave one configuration in charge");
-		}
+	p = peer_of(j, t, false);
+	if (!p || !(p->has_pfc || p->has_ets) || !t->nd->ets.st.ok)
+		return;
+	sw_will = (p->has_pfc && p->pfc_willing) || (p->has_ets && p->ets_willing);
+	host_will = t->nd->ets.willing;
+	snprintf(got, sizeof(got), "host %swilling, switch %swilling", host_will ? "" : "not ",
+		 sw_will ? "" : "not ");
+	snprintf(ev, sizeof(ev),
+		 "host: dcbnl ETS willing %d; switch: LLDP PFC willing %d, "
+		 "ETS willing %d, via %s",
+		 host_will, p->pfc_willing, p->ets_willing, p->source);
+	sw(p, who, sizeof(who));
+	if (host_will && sw_will) {
+		snprintf(fix, sizeof(fix),
+			 "%s: advertise not willing (the switch owns the "
+			 "configuration), or host: dcb ets set dev %s willing off",
+			 who, t->nd->name);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = "one side willing",
+					     .observed = got,
+					     .evidence = ev,
+					     .fix = fix },
+			 "both ends are willing: which configuration applies is left to "
+			 "DCBX's tie-break, not to the operator");
+	} else if (host_will && differs(j, p, why, sizeof(why))) {
+		snprintf(fix, sizeof(fix),
+			 "%s: advertise the intent (%s), or host: dcb ets "
+			 "set dev %s willing off",
+			 who, why, t->nd->name);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_FAIL,
+					     .target = t->name,
+					     .expected =
+						     "willing host, switch advertising the intent",
+					     .observed = got,
+					     .evidence = ev,
+					     .fix = fix },
+			 "the host is willing and takes %s's configuration, "
+			 "which differs from the intent: %s",
+			 who, why);
+	} else {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "one side willing",
+					     .observed = got,
+					     .evidence = ev },
+			 "DCBX willing bits leave one configuration in charge");
 	}
 }
 
@@ -311,36 +381,50 @@ static uint32_t host_frame(const struct rctl_judge *j, const struct rctl_target 
 	return *mtu + ETH_OVERHEAD + (*tagged ? VLAN_TAG : 0);
 }
 
-void rule_peer_mfs(struct rctl_judge *j)
+void rule_peer_mfs(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
-	struct rctl_target t;
 	char exp[RCTL_FIELD_LEN], got[32], who[RCTL_FIELD_LEN], ev[RCTL_FIELD_LEN * 2];
 	char fix[RCTL_FIELD_LEN * 2];
 	uint32_t need, mtu;
 	bool tagged;
 
-	FOR_QOS_TARGETS(j, t) {
-		p = peer_of(j, &t, false);
-		if (!p || !p->has_mfs)
-			continue;
-		need = host_frame(j, &t, &mtu, &tagged);
-		snprintf(exp, sizeof(exp), "switch MFS >= %u (MTU %u + 14 Ethernet header + 4 FCS%s)",
-			 need, mtu, tagged ? " + 4 VLAN tag" : "");
-		snprintf(got, sizeof(got), "switch MFS %u", p->mfs);
-		snprintf(ev, sizeof(ev), "LLDP 802.3 maximum frame size TLV via %s; host netdev "
-			 "mtu %u, intent RoCE MTU %u (+ 96 headers)", p->source, t.nd->mtu, j->in->mtu);
-		sw(p, who, sizeof(who));
-		if (p->mfs >= need) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, ev, NULL,
-				  "%s admits the host's %u-byte frames", who, need);
-			continue;
-		}
-		snprintf(fix, sizeof(fix), "%s: raise the port's MTU to admit %u-byte frames "
-			 "(or host: ip link set dev %s mtu %u)", who, need, t.nd->name,
-			 p->mfs > ETH_OVERHEAD + VLAN_TAG ? p->mfs - ETH_OVERHEAD - (tagged ? VLAN_TAG : 0) : 0);
-		rctl_emit(j, RCTL_FAIL, t.name, exp, got, ev, fix,
-			  "%s drops the host's %u-byte frames: its maximum frame size is %u", who,
-			  need, p->mfs);
+	p = peer_of(j, t, false);
+	if (!p || !p->has_mfs)
+		return;
+	need = host_frame(j, t, &mtu, &tagged);
+	snprintf(exp, sizeof(exp), "switch MFS >= %u (MTU %u + 14 Ethernet header + 4 FCS%s)", need,
+		 mtu, tagged ? " + 4 VLAN tag" : "");
+	snprintf(got, sizeof(got), "switch MFS %u", p->mfs);
+	snprintf(ev, sizeof(ev),
+		 "LLDP 802.3 maximum frame size TLV via %s; host netdev "
+		 "mtu %u, intent RoCE MTU %u (+ 96 headers)",
+		 p->source, t->nd->mtu, j->in->mtu);
+	sw(p, who, sizeof(who));
+	if (p->mfs >= need) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = ev },
+			 "%s admits the host's %u-byte frames", who, need);
+		return;
 	}
+	snprintf(fix, sizeof(fix),
+		 "%s: raise the port's MTU to admit %u-byte frames "
+		 "(or host: ip link set dev %s mtu %u)",
+		 who, need, t->nd->name,
+		 p->mfs > ETH_OVERHEAD + VLAN_TAG ?
+			 p->mfs - ETH_OVERHEAD - (tagged ? VLAN_TAG : 0) :
+			 0);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_FAIL,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .evidence = ev,
+				     .fix = fix },
+		 "%s drops the host's %u-byte frames: its maximum frame size is %u", who, need,
+		 p->mfs);
 }

@@ -11,9 +11,6 @@
 #include "rocectl/rules.h"
 #include "rocectl/settings.h"
 
-/* Where DCB lives: the port's netdev, or each slave under RoCE LAG. */
-#define FOR_TARGETS(j, t) FOR_QOS_TARGETS(j, t)
-
 /* A part the driver does not implement at all: the check does not apply. */
 static bool unsupported(const struct rctl_part *p)
 {
@@ -41,17 +38,28 @@ static void pfc_by_frames(struct rctl_judge *j, const struct rctl_target *t, con
 		 "PFC read as zero; prio %d PFC frames +%llu sent, +%llu received",
 		 p, (unsigned long long)tx, (unsigned long long)rx);
 	if (tx) {
-		rctl_emit(j, RCTL_PASS, t->name, exp, got, nd->pfc.st.reason, NULL,
-			  "PFC is on for RoCE prio %d: the driver reads zero (firmware-managed), "
-			  "but '%s' sent PFC frames on it", p, nd->name);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got,
+					     .evidence = nd->pfc.st.reason },
+			 "PFC is on for RoCE prio %d: the driver reads zero (firmware-managed), "
+			 "but '%s' sent PFC frames on it",
+			 p, nd->name);
 		return;
 	}
-	rctl_emit(j, RCTL_UNKNOWN, t->name, exp, found ? got : "unknown", nd->pfc.st.reason, NULL,
-		  "cannot read PFC of '%s': %s; %s", nd->name, nd->pfc.st.reason,
-		  !rctl_host_has_deltas(j->h) || !found ?
-		  "no PFC frame counters over an interval to tell" :
-		  rx ? "the peer sent PFC on the prio but this NIC sent none" :
-		  "no PFC frame moved on the prio during the interval");
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = found ? got : "unknown",
+				     .evidence = nd->pfc.st.reason },
+		 "cannot read PFC of '%s': %s; %s", nd->name, nd->pfc.st.reason,
+		 !rctl_host_has_deltas(j->h) || !found ?
+			 "no PFC frame counters over an interval to tell" :
+		 rx ? "the peer sent PFC on the prio but this NIC sent none" :
+		      "no PFC frame moved on the prio during the interval");
 }
 
 /*
@@ -68,33 +76,35 @@ static bool pfc_prio_as_wanted(const struct rctl_target *t, int prio, bool on, c
 	return false;
 }
 
-void rule_pfc_prio_disabled(struct rctl_judge *j)
+void rule_pfc_prio_disabled(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[64], got[64], ev[96], fix[160];
 	int p = j->in->prio;
 	bool ok;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_pfc *pfc = &t.nd->pfc;
+	const struct rctl_pfc *pfc = &t->nd->pfc;
 
-		if (!pfc->st.ok && pfc->st.err == RCTL_FW_MANAGED && j->in->pfc) {
-			snprintf(exp, sizeof(exp), "PFC on prio %d", p);
-			pfc_by_frames(j, &t, exp);
-			continue;
-		}
-		if (!rctl_part_ok(j, &t, &pfc->st, "PFC", true) || !j->in->pfc)
-			continue;
+	if (!pfc->st.ok && pfc->st.err == RCTL_FW_MANAGED && j->in->pfc) {
 		snprintf(exp, sizeof(exp), "PFC on prio %d", p);
-		snprintf(got, sizeof(got), "PFC on prio %s",
-			 rctl_prio_list(pfc->pfc_en, ev, sizeof(ev)));
-		snprintf(ev, sizeof(ev), "dcbnl ieee_pfc of '%s': pfc_cap %u", t.nd->name,
-			 pfc->pfc_cap);
-		ok = pfc_prio_as_wanted(&t, p, true, fix, sizeof(fix));
-		rctl_emit(j, ok ? RCTL_PASS : RCTL_FAIL, t.name, exp, got, ev, ok ? NULL : fix,
-			  ok ? "PFC is on for RoCE prio %d" :
-			  "PFC is off for RoCE prio %d: drops on congestion instead of pause", p);
+		pfc_by_frames(j, t, exp);
+		return;
 	}
+	if (!rctl_part_ok(j, t, &pfc->st, "PFC", true) || !j->in->pfc)
+		return;
+	snprintf(exp, sizeof(exp), "PFC on prio %d", p);
+	snprintf(got, sizeof(got), "PFC on prio %s", rctl_prio_list(pfc->pfc_en, ev, sizeof(ev)));
+	snprintf(ev, sizeof(ev), "dcbnl ieee_pfc of '%s': pfc_cap %u", t->nd->name, pfc->pfc_cap);
+	ok = pfc_prio_as_wanted(t, p, true, fix, sizeof(fix));
+	rctl_say(j,
+		 &(struct rctl_say){ .status = ok ? RCTL_PASS : RCTL_FAIL,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .evidence = ev,
+				     .fix = ok ? NULL : fix },
+		 ok ? "PFC is on for RoCE prio %d" :
+		      "PFC is off for RoCE prio %d: drops on congestion instead of pause",
+		 p);
 }
 
 /* Every priority with PFC on that should not have it, as "0:off 5:off". */
@@ -114,146 +124,180 @@ static int extra_prios(const struct rctl_judge *j, const bool en[8], char *off,
 	return n;
 }
 
-void rule_pfc_extra_prio(struct rctl_judge *j)
+void rule_pfc_extra_prio(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[64], got[64], off[64], fix[160];
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_pfc *pfc = &t.nd->pfc;
+	const struct rctl_pfc *pfc = &t->nd->pfc;
 
-		if (!rctl_part_ok(j, &t, &pfc->st, "PFC", false))
-			continue;
-		if (j->in->pfc)
-			snprintf(exp, sizeof(exp), "PFC on prio %d only", j->in->prio);
-		else
-			snprintf(exp, sizeof(exp), "no PFC (%s)", j->in->profile);
-		snprintf(got, sizeof(got), "PFC on prio %s",
-			 rctl_prio_list(pfc->pfc_en, off, sizeof(off)));
-		if (!extra_prios(j, pfc->pfc_en, off, sizeof(off))) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
-				  "no PFC on other priorities");
-			continue;
-		}
-		snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc%s", t.nd->name, off);
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
-			  "PFC is on for priorities that do not carry RoCE: pauses spread to other traffic");
+	if (!rctl_part_ok(j, t, &pfc->st, "PFC", false))
+		return;
+	if (j->in->pfc)
+		snprintf(exp, sizeof(exp), "PFC on prio %d only", j->in->prio);
+	else
+		snprintf(exp, sizeof(exp), "no PFC (%s)", j->in->profile);
+	snprintf(got, sizeof(got), "PFC on prio %s", rctl_prio_list(pfc->pfc_en, off, sizeof(off)));
+	if (!extra_prios(j, pfc->pfc_en, off, sizeof(off))) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got },
+			 "no PFC on other priorities");
+		return;
 	}
+	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc%s", t->nd->name, off);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .fix = fix },
+		 "PFC is on for priorities that do not carry RoCE: pauses spread to other traffic");
 }
 
-void rule_pfc_cnp_prio(struct rctl_judge *j)
+void rule_pfc_cnp_prio(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[64], got[64], fix[160];
 	int c = j->in->cnp_prio;
 	bool ok;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_pfc *pfc = &t.nd->pfc;
+	const struct rctl_pfc *pfc = &t->nd->pfc;
 
-		if (!rctl_part_ok(j, &t, &pfc->st, "PFC", false) ||
-		    (j->in->pfc && c == j->in->prio))
-			continue;
-		snprintf(exp, sizeof(exp), "PFC off on CNP prio %d", c);
-		snprintf(got, sizeof(got), "PFC %s on prio %d", pfc->pfc_en[c] ? "on" : "off", c);
-		ok = pfc_prio_as_wanted(&t, c, false, fix, sizeof(fix));
-		rctl_emit(j, ok ? RCTL_PASS : RCTL_WARN, t.name, exp, got, NULL, ok ? NULL : fix,
-			  ok ? "CNP prio %d has no PFC" :
-			  "PFC is on for the CNP prio %d: CNPs belong in a strict-priority queue, not a paused one", c);
-	}
+	if (!rctl_part_ok(j, t, &pfc->st, "PFC", false) || (j->in->pfc && c == j->in->prio))
+		return;
+	snprintf(exp, sizeof(exp), "PFC off on CNP prio %d", c);
+	snprintf(got, sizeof(got), "PFC %s on prio %d", pfc->pfc_en[c] ? "on" : "off", c);
+	ok = pfc_prio_as_wanted(t, c, false, fix, sizeof(fix));
+	rctl_say(
+		j,
+		&(struct rctl_say){ .status = ok ? RCTL_PASS : RCTL_WARN,
+				    .target = t->name,
+				    .expected = exp,
+				    .observed = got,
+				    .fix = ok ? NULL : fix },
+		ok ? "CNP prio %d has no PFC" :
+		     "PFC is on for the CNP prio %d: CNPs belong in a strict-priority queue, not a paused one",
+		c);
 }
 
 /* PFC and ECN are a pair: PFC alone turns congestion into pause storms. */
-void rule_pfc_without_ecn(struct rctl_judge *j)
+void rule_pfc_without_ecn(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char exp[64], got[64], fix[320];
 	int p = j->in->prio, np, rp;
 
-	FOR_TARGETS(j, t) {
-		if (!t.nd->pfc.st.ok || !t.nd->pfc.pfc_en[p])
-			continue;
-		np = rctl_ecn_on(t.nd, p, true);
-		rp = rctl_ecn_on(t.nd, p, false);
-		if (np < 0 || rp < 0)	/* reported by dcqcn.params / ecn.* */
-			continue;
-		snprintf(exp, sizeof(exp), "PFC and ECN on prio %d", p);
-		snprintf(got, sizeof(got), "PFC on, ECN np %s rp %s", np ? "on" : "off",
-			 rp ? "on" : "off");
-		if (np && rp) {
-			rctl_emit(j, RCTL_PASS, t.name, exp, got, NULL, NULL,
-				  "PFC and ECN/DCQCN are both on for prio %d", p);
-			continue;
-		}
-		rctl_ecn_fix(t.nd, p, !np, fix, sizeof(fix));
-		rctl_emit(j, RCTL_WARN, t.name, exp, got, NULL, fix,
-			  "PFC without ECN/DCQCN on prio %d: congestion becomes pause storms and head-of-line blocking", p);
-		rctl_emit_setting(j, rctl_ecn_setting(t.nd, !np));
+	if (!t->nd->pfc.st.ok || !t->nd->pfc.pfc_en[p])
+		return;
+	np = rctl_ecn_on(t, p, true);
+	rp = rctl_ecn_on(t, p, false);
+	if (np < 0 || rp < 0) /* reported by dcqcn.params / ecn.* */
+		return;
+	snprintf(exp, sizeof(exp), "PFC and ECN on prio %d", p);
+	snprintf(got, sizeof(got), "PFC on, ECN np %s rp %s", np ? "on" : "off", rp ? "on" : "off");
+	if (np && rp) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = exp,
+					     .observed = got },
+			 "PFC and ECN/DCQCN are both on for prio %d", p);
+		return;
 	}
+	rctl_ecn_fix(t, p, !np, fix, sizeof(fix));
+	rctl_say(
+		j,
+		&(struct rctl_say){ .status = RCTL_WARN,
+				    .target = t->name,
+				    .expected = exp,
+				    .observed = got,
+				    .fix = fix },
+		"PFC without ECN/DCQCN on prio %d: congestion becomes pause storms and head-of-line blocking",
+		p);
+	rctl_emit_setting(j, rctl_ecn_setting(t, !np));
 }
 
-void rule_pfc_global_pause(struct rctl_judge *j)
+void rule_pfc_global_pause(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char got[80], fix[160], pr[32];
 	bool any_pfc;
 	int i;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_pause *pa = &t.nd->pause;
+	const struct rctl_pause *pa = &t->nd->pause;
 
-		if (!rctl_part_ok(j, &t, &pa->st, "pause parameters", true))
-			continue;
-		any_pfc = false;
-		for (i = 0; t.nd->pfc.st.ok && i < 8; i++)
-			any_pfc |= t.nd->pfc.pfc_en[i];
-		snprintf(got, sizeof(got), "pause rx %s tx %s, PFC on prio %s",
-			 pa->rx ? "on" : "off", pa->tx ? "on" : "off",
-			 t.nd->pfc.st.ok ? rctl_prio_list(t.nd->pfc.pfc_en, pr, sizeof(pr)) : "unknown");
-		snprintf(fix, sizeof(fix), "ethtool -A %s autoneg off rx off tx off", t.nd->name);
-		if (!pa->rx && !pa->tx)
-			rctl_emit(j, RCTL_PASS, t.name, "global pause off", got, NULL, NULL,
-				  "global pause is off");
-		else if (any_pfc)
-			rctl_emit(j, RCTL_FAIL, t.name, "global pause off", got, NULL, fix,
-				  "global 802.3x pause is on together with PFC: they exclude each other");
-		else
-			rctl_emit(j, RCTL_WARN, t.name, "global pause off", got, NULL, fix,
-				  "global 802.3x pause is on instead of PFC: every class pauses (head-of-line blocking)");
-	}
+	if (!rctl_part_ok(j, t, &pa->st, "pause parameters", true))
+		return;
+	any_pfc = false;
+	for (i = 0; t->nd->pfc.st.ok && i < 8; i++)
+		any_pfc |= t->nd->pfc.pfc_en[i];
+	snprintf(got, sizeof(got), "pause rx %s tx %s, PFC on prio %s", pa->rx ? "on" : "off",
+		 pa->tx ? "on" : "off",
+		 t->nd->pfc.st.ok ? rctl_prio_list(t->nd->pfc.pfc_en, pr, sizeof(pr)) : "unknown");
+	snprintf(fix, sizeof(fix), "ethtool -A %s autoneg off rx off tx off", t->nd->name);
+	if (!pa->rx && !pa->tx)
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "global pause off",
+					     .observed = got },
+			 "global pause is off");
+	else if (any_pfc)
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_FAIL,
+					     .target = t->name,
+					     .expected = "global pause off",
+					     .observed = got,
+					     .fix = fix },
+			 "global 802.3x pause is on together with PFC: they exclude each other");
+	else
+		rctl_say(
+			j,
+			&(struct rctl_say){ .status = RCTL_WARN,
+					    .target = t->name,
+					    .expected = "global pause off",
+					    .observed = got,
+					    .fix = fix },
+			"global 802.3x pause is on instead of PFC: every class pauses (head-of-line blocking)");
 }
 
-void rule_pfc_buffer(struct rctl_judge *j)
+void rule_pfc_buffer(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char got[80], ev[120], fix[120];
 	int p = j->in->prio, b, k;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_dcb_buffer *bu = &t.nd->buffer;
+	const struct rctl_dcb_buffer *bu = &t->nd->buffer;
 
-		if (!j->in->pfc || unsupported(&bu->st) ||
-		    !rctl_part_ok(j, &t, &bu->st, "DCB buffer", true))
-			continue;
-		b = bu->prio2buffer[p] & 7;
-		snprintf(got, sizeof(got), "prio %d -> buffer %d of %llu bytes", p, b,
-			 (unsigned long long)bu->buffer_size[b]);
-		snprintf(ev, sizeof(ev), "dcbnl buffer of '%s': total %llu bytes", t.nd->name,
-			 (unsigned long long)bu->total_size);
-		if (bu->buffer_size[b]) {
-			rctl_emit(j, RCTL_PASS, t.name, "a buffer of non-zero size", got, ev,
-				  NULL, "prio %d has a receive buffer", p);
-			continue;
-		}
-		for (k = 7; k > 0 && !bu->buffer_size[k]; k--)
-			;
-		fix[0] = '\0';
-		if (bu->buffer_size[k])
-			snprintf(fix, sizeof(fix), "dcb buffer set dev %s prio-buffer %d:%d",
-				 t.nd->name, p, k);
-		rctl_emit(j, RCTL_WARN, t.name, "a buffer of non-zero size", got, ev, fix,
-			  "RoCE prio %d maps to an empty receive buffer: no headroom for PFC", p);
+	if (!j->in->pfc || unsupported(&bu->st) || !rctl_part_ok(j, t, &bu->st, "DCB buffer", true))
+		return;
+	b = bu->prio2buffer[p] & 7;
+	snprintf(got, sizeof(got), "prio %d -> buffer %d of %llu bytes", p, b,
+		 (unsigned long long)bu->buffer_size[b]);
+	snprintf(ev, sizeof(ev), "dcbnl buffer of '%s': total %llu bytes", t->nd->name,
+		 (unsigned long long)bu->total_size);
+	if (bu->buffer_size[b]) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "a buffer of non-zero size",
+					     .observed = got,
+					     .evidence = ev },
+			 "prio %d has a receive buffer", p);
+		return;
 	}
+	for (k = 7; k > 0 && !bu->buffer_size[k]; k--)
+		;
+	fix[0] = '\0';
+	if (bu->buffer_size[k])
+		snprintf(fix, sizeof(fix), "dcb buffer set dev %s prio-buffer %d:%d", t->nd->name,
+			 p, k);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = "a buffer of non-zero size",
+				     .observed = got,
+				     .evidence = ev,
+				     .fix = fix },
+		 "RoCE prio %d maps to an empty receive buffer: no headroom for PFC", p);
 }
 
 /*
@@ -274,42 +318,60 @@ static void ets_fix(const struct rctl_target *t, const struct rctl_ets *e, int p
 	(void)e;
 }
 
-void rule_pfc_ets(struct rctl_judge *j)
+void rule_pfc_ets(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char got[96], fix[192];
 	int p = j->in->prio, cp = j->in->cnp_prio, tc, want;
 	uint64_t rate;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_ets *e = &t.nd->ets;
+	const struct rctl_ets *e = &t->nd->ets;
 
-		if (unsupported(&e->st) || !rctl_part_ok(j, &t, &e->st, "ETS", true))
-			continue;
-		tc = e->prio_tc[p] & 7;
-		rate = t.nd->maxrate.st.ok ? t.nd->maxrate.tc_maxrate[tc] : 0;
-		snprintf(got, sizeof(got), "prio %d -> tc %d, tsa %u, bw %u%%, maxrate %llu",
-			 p, tc, e->tc_tsa[tc], e->tc_tx_bw[tc], (unsigned long long)rate);
-		want = rctl_ets_wanted_tc(e, p, cp);
-		if (want != RCTL_ETS_OK)
-			ets_fix(&t, e, p, want, fix, sizeof(fix));
-		if (want != RCTL_ETS_OK && e->tc_tsa[tc] == RCTL_TSA_ETS && !e->tc_tx_bw[tc]) {
-			rctl_emit(j, RCTL_WARN, t.name, "ETS share > 0 or strict", got, NULL, fix,
-				  "tc %d of RoCE prio %d has an ETS share of 0%%", tc, p);
-		} else if (want != RCTL_ETS_OK) {
-			/* one queue per TC: CNPs would wait behind the data they report on */
-			rctl_emit(j, RCTL_WARN, t.name, "RoCE prio in a TC without the CNP prio", got,
-				  NULL, fix, "CNP prio %d shares tc %d with RoCE prio %d: CNPs queue "
-				  "behind the congestion they report", cp, tc, p);
-		} else if (rate) {
-			snprintf(fix, sizeof(fix), "dcb maxrate set dev %s tc-maxrate %d:0", t.nd->name, tc);
-			rctl_emit(j, RCTL_WARN, t.name, "no rate limit", got, NULL, fix,
-				  "tc %d of RoCE prio %d is rate limited", tc, p);
-			rctl_emit_setting(j, RCTL_SET_NONE);	/* tune leaves rate limits */
-		} else {
-			rctl_emit(j, RCTL_PASS, t.name, "ETS share > 0 or strict", got, NULL, NULL,
-				  "tc %d of RoCE prio %d has bandwidth", tc, p);
-		}
+	if (unsupported(&e->st) || !rctl_part_ok(j, t, &e->st, "ETS", true))
+		return;
+	tc = e->prio_tc[p] & 7;
+	rate = t->nd->maxrate.st.ok ? t->nd->maxrate.tc_maxrate[tc] : 0;
+	snprintf(got, sizeof(got), "prio %d -> tc %d, tsa %u, bw %u%%, maxrate %llu", p, tc,
+		 e->tc_tsa[tc], e->tc_tx_bw[tc], (unsigned long long)rate);
+	want = rctl_ets_wanted_tc(e, p, cp);
+	if (want != RCTL_ETS_OK)
+		ets_fix(t, e, p, want, fix, sizeof(fix));
+	if (want != RCTL_ETS_OK && e->tc_tsa[tc] == RCTL_TSA_ETS && !e->tc_tx_bw[tc]) {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = "ETS share > 0 or strict",
+					     .observed = got,
+					     .fix = fix },
+			 "tc %d of RoCE prio %d has an ETS share of 0%%", tc, p);
+	} else if (want != RCTL_ETS_OK) {
+		/* one queue per TC: CNPs would wait behind the data they report on */
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = "RoCE prio in a TC without the CNP prio",
+					     .observed = got,
+					     .fix = fix },
+			 "CNP prio %d shares tc %d with RoCE prio %d: CNPs queue "
+			 "behind the congestion they report",
+			 cp, tc, p);
+	} else if (rate) {
+		snprintf(fix, sizeof(fix), "dcb maxrate set dev %s tc-maxrate %d:0", t->nd->name,
+			 tc);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = "no rate limit",
+					     .observed = got,
+					     .fix = fix },
+			 "tc %d of RoCE prio %d is rate limited", tc, p);
+		rctl_emit_setting(j, RCTL_SET_NONE); /* tune leaves rate limits */
+	} else {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "ETS share > 0 or strict",
+					     .observed = got },
+			 "tc %d of RoCE prio %d has bandwidth", tc, p);
 	}
 }
 
@@ -318,54 +380,68 @@ void rule_pfc_ets(struct rctl_judge *j)
  * without HOST on mlx5 (firmware DCBX shows 0x0c), bnxt_en and ice. The fix
  * is the vendor tool tune's skipped change names.
  */
-void rule_pfc_dcbx_owner(struct rctl_judge *j)
+void rule_pfc_dcbx_owner(struct rctl_judge *j, const struct rctl_target *t)
 {
-	struct rctl_target t;
 	char got[48], why[256];
 	const char *fix;
 
-	FOR_TARGETS(j, t) {
-		const struct rctl_dcbx *d = &t.nd->dcbx;
-		enum rctl_family f = rctl_family_of(t.dev, t.nd);
-		bool fw;
+	const struct rctl_dcbx *d = &t->nd->dcbx;
+	enum rctl_family f = rctl_family_of(t->dev, t->nd);
+	bool fw;
 
-		if (unsupported(&d->st) || !rctl_part_ok(j, &t, &d->st, "DCBX mode", true))
-			continue;
-		fw = rctl_dcb_owner(j->h, t.nd, f, why, sizeof(why)) == RCTL_DCB_FIRMWARE;
-		snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
-			 fw ? "firmware/LLDP agent" : "host");
-		if (fw) {
-			fix = strstr(why, "): ");
-			rctl_emit(j, RCTL_WARN, t.name, "host-managed DCB", got, NULL,
-				  fix ? fix + 3 : why,
-				  "DCB of '%s' is managed by the firmware DCBX agent: host settings %s",
-				  t.nd->name, rctl_dcb_owner_refuses(f) ? "are refused" :
-				  "may be overwritten");
-		} else {
-			rctl_emit(j, RCTL_PASS, t.name, "host-managed DCB", got, NULL, NULL,
-				  "DCB is managed by the host");
-		}
+	if (unsupported(&d->st) || !rctl_part_ok(j, t, &d->st, "DCBX mode", true))
+		return;
+	fw = rctl_dcb_owner(j->h, t->nd, f, why, sizeof(why)) == RCTL_DCB_FIRMWARE;
+	snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
+		 fw ? "firmware/LLDP agent" : "host");
+	if (fw) {
+		fix = strstr(why, "): ");
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = "host-managed DCB",
+					     .observed = got,
+					     .fix = fix ? fix + 3 : why },
+			 "DCB of '%s' is managed by the firmware DCBX agent: host settings %s",
+			 t->nd->name,
+			 rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
+	} else {
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .target = t->name,
+					     .expected = "host-managed DCB",
+					     .observed = got },
+			 "DCB is managed by the host");
 	}
 }
 
-void rule_pfc_lldpad(struct rctl_judge *j)
+void rule_pfc_lldpad(struct rctl_judge *j, const struct rctl_target *host)
 {
 	const struct rctl_host *h = j->h;
 	char got[48];
 
 	if (!h->procs.ok) {
 		if (h->procs.err)
-			rctl_emit(j, RCTL_UNKNOWN, NULL, NULL, "unknown", h->procs.reason, NULL,
-				  "cannot tell whether lldpad runs: %s", h->procs.reason);
+			rctl_say(j,
+				 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+						     .observed = "unknown",
+						     .evidence = h->procs.reason },
+				 "cannot tell whether lldpad runs: %s", h->procs.reason);
 		return;
 	}
 	if (!h->lldpad_running) {
-		rctl_emit(j, RCTL_PASS, NULL, "lldpad not running", "not running", NULL, NULL,
-			  "lldpad does not run");
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_PASS,
+					     .expected = "lldpad not running",
+					     .observed = "not running" },
+			 "lldpad does not run");
 		return;
 	}
 	snprintf(got, sizeof(got), "lldpad running, pid %u", h->lldpad_pid);
-	rctl_emit(j, RCTL_WARN, NULL, "lldpad not running", got, NULL,
-		  "systemctl disable --now lldpad",
-		  "lldpad runs and may override the host's DCB settings (as mlnx_qos warns)");
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .expected = "lldpad not running",
+				     .observed = got,
+				     .fix = "systemctl disable --now lldpad" },
+		 "lldpad runs and may override the host's DCB settings (as mlnx_qos warns)");
 }

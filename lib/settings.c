@@ -8,6 +8,7 @@
  * bnxt_setupcc.sh), MLNX_OFED en_sysfs.c / en_dcbnl.c, Intel's irdma
  * out-of-tree configfs as lib/cc.c reads it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,8 +77,9 @@ static enum rctl_family vendor_variant(enum rctl_family f, const struct rctl_net
 		       RCTL_FAM_MLX5_OFED : f;
 	case RCTL_FAM_BNXT:
 		return !strcmp(src, "bnxt_re-configfs") ? RCTL_FAM_BNXT_OOT : f;
-	case RCTL_FAM_ICE:
-		return !strcmp(src, "irdma-configfs") ? RCTL_FAM_ICE_OOT : f;
+	case RCTL_FAM_ICE:	/* Intel's irdma: its configfs, not the ENOENT of inbox irdma */
+		return !strcmp(src, "irdma-configfs") && nd->cc.st.err != ENOENT ?
+		       RCTL_FAM_ICE_OOT : f;
 	default:
 		return f;
 	}

@@ -58,6 +58,8 @@ enum rctl_crole {
 	RCTL_ROLE_ECN_MARKED,	/* CE-marked RoCE packets received */
 	RCTL_ROLE_RX_PKTS,	/* RoCE packets received */
 	RCTL_ROLE_TX_PKTS,	/* RoCE packets sent */
+	RCTL_ROLE_XON_RX,	/* PFC XON frames received on priority '#' (pause ended) */
+	RCTL_ROLE_XON_TX,	/* PFC XON frames sent on priority '#' */
 	RCTL_ROLE_N,
 };
 

@@ -414,6 +414,11 @@ bool rctl_port_match(const char *filter, const struct rctl_device *d,
 		     const struct rctl_port *p);
 /* Whether "filter" (as rctl_port_match) names any RDMA port of the host. */
 bool rctl_host_matches(const struct rctl_host *h, const char *filter);
+/*
+ * Whether "name" is a RoCE LAG slave of port p: a netdev in the bond above
+ * p's netdev that no RDMA port names (it carries p's traffic, --dev takes it).
+ */
+bool rctl_port_lag_slave(const struct rctl_host *h, const struct rctl_port *p, const char *name);
 
 /* Append a zeroed element to a dynamic array; NULL when out of memory. */
 void *rctl_arr_push(void *arr_p, uint32_t *n, size_t elem);

@@ -80,7 +80,30 @@ struct rctl_target {
 	const struct rctl_device *dev;
 	const struct rctl_port *port;
 	const struct rctl_netdev *nd;
+	bool first; /* the port's first QoS target */
 	char name[RCTL_NAME_LEN * 2];
+};
+
+/*
+ * What a rule judges; the runner (rctl_judge_rules()) iterates it, applies
+ * --dev, and calls the rule once per target:
+ *   HOST    once, t NULL: lldpad, firewalls, RoCE presence (a rule that also
+ *           looks at ports walks them itself with rctl_target_next());
+ *   PORT    each RoCE port, t->nd NULL when it has no netdev;
+ *   NETDEV  each RoCE port with its netdev: GIDs, rdma_cm, congestion control;
+ *   QOS     each netdev that carries a port's traffic and holds its DCB and
+ *           pause: the port's own, then every RoCE LAG slave (t->nd the slave,
+ *           t->name "DEV/PORT (SLAVE in BOND)"); --dev SLAVE selects one.
+ * With needs_deltas, PORT targets come only with read hw_counters and QOS
+ * targets only with read ethtool statistics, and none from a one-sample host.
+ * An SR-IOV VF is a NETDEV/QOS target whose DCB parts are its PF's
+ * (rctl_part_ok() stays silent; ecn.sriov_vf judges it through its PF).
+ */
+enum rctl_scope {
+	RCTL_SCOPE_HOST,
+	RCTL_SCOPE_PORT,
+	RCTL_SCOPE_NETDEV,
+	RCTL_SCOPE_QOS,
 };
 
 /* What a rule function gets. */
@@ -101,7 +124,8 @@ struct rctl_rule {
 	enum rctl_area area;
 	const char *ref;		/* its section of docs/roce-facts.md */
 	const char *meaning;		/* one line, for the man page and --list */
-	void (*fn)(struct rctl_judge *j);
+	void (*fn)(struct rctl_judge *j, const struct rctl_target *t);
+	enum rctl_scope scope; /* what fn judges, once per target */
 	bool needs_deltas;		/* judges counter deltas (doctor, collect -s) */
 };
 
@@ -147,11 +171,19 @@ struct rctl_range;
 void rctl_report_ratio_ranges(struct rctl_report *r, const struct rctl_range *warn,
 			      const struct rctl_range *crit);
 
-/* Emit a finding for the running rule. "target" may be NULL (host-wide). */
-void rctl_emit(struct rctl_judge *j, enum rctl_status st, const char *target,
-	       const char *expected, const char *observed, const char *evidence,
-	       const char *fix, const char *fmt, ...)
-	__attribute__((format(printf, 8, 9)));
+/* One finding of the running rule, by field; NULLs are "". */
+struct rctl_say {
+	enum rctl_status status;
+	const char *target; /* t->name; NULL: the host */
+	const char *expected;
+	const char *observed;
+	const char *evidence; /* values read, where from */
+	const char *fix; /* exact command */
+};
+
+/* Emit a finding for the running rule: its fields, and its message. */
+void rctl_say(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Attach a measured ratio (the loss rate) to the finding just emitted. */
 /* The setting of the finding just emitted, where the rule's default is not it. */
@@ -169,12 +201,9 @@ bool rctl_target_next(struct rctl_judge *j, struct rctl_target *t,
  * of each RoCE port (dcbnl lives on the physical function): the port's
  * netdev, then, under RoCE LAG, every other slave of its bond that no RDMA
  * port names; t->nd is that slave and t->name says "DEV/PORT (SLAVE in BOND)".
- * cur[] starts zeroed.
+ * cur[] starts zeroed. The runner's RCTL_SCOPE_QOS.
  */
 bool rctl_qos_target_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3]);
-#define FOR_QOS_TARGETS(j, t)                                       \
-	for (uint32_t cur_[3] = { 0 }; rctl_qos_target_next(j, &t, cur_);) \
-		if (t.nd)
 
 /*
  * The netdev of GID "i" of port "p" when that is a RoCE v2 GID on another
@@ -224,41 +253,37 @@ bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p);
 /* Whether the host's counters carry deltas of two samples. */
 bool rctl_host_has_deltas(const struct rctl_host *h);
 
-/* What a counter-delta rule reads of a target. */
-enum rctl_delta_set {
-	RCTL_DELTA_HW,		/* the port's hw_counters */
-	RCTL_DELTA_ETHTOOL,	/* its netdev's ethtool stats */
-};
-
-/*
- * The prologue of every counter-delta rule: iterate over the RoCE ports
- * (as rctl_target_next()) whose "set" has deltas to judge; none when the
- * host holds one sample, and a port whose set was not read (hw_err, no
- * netdev, stats_err) is passed over. cur[] starts zeroed.
- */
-bool rctl_delta_target_next(struct rctl_judge *j, struct rctl_target *t,
-			    enum rctl_delta_set set, uint32_t cur[2]);
-#define FOR_DELTA_TARGETS(j, t, set)					\
-	for (uint32_t dcur_[2] = { 0 }; rctl_delta_target_next(j, &t, set, dcur_);)
 /* Delta of a named counter, 0 when absent or without delta. */
 uint64_t rctl_delta_of(const struct rctl_counter *c, uint32_t n, const char *name);
 /* Sum of the deltas of every counter matching "pat" ('#' = digits). */
 uint64_t rctl_delta_match(const struct rctl_counter *c, uint32_t n, const char *pat);
 
 /*
- * ECN/DCQCN on priority "prio" of a netdev, notification point ("np") or
- * reaction point: 1 on, 0 off, -1 not knowable from the host (upstream mlx5
- * keeps the per-priority enable in firmware NVCONFIG), -2 unreadable.
+ * ECN/DCQCN on priority "prio" of target t's netdev, notification point
+ * ("np") or reaction point: 1 on, 0 off, -1 not knowable from the host
+ * (upstream mlx5 keeps the per-priority enable in firmware NVCONFIG), -2
+ * unreadable. Upstream irdma is 0 without reading anything: it writes
+ * dcqcn_en false into every RoCE QP (rctl_dcqcn_hardwired_off()). The
+ * reaction point is 0 too where RoCE packets leave Not-ECT (Broadcom's
+ * configfs ecn_marking 0): no switch marks them, no CNP comes back.
  */
-int rctl_ecn_on(const struct rctl_netdev *nd, int prio, bool np);
+int rctl_ecn_on(const struct rctl_target *t, int prio, bool np);
+/*
+ * Whether DCQCN is off by the driver's code, not by a setting: upstream
+ * irdma (drivers/infiniband/hw/irdma/verbs.c irdma_roce_fill_and_set_
+ * qpctx_info), told from Intel's out-of-tree irdma by its module version
+ * and its configfs.
+ */
+bool rctl_dcqcn_hardwired_off(const struct rctl_target *t);
+/* The setting an ECN finding of t judges: per side (MLNX_OFED), one switch, or none. */
+enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np);
 /* The command that turns it on, into buf ("" when there is none). */
-/* The setting an ECN finding of "nd" judges: per side (MLNX_OFED) or one switch. */
-enum rctl_setting rctl_ecn_setting(const struct rctl_netdev *nd, bool np);
-void rctl_ecn_fix(const struct rctl_netdev *nd, int prio, bool np, char *buf,
-		  size_t len);
+void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, size_t len);
+/* Where an ECN verdict of t was read. */
+const char *rctl_ecn_evidence(const struct rctl_target *t, bool np);
 
 /* Rule functions, one file per area. */
-#define RULE_FN(name) void name(struct rctl_judge *j)
+#define RULE_FN(name) void name(struct rctl_judge *j, const struct rctl_target *t)
 RULE_FN(rule_pfc_prio_disabled);
 RULE_FN(rule_pfc_extra_prio);
 RULE_FN(rule_pfc_cnp_prio);

@@ -28,7 +28,7 @@ expect() {	# fixture exit "id:status ..."
 @test "healthy hosts: no warning, no failure, no unknown, exit 0" {
 	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
 		 bnxt-oot-healthy ice-irdma-healthy mlx5-vlan-healthy mlx5-lag-healthy \
-		 mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1; do
+		 mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1 mlx5-ipv6-healthy; do
 		run -0 rocectl check all --input "$FIXTURES/$f.json"
 		assert_line "Summary: $(rocectl check all -j -i "$FIXTURES/$f.json" | jq -r .summary.pass) passed, 0 warnings, 0 errors, 0 unknown (exit 0)"
 		run -0 verdict "$f"
@@ -100,6 +100,112 @@ expect() {	# fixture exit "id:status ..."
 	refute_output --partial "pfc.prio_disabled"
 }
 
+@test "RoCE v2 over IPv6 only: the IPv6 address has its v2 GID, no 'no IPv4' warning" {
+	run -0 rocectl check gid -j -i "$FIXTURES/mlx5-ipv6-healthy.json"
+	jq -e '[.findings[] | "\(.id) \(.status) \(.message)"] ==
+		["gid.no_v2 pass 2001:db8:10:1::15 on '"'ens1f0np0'"' has a RoCE v2 GID",
+		 "gid.index pass RoCE v2 GID of 2001:db8:10:1::15 is index 3"]' <<<"$output"
+	jq '.host.netdevs[0].addrs |= map(select(.ip | startswith("fe80")))' \
+		"$FIXTURES/mlx5-ipv6-healthy.json" >"$BATS_TEST_TMPDIR/ll.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/ll"
+	assert_output "gid.no_v2:warn"
+	run -1 rocectl check gid -i "$BATS_TEST_TMPDIR/ll.json"
+	assert_output --partial "no IPv4 or routable IPv6 address"
+}
+
+@test "bnxt with the firmware DCBX agent (LLD_MANAGED): the empty APP table is unknown, not trust PCP" {
+	expect bnxt-fw-agent 3 "pfc.dcbx_owner:warn dscp.trust_pcp:unknown"
+	run -3 rocectl check dscp -j -i "$FIXTURES/bnxt-fw-agent.json"
+	jq -e '.findings[0].message | test("without DCBX HOST refuses every APP entry")' <<<"$output"
+	run -0 rocectl tune plan -j -i "$FIXTURES/bnxt-fw-agent.json"
+	jq -e '[.changes[] | select(.skip == null)] == []' <<<"$output"
+	# a snapshot of an older collector, the APP table read and empty: the loader marks it
+	jq '.host.netdevs[0].app |= (.ok = true | .errno = 0 | .reason = "")' \
+		"$FIXTURES/bnxt-fw-agent.json" >"$BATS_TEST_TMPDIR/old.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/old"
+	assert_output $'pfc.dcbx_owner:warn\ndscp.trust_pcp:unknown'
+}
+
+@test "inbox irdma: DCQCN is off by the driver's code (known), and no CNP finding at all" {
+	expect ice-irdma-inbox 2 "pfc.without_ecn:warn ecn.np_disabled:fail ecn.rp_disabled:fail dcqcn.params:fail"
+	run -2 rocectl check all -j -i "$FIXTURES/ice-irdma-inbox.json"
+	jq -e '[.findings[] | select(.area == "cnp")] == []' <<<"$output"
+	jq -e '[.findings[] | select(.id == "ecn.rp_disabled")][0] |
+		(.evidence | test("irdma_roce_fill_and_set_qpctx_info")) and .setting_id == null and
+		(.fix | test("out-of-tree irdma"))' <<<"$output"
+	run -0 rocectl check all -i "$FIXTURES/ice-irdma-inbox.json" --skip ecn --skip dcqcn \
+		--skip pfc.without_ecn
+}
+
+@test "E810 pause storm: XOFF refreshed through the interval with no XON (ice has no duration counter)" {
+	expect fault-ice-xoff-storm 2 "counters.pause_storm:fail"
+	run -2 rocectl check counters -j -i "$FIXTURES/fault-ice-xoff-storm.json"
+	jq -e '.findings[] | select(.status == "fail") | .message | test("prio 3 for the whole interval")' <<<"$output"
+	# one XON in the interval: the pause ended, no storm
+	jq '(.host.netdevs[0].stats[] | select(.name == "tx_priority_3_xon.nic") | .delta) = 1' \
+		"$FIXTURES/fault-ice-xoff-storm.json" >"$BATS_TEST_TMPDIR/xon.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/xon"
+	assert_output ""
+	# a device that never sent XON: its silence says nothing
+	jq '(.host.netdevs[0].stats[] | select(.name | test("_xon.nic")) | .value) = 0' \
+		"$FIXTURES/fault-ice-xoff-storm.json" >"$BATS_TEST_TMPDIR/noxon.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/noxon"
+	assert_output ""
+}
+
+@test "irdma before Linux 6.5 on a VLAN: the PCP is rt_tos2priority(ToS), the egress-qos-map unread" {
+	run -2 rocectl check dscp -j -i "$FIXTURES/fault-irdma-vlan-pre65.json"
+	jq -e '[.findings[] | "\(.id):\(.status)"] == ["dscp.trust_pcp:fail"]' <<<"$output"
+	jq -e '.findings[0] | (.message | test("leaves with PCP 2")) and (.fix | test("^Linux 6.5 or later")) and
+		.setting_id == null' <<<"$output"
+	# the same host on 6.8: irdma_roce_get_vlan_prio applies the map, PCP 3
+	jq '.host.kernel = "6.8.0-45-generic"' "$FIXTURES/fault-irdma-vlan-pre65.json" >"$BATS_TEST_TMPDIR/68.json"
+	run -0 rocectl check dscp -i "$BATS_TEST_TMPDIR/68.json"
+}
+
+@test "Broadcom out-of-tree bnxt_re: ecn_marking 0 sends Not-ECT, ECN is off whatever ecn_enable says" {
+	expect fault-bnxt-oot-not-ect 2 "pfc.without_ecn:warn ecn.rp_disabled:fail"
+	run -2 rocectl check ecn -j -i "$FIXTURES/fault-bnxt-oot-not-ect.json"
+	jq -e '.findings[] | select(.id == "ecn.rp_disabled") | (.message | test("Not-ECT")) and
+		.fix == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_marking && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"' <<<"$output"
+}
+
+@test "RoCE LAG: the counter rules read every slave; --dev SLAVE judges that slave" {
+	expect fault-lag-discards-slave 2 "counters.rx_discards:warn counters.loss:warn counters.loss_budget:fail"
+	run -2 rocectl check counters -j -i "$FIXTURES/fault-lag-discards-slave.json"
+	jq -e '[.findings[] | select(.id == "counters.rx_discards")] | length == 1 and
+		(.[0] | .target == "mlx5_bond_0/1 (ens1f1np1 in bond0)" and .netdev == "ens1f1np1" and
+		 (.message | test("port counters")))' <<<"$output"
+	jq -e '.findings[] | select(.id == "counters.loss") |
+		(.message | test("at least \\+18234 in port counters\\): the loss is at this host")) and
+		(.evidence | test("port: .ens1f1np1. rx_discards_phy \\+18234"))' <<<"$output"
+	run -2 rocectl check counters -j -i "$FIXTURES/fault-lag-discards-slave.json" --dev ens1f1np1
+	jq -e '[.findings[] | select(.id == "counters.rx_discards") | .netdev] == ["ens1f1np1"]' <<<"$output"
+	run -0 rocectl check pfc -i "$FIXTURES/fault-lag-discards-slave.json" --dev ens1f1np1
+	run -0 rocectl check pfc -j -i "$FIXTURES/fault-lag-discards-slave.json" --dev ens1f1np1
+	jq -e '[.findings[] | select(.netdev != null) | .netdev] | unique == ["ens1f1np1"]' <<<"$output"
+}
+
+@test "port and function discards are never added: each verdict says which it read" {
+	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "rx_roce_discards") | .delta) = 40 |
+	    (.host.netdevs[0].stats[] | select(.name == "rx_discard_packets_cos0") | .delta) = 900' \
+		"$FIXTURES/bnxt-healthy.json" >"$BATS_TEST_TMPDIR/both.json"
+	run -1 rocectl check counters -j -i "$BATS_TEST_TMPDIR/both.json"
+	jq -e '[.findings[] | select(.id == "counters.rx_discards") | .message | test("RDMA function|port counters")] ==
+		[true, true]' <<<"$output"
+	jq -e '[.findings[] | select(.id == "counters.rx_discards") | .evidence] ==
+		["rx_roce_discards +40", "rx_discard_packets_cos0 +900"]' <<<"$output"
+}
+
+@test "fixtures are what the drivers produce: irdma has RoCE v2 GIDs only, ice in DSCP mode the identity prio-tc map" {
+	local f
+	for f in ice-irdma-healthy ice-irdma-inbox ice-peer-healthy; do
+		jq -e '[.host.devices[0].ports[0].gids[].type] | unique == ["RoCE v2"]' "$FIXTURES/$f.json"
+		jq -e '.host.netdevs[0] | ([.app.entries[].selector] | index(5)) == null or
+			.ets.prio_tc == [0, 1, 2, 3, 4, 5, 6, 7]' "$FIXTURES/$f.json"
+	done
+}
+
 @test "bnxt and irdma loss, discards and CNPs are read by their own names" {
 	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "oos_drop_count") | .delta) = 300 |
 	    (.host.devices[0].ports[0].hw_counters[] | select(.name == "rx_roce_discards") | .delta) = 40' \
@@ -107,8 +213,9 @@ expect() {	# fixture exit "id:status ..."
 	run -0 verdict "$BATS_TEST_TMPDIR/bnxt"
 	assert_output $'counters.rx_discards:warn\ncounters.loss:warn\ncounters.loss_budget:fail'
 	rocectl check counters -j -i "$BATS_TEST_TMPDIR/bnxt.json" |
-		jq -e '.findings[] | select(.id == "counters.loss") | .evidence == "oos_drop_count +300" and
-			(.message | test("this NIC discarded 40 packets"))'
+		jq -e '.findings[] | select(.id == "counters.loss") |
+			.evidence == "oos_drop_count +300; function: rx_roce_discards +40" and
+			(.message | test("discarded packets \\(\\+40 in the RDMA function.s counters\\)"))'
 	jq '(.host.devices[0].ports[0].hw_counters[] | select(.name == "out_of_sequence") | .delta) = 300' \
 		"$FIXTURES/bnxt-oot-healthy.json" >"$BATS_TEST_TMPDIR/oot.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/oot"

@@ -49,8 +49,11 @@ static void test_emit_counts(void **state)
 
 	(void)state;
 	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", NULL), 0);
-	rctl_emit(&j, RCTL_WARN, NULL, "a", "b", NULL, "cmd", "n=%d", 3);
-	rctl_emit(&j, RCTL_PASS, "t", NULL, NULL, NULL, NULL, "ok");
+	rctl_say(&j,
+		 &(struct rctl_say){
+			 .status = RCTL_WARN, .expected = "a", .observed = "b", .fix = "cmd" },
+		 "n=%d", 3);
+	rctl_say(&j, &(struct rctl_say){ .status = RCTL_PASS, .target = "t" }, "ok");
 	assert_int_equal(r.n, 2);
 	assert_string_equal(r.f[0].target, "h1");
 	assert_string_equal(r.f[0].message, "n=3");
@@ -238,6 +241,69 @@ static void judge(const char *name, struct rctl_host *h, struct rctl_report *r,
 		assert_int_equal(rctl_snapshot_load(path, h, &e), 0);
 	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", NULL), 0);
 	rctl_judge_host(h, &in, ~0u, filter, r);
+}
+
+/* A rule that judges nothing: it says which target the runner gave it. */
+static void name_target(struct rctl_judge *j, const struct rctl_target *t)
+{
+	rctl_say(j, &(struct rctl_say){ .status = RCTL_PASS, .target = t ? t->name : NULL }, "%s%s",
+		 t ? t->nd ? t->nd->name : "-" : "host", t && t->first ? " first" : "");
+}
+
+/* The messages of the findings of one scope's rule, run on fixture "name". */
+static void scope_run(const char *name, enum rctl_scope sc, bool deltas, const char *filter,
+		      char *out, size_t len)
+{
+	const struct rctl_rule rules[] = { { .id = "x.scope",
+					     .area = RCTL_AREA_MODE,
+					     .scope = sc,
+					     .fn = name_target,
+					     .needs_deltas = deltas } };
+	struct rctl_err e = { 0 };
+	struct rctl_host h = { 0 };
+	struct rctl_intent in;
+	struct rctl_report r;
+	char path[256];
+	size_t off = 0;
+	uint32_t i;
+
+	snprintf(path, sizeof(path), FIXTURES "/%s.json", name);
+	assert_int_equal(rctl_snapshot_load(path, &h, &e), 0);
+	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", NULL), 0);
+	rctl_judge_rules(&h, &in, ~0u, filter, rules, 1, &r);
+	out[0] = '\0';
+	for (i = 0; i < r.n && off < len; i++)
+		off += snprintf(out + off, len - off, "%s%s", i ? ", " : "", r.f[i].message);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
+/*
+ * The runner iterates what a rule declares: the host once, each port, each
+ * port with a netdev, each netdev that carries a port (every RoCE LAG
+ * slave), --dev SLAVE selecting one; deltas only where they were read.
+ */
+static void test_rule_scopes(void **state)
+{
+	char got[256];
+
+	(void)state;
+	scope_run("mlx5-lag-healthy", RCTL_SCOPE_HOST, false, NULL, got, sizeof(got));
+	assert_string_equal(got, "host");
+	scope_run("mlx5-lag-healthy", RCTL_SCOPE_PORT, false, NULL, got, sizeof(got));
+	assert_string_equal(got, "ens1f0np0 first");
+	scope_run("mlx5-lag-healthy", RCTL_SCOPE_QOS, false, NULL, got, sizeof(got));
+	assert_string_equal(got, "ens1f0np0 first, ens1f1np1");
+	scope_run("mlx5-lag-healthy", RCTL_SCOPE_QOS, true, "ens1f1np1", got, sizeof(got));
+	assert_string_equal(got, "ens1f1np1 first");
+	scope_run("mlx5-lag-healthy", RCTL_SCOPE_PORT, false, "ens1f1np1", got, sizeof(got));
+	assert_string_equal(got, "ens1f0np0 first");
+	scope_run("mlx5-vlan-healthy", RCTL_SCOPE_QOS, true, NULL, got, sizeof(got));
+	assert_string_equal(got, "ens1f0np0 first"); /* the VLAN carries no DCB */
+	scope_run("mlx5-sriov-vf", RCTL_SCOPE_QOS, true, NULL, got, sizeof(got));
+	assert_string_equal(got, "ens1f0v0 first");
+	scope_run("mlx5-upstream-healthy-v1", RCTL_SCOPE_NETDEV, false, "mlx5_9", got, sizeof(got));
+	assert_string_equal(got, "");
 }
 
 /* The finding "id" on "target", or NULL. */
@@ -446,6 +512,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aggregation),
 		cmocka_unit_test(test_emit_counts),
+		cmocka_unit_test(test_rule_scopes),
 		cmocka_unit_test(test_loss_rate),
 		cmocka_unit_test(test_delta_match),
 		cmocka_unit_test(test_profiles),
