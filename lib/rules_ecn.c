@@ -186,8 +186,12 @@ static void ecn_side(struct rctl_judge *j, const struct rctl_target *t, bool np)
 		return;
 	}
 	rctl_ecn_fix(t, p, np, fix, sizeof(fix));
+	/*
+	 * Inbox irdma: no host setting turns DCQCN on (only another driver
+	 * does), so a healthy E810 host is warned of it, never failed.
+	 */
 	rctl_say(j,
-		 &(struct rctl_say){ .status = RCTL_FAIL,
+		 &(struct rctl_say){ .status = rctl_dcqcn_hardwired_off(t) ? RCTL_WARN : RCTL_FAIL,
 				     .target = t->name,
 				     .expected = exp,
 				     .observed = "off",
@@ -242,7 +246,7 @@ void rule_dcqcn_params(struct rctl_judge *j, const struct rctl_target *t)
 
 	if (rctl_dcqcn_hardwired_off(t)) {
 		rctl_say(j,
-			 &(struct rctl_say){ .status = j->in->ecn ? RCTL_FAIL : RCTL_PASS,
+			 &(struct rctl_say){ .status = j->in->ecn ? RCTL_WARN : RCTL_PASS,
 					     .target = t->name,
 					     .expected = j->in->ecn ? "DCQCN on" : "readable",
 					     .observed = "off, no parameters",
