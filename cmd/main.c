@@ -27,20 +27,20 @@
 
 static struct {
 	bool json, pretty, verbose, quiet, version, help;
-} g;
+} cmd_global;
 
-static const struct rctl_opt global_opts[] = {
-	{ .name = "json", .short_name = 'j', .type = OPT_FLAG, .dst = &g.json,
+static const struct rctl_opt cmd_global_opts[] = {
+	{ .name = "json", .short_name = 'j', .type = OPT_FLAG, .dst = &cmd_global.json,
 	  .help = "print one JSON document" },
-	{ .name = "pretty", .short_name = 'p', .type = OPT_FLAG, .dst = &g.pretty,
+	{ .name = "pretty", .short_name = 'p', .type = OPT_FLAG, .dst = &cmd_global.pretty,
 	  .help = "print indented JSON (implies --json)" },
-	{ .name = "verbose", .short_name = 'v', .type = OPT_FLAG, .dst = &g.verbose,
+	{ .name = "verbose", .short_name = 'v', .type = OPT_FLAG, .dst = &cmd_global.verbose,
 	  .help = "show more detail" },
-	{ .name = "quiet", .short_name = 'q', .type = OPT_FLAG, .dst = &g.quiet,
+	{ .name = "quiet", .short_name = 'q', .type = OPT_FLAG, .dst = &cmd_global.quiet,
 	  .help = "print no warnings or progress" },
-	{ .name = "version", .short_name = 'V', .type = OPT_FLAG, .dst = &g.version,
+	{ .name = "version", .short_name = 'V', .type = OPT_FLAG, .dst = &cmd_global.version,
 	  .help = "print the version and exit" },
-	{ .name = "help", .short_name = 'h', .type = OPT_FLAG, .dst = &g.help,
+	{ .name = "help", .short_name = 'h', .type = OPT_FLAG, .dst = &cmd_global.help,
 	  .help = "print this help and exit" },
 	{ 0 }
 };
@@ -49,11 +49,11 @@ static const struct rctl_opt global_opts[] = {
  * -i/--input of every command whose entry has CMD_HOST_INPUT, declared here
  * once: cmd_opts() adds it to the command's own table.
  */
-static const char *input;
+static const char *cmd_input;
 
 static const struct rctl_opt input_opt = {
 	.name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
-	.dst = &input, .kind = ARG_FILE,
+	.dst = &cmd_input, .kind = ARG_FILE,
 	.help = "read a snapshot written by 'rocectl collect' instead of this host",
 };
 
@@ -115,7 +115,7 @@ static const struct rctl_cmd *const top_cmds[] = {
 	NULL
 };
 
-static const struct rctl_cmd root = {
+static const struct rctl_cmd cmd_root = {
 	.name = "rocectl",
 	.summary = "rocectl checks, tunes and proves RoCE hosts",
 	.sub = top_cmds,
@@ -124,7 +124,7 @@ static const struct rctl_cmd root = {
 /* ---- errors ---------------------------------------------------------- */
 
 /* The last error, for the Nagios status line of a run that failed early. */
-static char last_err[600];
+static char cmd_last_err[600];
 
 static void verr(struct rctl_ctx *ctx, const char *prefix, int errnum,
 		 const char *fmt, va_list ap)
@@ -135,7 +135,7 @@ static void verr(struct rctl_ctx *ctx, const char *prefix, int errnum,
 	/* a file name or a snapshot's string may hold escapes: the terminal gets them escaped */
 	text = out_escape(msg, false);
 	if (!*prefix)
-		snprintf(last_err, sizeof(last_err), "%s", text ? text : "");
+		snprintf(cmd_last_err, sizeof(cmd_last_err), "%s", text ? text : "");
 	fprintf(stderr, "rocectl: %s%s\n", prefix, text ? text : "");
 	free(text);
 	if (ctx && ctx->json && !*prefix)
@@ -221,7 +221,7 @@ static void usage_line(char *buf, size_t len, const char *path,
 		 c->args ? c->args : "");
 }
 
-static void print_help(FILE *f, const char *path, const struct rctl_cmd *c)
+static void cmd_print_help(FILE *f, const char *path, const struct rctl_cmd *c)
 {
 	struct rctl_opt buf[CMD_OPTS_MAX];
 	const struct rctl_opt *opts = cmd_opts(c, buf);
@@ -242,18 +242,18 @@ static void print_help(FILE *f, const char *path, const struct rctl_cmd *c)
 		rctl_opt_help(f, opts);
 	}
 	fprintf(f, "\nGlobal options:\n");
-	rctl_opt_help(f, global_opts);
+	rctl_opt_help(f, cmd_global_opts);
 	fprintf(f, "\nExit status: 0 ok, 1 check warning, 2 check failure, "
 		   "3 could not evaluate or error, 64 usage error.\n");
-	if (c == &root)
+	if (c == &cmd_root)
 		fprintf(f, "See 'rocectl help COMMAND' and rocectl(8).\n");
 }
 
 /* Walk argv words to a command; *path gets the words joined by spaces. */
-static const struct rctl_cmd *walk(char **words, int n, int *used,
+static const struct rctl_cmd *cmd_walk(char **words, int n, int *used,
 				   char *path, size_t len, const char **bad)
 {
-	const struct rctl_cmd *c = &root, *next;
+	const struct rctl_cmd *c = &cmd_root, *next;
 	int i;
 
 	path[0] = '\0';
@@ -280,12 +280,12 @@ static int do_help(struct rctl_ctx *ctx, int argc, char **argv)
 	char path[128];
 	int used;
 
-	c = walk(argv, argc, &used, path, sizeof(path), &bad);
+	c = cmd_walk(argv, argc, &used, path, sizeof(path), &bad);
 	if (bad || used < argc)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
 				  "unknown command '%s' (see 'rocectl help')",
 				  bad ? bad : argv[used]);
-	print_help(stdout, path, c);
+	cmd_print_help(stdout, path, c);
 	return RCTL_EXIT_OK;
 }
 
@@ -359,9 +359,9 @@ static int do_metadata(struct rctl_ctx *ctx, int argc, char **argv)
 	cJSON_AddNumberToObject(doc, "schema_version", RCTL_SCHEMA_VERSION);
 	cJSON_AddStringToObject(doc, "program", "rocectl");
 	cJSON_AddStringToObject(doc, "version", ROCECTL_VERSION);
-	cJSON_AddItemToObject(doc, "global_options", meta_opts(global_opts));
+	cJSON_AddItemToObject(doc, "global_options", meta_opts(cmd_global_opts));
 	cmds = cJSON_AddArrayToObject(doc, "commands");
-	for (s = root.sub; *s; s++)
+	for (s = cmd_root.sub; *s; s++)
 		if (!((*s)->flags & CMD_HIDDEN))
 			cJSON_AddItemToArray(cmds, meta_cmd(*s, ""));
 	txt = ctx->pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
@@ -458,7 +458,7 @@ static bool comp_long_is(const struct rctl_opt *o, const char *w, size_t len)
 static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 {
 	static struct rctl_opt buf[CMD_OPTS_MAX];	/* the option returned lives on */
-	const struct rctl_opt *tabs[2] = { cmd_opts(c, buf), global_opts };
+	const struct rctl_opt *tabs[2] = { cmd_opts(c, buf), cmd_global_opts };
 	size_t len = w[0] == '-' && w[1] == '-' ? strcspn(w + 2, "=") : 0;
 	int t, i;
 
@@ -473,7 +473,7 @@ static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 static void comp_options(const char *cur, const struct rctl_cmd *c)
 {
 	struct rctl_opt ob[CMD_OPTS_MAX];
-	const struct rctl_opt *tabs[2] = { c->sub ? NULL : cmd_opts(c, ob), global_opts };
+	const struct rctl_opt *tabs[2] = { c->sub ? NULL : cmd_opts(c, ob), cmd_global_opts };
 	char buf[80], alias[32];
 	int t, i, a;
 
@@ -513,7 +513,7 @@ static void comp_commands(const char *cur, const struct rctl_cmd *c)
  */
 static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	const struct rctl_cmd *c = &root, *next;
+	const struct rctl_cmd *c = &cmd_root, *next;
 	const struct rctl_opt *o, *pending = NULL;
 	const char *cur = argc ? argv[argc - 1] : "";
 	int i;
@@ -536,7 +536,7 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 		}
 		next = c->sub && argv[i][0] != '-' ? cmd_find(c, argv[i]) : NULL;
 		if (next == &cmd_help)
-			next = &root;	/* "help check <TAB>" completes like "check <TAB>" */
+			next = &cmd_root;	/* "help check <TAB>" completes like "check <TAB>" */
 		if (next && !(next->flags & CMD_HIDDEN))
 			c = next;
 	}
@@ -596,14 +596,14 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 
 	argv[0] = path;
 	ctx->nagios = (c->flags & CMD_CHECK) && wants_nagios(argc, argv);
-	if (rctl_opt_parse(cmd_opts(c, buf), global_opts, argc, argv, 0, &pos, &e))
+	if (rctl_opt_parse(cmd_opts(c, buf), cmd_global_opts, argc, argv, 0, &pos, &e))
 		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
 				  path, e.msg, path);
-	ctx->json = g.json || g.pretty;
-	ctx->pretty = g.pretty;
-	ctx->verbose = g.verbose;
-	ctx->quiet = g.quiet;
-	ctx->input = input;
+	ctx->json = cmd_global.json || cmd_global.pretty;
+	ctx->pretty = cmd_global.pretty;
+	ctx->verbose = cmd_global.verbose;
+	ctx->quiet = cmd_global.quiet;
+	ctx->input = cmd_input;
 	if (ctx->nagios && ctx->json) {
 		/* One output format: the status line, never a JSON document beside it. */
 		ctx->json = false;
@@ -611,11 +611,11 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 				  "each other: one output format (see 'rocectl %s --help')", path, path);
 	}
 	out_init(NULL, ctx->json, ctx->pretty);
-	if (g.help) {
-		print_help(stdout, path, c);
+	if (cmd_global.help) {
+		cmd_print_help(stdout, path, c);
 		return RCTL_EXIT_OK;
 	}
-	if (g.version) {
+	if (cmd_global.version) {
 		out_str(OUT_ANY, "version", "rocectl %s\n", ROCECTL_VERSION);
 		return RCTL_EXIT_OK;
 	}
@@ -654,14 +654,14 @@ static int missing_command(struct rctl_ctx *ctx, const char *path,
 	if (ctx->json)
 		out_init(NULL, true, ctx->pretty);
 	if (!ctx->json && !ctx->nagios) {
-		print_help(stderr, path, c);
+		cmd_print_help(stderr, path, c);
 		return RCTL_EXIT_USAGE;
 	}
 	for (s = c->sub; *s; s++)
 		if (!((*s)->flags & CMD_HIDDEN))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 				 list[0] ? ", " : "", (*s)->name);
-	if (c == &root)
+	if (c == &cmd_root)
 		return cmd_errorf(ctx, usage_status(ctx), "missing command: one of %s "
 				  "(see 'rocectl help')", list);
 	return cmd_errorf(ctx, usage_status(ctx), "%s: missing command: one of %s "
@@ -676,16 +676,16 @@ static int run(struct rctl_ctx *ctx, int argc, char **argv)
 	static char path[128];
 	int pos, used;
 
-	if (rctl_opt_parse(NULL, global_opts, argc, argv, RCTL_OPT_STOP, &pos, &e))
+	if (rctl_opt_parse(NULL, cmd_global_opts, argc, argv, RCTL_OPT_STOP, &pos, &e))
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s (see 'rocectl --help')", e.msg);
-	ctx->json = g.json || g.pretty;
-	ctx->pretty = g.pretty;
+	ctx->json = cmd_global.json || cmd_global.pretty;
+	ctx->pretty = cmd_global.pretty;
 	out_init(NULL, ctx->json, ctx->pretty);
-	if (g.version) {
+	if (cmd_global.version) {
 		out_str(OUT_ANY, "version", "rocectl %s\n", ROCECTL_VERSION);
 		return RCTL_EXIT_OK;
 	}
-	c = walk(argv + pos, argc - pos, &used, path, sizeof(path), &bad);
+	c = cmd_walk(argv + pos, argc - pos, &used, path, sizeof(path), &bad);
 	if (bad) {
 		/* "check nosuch -o nagios": a plugin's status line, exit 3. */
 		ctx->nagios = wants_nagios(argc, argv);
@@ -697,9 +697,9 @@ static int run(struct rctl_ctx *ctx, int argc, char **argv)
 		return cmd_errorf(ctx, usage_status(ctx),
 				  "unknown command '%s' (see 'rocectl help')", bad);
 	}
-	if (c == &root || (c->sub && !c->fn)) {
-		if (g.help || (pos + used < argc && !strcmp(argv[pos + used], "--help"))) {
-			print_help(stdout, path, c);
+	if (c == &cmd_root || (c->sub && !c->fn)) {
+		if (cmd_global.help || (pos + used < argc && !strcmp(argv[pos + used], "--help"))) {
+			cmd_print_help(stdout, path, c);
 			return RCTL_EXIT_OK;
 		}
 		return missing_command(ctx, path, c, argc - pos - used, argv + pos + used);
@@ -742,7 +742,7 @@ int main(int argc, char **argv)
 	status = run(&ctx, argc, argv);
 	if (ctx.nagios && !ctx.status_line) {
 		/* Failed before a verdict: a plugin still says UNKNOWN on stdout. */
-		printf("ROCECTL UNKNOWN - %s\n", last_err[0] ? last_err : "no verdict");
+		printf("ROCECTL UNKNOWN - %s\n", cmd_last_err[0] ? cmd_last_err : "no verdict");
 		status = RCTL_EXIT_UNKNOWN;
 	}
 	ret = out_finish();
