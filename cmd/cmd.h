@@ -5,7 +5,7 @@
  * Adding a command:
  *  1. cmd/<group>.c: a static do_<group>_<verb>() and its options table, and a
  *     const struct rctl_cmd exported as cmd_<group> (declared below);
- *  2. an entry in the top-level table in cmd/main.c;
+ *  2. an entry in the top-level table in cmd/tree.c;
  *  3. man/rocectl-<group>.8 whose SYNOPSIS carries the usage line of --help and
  *     whose OPTIONS name every option (tests/cli/sync.bats checks both);
  *  4. bats tests: usage errors, exit codes, -j output.
@@ -54,7 +54,7 @@ struct rctl_cmd {
  * What a command reads of the host, declared in its table entry (git's
  * RUN_SETUP): the collectors it runs live (RCTL_COLLECT_* of
  * rocectl/collect.h), and CMD_HOST_INPUT when a snapshot may stand in for the
- * host: cmd/main.c then gives the command -i/--input FILE (help, parsing,
+ * host: cmd/tree.c then gives the command -i/--input FILE (help, parsing,
  * metadata and completion; after its --dev, else last; its table never
  * declares it) into ctx->input. cmd_load_host() does it, once, for every such
  * command.
@@ -90,6 +90,8 @@ int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)
 /* "rocectl: warning: <msg>" on stderr unless -q. */
 void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The last error reported, for the Nagios status line of a run that failed early. */
+extern char cmd_last_err[600];
 
 /*
  * A latency distribution as JSON (CONTRIBUTING.md): "key": {"min", "mean",
