@@ -120,11 +120,11 @@ int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char
 /* The structured target of a finding (device, port, netdev) in JSON. */
 struct rctl_finding;
 void cmd_finding_target(const struct rctl_finding *f);
-/* One finding: the same JSON everywhere; text as a block or one_line (cmd/check.c). */
+/* One finding: the same JSON everywhere; text as a block or one_line (cmd/common.c). */
 void cmd_print_finding(const struct rctl_finding *f, bool one_line);
 
 /*
- * -o prometheus|openmetrics (cmd/check.c): add rocectl_up (1 when up),
+ * -o prometheus|openmetrics (cmd/common.c): add rocectl_up (1 when up),
  * rocectl_last_success_timestamp_seconds and rocectl_build_info to pr, end it
  * and write it to file (atomically) or stdout; frees pr. 0, or 3 reported.
  */
@@ -170,7 +170,7 @@ struct cmd_src {
 	{ .name = "src", .type = OPT_STR, .arg = "ADDR", .dst = &(s).src, \
 	  .help = "send from this local IP address" }
 
-/* Their usage errors (status 64), else 0 (cmd/reach.c). */
+/* Their usage errors (status 64), else 0 (cmd/common.c). */
 int cmd_src_check(struct rctl_ctx *ctx, const struct cmd_src *s);
 /*
  * The source address they name into ss and *sa, or *sa NULL when none was
@@ -181,7 +181,7 @@ struct sockaddr_storage;
 int cmd_src_addr(struct rctl_ctx *ctx, const struct cmd_src *s,
 		 struct sockaddr_storage *ss, const struct sockaddr **sa);
 
-/* A round-trip distribution: JSON "rtt_ns" {...}, text "  rtt_us min ..." (cmd/reach.c). */
+/* A round-trip distribution: JSON "rtt_ns" {...}, text "  rtt_us min ..." (cmd/common.c). */
 struct rctl_lat;
 void cmd_print_rtt_ns(const struct rctl_lat *l);
 
