@@ -78,7 +78,7 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(HARDEN_CPPFLAGS) $(CPPFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) \
-	-D_GNU_SOURCE -Iinclude -Icmd \
+	-D_GNU_SOURCE -Iinclude \
 	-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
 LIBS = $(PKG_LIBS) -lm -lpthread
 
@@ -88,6 +88,10 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+# cmd.h and the tree's header are cmd/'s own: lib/ cannot include them
+# (tests/cli/layout.bats).
+$(CMD_OBJ): ALL_CFLAGS += -Icmd
 
 .PHONY: all deps check check-tiers unit cli asan demo install clean check-deps fuzz fuzz-smoke
 all: $(BUILD)/rocectl
