@@ -441,14 +441,14 @@ static int read_doc(const char *path, char **text, struct rctl_err *e)
 	size_t cap = 64 << 20, got;
 
 	if (!f)
-		return rctl_err_set(e, errno, "cannot open '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot open '%s'", path);
 	*text = malloc(cap + 1);
 	got = *text ? fread(*text, 1, cap, f) : 0;
 	if (!*text || ferror(f) || !feof(f)) {
 		fclose(f);
 		free(*text);
 		*text = NULL;
-		return rctl_err_msg(e, EIO, "cannot read '%s': read error or larger than 64 MiB", path);
+		return rctl_err_plain(e, EIO, "cannot read '%s': read error or larger than 64 MiB", path);
 	}
 	fclose(f);
 	(*text)[got] = '\0';
@@ -600,10 +600,10 @@ static int reach_matrix(struct rctl_ctx *ctx, int argc, char **argv)
 		text = NULL;
 	}
 	if (!ret && !m.npairs && m.nbad) {	/* nothing to show: the one line why */
-		ret = m.nbad == 1 ? rctl_err_msg(&e, EINVAL, "%s", m.bad[0].reason) :
-		      rctl_err_msg(&e, EINVAL, "none of the %u inputs holds a reach document", m.nbad);
+		ret = m.nbad == 1 ? rctl_err_plain(&e, EINVAL, "%s", m.bad[0].reason) :
+		      rctl_err_plain(&e, EINVAL, "none of the %u inputs holds a reach document", m.nbad);
 	} else if (!ret && rctl_matrix_finish(&m)) {
-		ret = rctl_err_set(&e, ENOMEM, "cannot build the matrix");
+		ret = rctl_err_strerror(&e, ENOMEM, "cannot build the matrix");
 	}
 	if (ret) {
 		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
