@@ -520,7 +520,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 
 /* check and doctor judge the whole model, live or from --input. */
 #define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |	\
-		    RCTL_COLLECT_QOS | CMD_HOST_INPUT)
+		    RCTL_COLLECT_QOS)
 #define CHECK_INPUT_HELP "judge a snapshot written by 'rocectl collect' instead of this host"
 
 #define CHECK_VERB(v, what)						\
@@ -528,7 +528,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 		.name = #v, .summary = "check " what, .opts = check_opts, \
 		.args = "[AREA...]", .max_args = -1,			\
 		.fn = do_check, .flags = CMD_CHECK, .host = CHECK_HOST,	\
-		.input_help = CHECK_INPUT_HELP,				\
+		.host_input = true, .input_help = CHECK_INPUT_HELP,	\
 	}
 
 CHECK_VERB(pfc, "PFC, global pause, buffers, ETS, DCBX owner and lldpad");
@@ -563,5 +563,6 @@ const struct rctl_cmd cmd_doctor = {
 	.fn = do_doctor,
 	.flags = CMD_CHECK,
 	.host = CHECK_HOST,
+	.host_input = true,
 	.input_help = CHECK_INPUT_HELP,
 };

@@ -32,7 +32,7 @@ struct rctl_ctx {
 	bool nagios;			/* -o nagios: a plugin's status line and exits */
 	bool status_line;		/* the Nagios status line was printed */
 	const char *path;		/* "check pfc", for messages */
-	const char *input;		/* --input FILE, of a CMD_HOST_INPUT command */
+	const char *input;		/* --input FILE, of a .host_input command */
 	const struct rctl_cmd *cmd;	/* the command being run */
 };
 
@@ -46,20 +46,20 @@ struct rctl_cmd {
 	const struct rctl_cmd *const *sub;	/* NULL-terminated, or NULL */
 	int (*fn)(struct rctl_ctx *ctx, int argc, char **argv);
 	unsigned int flags;
-	unsigned int host;			/* what it reads of the host: CMD_HOST_* */
+	unsigned int host;			/* the collectors it runs: RCTL_COLLECT_* */
+	bool host_input;			/* a snapshot may stand in: gets -i/--input */
 	const char *input_help;			/* help of its --input, when not the default */
 };
 
 /*
  * What a command reads of the host, declared in its table entry (git's
- * RUN_SETUP): the collectors it runs live (RCTL_COLLECT_* of
- * rocectl/collect.h), and CMD_HOST_INPUT when a snapshot may stand in for the
+ * RUN_SETUP): .host, the collectors it runs live (RCTL_COLLECT_* of
+ * rocectl/collect.h), and .host_input when a snapshot may stand in for the
  * host: cmd/tree.c then gives the command -i/--input FILE (help, parsing,
  * metadata and completion; after its --dev, else last; its table never
  * declares it) into ctx->input. cmd_load_host() does it, once, for every such
  * command.
  */
-#define CMD_HOST_INPUT (1u << 16)
 
 /*
  * Read the host the way ctx->cmd declares (plus the collectors in "more"), or

@@ -103,10 +103,10 @@ int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
 	unsigned int need = ctx->cmd->host;
 	int ret;
 
-	if (ctx->input && (need & CMD_HOST_INPUT))
+	if (ctx->input && ctx->cmd->host_input)
 		ret = rctl_snapshot_load(ctx->input, h, e);
 	else
-		ret = rctl_collect(h, (need & ~CMD_HOST_INPUT) | more, e);
+		ret = rctl_collect(h, need | more, e);
 	if (!ret)
 		out_set_stamp(h->hostname, NULL);	/* the host described */
 	return ret;

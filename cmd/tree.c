@@ -40,7 +40,7 @@ const struct rctl_opt cmd_global_opts[] = {
 };
 
 /*
- * -i/--input of every command whose entry has CMD_HOST_INPUT, declared here
+ * -i/--input of every command whose entry has .host_input, declared here
  * once: cmd_opts() adds it to the command's own table.
  */
 const char *cmd_input;
@@ -53,14 +53,14 @@ static const struct rctl_opt input_opt = {
 
 /*
  * The options of command c: its table, plus --input when its entry has
- * CMD_HOST_INPUT, right after its --dev (the two choose what is read), else
+ * .host_input, right after its --dev (the two choose what is read), else
  * last. buf holds CMD_OPTS_MAX entries; a table too long for it goes without.
  */
 const struct rctl_opt *cmd_opts(const struct rctl_cmd *c, struct rctl_opt *buf)
 {
 	int n = rctl_opt_count(c->opts), at = n, i;
 
-	if (!(c->host & CMD_HOST_INPUT) || n + 2 > CMD_OPTS_MAX)
+	if (!c->host_input || n + 2 > CMD_OPTS_MAX)
 		return c->opts;
 	for (i = 0; i < n; i++)
 		if (!strcmp(c->opts[i].name, "dev"))

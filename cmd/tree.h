@@ -18,7 +18,7 @@ struct cmd_global {
 };
 extern struct cmd_global cmd_global;
 extern const struct rctl_opt cmd_global_opts[];
-/* --input FILE of a CMD_HOST_INPUT command. */
+/* --input FILE of a .host_input command. */
 extern const char *cmd_input;
 
 /* The top of the tree: "rocectl" and its commands. */
@@ -28,7 +28,7 @@ enum { CMD_OPTS_MAX = 64 };
 
 /*
  * The options of command c: its table, plus --input when its entry has
- * CMD_HOST_INPUT; buf holds CMD_OPTS_MAX entries.
+ * .host_input; buf holds CMD_OPTS_MAX entries.
  */
 const struct rctl_opt *cmd_opts(const struct rctl_cmd *c, struct rctl_opt *buf);
 

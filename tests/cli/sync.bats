@@ -116,7 +116,7 @@ complete_words() {
 	[ "$(grep -c '\.name = "input"' "$ROOT/cmd/tree.c")" -eq 1 ]
 }
 
-# The commands whose table entry has CMD_HOST_INPUT (cmd/*.c): they, and only
+# The commands whose table entry has .host_input (cmd/*.c): they, and only
 # they, get -i/--input FILE from the dispatch, once, in help and metadata.
 @test "every command whose entry reads a snapshot shows -i/--input once in help and metadata" {
 	local path want got
