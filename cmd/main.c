@@ -54,13 +54,12 @@ static int usage_status(const struct rctl_ctx *ctx)
 static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 		    char *path, int argc, char **argv)
 {
-	struct rctl_opt buf[CMD_OPTS_MAX];
 	struct rctl_err e = { 0 };
 	int pos, n;
 
 	argv[0] = path;
 	ctx->nagios = (c->flags & CMD_CHECK) && wants_nagios(argc, argv);
-	if (rctl_opt_parse(cmd_opts(c, buf), cmd_global_opts, argc, argv, 0, &pos, &e))
+	if (rctl_opt_parse(cmd_opts(c), cmd_global_opts, argc, argv, 0, &pos, &e))
 		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
 				  path, e.msg, path);
 	ctx->json = cmd_global.json || cmd_global.pretty;

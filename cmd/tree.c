@@ -6,7 +6,9 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -51,27 +53,46 @@ static const struct rctl_opt input_opt = {
 	.help = "read a snapshot written by 'rocectl collect' instead of this host",
 };
 
+/* The tables cmd_opts() built, one a .host_input command, kept until exit. */
+static struct built_opts {
+	const struct rctl_cmd *cmd;
+	struct built_opts *next;
+	struct rctl_opt opts[];
+} *built;
+
 /*
  * The options of command c: its table, plus --input when its entry has
  * .host_input, right after its --dev (the two choose what is read), else
- * last. buf holds CMD_OPTS_MAX entries; a table too long for it goes without.
+ * last. Built once a command, whatever the table's length.
  */
-const struct rctl_opt *cmd_opts(const struct rctl_cmd *c, struct rctl_opt *buf)
+const struct rctl_opt *cmd_opts(const struct rctl_cmd *c)
 {
 	int n = rctl_opt_count(c->opts), at = n, i;
+	struct built_opts *b;
 
-	if (!c->host_input || n + 2 > CMD_OPTS_MAX)
+	if (!c->host_input)
 		return c->opts;
+	for (b = built; b; b = b->next)
+		if (b->cmd == c)
+			return b->opts;
+	b = calloc(1, sizeof(*b) + (n + 2) * sizeof(b->opts[0]));
+	if (!b) {
+		fprintf(stderr, "rocectl: cannot build the options of '%s': %s\n", c->name,
+			strerror(ENOMEM));
+		exit(RCTL_EXIT_UNKNOWN);
+	}
 	for (i = 0; i < n; i++)
 		if (!strcmp(c->opts[i].name, "dev"))
 			at = i + 1;
 	for (i = 0; i < n; i++)
-		buf[i < at ? i : i + 1] = c->opts[i];
-	buf[at] = input_opt;
+		b->opts[i < at ? i : i + 1] = c->opts[i];
+	b->opts[at] = input_opt;
 	if (c->input_help)
-		buf[at].help = c->input_help;
-	buf[n + 1] = (struct rctl_opt){ 0 };
-	return buf;
+		b->opts[at].help = c->input_help;
+	b->cmd = c;
+	b->next = built;
+	built = b;
+	return b->opts;
 }
 
 static int do_help(struct rctl_ctx *ctx, int argc, char **argv);
@@ -141,8 +162,7 @@ static void usage_line(char *buf, size_t len, const char *path,
 
 void cmd_print_help(FILE *f, const char *path, const struct rctl_cmd *c)
 {
-	struct rctl_opt buf[CMD_OPTS_MAX];
-	const struct rctl_opt *opts = cmd_opts(c, buf);
+	const struct rctl_opt *opts = cmd_opts(c);
 	const struct rctl_cmd *const *s;
 	char usage[256];
 
@@ -244,7 +264,6 @@ static cJSON *meta_opts(const struct rctl_opt *opts)
 static cJSON *meta_cmd(const struct rctl_cmd *c, const char *parent)
 {
 	cJSON *o = cJSON_CreateObject(), *subs;
-	struct rctl_opt buf[CMD_OPTS_MAX];
 	const struct rctl_cmd *const *s;
 	char path[128], usage[256];
 
@@ -255,7 +274,7 @@ static cJSON *meta_cmd(const struct rctl_cmd *c, const char *parent)
 	cJSON_AddStringToObject(o, "summary", c->summary);
 	cJSON_AddStringToObject(o, "usage", usage);
 	cJSON_AddBoolToObject(o, "check", c->flags & CMD_CHECK);
-	cJSON_AddItemToObject(o, "options", meta_opts(cmd_opts(c, buf)));
+	cJSON_AddItemToObject(o, "options", meta_opts(cmd_opts(c)));
 	subs = cJSON_AddArrayToObject(o, "commands");
 	for (s = c->sub; s && *s; s++)
 		if (!((*s)->flags & CMD_HIDDEN))
@@ -375,8 +394,7 @@ static bool comp_long_is(const struct rctl_opt *o, const char *w, size_t len)
 /* The option a word names: "-d", "--dev", "--ib-dev" or "--dev=..." */
 static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 {
-	static struct rctl_opt buf[CMD_OPTS_MAX];	/* the option returned lives on */
-	const struct rctl_opt *tabs[2] = { cmd_opts(c, buf), cmd_global_opts };
+	const struct rctl_opt *tabs[2] = { cmd_opts(c), cmd_global_opts };
 	size_t len = w[0] == '-' && w[1] == '-' ? strcspn(w + 2, "=") : 0;
 	int t, i;
 
@@ -390,8 +408,7 @@ static const struct rctl_opt *comp_opt(const struct rctl_cmd *c, const char *w)
 
 static void comp_options(const char *cur, const struct rctl_cmd *c)
 {
-	struct rctl_opt ob[CMD_OPTS_MAX];
-	const struct rctl_opt *tabs[2] = { c->sub ? NULL : cmd_opts(c, ob), cmd_global_opts };
+	const struct rctl_opt *tabs[2] = { c->sub ? NULL : cmd_opts(c), cmd_global_opts };
 	char buf[80], alias[32];
 	int t, i, a;
 

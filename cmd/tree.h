@@ -24,13 +24,11 @@ extern const char *cmd_input;
 /* The top of the tree: "rocectl" and its commands. */
 extern const struct rctl_cmd cmd_root;
 
-enum { CMD_OPTS_MAX = 64 };
-
 /*
  * The options of command c: its table, plus --input when its entry has
- * .host_input; buf holds CMD_OPTS_MAX entries.
+ * .host_input (built once, kept until exit).
  */
-const struct rctl_opt *cmd_opts(const struct rctl_cmd *c, struct rctl_opt *buf);
+const struct rctl_opt *cmd_opts(const struct rctl_cmd *c);
 
 /* Walk argv words to a command; path gets the words joined by spaces, *bad an unknown one. */
 const struct rctl_cmd *cmd_walk(char **words, int n, int *used,
