@@ -18,21 +18,28 @@
 /* ---- dispatch -------------------------------------------------------- */
 
 /*
+ * The -o/--output of the check commands (cmd/check.c), as the dispatch looks
+ * for it before parsing, when the command may not be known yet.
+ */
+static const struct rctl_opt output_opt = { .name = "output", .short_name = 'o' };
+
+/*
  * "-o nagios" anywhere on the line, found before parsing: a Nagios plugin
  * must exit 3 (UNKNOWN) with a status line even for a usage error.
  */
 static bool wants_nagios(int argc, char **argv)
 {
-	int i;
+	return rctl_opt_given(&output_opt, "nagios", argc, argv);
+}
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "-onagios") || !strcmp(argv[i], "--output=nagios") ||
-		    ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) &&
-		     i + 1 < argc && !strcmp(argv[i + 1], "nagios")))
-			return true;
-	}
+/* A global flag on a line not parsed yet. */
+static bool global_given(const char *name, int argc, char **argv)
+{
+	const struct rctl_opt *o;
+
+	for (o = cmd_global_opts; o->name; o++)
+		if (!strcmp(o->name, name))
+			return rctl_opt_given(o, NULL, argc, argv);
 	return false;
 }
 
@@ -102,15 +109,12 @@ static int missing_command(struct rctl_ctx *ctx, const char *path,
 {
 	const struct rctl_cmd *const *s;
 	char list[256] = "";
-	int i;
 
 	/* "check -j": the options after the group were not parsed yet. */
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "-p") || !strcmp(argv[i], "--pretty"))
-			ctx->pretty = true;
-		if (ctx->pretty || !strcmp(argv[i], "-j") || !strcmp(argv[i], "--json"))
-			ctx->json = true;
-	}
+	if (global_given("pretty", argc + 1, argv - 1))
+		ctx->pretty = true;
+	if (ctx->pretty || global_given("json", argc + 1, argv - 1))
+		ctx->json = true;
 	ctx->nagios = wants_nagios(argc + 1, argv - 1);
 	if (ctx->nagios)
 		ctx->json = false;	/* the status line is the whole output */

@@ -182,6 +182,48 @@ const char *rctl_opt_alias(const struct rctl_opt *o, int n, char *buf, size_t le
 	return NULL;
 }
 
+/* The rest of a word after the option's name: "" (a flag, or its value next), or its value. */
+static bool given_rest(const char *rest, const char *next, const char *val, char eq)
+{
+	if (!val)
+		return !*rest;
+	if (!*rest)
+		return next && !strcmp(next, val);
+	return (!eq || *rest++ == eq) && !strcmp(rest, val);
+}
+
+static bool given_long(const struct rctl_opt *o, const char *w, const char *next,
+		       const char *val)
+{
+	char alias[32];
+	size_t len = strcspn(w, "=");
+	const char *name = o->name;
+	int a = 0;
+
+	do {
+		if (strlen(name) == len && !strncmp(w, name, len) &&
+		    given_rest(w + len, next, val, '='))
+			return true;
+	} while ((name = rctl_opt_alias(o, a++, alias, sizeof(alias))));
+	return false;
+}
+
+bool rctl_opt_given(const struct rctl_opt *o, const char *val, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *w = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (w[0] != '-')
+			continue;
+		if (w[1] == '-' ? given_long(o, w + 2, next, val) :
+		    o->short_name && w[1] == o->short_name && given_rest(w + 2, next, val, 0))
+			return true;
+	}
+	return false;
+}
+
 static const struct rctl_opt *opt_find(const struct rctl_opt *opts,
 				       const struct rctl_opt *globals, int idx)
 {
