@@ -56,9 +56,8 @@ static int parse_doc(const char *text, size_t len, const char *name, struct rctl
 		ret = rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': schema_version %g, expected %d to %d",
 				   name, ver->valuedouble, RCTL_SNAPSHOT_VERSION_MIN,
 				   RCTL_SNAPSHOT_VERSION);
-	else
-		ret = rctl_schema_from_json(&rctl_host_schema, host, h, "host", e);
-	if (ret && e->errnum && strncmp(e->msg, "cannot", 6)) {
+	else if ((ret = rctl_schema_from_json(&rctl_host_schema, host, h, "host", e))) {
+		/* the engine says where in the document ("host.devices[0]: ..."); this says which */
 		char msg[sizeof(e->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", e->msg);
