@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cmd.h"
 #include "rocectl/collect.h"
 #include "rocectl/fileio.h"

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "rocectl/collect.h"
-#include "rocectl/snapshot.h"
+#include "rocectl/schema.h"
 
 /* ---- model → JSON ---------------------------------------------------- */
 

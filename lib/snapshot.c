@@ -16,6 +16,7 @@
 
 #include "rocectl/collect.h"
 #include "rocectl/json.h"
+#include "rocectl/model_fields.h"
 #include "rocectl/snapshot.h"
 
 /* ---- documents ------------------------------------------------------- */

@@ -23,7 +23,7 @@
 
 #include "rocectl/collect.h"
 #include "rocectl/json.h"
-#include "rocectl/snapshot.h"
+#include "rocectl/schema.h"
 #include "rocectl/sysfs.h"
 #include "rocectl/tune.h"
 
