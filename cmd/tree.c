@@ -16,7 +16,7 @@
 #include "cmd.h"
 #include "rocectl/out.h"
 #include "rocectl/snapshot.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_store.h"
 #include "tree.h"
 
 #ifndef ROCECTL_VERSION

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rocectl/tune.h"
+#include "rocectl/tune_apply.h"
+#include "rocectl/tune_plan.h"
+#include "rocectl/tune_write.h"
 
 uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p)
 {

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "rocectl/fileio.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_persist.h"
 
 #define DROPIN_NAME "persist.conf"
 

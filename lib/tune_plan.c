@@ -15,7 +15,7 @@
 #include "rocectl/rules.h"
 #include "rocectl/settings.h"
 #include "rocectl/sysfs.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_plan.h"
 
 struct planner {
 	const struct rctl_host *h;

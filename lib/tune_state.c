@@ -25,7 +25,7 @@
 #include "rocectl/json.h"
 #include "rocectl/schema.h"
 #include "rocectl/sysfs.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_state.h"
 
 #define RCTL_TUNE_STATE_VERSION 1
 #define STATE_KIND "rocectl-tune-state"

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "rocectl/fileio.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_store.h"
 
 #define STATE_MAX (8L << 20)
 

@@ -12,7 +12,7 @@
 #include <linux/dcbnl.h>
 
 #include "rocectl/sysfs.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_write.h"
 #include "rocectl/write.h"
 
 /* ---- dcbnl ------------------------------------------------------------ */
