@@ -51,10 +51,12 @@ outside_tune() {
 	assert_output ""
 }
 
-# A tree of two floors in the test's directory: lib/hi.c above lib/lo.c, and
-# an isolated floor of cmd/a.c and cmd/b.c above both.
+# A tree of two floors in the test's directory, $T: lib/hi.c above lib/lo.c,
+# and an isolated floor of cmd/a.c and cmd/b.c above both. $1: lo()'s body,
+# $2: a()'s, $3: a line of docs/architecture.md below its diagram.
 floors_tree() {
 	local d=$BATS_TEST_TMPDIR/t
+	T=$d
 	mkdir -p "$d/lib" "$d/cmd" "$d/docs" "$d/scripts" "$d/b/lib" "$d/b/cmd"
 	printf 'floor cmds isolated\ncmd/*.c  commands\n\nfloor hi\nlib/hi.c  above\n\nfloor lo\nlib/lo.c  below\n' \
 		>"$d/scripts/floors"
@@ -71,60 +73,57 @@ floors_tree() {
 		echo '<!-- end of floors -->'
 		echo "$3"
 	} >"$d/docs/architecture.md"
-	echo "$d"
+}
+
+# scripts/floors-check on the tree $T, expecting exit status $1.
+floors_check() {
+	ROOT=$T run "-$1" "$ROOT/scripts/floors-check" "$T/b"
 }
 
 @test "the floors check passes a tree that keeps its floors" {
-	local d
-	d=$(floors_tree "" "" 'Both: `hi()` (`lib/hi.c`) and `lib/lo.c:lo`.')
-	ROOT=$d run -0 "$ROOT/scripts/floors-check" "$d/b"
+	floors_tree "" "" 'Both: `hi()` (`lib/hi.c`) and `lib/lo.c:lo`.'
+	floors_check 0
 	assert_output ""
 }
 
 @test "the floors check fails when a lower floor calls a higher one, with the two names" {
-	local d
-	d=$(floors_tree "hi();" "" "")
-	ROOT=$d run -1 "$ROOT/scripts/floors-check" "$d/b"
+	floors_tree "hi();" "" ""
+	floors_check 1
 	assert_output "floors: lib/lo.c (lo) calls lib/hi.c (hi): up"
 }
 
 @test "the floors check fails when a lower floor includes a higher one's header" {
-	local d
-	d=$(floors_tree "" "" "")
-	mkdir -p "$d/include/rocectl"
-	: >"$d/include/rocectl/hi.h"
-	printf '#include "rocectl/hi.h"\n' >>"$d/lib/lo.c"
-	ROOT=$d run -1 "$ROOT/scripts/floors-check" "$d/b"
+	floors_tree "" "" ""
+	mkdir -p "$T/include/rocectl"
+	: >"$T/include/rocectl/hi.h"
+	printf '#include "rocectl/hi.h"\n' >>"$T/lib/lo.c"
+	floors_check 1
 	assert_output "floors: lib/lo.c (lo) includes include/rocectl/hi.h (hi): up"
 }
 
 @test "the floors check fails when one command file calls another" {
-	local d
-	d=$(floors_tree "" "b();" "")
-	ROOT=$d run -1 "$ROOT/scripts/floors-check" "$d/b"
+	floors_tree "" "b();" ""
+	floors_check 1
 	assert_output "floors: cmd/a.c calls cmd/b.c: the files of cmds do not call one another"
 }
 
 @test "the floors check fails when docs/ name a function that no longer exists" {
-	local d
-	d=$(floors_tree "" "" 'See `gone()` in `lib/hi.c`.')
-	ROOT=$d run -1 "$ROOT/scripts/floors-check" "$d/b"
+	floors_tree "" "" 'See `gone()` in `lib/hi.c`.'
+	floors_check 1
 	assert_output "floors: docs/architecture.md:10 names lib/hi.c:gone, which does not exist"
 }
 
 @test "the floors check fails when the diagram of docs/architecture.md is not scripts/floors'" {
-	local d
-	d=$(floors_tree "" "" "")
-	sed -i 's/above/higher/' "$d/scripts/floors"
-	ROOT=$d run -1 "$ROOT/scripts/floors-check" "$d/b"
+	floors_tree "" "" ""
+	sed -i 's/above/higher/' "$T/scripts/floors"
+	floors_check 1
 	assert_output --partial "docs/architecture.md's diagram is not the one of scripts/floors"
 }
 
 @test "the floors check names a file that is on no floor" {
-	local d
-	d=$(floors_tree "" "" "")
-	printf 'int new_one;\n' >"$d/lib/new.c"
-	ROOT=$d run -1 "$ROOT/scripts/floors-check" "$d/b"
+	floors_tree "" "" ""
+	printf 'int new_one;\n' >"$T/lib/new.c"
+	floors_check 1
 	assert_output "floors: lib/new.c is on no floor (scripts/floors)"
 }
 
