@@ -10,7 +10,7 @@
 # then runs $ROCECTL (build/rocectl unless set) and ends with lab_reset, the
 # lab as it was booted. A file with more to do defines setup() or teardown()
 # after that line (calling lab_reset itself), or says `load lab` inside its
-# own setup(): what the file defines is never replaced.
+# own setup(), where this file defines neither.
 
 if [ "${LAB:-}" != 1 ] || [ -z "${LAB_DIR:-}" ]; then
 	echo "lab tests run only inside the lab: make lab-check (or tests/lab/lab run bats tests/lab/)" >&2
@@ -22,8 +22,12 @@ bats_load_library bats-assert
 source "$LAB_DIR/knobs.sh"
 
 ROCECTL=${ROCECTL:-$PWD/build/rocectl}
-declare -F setup >/dev/null || setup() { :; }
-declare -F teardown >/dev/null || teardown() { lab_reset; }
+# Loaded at a file's top, not from its setup(): the usual set-up and tear-down
+# (bats' own defaults do nothing), which the file may still define below.
+if [[ " ${FUNCNAME[*]} " != *" setup "* ]]; then
+	setup() { :; }
+	teardown() { lab_reset; }
+fi
 
 # counters_snapshot NAME: remember the A->B wire counters under NAME.
 counters_snapshot() {
