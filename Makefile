@@ -1,10 +1,11 @@
 # rocectl — one multi-call binary. Targets:
 #   all (default)  build build/rocectl
 #   deps           install the Debian packages needed to build and test
-#   check          deps, build, unit tests, CLI tests, package tests, lab tests,
+#   check          deps, build, hdr-check, unit tests, CLI tests, package tests, lab tests,
 #                  and the unit and CLI tests again on an ASan+UBSan build
 #   demo           deps, build, then rocectl's main job in the Soft-RoCE lab
 #   unit cli asan  the parts of check; lab-check lab-shell: see tests/lab
+#   hdr-check      every header compiles on its own (part of check)
 #   fuzz           each libFuzzer harness of tests/fuzz for FUZZ_SECS (60) seconds
 #   fuzz-smoke     each harness for 3 seconds on its seeds (part of check)
 #   install        PREFIX=/usr/local DESTDIR= (DOCDIR: the Prometheus rules)
@@ -86,7 +87,7 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(HARDEN_CPPFLAGS) $(CPPFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) \
-	-D_GNU_SOURCE -Iinclude -Icmd \
+	-D_GNU_SOURCE -Iinclude \
 	-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP
 LIBS = $(PKG_LIBS) -lm -lpthread
 
@@ -97,7 +98,11 @@ CMD_OBJ := $(CMD_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps check check-tiers unit cli asan demo install clean check-deps fuzz fuzz-smoke
+# cmd.h and the tree's header are cmd/'s own: lib/ cannot include them
+# (tests/cli/layout.bats).
+$(CMD_OBJ): ALL_CFLAGS += -Icmd
+
+.PHONY: all deps check check-tiers unit cli asan demo install clean check-deps fuzz fuzz-smoke hdr-check
 all: $(BUILD)/rocectl
 
 $(BUILD)/%.o: %.c | check-deps
@@ -132,6 +137,17 @@ unit: $(UNIT_BIN)
 cli: $(BUILD)/rocectl
 	$(Q)ROCECTL=$(abspath $(BUILD)/rocectl) bats tests/cli
 
+# Every header compiles on its own (as git's hdr-check): what it uses it
+# includes. cmd/'s headers with -Icmd, as cmd/ is built.
+HDRS := $(sort $(wildcard include/rocectl/*.h)) $(sort $(wildcard cmd/*.h))
+hdr-check: | check-deps
+	$(Q)set -e; for h in $(HDRS); do \
+		$(if $(Q),printf '  %-7s %s\n' HDR $$h;) \
+		case $$h in cmd/*) i=$${h#cmd/}; x=-Icmd;; *) i=$${h#include/}; x=;; esac; \
+		printf '#include "%s"\n' $$i | $(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $$x -x c -fsyntax-only - || \
+			{ echo "hdr-check: $$h does not compile on its own" >&2; exit 1; }; \
+	done
+
 # The same unit and CLI tests on an ASan+UBSan build, in its own directory.
 asan:
 	$(Q)$(MAKE) BUILD=$(BUILD)/asan SAN=1 unit cli
@@ -144,6 +160,7 @@ check:
 check-tiers:
 	$(Q)$(TIMED) deps $(MAKE) deps
 	$(Q)$(TIMED) build $(MAKE) all
+	$(Q)$(TIMED) hdr-check $(MAKE) hdr-check
 	$(Q)$(TIMED) unit $(MAKE) unit
 	$(Q)$(TIMED) cli $(MAKE) cli
 	$(Q)$(TIMED) fuzz-smoke $(MAKE) fuzz-smoke

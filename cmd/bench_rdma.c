@@ -223,7 +223,7 @@ static int do_bench_rdma(struct rctl_ctx *ctx, int argc, char **argv)
 	h = malloc(sizeof(*h));
 	r.lat = h;
 	if (!h)
-		ret = rctl_err_msg(&e, ENOMEM, "out of memory");
+		ret = rctl_err_plain(&e, ENOMEM, "out of memory");
 	else
 		ret = rctl_bench_rdma(&c, &bopt, &r, &e);
 	if (!ret)

@@ -103,56 +103,6 @@ static void area_line(const struct rctl_report *r, int a, bool ran)
 	out_obj_end();
 }
 
-static const char *nz(const char *s)
-{
-	return s[0] ? s : NULL;
-}
-
-/* The structured target of a finding: null where it does not apply. */
-void cmd_finding_target(const struct rctl_finding *f)
-{
-	out_str(OUT_JSON, "device", NULL, nz(f->device));
-	if (f->port)
-		out_u64(OUT_JSON, "port", NULL, f->port);
-	else
-		out_null(OUT_JSON, "port", NULL);
-	out_str(OUT_JSON, "netdev", NULL, nz(f->netdev));
-}
-
-/*
- * One finding, the same JSON object wherever it is printed (check, doctor,
- * tune's re-check); the text is the detailed block, or with one_line the
- * summary line tune prints after an apply.
- */
-void cmd_print_finding(const struct rctl_finding *f, bool one_line)
-{
-	bool block = !one_line;
-
-	out_obj_begin(NULL);
-	out_str(OUT_JSON, "status", NULL, rctl_status_name(f->status));
-	if (block)
-		out_text("  %-7s", status_upper[f->status]);
-	else
-		out_text("  %-7s", rctl_status_name(f->status));
-	out_str(OUT_ANY, "id", " %s", f->id);
-	out_str(OUT_JSON, "area", NULL, rctl_area_name(f->area));
-	out_str(OUT_ANY, "target", block ? "  %s\n" : " %s", f->target);
-	cmd_finding_target(f);
-	out_str(OUT_ANY, "message", block ? "           %s\n" : ": %s\n", f->message);
-	out_str(OUT_JSON, "expected", NULL, nz(f->expected));
-	out_str(OUT_JSON, "got", NULL, nz(f->observed));
-	if (block && f->expected[0])
-		out_text("           expected %s, got %s\n", f->expected, f->observed);
-	out_str(OUT_JSON, "evidence", NULL, nz(f->evidence));
-	out_str(OUT_JSON, "fix", NULL, nz(f->fix));
-	out_str(OUT_JSON, "setting_id", NULL, rctl_setting_name(f->setting));
-	if (block && f->evidence[0])
-		out_text("           evidence: %s\n", f->evidence);
-	if (block && f->fix[0])
-		out_text("           fix: %s\n", f->fix);
-	out_obj_end();
-}
-
 static void print_findings(struct rctl_ctx *ctx, const struct rctl_report *r)
 {
 	uint32_t i;
@@ -203,18 +153,6 @@ static void print_summary(const struct rctl_report *r, int status)
 	out_u64(OUT_ANY, "unknown", ", %" PRIu64 " unknown", r->count[RCTL_UNKNOWN]);
 	out_u64(OUT_ANY, "exit_status", " (exit %" PRIu64 ")\n", status);
 	out_obj_end();
-}
-
-/* A --dev that names nothing must not turn a check green: status 3. */
-int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter)
-{
-	if (!filter || rctl_host_matches(h, filter))
-		return 0;
-	if (rctl_host_netdev(h, filter))
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "netdev '%s' has no RDMA port on '%s' "
-				  "(is its RDMA driver loaded?)", filter, h->hostname);
-	return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA device, port or netdev matches "
-			  "'--dev %s' on '%s'", filter, h->hostname);
 }
 
 /*
@@ -331,50 +269,6 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 }
 
 /* ---- Prometheus ------------------------------------------------------ */
-
-/*
- * The end of every -o prometheus|openmetrics run of check, doctor and
- * counters: rocectl's own families (prom_run.h), then the text to stdout or,
- * with -O FILE, atomically to FILE. With -O a run that could not reach its
- * result still writes FILE, with rocectl_up 0 and the last success read back
- * from the FILE it replaces: node_exporter then serves the failure, not the
- * last good file.
- */
-/* Whether this run's metrics went out already (or failed to): then nothing is written again. */
-static bool prom_finished;
-
-int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file, bool up)
-{
-	struct rctl_prom_run run = {
-		.command = ctx->path, .up = up, .now = (uint64_t)time(NULL),
-	};
-	struct rctl_err e = { 0 };
-	int ret;
-
-	prom_finished = true;
-	if (!up && file)
-		rctl_prom_run_read_last(&run, file);
-	rctl_prom_run_families(pr, &run);
-	rctl_prom_end(pr);
-	ret = rctl_prom_status(pr, &e);
-	if (!ret && file)
-		ret = rctl_write_atomic(file, pr->buf ? pr->buf : "", pr->len, &e);
-	else if (!ret && pr->buf)
-		out_text("%s", pr->buf);
-	rctl_prom_free(pr);
-	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
-}
-
-int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, int status)
-{
-	struct rctl_prom pr = { .openmetrics = !strcmp(format, "openmetrics") };
-
-	if (!file || status != RCTL_EXIT_UNKNOWN || prom_finished ||
-	    (strcmp(format, "prometheus") && strcmp(format, "openmetrics")))
-		return status;
-	cmd_prom_finish(ctx, &pr, file, false);
-	return status;
-}
 
 /* The gauge's values: 0 pass, 1 warn, 2 fail, 3 unknown. */
 static const unsigned int prom_value[] = {
@@ -626,7 +520,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 
 /* check and doctor judge the whole model, live or from --input. */
 #define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |	\
-		    RCTL_COLLECT_QOS | CMD_HOST_INPUT)
+		    RCTL_COLLECT_QOS)
 #define CHECK_INPUT_HELP "judge a snapshot written by 'rocectl collect' instead of this host"
 
 #define CHECK_VERB(v, what)						\
@@ -634,7 +528,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 		.name = #v, .summary = "check " what, .opts = check_opts, \
 		.args = "[AREA...]", .max_args = -1,			\
 		.fn = do_check, .flags = CMD_CHECK, .host = CHECK_HOST,	\
-		.input_help = CHECK_INPUT_HELP,				\
+		.host_input = true, .input_help = CHECK_INPUT_HELP,	\
 	}
 
 CHECK_VERB(pfc, "PFC, global pause, buffers, ETS, DCBX owner and lldpad");
@@ -669,5 +563,6 @@ const struct rctl_cmd cmd_doctor = {
 	.fn = do_doctor,
 	.flags = CMD_CHECK,
 	.host = CHECK_HOST,
+	.host_input = true,
 	.input_help = CHECK_INPUT_HELP,
 };

@@ -5,7 +5,7 @@
  * Adding a command:
  *  1. cmd/<group>.c: a static do_<group>_<verb>() and its options table, and a
  *     const struct rctl_cmd exported as cmd_<group> (declared below);
- *  2. an entry in the top-level table in cmd/main.c;
+ *  2. an entry in the top-level table in cmd/tree.c;
  *  3. man/rocectl-<group>.8 whose SYNOPSIS carries the usage line of --help and
  *     whose OPTIONS name every option (tests/cli/sync.bats checks both);
  *  4. bats tests: usage errors, exit codes, -j output.
@@ -32,7 +32,7 @@ struct rctl_ctx {
 	bool nagios;			/* -o nagios: a plugin's status line and exits */
 	bool status_line;		/* the Nagios status line was printed */
 	const char *path;		/* "check pfc", for messages */
-	const char *input;		/* --input FILE, of a CMD_HOST_INPUT command */
+	const char *input;		/* --input FILE, of a .host_input command */
 	const struct rctl_cmd *cmd;	/* the command being run */
 };
 
@@ -46,20 +46,20 @@ struct rctl_cmd {
 	const struct rctl_cmd *const *sub;	/* NULL-terminated, or NULL */
 	int (*fn)(struct rctl_ctx *ctx, int argc, char **argv);
 	unsigned int flags;
-	unsigned int host;			/* what it reads of the host: CMD_HOST_* */
+	unsigned int host;			/* the collectors it runs: RCTL_COLLECT_* */
+	bool host_input;			/* a snapshot may stand in: gets -i/--input */
 	const char *input_help;			/* help of its --input, when not the default */
 };
 
 /*
  * What a command reads of the host, declared in its table entry (git's
- * RUN_SETUP): the collectors it runs live (RCTL_COLLECT_* of
- * rocectl/collect.h), and CMD_HOST_INPUT when a snapshot may stand in for the
- * host: cmd/main.c then gives the command -i/--input FILE (help, parsing,
+ * RUN_SETUP): .host, the collectors it runs live (RCTL_COLLECT_* of
+ * rocectl/collect.h), and .host_input when a snapshot may stand in for the
+ * host: cmd/tree.c then gives the command -i/--input FILE (help, parsing,
  * metadata and completion; after its --dev, else last; its table never
  * declares it) into ctx->input. cmd_load_host() does it, once, for every such
  * command.
  */
-#define CMD_HOST_INPUT (1u << 16)
 
 /*
  * Read the host the way ctx->cmd declares (plus the collectors in "more"), or
@@ -90,6 +90,8 @@ int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)
 /* "rocectl: warning: <msg>" on stderr unless -q. */
 void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The last error reported, for the Nagios status line of a run that failed early. */
+extern char cmd_last_err[600];
 
 /*
  * A latency distribution as JSON (CONTRIBUTING.md): "key": {"min", "mean",
@@ -118,11 +120,11 @@ int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char
 /* The structured target of a finding (device, port, netdev) in JSON. */
 struct rctl_finding;
 void cmd_finding_target(const struct rctl_finding *f);
-/* One finding: the same JSON everywhere; text as a block or one_line (cmd/check.c). */
+/* One finding: the same JSON everywhere; text as a block or one_line (cmd/common.c). */
 void cmd_print_finding(const struct rctl_finding *f, bool one_line);
 
 /*
- * -o prometheus|openmetrics (cmd/check.c): add rocectl_up (1 when up),
+ * -o prometheus|openmetrics (cmd/common.c): add rocectl_up (1 when up),
  * rocectl_last_success_timestamp_seconds and rocectl_build_info to pr, end it
  * and write it to file (atomically) or stdout; frees pr. 0, or 3 reported.
  */
@@ -168,7 +170,7 @@ struct cmd_src {
 	{ .name = "src", .type = OPT_STR, .arg = "ADDR", .dst = &(s).src, \
 	  .help = "send from this local IP address" }
 
-/* Their usage errors (status 64), else 0 (cmd/reach.c). */
+/* Their usage errors (status 64), else 0 (cmd/common.c). */
 int cmd_src_check(struct rctl_ctx *ctx, const struct cmd_src *s);
 /*
  * The source address they name into ss and *sa, or *sa NULL when none was
@@ -179,7 +181,7 @@ struct sockaddr_storage;
 int cmd_src_addr(struct rctl_ctx *ctx, const struct cmd_src *s,
 		 struct sockaddr_storage *ss, const struct sockaddr **sa);
 
-/* A round-trip distribution: JSON "rtt_ns" {...}, text "  rtt_us min ..." (cmd/reach.c). */
+/* A round-trip distribution: JSON "rtt_ns" {...}, text "  rtt_us min ..." (cmd/common.c). */
 struct rctl_lat;
 void cmd_print_rtt_ns(const struct rctl_lat *l);
 

@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cmd.h"
 #include "rocectl/collect.h"
 #include "rocectl/fileio.h"
@@ -44,7 +46,7 @@ static int write_file(const char *path, const char *text, struct rctl_err *e)
 	int ret;
 
 	if (asprintf(&buf, "%s\n", text) < 0)
-		return rctl_err_set(e, ENOMEM, "cannot write '%s'", path);
+		return rctl_err_strerror(e, ENOMEM, "cannot write '%s'", path);
 	ret = rctl_write_atomic(path, buf, strlen(buf), e);
 	free(buf);
 	return ret;

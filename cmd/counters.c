@@ -451,5 +451,6 @@ const struct rctl_cmd cmd_counters = {
 	.arg_kind = ARG_DEV,
 	.opts = counters_opts,
 	.fn = do_counters,
-	.host = RCTL_COLLECT_COUNTERS | CMD_HOST_INPUT,
+	.host = RCTL_COLLECT_COUNTERS,
+	.host_input = true,
 };

@@ -242,5 +242,6 @@ const struct rctl_cmd cmd_devices = {
 	.arg_kind = ARG_DEV,
 	.opts = devices_opts,
 	.fn = do_devices,
-	.host = RCTL_COLLECT_INVENTORY | CMD_HOST_INPUT,
+	.host = RCTL_COLLECT_INVENTORY,
+	.host_input = true,
 };

@@ -154,24 +154,6 @@ static void print_steps(const struct rctl_reach_result *r)
 	out_text("\n");
 }
 
-/* JSON "rtt_ns" in the agreed style; text in microseconds. */
-void cmd_print_rtt_ns(const struct rctl_lat *l)
-{
-	out_obj_begin("rtt_ns");
-	out_u64(OUT_JSON, "min", NULL, l->min);
-	out_u64(OUT_JSON, "mean", NULL, l->mean);
-	out_u64(OUT_JSON, "stddev", NULL, l->stddev);
-	out_u64(OUT_JSON, "max", NULL, l->max);
-	out_obj_begin("percentiles");
-	out_u64(OUT_JSON, "50", NULL, l->p50);
-	out_u64(OUT_JSON, "99", NULL, l->p99);
-	out_u64(OUT_JSON, "99.9", NULL, l->p999);
-	out_obj_end();
-	out_obj_end();
-	out_text("  rtt_us min %.1f avg %.1f p50 %.1f p99 %.1f max %.1f\n",
-		 l->min / 1e3, l->mean / 1e3, l->p50 / 1e3, l->p99 / 1e3, l->max / 1e3);
-}
-
 static void print_rtt(const char *key, const struct rctl_lat *l, uint32_t size)
 {
 	char fmt[64];
@@ -459,14 +441,14 @@ static int read_doc(const char *path, char **text, struct rctl_err *e)
 	size_t cap = 64 << 20, got;
 
 	if (!f)
-		return rctl_err_set(e, errno, "cannot open '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot open '%s'", path);
 	*text = malloc(cap + 1);
 	got = *text ? fread(*text, 1, cap, f) : 0;
 	if (!*text || ferror(f) || !feof(f)) {
 		fclose(f);
 		free(*text);
 		*text = NULL;
-		return rctl_err_msg(e, EIO, "cannot read '%s': read error or larger than 64 MiB", path);
+		return rctl_err_plain(e, EIO, "cannot read '%s': read error or larger than 64 MiB", path);
 	}
 	fclose(f);
 	(*text)[got] = '\0';
@@ -618,10 +600,10 @@ static int reach_matrix(struct rctl_ctx *ctx, int argc, char **argv)
 		text = NULL;
 	}
 	if (!ret && !m.npairs && m.nbad) {	/* nothing to show: the one line why */
-		ret = m.nbad == 1 ? rctl_err_msg(&e, EINVAL, "%s", m.bad[0].reason) :
-		      rctl_err_msg(&e, EINVAL, "none of the %u inputs holds a reach document", m.nbad);
+		ret = m.nbad == 1 ? rctl_err_plain(&e, EINVAL, "%s", m.bad[0].reason) :
+		      rctl_err_plain(&e, EINVAL, "none of the %u inputs holds a reach document", m.nbad);
 	} else if (!ret && rctl_matrix_finish(&m)) {
-		ret = rctl_err_set(&e, ENOMEM, "cannot build the matrix");
+		ret = rctl_err_strerror(&e, ENOMEM, "cannot build the matrix");
 	}
 	if (ret) {
 		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
@@ -634,31 +616,6 @@ static int reach_matrix(struct rctl_ctx *ctx, int argc, char **argv)
 }
 
 /* ---- the command ---------------------------------------------------------- */
-
-int cmd_src_check(struct rctl_ctx *ctx, const struct cmd_src *s)
-{
-	if (s->dev && s->src)
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: --dev and --src exclude each other",
-				  ctx->path);
-	if (s->gid_given && !s->dev)
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: --gid-index needs --dev", ctx->path);
-	return 0;
-}
-
-int cmd_src_addr(struct rctl_ctx *ctx, const struct cmd_src *s,
-		 struct sockaddr_storage *ss, const struct sockaddr **sa)
-{
-	struct rctl_err e = { 0 };
-
-	*sa = NULL;
-	if (s->src && rctl_sockaddr_parse(s->src, 0, true, ss, &e))
-		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
-	if (s->dev && rctl_dev_src_addr(s->dev, 1, s->gid_given ? s->gid_index : -1, ss, &e))
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	if (s->dev || s->src)
-		*sa = (const struct sockaddr *)ss;
-	return 0;
-}
 
 static int reach_targets(struct rctl_ctx *ctx, int argc, char **argv,
 			 char ***list, unsigned int *n)

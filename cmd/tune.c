@@ -547,7 +547,8 @@ static const struct rctl_cmd tune_plan = {
 	.summary = "show the changes that bring the host to the intent",
 	.opts = plan_opts,
 	.fn = do_tune_plan,
-	.host = TUNE_HOST | CMD_HOST_INPUT,
+	.host = TUNE_HOST,
+	.host_input = true,
 	.input_help = "plan for a snapshot written by 'rocectl collect' instead of this host",
 };
 

@@ -199,7 +199,7 @@ static int io_failed(struct run *r, struct qctx *qc, const struct worker *w,
 	char st[160];
 
 	rctl_nvme_status_str(st, sizeof(st), status, 0, false);
-	return rctl_err_msg(e, EIO, "%s of lba %llu on namespace %u failed: %s",
+	return rctl_err_plain(e, EIO, "%s of lba %llu on namespace %u failed: %s",
 			    w->write ? "write" : "read",
 			    (unsigned long long)(w->unit * r->nlb), r->cfg->nsid, st);
 }
@@ -229,7 +229,7 @@ static int complete(struct run *r, struct qctx *qc, const struct rctl_nvmf_done 
 		off = rctl_nvmf_pattern_check(rctl_nvmf_q_buf(qc->q, d->slot), r->cfg->bs,
 					      w->unit, r->seed);
 		if (off >= 0)
-			return rctl_err_msg(e, EIO, "verify: lba %llu of namespace %u read back "
+			return rctl_err_plain(e, EIO, "verify: lba %llu of namespace %u read back "
 					    "differs from what was written, at byte %ld",
 					    (unsigned long long)(w->unit * r->nlb), r->cfg->nsid, off);
 		qc->verified++;
@@ -279,7 +279,7 @@ static int check_stall(struct qctx *qc, uint64_t now, struct rctl_err *e)
 
 	if (rctl_nvmf_q_outstanding(qc->q) &&
 	    now - qc->last_progress > (uint64_t)cfg->io_timeout_ms * 1000000)
-		return rctl_err_msg(e, ETIMEDOUT, "I/O queue %d: %u commands got no answer "
+		return rctl_err_plain(e, ETIMEDOUT, "I/O queue %d: %u commands got no answer "
 				    "within %d ms: target gone?", (int)(qc - qc->r->qc) + 1,
 				    rctl_nvmf_q_outstanding(qc->q), cfg->io_timeout_ms);
 	return 0;
@@ -439,7 +439,7 @@ static int pin(struct run *r, int i, struct rctl_err *e)
 	CPU_SET(cpu, &set);
 	ret = pthread_setaffinity_np(r->qc[i].thread, sizeof(set), &set);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot pin I/O queue %d to CPU %d", i + 1, cpu);
+		return rctl_err_strerror(e, ret, "cannot pin I/O queue %d to CPU %d", i + 1, cpu);
 	return 0;
 }
 
@@ -452,7 +452,7 @@ static int start_threads(struct run *r, struct rctl_err *e)
 		ret = pthread_create(&r->qc[i].thread, NULL, queue_thread, &r->qc[i]);
 		if (ret) {
 			__atomic_fetch_sub(&r->running, 1, __ATOMIC_RELAXED);
-			return rctl_err_set(e, ret, "cannot start the thread of I/O queue %d", i + 1);
+			return rctl_err_strerror(e, ret, "cannot start the thread of I/O queue %d", i + 1);
 		}
 		r->qc[i].started = true;
 		ret = pin(r, i, e);
@@ -495,7 +495,7 @@ static int setup(struct run *r, struct rctl_nvmf_q **qs, int nq, struct rctl_err
 		r->nworkers += rctl_nvmf_q_limit(qs[i]);
 	r->units_per_worker = r->nworkers ? units / r->nworkers : 0;
 	if (!r->units_per_worker)
-		return rctl_err_msg(e, EINVAL, "namespace %u has %llu blocks: too small for %llu "
+		return rctl_err_plain(e, EINVAL, "namespace %u has %llu blocks: too small for %llu "
 				    "commands of %u bytes", r->cfg->nsid,
 				    (unsigned long long)r->cfg->ns_blocks,
 				    (unsigned long long)r->nworkers, r->cfg->bs);
@@ -516,7 +516,7 @@ static int setup(struct run *r, struct rctl_nvmf_q **qs, int nq, struct rctl_err
 		qc->wlat = malloc(sizeof(*qc->wlat));
 		if (!qc->w || !qc->slot_worker || !qc->waiting || !qc->lat || !qc->rlat ||
 		    !qc->wlat)
-			return rctl_err_set(e, ENOMEM, "cannot allocate queue statistics");
+			return rctl_err_strerror(e, ENOMEM, "cannot allocate queue statistics");
 		rctl_hist_init(qc->lat);
 		rctl_hist_init(qc->rlat);
 		rctl_hist_init(qc->wlat);
@@ -570,10 +570,10 @@ int rctl_nvmf_bench_run(struct rctl_nvmf_ctrl *c, struct rctl_nvmf_q **qs, int n
 	rctl_hist_init(&res->wlat);
 	memset(&res->ios, 0, sizeof(*res) - offsetof(struct rctl_nvmf_bench_res, ios));
 	if (!r)
-		return rctl_err_set(e, ENOMEM, "cannot allocate the bench state");
+		return rctl_err_strerror(e, ENOMEM, "cannot allocate the bench state");
 	if (nq < 1 || nq > MAXQ) {
 		free(r);
-		return rctl_err_msg(e, EINVAL, "%d I/O queues: 1 to %d supported", nq, MAXQ);
+		return rctl_err_plain(e, EINVAL, "%d I/O queues: 1 to %d supported", nq, MAXQ);
 	}
 	r->c = c;
 	r->cfg = cfg;
@@ -623,18 +623,18 @@ int rctl_cpu_list_parse(const char *s, int *cpus, int max, int *n, struct rctl_e
 	*n = 0;
 	do {
 		if (cpu_num(&p, &lo))
-			return rctl_err_msg(e, EINVAL, "bad CPU list '%s' at '%s'", s, p);
+			return rctl_err_plain(e, EINVAL, "bad CPU list '%s' at '%s'", s, p);
 		hi = lo;
 		if (*p == '-' && (p++, cpu_num(&p, &hi) || hi < lo))
-			return rctl_err_msg(e, EINVAL, "bad CPU range in '%s' at '%s'", s, p);
+			return rctl_err_plain(e, EINVAL, "bad CPU range in '%s' at '%s'", s, p);
 		if (*p && *p != ',')
-			return rctl_err_msg(e, EINVAL, "bad CPU list '%s' at '%s'", s, p);
+			return rctl_err_plain(e, EINVAL, "bad CPU list '%s' at '%s'", s, p);
 		for (c = lo; c <= hi; c++) {
 			for (i = 0; i < *n; i++)
 				if (cpus[i] == c)
-					return rctl_err_msg(e, EINVAL, "CPU %d twice in '%s'", c, s);
+					return rctl_err_plain(e, EINVAL, "CPU %d twice in '%s'", c, s);
 			if (*n == max)
-				return rctl_err_msg(e, EINVAL, "more than %d CPUs in '%s'", max, s);
+				return rctl_err_plain(e, EINVAL, "more than %d CPUs in '%s'", max, s);
 			cpus[(*n)++] = c;
 		}
 	} while (*p++ == ',');

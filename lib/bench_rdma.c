@@ -102,10 +102,10 @@ static int wait_wc(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	got = o->event ? rctl_conn_poll(c, wc, n, deadline, false) :
 			 poll_busy(c, wc, n, deadline);
 	if (got == -ETIMEDOUT)
-		return rctl_err_msg(e, ETIMEDOUT, "no %s completion within %gs",
+		return rctl_err_plain(e, ETIMEDOUT, "no %s completion within %gs",
 				    op_name(o->op), o->timeout_s);
 	if (got < 0)
-		return rctl_err_set(e, got, "%s failed", op_name(o->op));
+		return rctl_err_strerror(e, got, "%s failed", op_name(o->op));
 	for (i = 0; i < got; i++)
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return rctl_wc_error(&wc[i], e);
@@ -148,7 +148,7 @@ static int read_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 
 	ret = post(c, RCTL_OP_READ, o->size);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot post an RDMA READ");
+		return rctl_err_strerror(e, ret, "cannot post an RDMA READ");
 	ret = wait_wc(c, o, &wc, 1, deadline_of(o, t), e);
 	return ret < 0 ? ret : 0;
 }
@@ -163,7 +163,7 @@ static int send_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 
 	ret = post(c, RCTL_OP_SEND, o->size);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot post a SEND");
+		return rctl_err_strerror(e, ret, "cannot post a SEND");
 	while (!sent || !back) {
 		n = wait_wc(c, o, wc, 2, deadline_of(o, t), e);
 		if (n < 0)
@@ -176,7 +176,7 @@ static int send_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 			back = true;
 			ret = rctl_conn_post_recv(c);
 			if (ret)
-				return rctl_err_set(e, ret, "cannot post a receive");
+				return rctl_err_strerror(e, ret, "cannot post a receive");
 		}
 	}
 	return 0;
@@ -200,7 +200,7 @@ static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 	*out = (char)seq;
 	ret = post(c, RCTL_OP_WRITE, o->size);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot post an RDMA WRITE");
+		return rctl_err_strerror(e, ret, "cannot post an RDMA WRITE");
 	ret = wait_wc(c, o, &wc, 1, deadline, e);
 	if (ret < 0)
 		return ret;
@@ -209,7 +209,7 @@ static int write_step(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 			continue;
 		now = rctl_fast_ns();
 		if (now >= deadline)
-			return rctl_err_msg(e, ETIMEDOUT, "no RDMA WRITE came back within %gs",
+			return rctl_err_plain(e, ETIMEDOUT, "no RDMA WRITE came back within %gs",
 					    o->timeout_s);
 		if (o->event && now - t > RCTL_YIELD_NS)
 			sched_yield();	/* memory raises no event to sleep on: yield */
@@ -236,7 +236,7 @@ static int bw(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
 				last_sig = posted;
 			ret = post_wr(c, o->op, o->size, covers);
 			if (ret)
-				return rctl_err_set(e, ret, "cannot post a %s", op_name(o->op));
+				return rctl_err_strerror(e, ret, "cannot post a %s", op_name(o->op));
 		}
 		n = wait_wc(c, o, wc, 16, deadline_of(o, now), e);
 		if (n < 0)

@@ -451,7 +451,7 @@ int rctl_cc_collect(struct rctl_host *h, struct rctl_err *e)
 
 	for (i = 0; i < h->n_netdevs; i++)
 		if (cc_one(h, &h->netdevs[i]))
-			return rctl_err_set(e, ENOMEM, "cannot read congestion control of '%s'",
+			return rctl_err_strerror(e, ENOMEM, "cannot read congestion control of '%s'",
 					    h->netdevs[i].name);
 	return 0;
 }

@@ -33,7 +33,7 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e)
 	collect_stamp(h);
 	ret = rctl_nl_open(&nl, NETLINK_RDMA, e);
 	if (ret) {
-		rctl_err_set(e, ret, "cannot open RDMA netlink (is ib_core loaded?)");
+		rctl_err_strerror(e, ret, "cannot open RDMA netlink (is ib_core loaded?)");
 		return ret;
 	}
 	ret = rctl_rdma_collect(&nl, h, e);

@@ -102,7 +102,7 @@ static int collect_counters(struct rctl_host *h, bool settings, struct rctl_err 
 
 	ret = rctl_nl_open(&nl, NETLINK_RDMA, e);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot open RDMA netlink (is ib_core loaded?)");
+		return rctl_err_strerror(e, ret, "cannot open RDMA netlink (is ib_core loaded?)");
 	for (i = 0; i < h->n_devs; i++)
 		for (j = 0; j < h->devs[i].n_ports; j++) {
 			struct rctl_port *p = &h->devs[i].ports[j];
@@ -235,7 +235,7 @@ int rctl_counters_next(struct rctl_host *h, double elapsed_s, rctl_counters_read
 	if (!sets || !prev) {
 		free(sets);
 		free(prev);
-		return rctl_err_set(e, ENOMEM, "cannot sample counters");
+		return rctl_err_strerror(e, ENOMEM, "cannot sample counters");
 	}
 	n = host_sets(h, sets, MAX_SETS);
 	for (i = 0; i < n; i++) {
@@ -272,7 +272,7 @@ int rctl_sample_deltas(struct rctl_host *h, double interval_s, struct rctl_err *
 	double t0;
 
 	if (!(interval_s > 0) || interval_s * 1000 < ms)
-		return rctl_err_msg(e, EINVAL,
+		return rctl_err_plain(e, EINVAL,
 				    "interval %gs is shorter than the hw_counters lifespan "
 				    "(%" PRIu32 " ms): the kernel would answer from its cache",
 				    interval_s, ms);

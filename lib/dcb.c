@@ -363,7 +363,7 @@ int rctl_dcb_collect(struct rctl_host *h, struct rctl_err *e)
 		ret = dcb_one(&nl, h, &h->netdevs[i]);
 		if (ret) {
 			rctl_nl_close(&nl);
-			return rctl_err_set(e, -ret, "cannot read DCB of '%s'",
+			return rctl_err_strerror(e, -ret, "cannot read DCB of '%s'",
 					    h->netdevs[i].name);
 		}
 	}

@@ -113,11 +113,11 @@ int rctl_write_atomic(const char *path, const char *buf, size_t len,
 		ret = write_by_type(path, buf, len, &what);
 	while (ret == -EAGAIN && --tries);
 	if (ret == -ENXIO)
-		return rctl_err_msg(e, ENXIO, "cannot write '%s': no process reads the FIFO",
+		return rctl_err_plain(e, ENXIO, "cannot write '%s': no process reads the FIFO",
 				    path);
 	if (ret && what)
-		return rctl_err_msg(e, -ret, "cannot write '%s': it is a %s", path, what);
+		return rctl_err_plain(e, -ret, "cannot write '%s': it is a %s", path, what);
 	if (ret)
-		return rctl_err_set(e, -ret, "cannot write '%s'", path);
+		return rctl_err_strerror(e, -ret, "cannot write '%s'", path);
 	return 0;
 }

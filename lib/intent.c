@@ -45,7 +45,7 @@ int rctl_intent_profile(struct rctl_intent *in, const char *name,
 	const struct rctl_profile *p = rctl_profile_find(name);
 
 	if (!p)
-		return rctl_err_msg(e, EINVAL,
+		return rctl_err_plain(e, EINVAL,
 				    "unknown profile '%s': expected lossless-dscp or lossy-ecn",
 				    name);
 	*in = p->intent;
@@ -140,7 +140,7 @@ static int conf_walk(struct rctl_intent *in, const char *text, const char *name,
 	int ret = 0, n = 0, r;
 
 	if (!copy)
-		return rctl_err_set(e, ENOMEM, "cannot read '%s'", name);
+		return rctl_err_strerror(e, ENOMEM, "cannot read '%s'", name);
 	/* Not strtok(): it would skip empty lines and miscount line numbers. */
 	for (line = copy; line && !ret; line = next) {
 		next = strchr(line, '\n');
@@ -149,7 +149,7 @@ static int conf_walk(struct rctl_intent *in, const char *text, const char *name,
 		n++;
 		r = conf_split(line, &k, &v);
 		if (r < 0)
-			ret = rctl_err_msg(e, EINVAL, "'%s' line %d: expected 'key = value'",
+			ret = rctl_err_plain(e, EINVAL, "'%s' line %d: expected 'key = value'",
 					   name, n);
 		if (r <= 0)
 			continue;
@@ -161,10 +161,10 @@ static int conf_walk(struct rctl_intent *in, const char *text, const char *name,
 		dscp_set |= !strcmp(k, "dscp");
 		r = conf_key(in, k, v, &tos_set);
 		if (r == -ENOENT)
-			ret = rctl_err_msg(e, EINVAL, "'%s' line %d: unknown key '%s'",
+			ret = rctl_err_plain(e, EINVAL, "'%s' line %d: unknown key '%s'",
 					   name, n, k);
 		else if (r)
-			ret = rctl_err_msg(e, EINVAL, "'%s' line %d: invalid value '%s' for '%s'",
+			ret = rctl_err_plain(e, EINVAL, "'%s' line %d: invalid value '%s' for '%s'",
 					   name, n, v, k);
 	}
 	if (!ret && !profile && dscp_set && !tos_set)
@@ -185,7 +185,7 @@ int rctl_intent_parse_conf(struct rctl_intent *in, const char *text,
 		return ret;
 	ret = rctl_intent_profile(in, profile ? profile : conf_profile, e);
 	if (ret) {
-		rctl_err_msg(e, EINVAL, "'%s': unknown profile '%s'", name, conf_profile);
+		rctl_err_plain(e, EINVAL, "'%s': unknown profile '%s'", name, conf_profile);
 		return ret;
 	}
 	return conf_walk(in, text, name, NULL, 0, e);
@@ -235,7 +235,7 @@ static int apply_file(struct rctl_intent *in, const struct rctl_intent_args *a,
 	if (!text && err == -ENOENT && !must)
 		return rctl_intent_profile(in, a->profile ? a->profile : "lossless-dscp", e);
 	if (!text)
-		return rctl_err_set(e, err, "cannot read config '%s'", path);
+		return rctl_err_strerror(e, err, "cannot read config '%s'", path);
 	ret = rctl_intent_parse_conf(in, text, path, a->profile, e);
 	free(text);
 	if (!ret)
@@ -264,13 +264,13 @@ int rctl_intent_resolve(struct rctl_intent *in, const struct rctl_intent_args *a
 		in->tos = a->tos;
 	if (a->mtu_set) {
 		if (a->mtu & (a->mtu - 1))
-			return rctl_err_msg(e, EINVAL,
+			return rctl_err_plain(e, EINVAL,
 					    "invalid value '%d' for '--mtu': expected 256, 512, 1024, 2048 or 4096",
 					    a->mtu);
 		in->mtu = a->mtu;
 	}
 	if (a->loss_budget && rctl_parse_rate(a->loss_budget, &in->loss_budget))
-		return rctl_err_msg(e, EINVAL,
+		return rctl_err_plain(e, EINVAL,
 				    "invalid value '%s' for '--loss-budget': expected a rate from 0 to 1",
 				    a->loss_budget);
 	return 0;

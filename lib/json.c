@@ -213,10 +213,10 @@ static int check_keys(const cJSON *doc, const char *what, struct rctl_err *e)
 	char path[512] = "";
 
 	if (!seen)
-		return rctl_err_set(e, ENOMEM, "cannot read %s", what);
+		return rctl_err_strerror(e, ENOMEM, "cannot read %s", what);
 	dup = walk(doc, path, sizeof(path), seen, cap);
 	if (dup)
-		rctl_err_msg(e, EINVAL, "cannot read %s: key \"%.64s\" twice in %s",
+		rctl_err_plain(e, EINVAL, "cannot read %s: key \"%.64s\" twice in %s",
 			     what, dup, path[0] ? path : "the top object");
 	free(seen);
 	return dup ? -EINVAL : 0;
@@ -235,22 +235,22 @@ int rctl_json_read(const char *text, size_t len, const char *what,
 
 	*doc = NULL;
 	if (len > RCTL_JSON_MAX_BYTES)
-		return rctl_err_msg(e, EFBIG, "cannot read %s: larger than %u MiB",
+		return rctl_err_plain(e, EFBIG, "cannot read %s: larger than %u MiB",
 				    what, RCTL_JSON_MAX_BYTES >> 20);
 	/* quoting adds 2 bytes to a number of 16 or more */
 	sc.out = malloc(len + len / 8 + 16);
 	if (!sc.out)
-		return rctl_err_set(e, ENOMEM, "cannot read %s", what);
+		return rctl_err_strerror(e, ENOMEM, "cannot read %s", what);
 	if (!scan(&sc)) {
 		free(sc.out);
-		return rctl_err_msg(e, EINVAL, "cannot read %s: %s at byte %zu",
+		return rctl_err_plain(e, EINVAL, "cannot read %s: %s at byte %zu",
 				    what, sc.why, sc.at);
 	}
 	sc.out[sc.k] = '\0';
 	*doc = cJSON_ParseWithLengthOpts(sc.out, sc.k + 1, &end, 1);
 	free(sc.out);
 	if (!*doc)
-		return rctl_err_msg(e, EINVAL, "cannot read %s: not valid JSON", what);
+		return rctl_err_plain(e, EINVAL, "cannot read %s: not valid JSON", what);
 	ret = check_keys(*doc, what, e);
 	if (ret) {
 		cJSON_Delete(*doc);

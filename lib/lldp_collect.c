@@ -322,11 +322,11 @@ int rctl_lldp_begin(struct rctl_host *h, bool capture, struct rctl_lldp_cap **ca
 
 	*capp = cap;
 	if (!cap)
-		return rctl_err_set(e, ENOMEM, "cannot read the LLDP neighbours");
+		return rctl_err_strerror(e, ENOMEM, "cannot read the LLDP neighbours");
 	cap->t0 = rctl_clock_ns();
 	ret = lldpd_collect(h, cap->lldpd_why, sizeof(cap->lldpd_why));
 	if (ret == -ENOMEM)
-		return rctl_err_set(e, ENOMEM, "cannot read the LLDP neighbours from lldpd");
+		return rctl_err_strerror(e, ENOMEM, "cannot read the LLDP neighbours from lldpd");
 	if (!ret)
 		snprintf(cap->lldpd_why, sizeof(cap->lldpd_why), "lldpd has no neighbour on it");
 	for (i = 0; capture && i < h->n_netdevs; i++) {
@@ -334,7 +334,7 @@ int rctl_lldp_begin(struct rctl_host *h, bool capture, struct rctl_lldp_cap **ca
 			continue;
 		c = rctl_arr_push(&cap->one, &cap->n, sizeof(*c));
 		if (!c)
-			return rctl_err_set(e, ENOMEM, "cannot capture LLDP");
+			return rctl_err_strerror(e, ENOMEM, "cannot capture LLDP");
 		c->netdev = i;
 		c->fd = cap_open(&h->netdevs[i]);
 		c->err = c->fd < 0 ? -c->fd : 0;
@@ -495,7 +495,7 @@ int rctl_lldp_end(struct rctl_host *h, struct rctl_lldp_cap *cap, double wait_s,
 	if (cap)
 		free(cap->one);
 	free(cap);
-	return ret ? rctl_err_set(e, -ret, "cannot capture LLDP") : 0;
+	return ret ? rctl_err_strerror(e, -ret, "cannot capture LLDP") : 0;
 }
 
 int rctl_lldp_collect(struct rctl_host *h, double wait_s, struct rctl_err *e)

@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "rocectl/snapshot.h"
+#include "rocectl/model.h"
+#include "rocectl/model_fields.h"
 
 #define F(st, k, t, m) { .key = k, .type = t, .off = offsetof(st, m), \
 			 .size = sizeof(((st *)0)->m) }

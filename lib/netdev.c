@@ -144,7 +144,7 @@ int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e)
 		return 0;
 	sk = nl_socket_alloc();
 	if (!sk)
-		return rctl_err_set(e, ENOMEM, "cannot allocate a route netlink socket");
+		return rctl_err_strerror(e, ENOMEM, "cannot allocate a route netlink socket");
 	ret = nl_connect(sk, NETLINK_ROUTE);
 	if (!ret)
 		ret = rtnl_link_alloc_cache(sk, AF_UNSPEC, &links);

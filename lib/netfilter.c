@@ -211,7 +211,7 @@ int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err 
 	list = cJSON_GetObjectItemCaseSensitive(doc, "nftables");
 	if (!cJSON_IsArray(list)) {
 		cJSON_Delete(doc);
-		return rctl_err_msg(e, EINVAL, "cannot read the nftables ruleset: not nft JSON");
+		return rctl_err_plain(e, EINVAL, "cannot read the nftables ruleset: not nft JSON");
 	}
 	cJSON_ArrayForEach(it, list) {
 		rule = cJSON_GetObjectItemCaseSensitive(it, "rule");
@@ -220,7 +220,7 @@ int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err 
 		nf->n_rules_read++;
 		ret = scan_rule(nf, rule);
 		if (ret) {
-			rctl_err_set(e, -ret, "cannot read the nftables ruleset");
+			rctl_err_strerror(e, -ret, "cannot read the nftables ruleset");
 			break;
 		}
 	}

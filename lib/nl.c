@@ -22,7 +22,7 @@ int rctl_nl_open(struct rctl_nl *nl, int bus, struct rctl_err *e)
 	memset(nl, 0, sizeof(*nl));
 	nl->sk = mnl_socket_open(bus);
 	if (!nl->sk)
-		return rctl_err_set(e, errno, "cannot open netlink socket (bus %d)", bus);
+		return rctl_err_strerror(e, errno, "cannot open netlink socket (bus %d)", bus);
 	/* Every wait has a timeout: a kernel that never answers is an error. */
 	setsockopt(mnl_socket_get_fd(nl->sk), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	mnl_socket_setsockopt(nl->sk, NETLINK_EXT_ACK, &one, sizeof(one));
@@ -32,7 +32,7 @@ int rctl_nl_open(struct rctl_nl *nl, int bus, struct rctl_err *e)
 
 		mnl_socket_close(nl->sk);
 		nl->sk = NULL;
-		return rctl_err_set(e, err, "cannot bind netlink socket (bus %d)", bus);
+		return rctl_err_strerror(e, err, "cannot bind netlink socket (bus %d)", bus);
 	}
 	nl->portid = mnl_socket_get_portid(nl->sk);
 	nl->seq = 1;

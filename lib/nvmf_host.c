@@ -134,16 +134,16 @@ static int cm_step(struct rctl_nvmf_q *q, enum rdma_cm_event_type want,
 	ret = cm_event(q, c->o.timeout_ms, &ev);
 	qname(q, qn, sizeof(qn));
 	if (ret == -ETIMEDOUT)
-		return rctl_err_msg(e, ETIMEDOUT, "%s: cannot %s '%s': no answer within %d ms",
+		return rctl_err_plain(e, ETIMEDOUT, "%s: cannot %s '%s': no answer within %d ms",
 				    qn, step, c->o.traddr, c->o.timeout_ms);
 	if (ret)
-		return rctl_err_set(e, -ret, "%s: cannot %s '%s'", qn, step, c->o.traddr);
+		return rctl_err_strerror(e, -ret, "%s: cannot %s '%s'", qn, step, c->o.traddr);
 	if (ev->event == want) {
 		rdma_ack_cm_event(ev);
 		return 0;
 	}
 	status = ev->status;
-	ret = rctl_err_msg(e, EHOSTUNREACH, "%s: cannot %s '%s': %s (status %d)", qn,
+	ret = rctl_err_plain(e, EHOSTUNREACH, "%s: cannot %s '%s': %s (status %d)", qn,
 			   step, c->o.traddr, rdma_event_str(ev->event), status);
 	rdma_ack_cm_event(ev);
 	return ret;
@@ -159,12 +159,12 @@ static int cm_resolve(struct rctl_nvmf_q *q, struct rctl_err *e)
 
 	snprintf(port, sizeof(port), "%u", o->port);
 	if (rdma_getaddrinfo(o->traddr, port, &hints, &res))
-		return rctl_err_msg(e, EINVAL, "cannot resolve target address '%s'",
+		return rctl_err_plain(e, EINVAL, "cannot resolve target address '%s'",
 				    o->traddr);
 	ret = rdma_resolve_addr(q->id, NULL, res->ai_dst_addr, o->timeout_ms);
 	rdma_freeaddrinfo(res);
 	if (ret)
-		return rctl_err_set(e, errno, "%s: cannot resolve address '%s'",
+		return rctl_err_strerror(e, errno, "%s: cannot resolve address '%s'",
 				    qname(q, qn, sizeof(qn)), o->traddr);
 	ret = cm_step(q, RDMA_CM_EVENT_ADDR_RESOLVED, "resolve address", e);
 	if (ret)
@@ -172,9 +172,9 @@ static int cm_resolve(struct rctl_nvmf_q *q, struct rctl_err *e)
 	tos = (uint8_t)o->tos;
 	if (o->tos >= 0 &&
 	    rdma_set_option(q->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
-		return rctl_err_set(e, errno, "%s: cannot set tos %d", qn, o->tos);
+		return rctl_err_strerror(e, errno, "%s: cannot set tos %d", qn, o->tos);
 	if (rdma_resolve_route(q->id, o->timeout_ms))
-		return rctl_err_set(e, errno, "%s: cannot resolve route to '%s'", qn,
+		return rctl_err_strerror(e, errno, "%s: cannot resolve route to '%s'", qn,
 				    o->traddr);
 	return cm_step(q, RDMA_CM_EVENT_ROUTE_RESOLVED, "resolve route to", e);
 }
@@ -192,11 +192,11 @@ static int cm_rejected(struct rctl_nvmf_q *q, struct rdma_cm_event *ev,
 	qname(q, qn, sizeof(qn));
 	if (ev->status == CM_STATUS_CONSUMER_REJ && !rctl_nvmf_cm_rej(pd, len, &sts)) {
 		name = rctl_nvmf_rej_name(sts);
-		return rctl_err_msg(e, ECONNREFUSED,
+		return rctl_err_plain(e, ECONNREFUSED,
 				    "%s: connect to '%s:%u' rejected by the target: %s (nvme rdma status %#x)",
 				    qn, o->traddr, o->port, name ? name : "unknown reason", sts);
 	}
-	return rctl_err_msg(e, ECONNREFUSED,
+	return rctl_err_plain(e, ECONNREFUSED,
 			    "%s: connect to '%s:%u' rejected (cm status %d%s)", qn, o->traddr,
 			    o->port, ev->status,
 			    ev->status == 8 ? ": nothing listening on that port" : "");
@@ -214,7 +214,7 @@ static int cm_connect(struct rctl_nvmf_q *q, uint16_t cntlid, struct rctl_err *e
 
 	qname(q, qn, sizeof(qn));
 	if (ibv_query_device(q->id->verbs, &da))
-		return rctl_err_set(e, errno, "%s: cannot query device", qn);
+		return rctl_err_strerror(e, errno, "%s: cannot query device", qn);
 	rctl_nvmf_cm_req(pd, q->qid, q->depth, q->depth - 1, cntlid);
 	p.private_data = pd;
 	p.private_data_len = sizeof(pd);
@@ -224,13 +224,13 @@ static int cm_connect(struct rctl_nvmf_q *q, uint16_t cntlid, struct rctl_err *e
 	p.retry_count = 7;
 	p.rnr_retry_count = 7;
 	if (rdma_connect(q->id, &p))
-		return rctl_err_set(e, errno, "%s: cannot connect to '%s'", qn, c->o.traddr);
+		return rctl_err_strerror(e, errno, "%s: cannot connect to '%s'", qn, c->o.traddr);
 	ret = cm_event(q, c->o.timeout_ms, &ev);
 	if (ret == -ETIMEDOUT)
-		return rctl_err_msg(e, ETIMEDOUT, "%s: connect to '%s:%u': no answer within %d ms",
+		return rctl_err_plain(e, ETIMEDOUT, "%s: connect to '%s:%u': no answer within %d ms",
 				    qn, c->o.traddr, c->o.port, c->o.timeout_ms);
 	if (ret)
-		return rctl_err_set(e, -ret, "%s: connect to '%s'", qn, c->o.traddr);
+		return rctl_err_strerror(e, -ret, "%s: connect to '%s'", qn, c->o.traddr);
 	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
 		if (rctl_nvmf_cm_rep(ev->param.conn.private_data,
 				     ev->param.conn.private_data_len, &q->crqsize))
@@ -240,7 +240,7 @@ static int cm_connect(struct rctl_nvmf_q *q, uint16_t cntlid, struct rctl_err *e
 	} else if (ev->event == RDMA_CM_EVENT_REJECTED) {
 		ret = cm_rejected(q, ev, e);
 	} else {
-		ret = rctl_err_msg(e, EHOSTUNREACH, "%s: connect to '%s:%u': %s (status %d)",
+		ret = rctl_err_plain(e, EHOSTUNREACH, "%s: connect to '%s:%u': %s (status %d)",
 				   qn, c->o.traddr, c->o.port, rdma_event_str(ev->event),
 				   ev->status);
 	}
@@ -299,38 +299,38 @@ static int q_verbs(struct rctl_nvmf_q *q, bool event, struct rctl_err *e)
 	if (!c->pd) {
 		c->pd = ibv_alloc_pd(q->id->verbs);
 		if (!c->pd)
-			return rctl_err_set(e, errno, "%s: cannot allocate a protection domain", qn);
+			return rctl_err_strerror(e, errno, "%s: cannot allocate a protection domain", qn);
 		snprintf(c->info.ibdev, sizeof(c->info.ibdev), "%s",
 			 ibv_get_device_name(q->id->verbs->device));
 	} else if (c->pd->context != q->id->verbs) {
-		return rctl_err_msg(e, EXDEV, "%s: route to '%s' uses another RDMA device",
+		return rctl_err_plain(e, EXDEV, "%s: route to '%s' uses another RDMA device",
 				    qn, c->o.traddr);
 	}
 	if (event && !(q->cc = ibv_create_comp_channel(q->id->verbs)))
-		return rctl_err_set(e, errno, "%s: cannot create a completion channel", qn);
+		return rctl_err_strerror(e, errno, "%s: cannot create a completion channel", qn);
 	q->cq = ibv_create_cq(q->id->verbs, 2 * (q->depth + 1), q, q->cc, 0);
 	if (!q->cq)
-		return rctl_err_set(e, errno, "%s: cannot create a completion queue", qn);
+		return rctl_err_strerror(e, errno, "%s: cannot create a completion queue", qn);
 	qa.send_cq = qa.recv_cq = q->cq;
 	qa.cap.max_send_wr = q->limit + 1;
 	qa.cap.max_recv_wr = q->depth + 1;
 	qa.cap.max_send_sge = 2;
 	qa.cap.max_recv_sge = 1;
 	if (rdma_create_qp(q->id, c->pd, &qa))
-		return rctl_err_set(e, errno, "%s: cannot create a queue pair", qn);
+		return rctl_err_strerror(e, errno, "%s: cannot create a queue pair", qn);
 	q->sqe_mr = reg(q, &q->sqes, (size_t)q->limit * RCTL_NVME_SQE_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	q->rsp_mr = reg(q, &q->rsps, (size_t)q->depth * RCTL_NVME_CQE_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	q->data_mr = reg(q, &q->data, (size_t)q->limit * q->buf_size, acc);
 	if (!q->sqe_mr || !q->rsp_mr || !q->data_mr)
-		return rctl_err_set(e, errno, "%s: cannot register %u bytes of buffers", qn,
+		return rctl_err_strerror(e, errno, "%s: cannot register %u bytes of buffers", qn,
 				    q->limit * q->buf_size);
 	recv_wrs_init(q);
 	for (i = 0; i < q->depth; i++)
 		q->rwr[i].next = i + 1 < q->depth ? &q->rwr[i + 1] : NULL;
 	if (ibv_post_recv(q->id->qp, &q->rwr[0], &(struct ibv_recv_wr *){ NULL }))
-		return rctl_err_set(e, errno, "%s: cannot post receives", qn);
+		return rctl_err_strerror(e, errno, "%s: cannot post receives", qn);
 	if (q->cc && fcntl(q->cc->fd, F_SETFL, fcntl(q->cc->fd, F_GETFL) | O_NONBLOCK))
-		return rctl_err_set(e, errno, "%s: cannot set the completion channel non-blocking", qn);
+		return rctl_err_strerror(e, errno, "%s: cannot set the completion channel non-blocking", qn);
 	return 0;
 }
 
@@ -375,7 +375,7 @@ static int q_alloc(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t depth,
 	uint16_t i;
 
 	if (!q)
-		return rctl_err_set(e, ENOMEM, "cannot allocate queue %u", qid);
+		return rctl_err_strerror(e, ENOMEM, "cannot allocate queue %u", qid);
 	*out = q;
 	q->ctrl = c;
 	q->qid = qid;
@@ -389,18 +389,18 @@ static int q_alloc(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t depth,
 	q->rwr = calloc(depth, sizeof(*q->rwr));
 	q->rsge = calloc(depth, sizeof(*q->rsge));
 	if (!q->slots || !q->free || !q->sring || !q->rwr || !q->rsge)
-		return rctl_err_set(e, ENOMEM, "cannot allocate queue %u", qid);
+		return rctl_err_strerror(e, ENOMEM, "cannot allocate queue %u", qid);
 	q->sig_every = 1;
 	for (i = 0; i < limit; i++)
 		q->free[q->nfree++] = limit - 1 - i;
 	q->ch = rdma_create_event_channel();
 	if (!q->ch)
-		return rctl_err_set(e, errno, "cannot connect to '%s': no rdma_cm event channel",
+		return rctl_err_strerror(e, errno, "cannot connect to '%s': no rdma_cm event channel",
 				    c->o.traddr);
 	if (fcntl(q->ch->fd, F_SETFL, fcntl(q->ch->fd, F_GETFL) | O_NONBLOCK))
-		return rctl_err_set(e, errno, "cannot set the rdma_cm channel non-blocking");
+		return rctl_err_strerror(e, errno, "cannot set the rdma_cm channel non-blocking");
 	if (rdma_create_id(q->ch, &q->id, q, RDMA_PS_TCP))
-		return rctl_err_set(e, errno, "cannot create an rdma_cm id");
+		return rctl_err_strerror(e, errno, "cannot create an rdma_cm id");
 	return 0;
 }
 
@@ -442,7 +442,7 @@ int rctl_nvmf_q_queue(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd
 	char qn[32];
 
 	if (q->dead)
-		return rctl_err_msg(e, ENOTCONN, "%s: queue is down", qname(q, qn, sizeof(qn)));
+		return rctl_err_plain(e, ENOTCONN, "%s: queue is down", qname(q, qn, sizeof(qn)));
 	s->gen = rctl_nvme_gen_next(s->gen, q->cid_bits);
 	cmd->cid = rctl_nvme_cid((uint16_t)slot, s->gen, q->cid_bits);
 	memset(&cmd->sgl, 0, sizeof(cmd->sgl));
@@ -498,7 +498,7 @@ int rctl_nvmf_q_flush(struct rctl_nvmf_q *q, struct rctl_err *e)
 	q->nqueued = 0;
 	if (ibv_post_send(q->id->qp, w, &bad)) {
 		q->dead = true;
-		return rctl_err_set(e, errno, "%s: cannot post a send", qname(q, qn, sizeof(qn)));
+		return rctl_err_strerror(e, errno, "%s: cannot post a send", qname(q, qn, sizeof(qn)));
 	}
 	return 0;
 }
@@ -551,14 +551,14 @@ static int on_recv(struct rctl_nvmf_q *q, uint32_t idx, uint32_t byte_len, uint6
 
 	if (rctl_nvme_cqe_recv(q->rsps + idx * RCTL_NVME_CQE_SIZE, byte_len, &cqe)) {
 		q->dead = true;
-		return rctl_err_msg(e, EPROTO, "%s: a completion of %u bytes, not %u",
+		return rctl_err_plain(e, EPROTO, "%s: a completion of %u bytes, not %u",
 				    qname(q, qn, sizeof(qn)), byte_len, RCTL_NVME_CQE_SIZE);
 	}
 	n = rctl_nvme_cid_slot(cqe.cid, q->cid_bits);
 	s = n < q->limit ? &q->slots[n] : NULL;
 	if (!s || !(s->pend & PEND_RECV) || s->gen != rctl_nvme_cid_gen(cqe.cid, q->cid_bits)) {
 		q->dead = true;
-		return rctl_err_msg(e, EPROTO, "%s: completion with unknown CID %#x",
+		return rctl_err_plain(e, EPROTO, "%s: completion with unknown CID %#x",
 				    qname(q, qn, sizeof(qn)), cqe.cid);
 	}
 	s->t_done = now;
@@ -597,7 +597,7 @@ static int wc_failed(struct rctl_nvmf_q *q, const struct ibv_wc *wc, struct rctl
 	char qn[32];
 
 	q->dead = true;
-	return rctl_err_msg(e, ECONNRESET, "%s: %s completion failed: %s (%d)",
+	return rctl_err_plain(e, ECONNRESET, "%s: %s completion failed: %s (%d)",
 			    qname(q, qn, sizeof(qn)), wc->wr_id & WR_SEND ? "send" : "receive",
 			    ibv_wc_status_str(wc->status), wc->status);
 }
@@ -616,10 +616,10 @@ int rctl_nvmf_q_poll(struct rctl_nvmf_q *q, struct rctl_nvmf_done *d, int max,
 	char qn[32];
 
 	if (q->dead)
-		return rctl_err_msg(e, ENOTCONN, "queue %u is down", q->qid);
+		return rctl_err_plain(e, ENOTCONN, "queue %u is down", q->qid);
 	n = ibv_poll_cq(q->cq, max < POLL_BATCH ? max : POLL_BATCH, wc);
 	if (n < 0)
-		return rctl_err_msg(e, EIO, "queue %u: cannot poll the completion queue", q->qid);
+		return rctl_err_plain(e, EIO, "queue %u: cannot poll the completion queue", q->qid);
 	if (n)
 		now = rctl_fast_ns();
 	for (i = 0; i < n && ret >= 0; i++) {
@@ -637,7 +637,7 @@ int rctl_nvmf_q_poll(struct rctl_nvmf_q *q, struct rctl_nvmf_done *d, int max,
 		return ret;
 	if (post_recvs(q, rx, nrx)) {
 		q->dead = true;
-		return rctl_err_set(e, errno, "%s: cannot repost receives", qname(q, qn, sizeof(qn)));
+		return rctl_err_strerror(e, errno, "%s: cannot repost receives", qname(q, qn, sizeof(qn)));
 	}
 	return done;
 }
@@ -648,7 +648,7 @@ int rctl_nvmf_arm(struct rctl_nvmf_q **qs, int n, struct rctl_err *e)
 
 	for (i = 0; i < n; i++)
 		if (ibv_req_notify_cq(qs[i]->cq, 0))
-			return rctl_err_set(e, errno, "queue %u: cannot arm the completion queue",
+			return rctl_err_strerror(e, errno, "queue %u: cannot arm the completion queue",
 					    qs[i]->qid);
 	return 0;
 }
@@ -666,7 +666,7 @@ int rctl_nvmf_wait(struct rctl_nvmf_q **qs, int n, int timeout_ms, struct rctl_e
 	}
 	ret = poll(pfd, (nfds_t)i, timeout_ms);
 	if (ret < 0)
-		return errno == EINTR ? 0 : rctl_err_set(e, errno, "cannot wait for completions");
+		return errno == EINTR ? 0 : rctl_err_strerror(e, errno, "cannot wait for completions");
 	for (i = 0; i < n && i < 64; i++)
 		if ((pfd[i].revents & POLLIN) && !ibv_get_cq_event(qs[i]->cc, &cq, &ctx))
 			ibv_ack_cq_events(cq, 1);
@@ -680,7 +680,7 @@ static int sync_slot(struct rctl_nvmf_q *q, struct rctl_err *e)
 	char qn[32];
 
 	if (slot < 0)
-		return rctl_err_msg(e, EBUSY, "%s: no free slot", qname(q, qn, sizeof(qn)));
+		return rctl_err_plain(e, EBUSY, "%s: no free slot", qname(q, qn, sizeof(qn)));
 	return slot;
 }
 
@@ -707,7 +707,7 @@ static int exec(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
 			}
 	}
 	q->dead = true;
-	return rctl_err_msg(e, ETIMEDOUT, "%s: command %#x got no answer within %d ms",
+	return rctl_err_plain(e, ETIMEDOUT, "%s: command %#x got no answer within %d ms",
 			    qname(q, qn, sizeof(qn)), cmd->opc, q->ctrl->o.timeout_ms);
 }
 
@@ -730,7 +730,7 @@ static int exec_ok(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
 		return 0;
 	rctl_nvme_status_str(st, sizeof(st), d->status, d->dw0,
 			     cmd->opc == RCTL_NVME_OPC_FABRICS && cmd->fctype == RCTL_NVMF_CONNECT);
-	return rctl_err_msg(e, EIO, "%s: %s", step, st);
+	return rctl_err_plain(e, EIO, "%s: %s", step, st);
 }
 
 /* Fabrics Connect on q; the 1024-byte data goes by keyed SGL (nvmet's admin RECVs are 64 B). */
@@ -828,11 +828,11 @@ static int csts_wait(struct rctl_nvmf_ctrl *c, uint32_t mask, uint32_t want,
 		if ((v & mask) == want)
 			return 0;
 		if (v & RCTL_NVME_CSTS_CFS)
-			return rctl_err_msg(e, EIO, "controller fatal status (csts %#x) while %s",
+			return rctl_err_plain(e, EIO, "controller fatal status (csts %#x) while %s",
 					    (uint32_t)v, what);
 		nanosleep(&pause, NULL);
 	} while (rctl_clock_ns() < deadline);
-	return rctl_err_msg(e, ETIMEDOUT, "controller not %s within %llu ms (csts %#x)",
+	return rctl_err_plain(e, ETIMEDOUT, "controller not %s within %llu ms (csts %#x)",
 			    what, (unsigned long long)ms, (uint32_t)v);
 }
 
@@ -877,7 +877,7 @@ static int enable(struct rctl_nvmf_ctrl *c, struct rctl_err *e)
 		return ret;
 	rctl_nvme_id_ctrl_decode(page, &c->info.id);
 	if (!(c->info.id.sgls & RCTL_NVME_SGLS_KEYED))
-		return rctl_err_msg(e, ENOTSUP, "subsystem '%s' does not support keyed SGLs",
+		return rctl_err_plain(e, ENOTSUP, "subsystem '%s' does not support keyed SGLs",
 				    c->subnqn);
 	return 0;
 }
@@ -896,7 +896,7 @@ static void default_hostnqn(struct rctl_nvmf_ctrl *c)
 static int make_hostid(struct rctl_nvmf_ctrl *c, struct rctl_err *e)
 {
 	if (getrandom(c->hostid, sizeof(c->hostid), 0) != sizeof(c->hostid))
-		return rctl_err_set(e, errno, "cannot make a host id");
+		return rctl_err_strerror(e, errno, "cannot make a host id");
 	c->hostid[6] = (c->hostid[6] & 0x0f) | 0x40;
 	c->hostid[8] = (c->hostid[8] & 0x3f) | 0x80;
 	return 0;
@@ -908,10 +908,10 @@ static int ctrl_init(struct rctl_nvmf_ctrl *c, const struct rctl_nvmf_opts *o,
 	c->o = *o;
 	c->ka_slot = -1;
 	if (strlen(o->subnqn) > RCTL_NVMF_NQN_MAX || !o->subnqn[0])
-		return rctl_err_msg(e, EINVAL, "subsystem NQN '%s' is empty or longer than %d bytes",
+		return rctl_err_plain(e, EINVAL, "subsystem NQN '%s' is empty or longer than %d bytes",
 				    o->subnqn, RCTL_NVMF_NQN_MAX);
 	if (o->hostnqn && (strlen(o->hostnqn) > RCTL_NVMF_NQN_MAX || !o->hostnqn[0]))
-		return rctl_err_msg(e, EINVAL, "host NQN '%s' is empty or longer than %d bytes",
+		return rctl_err_plain(e, EINVAL, "host NQN '%s' is empty or longer than %d bytes",
 				    o->hostnqn, RCTL_NVMF_NQN_MAX);
 	snprintf(c->subnqn, sizeof(c->subnqn), "%s", o->subnqn);
 	if (make_hostid(c, e))
@@ -1017,7 +1017,7 @@ int rctl_nvmf_connect(const struct rctl_nvmf_opts *o, struct rctl_nvmf_ctrl **ou
 
 	*out = NULL;
 	if (!c)
-		return rctl_err_set(e, ENOMEM, "cannot allocate a controller");
+		return rctl_err_strerror(e, ENOMEM, "cannot allocate a controller");
 	ret = ctrl_init(c, o, e);
 	while (!ret) {
 		ret = connect_once(c, e);
@@ -1131,7 +1131,7 @@ int rctl_nvmf_identify_ns(struct rctl_nvmf_ctrl *c, uint32_t nsid,
 		return ret;
 	rctl_nvme_id_ns_decode(page, ns);
 	if (!ns->nsze)
-		return rctl_err_msg(e, ENOENT, "namespace %u of '%s' is not active", nsid,
+		return rctl_err_plain(e, ENOENT, "namespace %u of '%s' is not active", nsid,
 				    c->subnqn);
 	return 0;
 }
@@ -1153,11 +1153,11 @@ int rctl_nvmf_keep_alive(struct rctl_nvmf_ctrl *c, uint64_t now, struct rctl_err
 			continue;
 		c->ka_slot = -1;
 		if (d[i].status)
-			return rctl_err_msg(e, EIO, "keep-alive failed: %s",
+			return rctl_err_plain(e, EIO, "keep-alive failed: %s",
 					    rctl_nvme_status_name(d[i].status) ?: "unknown status");
 	}
 	if (c->ka_slot >= 0 && now - c->ka_last > kato)
-		return rctl_err_msg(e, ETIMEDOUT, "keep-alive: no answer within kato %u ms",
+		return rctl_err_plain(e, ETIMEDOUT, "keep-alive: no answer within kato %u ms",
 				    c->o.kato_ms);
 	if (c->ka_slot >= 0 || now - c->ka_last < kato / 2)
 		return 0;

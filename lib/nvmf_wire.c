@@ -517,7 +517,7 @@ static int disc_records(rctl_nvmf_log_read read, void *ctx, uint32_t page_max, u
 	int ret;
 
 	if (!per_page)
-		return rctl_err_msg(e, EINVAL, "discovery: a page of %u bytes holds no record", page_max);
+		return rctl_err_plain(e, EINVAL, "discovery: a page of %u bytes holds no record", page_max);
 	while (done < num) {
 		k = num - done < per_page ? (uint32_t)(num - done) : per_page;
 		ret = read(ctx, 1024 + done * RCTL_NVMF_DISC_ENTRY_SIZE,
@@ -547,12 +547,12 @@ int rctl_nvmf_disc_read(rctl_nvmf_log_read read, void *ctx, uint32_t page_max,
 			return ret;
 		rctl_nvmf_disc_hdr_decode(page, &h);
 		if (h.numrec > RCTL_NVMF_DISC_MAX)
-			return rctl_err_msg(e, EPROTO, "discovery log of %llu records: more than %u",
+			return rctl_err_plain(e, EPROTO, "discovery log of %llu records: more than %u",
 					    (unsigned long long)h.numrec, RCTL_NVMF_DISC_MAX);
 		free(*ents);
 		*ents = calloc(h.numrec ? h.numrec : 1, sizeof(**ents));
 		if (!*ents)
-			return rctl_err_set(e, ENOMEM, "cannot allocate %llu discovery records",
+			return rctl_err_strerror(e, ENOMEM, "cannot allocate %llu discovery records",
 					    (unsigned long long)h.numrec);
 		ret = disc_records(read, ctx, page_max, h.numrec, *ents, e);
 		if (!ret)	/* the log changed while read: read it all again */
@@ -569,6 +569,6 @@ int rctl_nvmf_disc_read(rctl_nvmf_log_read read, void *ctx, uint32_t page_max,
 	*ents = NULL;
 	if (ret)
 		return ret;
-	return rctl_err_msg(e, EAGAIN, "discovery log changed (genctr) in each of %d reads",
+	return rctl_err_plain(e, EAGAIN, "discovery log changed (genctr) in each of %d reads",
 			    RCTL_NVMF_DISC_RETRIES);
 }

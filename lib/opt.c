@@ -182,6 +182,48 @@ const char *rctl_opt_alias(const struct rctl_opt *o, int n, char *buf, size_t le
 	return NULL;
 }
 
+/* The rest of a word after the option's name: "" (a flag, or its value next), or its value. */
+static bool given_rest(const char *rest, const char *next, const char *val, char eq)
+{
+	if (!val)
+		return !*rest;
+	if (!*rest)
+		return next && !strcmp(next, val);
+	return (!eq || *rest++ == eq) && !strcmp(rest, val);
+}
+
+static bool given_long(const struct rctl_opt *o, const char *w, const char *next,
+		       const char *val)
+{
+	char alias[32];
+	size_t len = strcspn(w, "=");
+	const char *name = o->name;
+	int a = 0;
+
+	do {
+		if (strlen(name) == len && !strncmp(w, name, len) &&
+		    given_rest(w + len, next, val, '='))
+			return true;
+	} while ((name = rctl_opt_alias(o, a++, alias, sizeof(alias))));
+	return false;
+}
+
+bool rctl_opt_given(const struct rctl_opt *o, const char *val, int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *w = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (w[0] != '-')
+			continue;
+		if (w[1] == '-' ? given_long(o, w + 2, next, val) :
+		    o->short_name && w[1] == o->short_name && given_rest(w + 2, next, val, 0))
+			return true;
+	}
+	return false;
+}
+
 static const struct rctl_opt *opt_find(const struct rctl_opt *opts,
 				       const struct rctl_opt *globals, int idx)
 {
@@ -193,7 +235,7 @@ static const struct rctl_opt *opt_find(const struct rctl_opt *opts,
 static int opt_bad(struct rctl_err *e, const struct rctl_opt *o,
 		   const char *val, const char *why)
 {
-	return rctl_err_msg(e, EINVAL, "invalid value '%s' for '--%s': %s",
+	return rctl_err_plain(e, EINVAL, "invalid value '%s' for '--%s': %s",
 			    val, o->name, why);
 }
 
@@ -212,7 +254,7 @@ static int opt_choice(const struct rctl_opt *o, const char *val,
 			strncat(list, ", ", sizeof(list) - strlen(list) - 1);
 		strncat(list, o->choices[i], sizeof(list) - strlen(list) - 1);
 	}
-	return rctl_err_msg(e, EINVAL, "invalid value '%s' for '--%s': expected one of %s",
+	return rctl_err_plain(e, EINVAL, "invalid value '%s' for '--%s': expected one of %s",
 			    val, o->name, list);
 }
 
@@ -356,11 +398,11 @@ static int opt_unknown(struct rctl_err *e, const struct rctl_opt *opts,
 	const char *arg = argv[optind - 1];
 
 	if (c >= 256)
-		return rctl_err_msg(e, EINVAL, "option '--%s' takes no value (got '%s')",
+		return rctl_err_plain(e, EINVAL, "option '--%s' takes no value (got '%s')",
 				    opt_find(opts, globals, c - 256)->name, arg);
 	if (c && c != '?')
-		return rctl_err_msg(e, EINVAL, "unknown option '-%c'", c);
-	return rctl_err_msg(e, EINVAL, "unknown option '%s'", arg);
+		return rctl_err_plain(e, EINVAL, "unknown option '-%c'", c);
+	return rctl_err_plain(e, EINVAL, "unknown option '%s'", arg);
 }
 
 /*
@@ -389,7 +431,7 @@ static int opt_prefix(struct rctl_err *e, char **argv, const char *name)
 {
 	const char *w = opt_word(argv);
 
-	return rctl_err_msg(e, EINVAL, "unknown option '%.*s' (did you mean '--%s'?)",
+	return rctl_err_plain(e, EINVAL, "unknown option '%.*s' (did you mean '--%s'?)",
 			    (int)strcspn(w, "="), w, name);
 }
 
@@ -404,7 +446,7 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
 	n_alias = 0;
 	n = opt_build(opts, globals, flags & RCTL_OPT_STOP, lo, so, sizeof(so));
 	if (n < 0)
-		return rctl_err_msg(e, E2BIG, "too many options");
+		return rctl_err_plain(e, E2BIG, "too many options");
 	opterr = 0;
 	optind = 0;	/* full re-initialisation of GNU getopt */
 	while ((c = getopt_long(argc, argv, so, lo, &li)) != -1) {
@@ -415,13 +457,13 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
 		if (c == ':') {
 			idx = optopt >= 256 ? optopt - 256 : opt_by_short(opts, globals, optopt);
 			if (idx < 0)
-				return rctl_err_msg(e, EINVAL, "option requires a value");
-			return rctl_err_msg(e, EINVAL, "missing value for '--%s'",
+				return rctl_err_plain(e, EINVAL, "option requires a value");
+			return rctl_err_plain(e, EINVAL, "missing value for '--%s'",
 					    opt_find(opts, globals, idx)->name);
 		}
 		idx = c >= 256 ? c - 256 : opt_by_short(opts, globals, c);
 		if (idx < 0 || idx >= n)
-			return rctl_err_msg(e, EINVAL, "unknown option '-%c'", c);
+			return rctl_err_plain(e, EINVAL, "unknown option '-%c'", c);
 		ret = opt_store(opt_find(opts, globals, idx), optarg, e);
 		if (ret)
 			return ret;

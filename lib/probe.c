@@ -144,7 +144,7 @@ static int resolve_addr_event(struct rctl_conn *c, const struct rctl_conn_opts *
 			    "address resolution of '%s' timed out (no ARP/ND reply?)",
 			    dst);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot read rdma_cm events");
+		return rctl_err_strerror(e, ret, "cannot read rdma_cm events");
 	type = ev->event;
 	status = ev->status;
 	rdma_ack_cm_event(ev);
@@ -179,13 +179,13 @@ int rctl_conn_resolve(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		addr_str(o->src, c->path.src_ip, sizeof(c->path.src_ip));
 	c->ch = rdma_create_event_channel();
 	if (!c->ch)
-		return rctl_err_set(e, errno, "cannot open rdma_cm (is rdma_ucm loaded?)");
+		return rctl_err_strerror(e, errno, "cannot open rdma_cm (is rdma_ucm loaded?)");
 	if (rdma_create_id(c->ch, &c->id, c, RDMA_PS_TCP))
-		return rctl_err_set(e, errno, "cannot create an rdma_cm id");
+		return rctl_err_strerror(e, errno, "cannot create an rdma_cm id");
 	tos = (uint8_t)o->tos;
 	if (o->tos >= 0 &&
 	    rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, 1))
-		return rctl_err_set(e, errno, "cannot set ToS %d", o->tos);
+		return rctl_err_strerror(e, errno, "cannot set ToS %d", o->tos);
 	t0 = rctl_clock_ns();
 	if (rdma_resolve_addr(c->id, (struct sockaddr *)o->src,
 			      (struct sockaddr *)o->dst, ms_of(o->timeout_s))) {
@@ -227,7 +227,7 @@ static int resolve_route(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		return fail(c, RCTL_REACH_ROUTE, e, ret,
 			    "route resolution to '%s' timed out", c->path.dst_ip);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot read rdma_cm events");
+		return rctl_err_strerror(e, ret, "cannot read rdma_cm events");
 	type = ev->event;
 	status = ev->status;
 	rdma_ack_cm_event(ev);
@@ -263,16 +263,16 @@ static int create_qp(struct rctl_conn *c, struct rctl_err *e)
 	c->cc = c->pd ? ibv_create_comp_channel(c->id->verbs) : NULL;
 	c->cq = c->cc ? ibv_create_cq(c->id->verbs, 2 * c->depth + 2, c, c->cc, 0) : NULL;
 	if (!c->cq)
-		return rctl_err_set(e, errno, "cannot create a CQ on '%s'", c->path.dev);
+		return rctl_err_strerror(e, errno, "cannot create a CQ on '%s'", c->path.dev);
 	/* room past the sink for a ready message larger than a small size */
 	c->buf = aligned_alloc(4096, ((size_t)c->size * 2 + RCTL_GO_LEN + 4095) & ~(size_t)4095);
 	if (!c->buf)
-		return rctl_err_set(e, ENOMEM, "cannot allocate %u bytes", 2 * c->size);
+		return rctl_err_strerror(e, ENOMEM, "cannot allocate %u bytes", 2 * c->size);
 	memset(c->buf, 0x5a, (size_t)c->size * 2 + RCTL_GO_LEN);
 	c->mr = ibv_reg_mr(c->pd, c->buf, (size_t)c->size * 2 + RCTL_GO_LEN,
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	if (!c->mr)
-		return rctl_err_set(e, errno, "cannot register %u bytes on '%s'",
+		return rctl_err_strerror(e, errno, "cannot register %u bytes on '%s'",
 				    2 * c->size, c->path.dev);
 	qa.send_cq = qa.recv_cq = c->cq;
 	qa.qp_type = IBV_QPT_RC;
@@ -283,16 +283,16 @@ static int create_qp(struct rctl_conn *c, struct rctl_err *e)
 	if (rdma_create_qp(c->id, c->pd, &qa)) {
 		qa.cap.max_inline_data = 0;
 		if (rdma_create_qp(c->id, c->pd, &qa))
-			return rctl_err_set(e, errno, "cannot create an RC QP on '%s'",
+			return rctl_err_strerror(e, errno, "cannot create an RC QP on '%s'",
 					    c->path.dev);
 	}
 	c->max_inline = qa.cap.max_inline_data;
 	/* first in the queue, so the ready message lands in it (late_mr()) */
 	if (post_ready_recv(c))
-		return rctl_err_set(e, errno, "cannot post receives");
+		return rctl_err_strerror(e, errno, "cannot post receives");
 	for (i = 0; i < c->depth; i++)
 		if (rctl_conn_post_recv(c))
-			return rctl_err_set(e, errno, "cannot post receives");
+			return rctl_err_strerror(e, errno, "cannot post receives");
 	return 0;
 }
 
@@ -311,7 +311,7 @@ static const char *busy_why(uint8_t status)
 static int version_mismatch(struct rctl_conn *c, unsigned int peer, struct rctl_err *e)
 {
 	c->cls = RCTL_REACH_VERSION;
-	return rctl_err_msg(e, EPROTO,
+	return rctl_err_plain(e, EPROTO,
 			    "handshake version mismatch: serve at '%s' speaks v%u, this rocectl v%u",
 			    c->path.dst_ip, peer, RCTL_PROBE_VERSION);
 }
@@ -334,7 +334,7 @@ static int handle_reject(struct rctl_conn *c, struct rdma_cm_event *ev,
 			 rej_reason(ev->status));
 	}
 	c->cls = RCTL_REACH_REJECTED;
-	return rctl_err_msg(e, ECONNREFUSED, "connect to '%s' port %u rejected (%s)",
+	return rctl_err_plain(e, ECONNREFUSED, "connect to '%s' port %u rejected (%s)",
 			    c->path.dst_ip, ntohs(rdma_get_dst_port(c->id)), msg);
 }
 
@@ -348,7 +348,7 @@ static int take_welcome(struct rctl_conn *c, struct rdma_cm_event *ev,
 				  ev->param.conn.private_data_len, w);
 	if (ret == -EPROTO) {
 		c->cls = RCTL_REACH_VERSION;
-		return rctl_err_msg(e, EPROTO, "'%s' accepted without the rocectl handshake: not 'rocectl serve'",
+		return rctl_err_plain(e, EPROTO, "'%s' accepted without the rocectl handshake: not 'rocectl serve'",
 				    c->path.dst_ip);
 	}
 	c->peer_version = w->version;
@@ -381,7 +381,7 @@ static int connect_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
 			    "connect to '%s' timed out: no CM reply (UDP 4791 filtered on the path?)",
 			    c->path.dst_ip);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot read rdma_cm events");
+		return rctl_err_strerror(e, ret, "cannot read rdma_cm events");
 	type = ev->event;
 	status = ev->status;
 	if (type == RDMA_CM_EVENT_ESTABLISHED)
@@ -423,7 +423,7 @@ static int late_mr(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	if (sge.length <= c->max_inline)
 		wr.send_flags |= IBV_SEND_INLINE;
 	if (ibv_post_send(c->id->qp, &wr, &bad))
-		return rctl_err_set(e, errno, "cannot post a SEND to '%s'", c->path.dst_ip);
+		return rctl_err_strerror(e, errno, "cannot post a SEND to '%s'", c->path.dst_ip);
 	while (!sent || !ready) {
 		n = rctl_conn_poll(c, wc, 2, deadline, false);
 		if (n == -ETIMEDOUT || n == -ECONNRESET)
@@ -431,7 +431,7 @@ static int late_mr(struct rctl_conn *c, const struct rctl_conn_opts *o,
 				    "serve at '%s' sent no ready message within %gs",
 				    c->path.dst_ip, secs);
 		if (n < 0)
-			return rctl_err_set(e, n, "cannot poll the CQ");
+			return rctl_err_strerror(e, n, "cannot poll the CQ");
 		for (i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS) {
 				c->cls = RCTL_REACH_STALLED;
@@ -443,7 +443,7 @@ static int late_mr(struct rctl_conn *c, const struct rctl_conn_opts *o,
 			}
 			if (rctl_ready_decode(c->buf + c->size, wc[i].byte_len, &r)) {
 				c->cls = RCTL_REACH_VERSION;
-				return rctl_err_msg(e, EPROTO, "serve at '%s' sent a malformed ready message",
+				return rctl_err_plain(e, EPROTO, "serve at '%s' sent a malformed ready message",
 						    c->path.dst_ip);
 			}
 			ready = true;
@@ -531,7 +531,7 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 				     da.max_qp_init_rd_atom : 16;
 	t0 = rctl_clock_ns();
 	if (rdma_connect(c->id, &cp))
-		return rctl_err_set(e, errno, "cannot connect to '%s'", c->path.dst_ip);
+		return rctl_err_strerror(e, errno, "cannot connect to '%s'", c->path.dst_ip);
 	if (o->half_open_s > 0)
 		return half_open(c, o, e);
 	ret = connect_event(c, o, e);
@@ -588,13 +588,13 @@ int rctl_dev_src_addr(const char *dev, uint32_t port, int gid_index,
 
 	list = ibv_get_device_list(&num);
 	if (!list)
-		return rctl_err_set(e, errno, "cannot list RDMA devices");
+		return rctl_err_strerror(e, errno, "cannot list RDMA devices");
 	for (k = 0; k < num && !vc; k++)
 		if (!strcmp(ibv_get_device_name(list[k]), dev))
 			vc = ibv_open_device(list[k]);
 	ibv_free_device_list(list);
 	if (!vc)
-		return rctl_err_msg(e, ENODEV, "no RDMA device '%s'", dev);
+		return rctl_err_plain(e, ENODEV, "no RDMA device '%s'", dev);
 	n = ibv_query_gid_table(vc, g, 64, 0);
 	ibv_close_device(vc);
 	for (i = 0; i < n; i++) {
@@ -614,10 +614,10 @@ int rctl_dev_src_addr(const char *dev, uint32_t port, int gid_index,
 			best = i;
 	}
 	if (best < 0 && gid_index >= 0)
-		return rctl_err_msg(e, EADDRNOTAVAIL, "no GID index %d on '%s' port %u",
+		return rctl_err_plain(e, EADDRNOTAVAIL, "no GID index %d on '%s' port %u",
 				    gid_index, dev, port);
 	if (best < 0)
-		return rctl_err_msg(e, EADDRNOTAVAIL, "no RoCE v2 IP address on '%s' port %u",
+		return rctl_err_plain(e, EADDRNOTAVAIL, "no RoCE v2 IP address on '%s' port %u",
 				    dev, port);
 	memset(ss, 0, sizeof(*ss));
 	if (!memcmp(g[best].gid.raw, v4map, 12)) {
@@ -644,7 +644,7 @@ int rctl_sockaddr_parse(const char *s, uint16_t port, bool numeric,
 		hints.ai_flags = AI_NUMERICHOST;
 	ret = getaddrinfo(s, NULL, &hints, &ai);
 	if (ret)
-		return rctl_err_msg(e, EINVAL, "cannot resolve '%s': %s", s,
+		return rctl_err_plain(e, EINVAL, "cannot resolve '%s': %s", s,
 				    gai_strerror(ret));
 	memset(ss, 0, sizeof(*ss));
 	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
@@ -665,22 +665,22 @@ int rctl_token_read(const char *path, uint8_t tok[RCTL_TOKEN_LEN], struct rctl_e
 	memset(tok, 0, RCTL_TOKEN_LEN);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
-		return rctl_err_set(e, errno, "cannot open token file '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot open token file '%s'", path);
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_mode & (S_IROTH | S_IWOTH))) {
 		close(fd);
-		return rctl_err_msg(e, EPERM, "token file '%s' must be a regular file that other users cannot read or write (chmod o-rw)",
+		return rctl_err_plain(e, EPERM, "token file '%s' must be a regular file that other users cannot read or write (chmod o-rw)",
 				    path);
 	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n < 0)
-		return rctl_err_set(e, errno, "cannot read token file '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot read token file '%s'", path);
 	if (n > 0 && buf[n - 1] == '\n')
 		n--;
 	for (i = 0; i < (size_t)n && buf[i] > 0x20 && buf[i] < 0x7f; i++)
 		;
 	if (i != (size_t)n || n < RCTL_TOKEN_MIN || n > RCTL_TOKEN_LEN)
-		return rctl_err_msg(e, EINVAL, "token in '%s' must be one line of %u to %u printable characters without spaces",
+		return rctl_err_plain(e, EINVAL, "token in '%s' must be one line of %u to %u printable characters without spaces",
 				    path, RCTL_TOKEN_MIN, RCTL_TOKEN_LEN);
 	memcpy(tok, buf, (size_t)n);
 	return 0;

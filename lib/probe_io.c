@@ -110,7 +110,7 @@ int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 
 int rctl_wc_error(const struct ibv_wc *wc, struct rctl_err *e)
 {
-	return rctl_err_msg(e, EIO, "work completion failed: %s (vendor error 0x%x)",
+	return rctl_err_plain(e, EIO, "work completion failed: %s (vendor error 0x%x)",
 			    ibv_wc_status_str(wc->status), wc->vendor_err);
 }
 
@@ -171,19 +171,19 @@ int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 	t0 = rctl_fast_ns();
 	ret = post_one(c, op, len);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot post a %u-byte %s", len,
+		return rctl_err_strerror(e, ret, "cannot post a %u-byte %s", len,
 				    op == RCTL_OP_SEND ? "SEND" : "RDMA WRITE");
 	while (!sent || !back) {
 		n = rctl_conn_poll(c, wc, 4, deadline, busy);
 		if (n == -ETIMEDOUT)
-			return rctl_err_msg(e, ETIMEDOUT, "no answer to a %u-byte %s within %gs",
+			return rctl_err_plain(e, ETIMEDOUT, "no answer to a %u-byte %s within %gs",
 					    len, op == RCTL_OP_SEND ? "SEND" : "RDMA WRITE",
 					    timeout_s);
 		if (n == -ECONNRESET)
-			return rctl_err_msg(e, ECONNRESET, "the peer disconnected during a %u-byte %s",
+			return rctl_err_plain(e, ECONNRESET, "the peer disconnected during a %u-byte %s",
 					    len, op == RCTL_OP_SEND ? "SEND" : "RDMA WRITE");
 		if (n < 0)
-			return rctl_err_set(e, n, "cannot poll the CQ");
+			return rctl_err_strerror(e, n, "cannot poll the CQ");
 		for (i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
 				return rctl_wc_error(&wc[i], e);
@@ -192,12 +192,12 @@ int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 				back = true;
 				/* an echo is as long as what was sent, never longer */
 				if (wc[i].byte_len != wire_len(c, op, len))
-					return rctl_err_msg(e, EPROTO, "serve answered a %u-byte %s with %u bytes",
+					return rctl_err_plain(e, EPROTO, "serve answered a %u-byte %s with %u bytes",
 							    wire_len(c, op, len),
 							    op == RCTL_OP_SEND ? "SEND" : "RDMA WRITE",
 							    wc[i].byte_len);
 				if (rctl_conn_post_recv(c))
-					return rctl_err_set(e, errno, "cannot post a receive");
+					return rctl_err_strerror(e, errno, "cannot post a receive");
 			} else {
 				sent = true;
 			}
@@ -293,7 +293,7 @@ static int ctl_connect(const struct sockaddr *dst, const struct sockaddr *src,
 
 	fd = socket(dst->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return rctl_err_set(e, errno, "cannot open a TCP socket");
+		return rctl_err_strerror(e, errno, "cannot open a TCP socket");
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	p.fd = fd;
 	if ((src && bind(fd, src, len)) ||
@@ -305,7 +305,7 @@ static int ctl_connect(const struct sockaddr *dst, const struct sockaddr *src,
 		soerr = errno;
 	if (soerr) {
 		close(fd);
-		return rctl_err_set(e, soerr, "cannot connect to serve's TCP control port");
+		return rctl_err_strerror(e, soerr, "cannot connect to serve's TCP control port");
 	}
 	return fd;
 }
@@ -321,7 +321,7 @@ static int ctl_hello(int fd, int ms, struct rctl_err *e)
 
 	while (got < sizeof(line) - 1 && !memchr(line, '\n', got)) {
 		if (poll(&p, 1, ms) != 1)
-			return rctl_err_msg(e, ETIMEDOUT, "no banner from serve's TCP control port");
+			return rctl_err_plain(e, ETIMEDOUT, "no banner from serve's TCP control port");
 		n = read(fd, line + got, sizeof(line) - 1 - got);
 		if (n <= 0)
 			break;
@@ -329,9 +329,9 @@ static int ctl_hello(int fd, int ms, struct rctl_err *e)
 	}
 	line[got] = '\0';
 	if (sscanf(line, "rocectl-serve %u", &v) != 1)
-		return rctl_err_msg(e, EPROTO, "the TCP control port does not answer as 'rocectl serve'");
+		return rctl_err_plain(e, EPROTO, "the TCP control port does not answer as 'rocectl serve'");
 	if (v < 2)
-		return rctl_err_msg(e, EPROTO, "serve speaks v%u: it does not echo on its TCP control port", v);
+		return rctl_err_plain(e, EPROTO, "serve speaks v%u: it does not echo on its TCP control port", v);
 	return 0;
 }
 
@@ -379,7 +379,7 @@ int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
 
 	buf = malloc((size_t)len * 2);
 	if (!buf)
-		return rctl_err_set(e, ENOMEM, "cannot allocate %u bytes", len);
+		return rctl_err_strerror(e, ENOMEM, "cannot allocate %u bytes", len);
 	memset(buf, 0x5a, len);
 	fd = ctl_connect(dst, src, ms, e);
 	if (fd < 0) {
@@ -391,7 +391,7 @@ int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
 		t0 = rctl_fast_ns();
 		ret = tcp_round(fd, buf, len, rctl_clock_ns() + (uint64_t)(timeout_s * 1e9));
 		if (ret)
-			rctl_err_set(e, ret, "TCP round trip of %u bytes", len);
+			rctl_err_strerror(e, ret, "TCP round trip of %u bytes", len);
 		else
 			rctl_stat_add(h, st, rctl_fast_ns() - t0);
 	}

@@ -213,7 +213,7 @@ int rctl_prom_status(const struct rctl_prom *p, struct rctl_err *e)
 {
 	if (!p->err)
 		return 0;
-	return rctl_err_set(e, -p->err, "cannot format Prometheus metrics%s%s",
+	return rctl_err_strerror(e, -p->err, "cannot format Prometheus metrics%s%s",
 			    p->family[0] ? " of " : "", p->family);
 }
 

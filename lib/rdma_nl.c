@@ -146,7 +146,7 @@ int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *
 			  NLM_F_DUMP);
 	ret = rctl_nl_talk(nl, nlh, dev_cb, h);
 	if (ret)
-		return rctl_err_set(e, ret, "cannot list RDMA devices");
+		return rctl_err_strerror(e, ret, "cannot list RDMA devices");
 	for (i = 0; i < h->n_devs; i++) {
 		struct rctl_device *d = &h->devs[i];
 

@@ -212,7 +212,7 @@ void rctl_reach_run(const struct rctl_reach_opts *o, const char *target,
 	r->c.path.tos = o->tos;
 	r->c.path.traffic_class = -1;
 	if (rctl_target_split(target, host, sizeof(host), &port)) {
-		rctl_err_msg(&r->err, EINVAL, "invalid target '%s'", target);
+		rctl_err_plain(&r->err, EINVAL, "invalid target '%s'", target);
 		return;
 	}
 	r->port = port < 0 ? o->port : (uint16_t)port;
@@ -220,7 +220,7 @@ void rctl_reach_run(const struct rctl_reach_opts *o, const char *target,
 		return;
 	h = malloc(sizeof(*h));
 	if (!h) {
-		rctl_err_set(&r->err, ENOMEM, "cannot probe '%s'", target);
+		rctl_err_strerror(&r->err, ENOMEM, "cannot probe '%s'", target);
 		return;
 	}
 	run(o, r, (const struct sockaddr *)&dst, h);
@@ -302,7 +302,7 @@ int rctl_reach_many(const struct rctl_reach_opts *o, char *const *targets,
 		started++;
 	}
 	if (!started)
-		return rctl_err_set(e, ret, "cannot start probe threads");
+		return rctl_err_strerror(e, ret, "cannot start probe threads");
 	for (i = 0; i < started; i++)
 		pthread_join(thr[i], NULL);
 	return 0;

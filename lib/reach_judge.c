@@ -180,15 +180,15 @@ static int add_expanded(char ***list, unsigned int *n, const char *target,
 
 	ret = expand(list, n, target);
 	if (ret == -E2BIG)
-		return rctl_err_msg(e, E2BIG, "%smore than %u targets", where,
+		return rctl_err_plain(e, E2BIG, "%smore than %u targets", where,
 				    RCTL_REACH_MAX_TARGETS);
 	if (ret == -EINVAL || ret == -ENAMETOOLONG)
-		return rctl_err_msg(e, EINVAL, "%sinvalid host list '%.64s'", where, target);
+		return rctl_err_plain(e, EINVAL, "%sinvalid host list '%.64s'", where, target);
 	if (ret)
-		return rctl_err_set(e, -ret, "%scannot add target '%.64s'", where, target);
+		return rctl_err_strerror(e, -ret, "%scannot add target '%.64s'", where, target);
 	for (i = first; i < *n; i++)
 		if (rctl_target_split((*list)[i], host, sizeof(host), &port))
-			return rctl_err_msg(e, EINVAL, "%sinvalid target '%.64s' (HOST, HOST:PORT or [IPV6]:PORT)",
+			return rctl_err_plain(e, EINVAL, "%sinvalid target '%.64s' (HOST, HOST:PORT or [IPV6]:PORT)",
 					    where, (*list)[i]);
 	return 0;
 }
@@ -197,7 +197,7 @@ int rctl_reach_targets_add(char ***list, unsigned int *n, const char *target,
 			   struct rctl_err *e)
 {
 	if (!*target || strlen(target) > 255)
-		return rctl_err_msg(e, EINVAL, "reach: invalid target '%.64s'", target);
+		return rctl_err_plain(e, EINVAL, "reach: invalid target '%.64s'", target);
 	return add_expanded(list, n, target, "reach: ", e);
 }
 
@@ -232,9 +232,9 @@ int rctl_reach_targets_parse(const char *text, const char *file, char ***list,
 			continue;
 		snprintf(where, sizeof(where), "'%s' line %u: ", file, lineno);
 		if (has_cntrl(a, w))
-			return rctl_err_msg(e, EINVAL, "%sa control character in the address", where);
+			return rctl_err_plain(e, EINVAL, "%sa control character in the address", where);
 		if (w - a > 255)
-			return rctl_err_msg(e, EINVAL, "%saddress too long", where);
+			return rctl_err_plain(e, EINVAL, "%saddress too long", where);
 		snprintf(word, sizeof(word), "%.*s", (int)(w - a), a);
 		ret = add_expanded(list, n, word, where, e);
 		if (ret)
@@ -253,7 +253,7 @@ int rctl_reach_targets_load(const char *path, char ***list, unsigned int *n,
 
 	f = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	if (!f)
-		return rctl_err_set(e, errno, "cannot open '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot open '%s'", path);
 	text = malloc(1 << 20);
 	errno = 0;
 	got = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
@@ -262,13 +262,13 @@ int rctl_reach_targets_load(const char *path, char ***list, unsigned int *n,
 		fclose(f);
 	if (ret) {
 		free(text);
-		return rctl_err_msg(e, -ret, "cannot read '%s': %s", path,
+		return rctl_err_plain(e, -ret, "cannot read '%s': %s", path,
 				    ret == -EFBIG ? "larger than 1 MiB" : strerror(-ret));
 	}
 	text[got] = '\0';
 	if (strlen(text) != got) {
 		free(text);
-		return rctl_err_msg(e, EINVAL, "'%s' is not a text file", path);
+		return rctl_err_plain(e, EINVAL, "'%s' is not a text file", path);
 	}
 	ret = rctl_reach_targets_parse(text, path, list, n, e);
 	free(text);

@@ -262,7 +262,7 @@ int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 		if (ret == -EINVAL)
 			ret = add_unreadable(m, start, name, host, k, je.msg[0] ? je.msg : NULL);
 		if (ret)
-			return rctl_err_set(e, -ret, "cannot read '%s'", name);
+			return rctl_err_strerror(e, -ret, "cannot read '%s'", name);
 		p = m->nbad > bad ? next_doc(start) : end;
 		bad = m->nbad;
 	}
@@ -271,7 +271,7 @@ int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 
 		snprintf(reason, sizeof(reason), "'%s' holds no JSON document", name);
 		if (rctl_matrix_add_bad(m, name, reason))
-			return rctl_err_set(e, ENOMEM, "cannot read '%s'", name);
+			return rctl_err_strerror(e, ENOMEM, "cannot read '%s'", name);
 	}
 	return 0;
 }

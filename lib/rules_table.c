@@ -127,7 +127,7 @@ int rctl_rules_skip(const char *const *names, unsigned int n, unsigned int *area
 		for (i = 0; i < rctl_n_rules && strcmp(rctl_rules[i].id, names[s]); i++)
 			;
 		if (i == rctl_n_rules)
-			return rctl_err_msg(e, EINVAL, "cannot skip '%s': no such rule or area "
+			return rctl_err_plain(e, EINVAL, "cannot skip '%s': no such rule or area "
 					    "(the rule ids are in rocectl-check(8) RULES)", names[s]);
 	}
 	for (i = 0; i < rctl_n_rules; i++) {

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "rocectl/collect.h"
-#include "rocectl/snapshot.h"
+#include "rocectl/schema.h"
 
 /* ---- model → JSON ---------------------------------------------------- */
 
@@ -117,7 +117,7 @@ cJSON *rctl_schema_to_json(const struct rctl_schema *s, const void *p)
 static int bad(struct rctl_err *e, const char *where, const char *key,
 	       const char *what)
 {
-	return rctl_err_msg(e, EINVAL, "%s: '%s' %s", where, key, what);
+	return rctl_err_plain(e, EINVAL, "%s: '%s' %s", where, key, what);
 }
 
 /* "-"? digits, nothing else: what rctl_json_read() keeps as a string. */
@@ -211,7 +211,7 @@ static int arr_from_json(const struct rctl_field *f, const cJSON *j, char *base,
 	n = cJSON_GetArraySize(j);
 	*arr = n ? calloc(n, f->sub->size) : NULL;
 	if (n && !*arr)
-		return rctl_err_msg(e, ENOMEM, "%s: out of memory", where);
+		return rctl_err_plain(e, ENOMEM, "%s: out of memory", where);
 	*cnt = 0;
 	cJSON_ArrayForEach(it, j) {
 		snprintf(sub, sizeof(sub), "%s.%s[%u]", where, f->key, *cnt);
@@ -260,7 +260,7 @@ static int enum_from_json(const struct rctl_field *f, const cJSON *j, int *v,
 			*v = (int)i;
 			return 0;
 		}
-	return rctl_err_msg(e, EINVAL, "%s: unknown %s '%.80s'", where, f->key, j->valuestring);
+	return rctl_err_plain(e, EINVAL, "%s: unknown %s '%.80s'", where, f->key, j->valuestring);
 }
 
 static int field_from_json(const struct rctl_field *f, const cJSON *j, char *base,
@@ -310,7 +310,7 @@ int rctl_schema_from_json(const struct rctl_schema *s, const cJSON *j, void *p,
 	int ret;
 
 	if (!cJSON_IsObject(j))
-		return rctl_err_msg(e, EINVAL, "%s: expected an object (%s)", where, s->name);
+		return rctl_err_plain(e, EINVAL, "%s: expected an object (%s)", where, s->name);
 	for (f = s->fields; f->key; f++) {
 		it = cJSON_GetObjectItemCaseSensitive(j, f->key);
 		if (!it)

@@ -882,10 +882,10 @@ static int tcp_listen(const struct sockaddr *sa, struct rctl_err *e)
 
 	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return rctl_err_set(e, errno, "cannot open the TCP control socket");
+		return rctl_err_strerror(e, errno, "cannot open the TCP control socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, sa, len) || listen(fd, 16)) {
-		rctl_err_set(e, errno, "cannot listen on TCP control port %u",
+		rctl_err_strerror(e, errno, "cannot listen on TCP control port %u",
 			     ntohs(((const struct sockaddr_in *)sa)->sin_port));
 		close(fd);
 		return -e->errnum;
@@ -992,14 +992,14 @@ static int listen_cm(struct server *sv, struct rctl_err *e)
 
 	sv->ch = rdma_create_event_channel();
 	if (!sv->ch)
-		return rctl_err_set(e, errno, "cannot open rdma_cm (is rdma_ucm loaded?)");
+		return rctl_err_strerror(e, errno, "cannot open rdma_cm (is rdma_ucm loaded?)");
 	if (rdma_create_id(sv->ch, &sv->lid, NULL, RDMA_PS_TCP))
-		return rctl_err_set(e, errno, "cannot create an rdma_cm id");
+		return rctl_err_strerror(e, errno, "cannot create an rdma_cm id");
 	if (rdma_bind_addr(sv->lid, (struct sockaddr *)sv->o->bind))
-		return rctl_err_set(e, errno, "cannot bind rdma_cm to port %u",
+		return rctl_err_strerror(e, errno, "cannot bind rdma_cm to port %u",
 				    ntohs(sin->sin_port));
 	if (rdma_listen(sv->lid, 16))
-		return rctl_err_set(e, errno, "cannot listen on rdma_cm port %u",
+		return rctl_err_strerror(e, errno, "cannot listen on rdma_cm port %u",
 				    ntohs(sin->sin_port));
 	/* never block in rdma_get_cm_event: poll said there is one, but be sure */
 	flags = fcntl(sv->ch->fd, F_GETFL);
@@ -1129,11 +1129,11 @@ int rctl_serve(const struct rctl_serve_opts *o, rctl_serve_cb cb, void *arg,
 	int ret;
 
 	if (!o->max_clients || o->max_clients > RCTL_SERVE_MAX_CLIENTS)
-		return rctl_err_msg(e, EINVAL, "serve: %u clients: expected 1 to %u",
+		return rctl_err_plain(e, EINVAL, "serve: %u clients: expected 1 to %u",
 				    o->max_clients, RCTL_SERVE_MAX_CLIENTS);
 	sv.tconns = calloc(o->max_clients, sizeof(*sv.tconns));
 	if (!sv.tconns)
-		return rctl_err_set(e, ENOMEM, "cannot start serve");
+		return rctl_err_strerror(e, ENOMEM, "cannot start serve");
 	for (i = 0; i < o->max_clients; i++)
 		sv.tconns[i].fd = -1;
 	ret = listen_cm(&sv, e);
@@ -1151,7 +1151,7 @@ int rctl_serve(const struct rctl_serve_opts *o, rctl_serve_cb cb, void *arg,
 		while (sv.conns)
 			finish(&sv, sv.conns, sv.lost ? rdma_event_str(sv.lost) : "serve stopping");
 		if (sv.lost)
-			ret = rctl_err_msg(e, ENODEV, "rdma_cm reported %s on the listener of device '%s': serve stops",
+			ret = rctl_err_plain(e, ENODEV, "rdma_cm reported %s on the listener of device '%s': serve stops",
 					   rdma_event_str(sv.lost), sv.dev[0] ? sv.dev : "?");
 	}
 	for (i = 0; i < o->max_clients; i++)

@@ -65,7 +65,7 @@ static bool prefix_eq(const uint8_t *a, const uint8_t *b, unsigned int bits)
 
 static int cidr_bad(struct rctl_err *e, const char *s, const char *why)
 {
-	return rctl_err_msg(e, EINVAL, "invalid network '%s' for '--allow': %s", s, why);
+	return rctl_err_plain(e, EINVAL, "invalid network '%s' for '--allow': %s", s, why);
 }
 
 /* The prefix length after '/', or the full length when there is none. */

@@ -16,6 +16,7 @@
 
 #include "rocectl/collect.h"
 #include "rocectl/json.h"
+#include "rocectl/model_fields.h"
 #include "rocectl/snapshot.h"
 
 /* ---- documents ------------------------------------------------------- */
@@ -50,19 +51,18 @@ static int parse_doc(const char *text, size_t len, const char *name, struct rctl
 	host = cJSON_GetObjectItemCaseSensitive(doc, "host");
 	if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) || !cJSON_IsString(kind) ||
 	    strcmp(kind->valuestring, "rocectl-host-snapshot") || !host)
-		ret = rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': not a rocectl host snapshot", name);
+		ret = rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': not a rocectl host snapshot", name);
 	else if (ver->valuedouble != RCTL_SNAPSHOT_VERSION &&
 		 ver->valuedouble != RCTL_SNAPSHOT_VERSION_MIN)
-		ret = rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': schema_version %g, expected %d to %d",
+		ret = rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': schema_version %g, expected %d to %d",
 				   name, ver->valuedouble, RCTL_SNAPSHOT_VERSION_MIN,
 				   RCTL_SNAPSHOT_VERSION);
-	else
-		ret = rctl_schema_from_json(&rctl_host_schema, host, h, "host", e);
-	if (ret && e->errnum && strncmp(e->msg, "cannot", 6)) {
+	else if ((ret = rctl_schema_from_json(&rctl_host_schema, host, h, "host", e))) {
+		/* the engine says where in the document ("host.devices[0]: ..."); this says which */
 		char msg[sizeof(e->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", e->msg);
-		rctl_err_msg(e, EINVAL, "cannot read snapshot '%s': %.400s", name, msg);
+		rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': %.400s", name, msg);
 	}
 	cJSON_Delete(doc);
 	if (ret) {
@@ -95,10 +95,10 @@ int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e
 
 	memset(h, 0, sizeof(*h));
 	if (!f)
-		return rctl_err_set(e, errno, "cannot open snapshot '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot open snapshot '%s'", path);
 	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
 		fclose(f);
-		return rctl_err_msg(e, EISDIR, "cannot read snapshot '%s': it is a directory", path);
+		return rctl_err_plain(e, EISDIR, "cannot read snapshot '%s': it is a directory", path);
 	}
 	buf = malloc(cap);
 	while (buf && n < SNAPSHOT_MAX) {
@@ -114,13 +114,13 @@ int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e
 	}
 	if (!buf) {
 		fclose(f);
-		return rctl_err_set(e, ENOMEM, "cannot read snapshot '%s'", path);
+		return rctl_err_strerror(e, ENOMEM, "cannot read snapshot '%s'", path);
 	}
 	if (ferror(f)) {
 		ret = errno ? errno : EIO;
 		fclose(f);
 		free(buf);
-		return rctl_err_set(e, ret, "cannot read snapshot '%s'", path);
+		return rctl_err_strerror(e, ret, "cannot read snapshot '%s'", path);
 	}
 	fclose(f);
 	ret = parse_doc(buf, n, path, h, e);

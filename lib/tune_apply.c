@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rocectl/tune.h"
+#include "rocectl/tune_apply.h"
+#include "rocectl/tune_plan.h"
+#include "rocectl/tune_write.h"
 
 uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p)
 {
@@ -114,7 +116,7 @@ static int apply_one(struct rctl_tune_change *c, int step, struct rctl_err *we)
 	int ret;
 
 	if (step == env_step(RCTL_TUNE_FAIL_ENV))
-		return rctl_err_msg(we, EIO, "cannot set %s of '%s': injected failure (%s=%d)",
+		return rctl_err_plain(we, EIO, "cannot set %s of '%s': injected failure (%s=%d)",
 				    c->setting, c->target, RCTL_TUNE_FAIL_ENV, step);
 	ret = rctl_tune_write(c, false, we);
 	if (step == env_step(RCTL_TUNE_KILL_ENV))
@@ -135,10 +137,10 @@ static int apply_failed(struct tx *t, uint32_t i, int step, const struct rctl_er
 	failed = rollback(t, &rb);
 	*rb_failed = failed;
 	if (failed)
-		return rctl_err_msg(e, we->errnum,
+		return rctl_err_plain(e, we->errnum,
 				    "step %d failed: %s; rollback FAILED for %d of %d changes, first: %s",
 				    step, we->msg, failed, undone, rb.msg);
-	return rctl_err_msg(e, we->errnum, "step %d failed: %s; rolled back %d change%s",
+	return rctl_err_plain(e, we->errnum, "step %d failed: %s; rolled back %d change%s",
 			    step, we->msg, undone, undone == 1 ? "" : "s");
 }
 
@@ -219,13 +221,13 @@ static int undo_one(struct rctl_tune_change *c, int step, struct rctl_err *we)
 	int ret;
 
 	if (step == env_step(RCTL_TUNE_FAIL_ENV))
-		return rctl_err_msg(we, EIO, "injected failure (%s=%d)", RCTL_TUNE_FAIL_ENV, step);
+		return rctl_err_plain(we, EIO, "injected failure (%s=%d)", RCTL_TUNE_FAIL_ENV, step);
 	ret = rctl_tune_write(c, true, we);
 	/* Unsupported now is not undone: the value apply wrote may still be there. */
 	if (ret == -EOPNOTSUPP) {
 		struct rctl_err why = *we;
 
-		rctl_err_msg(we, EOPNOTSUPP, "not supported by %s (%.400s)",
+		rctl_err_plain(we, EOPNOTSUPP, "not supported by %s (%.400s)",
 			     c->driver[0] ? c->driver : "the driver", why.msg);
 	}
 	return ret;
@@ -266,10 +268,10 @@ int rctl_tune_revert(const struct rctl_tune_dir *d, const char *name,
 	free(order);
 	record(&t, failed ? RCTL_TUNE_REVERT_FAILED : RCTL_TUNE_REVERTED);
 	if (failed)
-		return rctl_err_msg(e, errnum, "%d of %d change%s not undone, first: %s of '%s': %s",
+		return rctl_err_plain(e, errnum, "%d of %d change%s not undone, first: %s of '%s': %s",
 				    failed, tried, tried == 1 ? "" : "s", first->setting,
 				    first->target, first->result);
 	if (t.rec_failed)
-		return rctl_err_msg(e, t.rec.errnum, "every change undone, but %s", t.rec.msg);
+		return rctl_err_plain(e, t.rec.errnum, "every change undone, but %s", t.rec.msg);
 	return 0;
 }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "rocectl/fileio.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_persist.h"
 
 #define DROPIN_NAME "persist.conf"
 
@@ -46,7 +46,7 @@ int rctl_tune_unit_path(char *path, size_t len, struct rctl_err *e)
 		if (!access(path, R_OK))
 			return 0;
 	}
-	return rctl_err_msg(e, ENOENT, "cannot persist: unit '%s' is not installed in %s "
+	return rctl_err_plain(e, ENOENT, "cannot persist: unit '%s' is not installed in %s "
 			    "or the systemd unit directories ('make install' installs it)",
 			    RCTL_TUNE_UNIT, systemd_dir());
 }
@@ -54,7 +54,7 @@ int rctl_tune_unit_path(char *path, size_t len, struct rctl_err *e)
 static int mkdir_one(const char *path, struct rctl_err *e)
 {
 	if (mkdir(path, 0755) && errno != EEXIST)
-		return rctl_err_set(e, errno, "cannot create '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot create '%s'", path);
 	return 0;
 }
 
@@ -98,17 +98,17 @@ static int boot_conf(const char *conf, char *abs, size_t len, struct rctl_err *e
 	if (conf[0] == '/')
 		snprintf(abs, len, "%s", conf);
 	else if (!getcwd(cwd, sizeof(cwd)))
-		return rctl_err_set(e, errno, "cannot persist config '%s': no working directory", conf);
+		return rctl_err_strerror(e, errno, "cannot persist config '%s': no working directory", conf);
 	else if (snprintf(abs, len, "%s/%s", cwd, conf) >= (int)len)
-		return rctl_err_set(e, ENAMETOOLONG, "cannot persist config '%s'", conf);
+		return rctl_err_strerror(e, ENAMETOOLONG, "cannot persist config '%s'", conf);
 	for (c = abs; *c; c++)
 		if ((unsigned char)*c < ' ' || *c == 0x7f)
-			return rctl_err_msg(e, EINVAL, "cannot persist config '%s': its path holds "
+			return rctl_err_plain(e, EINVAL, "cannot persist config '%s': its path holds "
 					    "a control character", conf);
 	if (stat(abs, &st))
-		return rctl_err_set(e, errno, "cannot persist config '%s'", abs);
+		return rctl_err_strerror(e, errno, "cannot persist config '%s'", abs);
 	if (!S_ISREG(st.st_mode))
-		return rctl_err_msg(e, EINVAL, "cannot persist config '%s': not a regular file", abs);
+		return rctl_err_plain(e, EINVAL, "cannot persist config '%s': not a regular file", abs);
 	return 0;
 }
 
@@ -117,15 +117,15 @@ static int boot_args(const struct rctl_intent *in, const char *dev, bool force,
 		     char *buf, size_t len, struct rctl_err *e)
 {
 	if (!plain_word(in->profile))
-		return rctl_err_msg(e, EINVAL, "cannot persist profile '%s'", in->profile);
+		return rctl_err_plain(e, EINVAL, "cannot persist profile '%s'", in->profile);
 	if (dev && !plain_word(dev))
-		return rctl_err_msg(e, EINVAL, "cannot persist --dev '%s': not a plain device "
+		return rctl_err_plain(e, EINVAL, "cannot persist --dev '%s': not a plain device "
 				    "name (letters, digits, _.:/@-)", dev);
 	if (snprintf(buf, len, "--profile %s --prio %d --dscp %d --cnp-prio %d "
 		     "--cnp-dscp %d --tos %d --mtu %u%s%s%s", in->profile, in->prio, in->dscp,
 		     in->cnp_prio, in->cnp_dscp, in->tos, in->mtu, dev ? " --dev " : "",
 		     dev ? dev : "", force ? " --force" : "") >= (int)len)
-		return rctl_err_set(e, ENAMETOOLONG, "cannot persist the intent");
+		return rctl_err_strerror(e, ENAMETOOLONG, "cannot persist the intent");
 	return 0;
 }
 
@@ -141,7 +141,7 @@ int rctl_tune_dropin_text(const struct rctl_intent *in, const char *dev, bool fo
 	if (!ret && in->conf[0])
 		ret = boot_conf(in->conf, conf, sizeof(conf), e);
 	if (!ret && in->conf[0] && quote(qconf, sizeof(qconf), conf))
-		ret = rctl_err_set(e, ENAMETOOLONG, "cannot persist config '%s'", conf);
+		ret = rctl_err_strerror(e, ENAMETOOLONG, "cannot persist config '%s'", conf);
 	if (ret)
 		return ret;
 	if (gmtime_r(&now, &tm))
@@ -152,7 +152,7 @@ int rctl_tune_dropin_text(const struct rctl_intent *in, const char *dev, bool fo
 		     "[Service]\nEnvironment=\"ROCECTL_TUNE_ARGS=%s\"\n%s%s%s", stamp, args,
 		     in->conf[0] ? "Environment=\"ROCECTL_CONF=" : "", in->conf[0] ? qconf : "",
 		     in->conf[0] ? "\"\n" : "") >= (int)len)
-		return rctl_err_set(e, ENAMETOOLONG, "cannot persist the intent");
+		return rctl_err_strerror(e, ENAMETOOLONG, "cannot persist the intent");
 	return 0;
 }
 
@@ -180,9 +180,9 @@ int rctl_tune_persist(const struct rctl_intent *in, const char *dev, bool force,
 	if (ret)
 		return ret;
 	if (unlink(link) && errno != ENOENT)
-		return rctl_err_set(e, errno, "cannot replace '%s'", link);
+		return rctl_err_strerror(e, errno, "cannot replace '%s'", link);
 	if (symlink(unit, link))
-		return rctl_err_set(e, errno, "cannot enable '%s': symlink '%s'", RCTL_TUNE_UNIT, link);
+		return rctl_err_strerror(e, errno, "cannot enable '%s': symlink '%s'", RCTL_TUNE_UNIT, link);
 	return 0;
 }
 
@@ -194,7 +194,7 @@ static int remove_one(const char *path, bool *removed, struct rctl_err *e)
 	}
 	if (errno == ENOENT)
 		return 0;
-	return rctl_err_set(e, errno, "cannot remove '%s'", path);
+	return rctl_err_strerror(e, errno, "cannot remove '%s'", path);
 }
 
 int rctl_tune_unpersist(bool *removed, struct rctl_err *e)

@@ -15,7 +15,7 @@
 #include "rocectl/rules.h"
 #include "rocectl/settings.h"
 #include "rocectl/sysfs.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_plan.h"
 
 struct planner {
 	const struct rctl_host *h;
@@ -778,7 +778,7 @@ int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
 		run_phase(&pl, k);
 	if (pl.oom) {
 		rctl_tune_plan_free(p);
-		return rctl_err_set(e, ENOMEM, "cannot build the tune plan");
+		return rctl_err_strerror(e, ENOMEM, "cannot build the tune plan");
 	}
 	return 0;
 }

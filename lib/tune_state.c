@@ -23,9 +23,9 @@
 
 #include "rocectl/collect.h"
 #include "rocectl/json.h"
-#include "rocectl/snapshot.h"
+#include "rocectl/schema.h"
 #include "rocectl/sysfs.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_state.h"
 
 #define RCTL_TUNE_STATE_VERSION 1
 #define STATE_KIND "rocectl-tune-state"
@@ -172,7 +172,7 @@ static bool valid_text(const char *s)
 static int bad(struct rctl_err *e, const char *name, uint32_t i, const char *what,
 	       const char *val)
 {
-	return rctl_err_msg(e, EINVAL, "cannot read state file '%s': change %u: %s '%.80s'",
+	return rctl_err_plain(e, EINVAL, "cannot read state file '%s': change %u: %s '%.80s'",
 			    name, i + 1, what, val);
 }
 
@@ -248,17 +248,17 @@ int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e)
 	snprintf(parent, sizeof(parent), "%s", path);
 	slash = strrchr(parent, '/');
 	if (!slash)
-		return rctl_err_msg(e, EPERM, "refusing to write '%s': not a path tune writes", path);
+		return rctl_err_plain(e, EPERM, "refusing to write '%s': not a path tune writes", path);
 	*slash = '\0';
 	if (!realpath(parent, real))
-		return rctl_err_set(e, errno, "cannot resolve '%s'", parent);
+		return rctl_err_strerror(e, errno, "cannot resolve '%s'", parent);
 	for (i = 0; tab[i].pattern; i++) {
 		char root[PATH_MAX];
 
 		if (realpath(root_path(tab[i].root), root) && below(real, root))
 			return 0;
 	}
-	return rctl_err_msg(e, EPERM, "refusing to write '%s': it resolves to '%s', "
+	return rctl_err_plain(e, EPERM, "refusing to write '%s': it resolves to '%s', "
 			    "outside the trees tune writes", path, real);
 }
 
@@ -375,7 +375,7 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	    !cJSON_IsString(kind) || strcmp(kind->valuestring, STATE_KIND) ||
 	    !cJSON_IsString(st) || status_of(st->valuestring, status)) {
 		cJSON_Delete(doc);
-		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a rocectl tune state (version %d)",
+		return rctl_err_plain(e, EINVAL, "cannot read state file '%s': not a rocectl tune state (version %d)",
 				    name, RCTL_TUNE_STATE_VERSION);
 	}
 	ret = rctl_schema_from_json(&plan_schema, doc, p, name, e);

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "rocectl/fileio.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_store.h"
 
 #define STATE_MAX (8L << 20)
 
@@ -30,14 +30,14 @@ static int mkdir_p(const char *dir, struct rctl_err *e)
 	char buf[PATH_MAX], *s, c;
 
 	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return rctl_err_set(e, ENAMETOOLONG, "cannot create state directory '%s'", dir);
+		return rctl_err_strerror(e, ENAMETOOLONG, "cannot create state directory '%s'", dir);
 	for (s = buf + 1;; s++) {
 		if (*s && *s != '/')
 			continue;
 		c = *s;
 		*s = '\0';
 		if (mkdir(buf, 0700) && errno != EEXIST)
-			return rctl_err_set(e, errno, "cannot create state directory '%s'", buf);
+			return rctl_err_strerror(e, errno, "cannot create state directory '%s'", buf);
 		if (!c)
 			return 0;
 		*s = c;
@@ -50,12 +50,12 @@ static int dir_trusted(int fd, const char *path, struct rctl_err *e)
 	struct stat st;
 
 	if (fstat(fd, &st))
-		return rctl_err_set(e, errno, "cannot read state directory '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot read state directory '%s'", path);
 	if (st.st_uid != 0 && st.st_uid != geteuid())
-		return rctl_err_msg(e, EPERM, "refusing state directory '%s': owned by uid %u, "
+		return rctl_err_plain(e, EPERM, "refusing state directory '%s': owned by uid %u, "
 				    "not root", path, (unsigned int)st.st_uid);
 	if (st.st_mode & 077)
-		return rctl_err_msg(e, EPERM, "refusing state directory '%s': mode %04o, not 0700 "
+		return rctl_err_plain(e, EPERM, "refusing state directory '%s': mode %04o, not 0700 "
 				    "(chmod 700 '%s')", path, (unsigned int)(st.st_mode & 07777), path);
 	return 0;
 }
@@ -65,14 +65,14 @@ static int dir_lock(struct rctl_tune_dir *d, struct rctl_err *e)
 	d->lock_fd = openat(d->fd, RCTL_TUNE_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
 			    0600);
 	if (d->lock_fd < 0)
-		return rctl_err_set(e, errno, "cannot open lock '%s/%s'", d->path, RCTL_TUNE_LOCK);
+		return rctl_err_strerror(e, errno, "cannot open lock '%s/%s'", d->path, RCTL_TUNE_LOCK);
 	if (!flock(d->lock_fd, LOCK_EX | LOCK_NB))
 		return 0;
 	if (errno == EWOULDBLOCK)
-		return rctl_err_msg(e, EBUSY, "cannot lock state directory '%s': another tune "
+		return rctl_err_plain(e, EBUSY, "cannot lock state directory '%s': another tune "
 				    "apply or revert holds '%s/%s'", d->path, d->path,
 				    RCTL_TUNE_LOCK);
-	return rctl_err_set(e, errno, "cannot lock '%s/%s'", d->path, RCTL_TUNE_LOCK);
+	return rctl_err_strerror(e, errno, "cannot lock '%s/%s'", d->path, RCTL_TUNE_LOCK);
 }
 
 int rctl_tune_dir_open(struct rctl_tune_dir *d, const char *path, bool create,
@@ -83,16 +83,16 @@ int rctl_tune_dir_open(struct rctl_tune_dir *d, const char *path, bool create,
 
 	d->fd = d->lock_fd = -1;
 	if (snprintf(d->path, sizeof(d->path), "%s", path) >= (int)sizeof(d->path))
-		return rctl_err_set(e, ENAMETOOLONG, "cannot open state directory '%s'", path);
+		return rctl_err_strerror(e, ENAMETOOLONG, "cannot open state directory '%s'", path);
 	if (create && (ret = mkdir_p(path, e)))
 		return ret;
 	d->fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (d->fd < 0) {
 		ret = -errno;
 		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
-			return rctl_err_msg(e, EPERM, "refusing state directory '%s': it is a "
+			return rctl_err_plain(e, EPERM, "refusing state directory '%s': it is a "
 					    "symbolic link", path);
-		return rctl_err_set(e, -ret, "cannot open state directory '%s'", path);
+		return rctl_err_strerror(e, -ret, "cannot open state directory '%s'", path);
 	}
 	ret = dir_trusted(d->fd, path, e);
 	if (!ret)
@@ -163,7 +163,7 @@ int rctl_tune_state_write(const struct rctl_tune_dir *d, const char *name,
 
 	free(text);
 	if (ret)
-		rctl_err_set(e, -ret, "cannot write state file '%s/%s'", d->path, name);
+		rctl_err_strerror(e, -ret, "cannot write state file '%s/%s'", d->path, name);
 	return ret;
 }
 
@@ -185,11 +185,11 @@ int rctl_tune_state_create(const struct rctl_tune_plan *p, const struct rctl_tun
 			   char *name, size_t len, struct rctl_err *e)
 {
 	if (!name[0] && new_name(name, len))
-		return rctl_err_set(e, ENAMETOOLONG, "cannot write state file in '%s'", d->path);
+		return rctl_err_strerror(e, ENAMETOOLONG, "cannot write state file in '%s'", d->path);
 	/* A new name is new: two applies in one nanosecond must not share it. */
 	if (strcmp(name, RCTL_TUNE_BOOT_STATE) &&
 	    !faccessat(d->fd, name, F_OK, AT_SYMLINK_NOFOLLOW))
-		return rctl_err_set(e, EEXIST, "cannot write state file '%s/%s'", d->path, name);
+		return rctl_err_strerror(e, EEXIST, "cannot write state file '%s/%s'", d->path, name);
 	return rctl_tune_state_write(d, name, p, RCTL_TUNE_PENDING, e);
 }
 
@@ -202,19 +202,19 @@ int rctl_tune_state_create(const struct rctl_tune_plan *p, const struct rctl_tun
 static int state_trusted(const struct stat *st, const char *path, struct rctl_err *e)
 {
 	if (S_ISDIR(st->st_mode))
-		return rctl_err_msg(e, EISDIR, "cannot read state file '%s': it is a directory", path);
+		return rctl_err_plain(e, EISDIR, "cannot read state file '%s': it is a directory", path);
 	if (S_ISLNK(st->st_mode))
-		return rctl_err_msg(e, EPERM, "refusing state file '%s': it is a symbolic link", path);
+		return rctl_err_plain(e, EPERM, "refusing state file '%s': it is a symbolic link", path);
 	if (!S_ISREG(st->st_mode))
-		return rctl_err_msg(e, EINVAL, "cannot read state file '%s': not a regular file", path);
+		return rctl_err_plain(e, EINVAL, "cannot read state file '%s': not a regular file", path);
 	if (st->st_uid != 0 && st->st_uid != geteuid())
-		return rctl_err_msg(e, EPERM, "refusing state file '%s': owned by uid %u, "
+		return rctl_err_plain(e, EPERM, "refusing state file '%s': owned by uid %u, "
 				    "not root", path, (unsigned int)st->st_uid);
 	if (st->st_mode & (S_IWGRP | S_IWOTH))
-		return rctl_err_msg(e, EPERM, "refusing state file '%s': writable by group "
+		return rctl_err_plain(e, EPERM, "refusing state file '%s': writable by group "
 				    "or others (mode %04o)", path, (unsigned int)(st->st_mode & 07777));
 	if (st->st_size > STATE_MAX)
-		return rctl_err_msg(e, EFBIG, "cannot read state file '%s': too large", path);
+		return rctl_err_plain(e, EFBIG, "cannot read state file '%s': too large", path);
 	return 0;
 }
 
@@ -243,15 +243,15 @@ static int open_state(const struct rctl_tune_dir *d, const char *name, const cha
 	int fd, ret;
 
 	if (fstatat(d->fd, name, st, AT_SYMLINK_NOFOLLOW))
-		return rctl_err_set(e, errno, "cannot open state file '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot open state file '%s'", path);
 	ret = state_trusted(st, path, e);
 	if (ret)
 		return ret;
 	fd = openat(d->fd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return rctl_err_set(e, errno, "cannot open state file '%s'", path);
+		return rctl_err_strerror(e, errno, "cannot open state file '%s'", path);
 	if (fstat(fd, st))
-		ret = rctl_err_set(e, errno, "cannot read state file '%s'", path);
+		ret = rctl_err_strerror(e, errno, "cannot read state file '%s'", path);
 	else
 		ret = state_trusted(st, path, e);
 	if (ret) {
@@ -280,7 +280,7 @@ int rctl_tune_state_load(const struct rctl_tune_dir *d, const char *name,
 	close(fd);
 	if (ret) {
 		free(buf);
-		return rctl_err_set(e, -ret, "cannot read state file '%s'", path);
+		return rctl_err_strerror(e, -ret, "cannot read state file '%s'", path);
 	}
 	buf[n] = '\0';
 	ret = rctl_tune_state_parse(buf, path, p, status, e);
@@ -344,7 +344,7 @@ int rctl_tune_newest_state(const struct rctl_tune_dir *d, char *name, size_t len
 	if (!dir) {
 		if (fd >= 0)
 			close(fd);
-		return rctl_err_set(e, errno, "cannot read state directory '%s'", d->path);
+		return rctl_err_strerror(e, errno, "cannot read state directory '%s'", d->path);
 	}
 	while ((de = readdir(dir)))
 		if (candidate(d, de->d_name, &st) && (!found || newer(&st, de->d_name, &best, name))) {
@@ -354,6 +354,6 @@ int rctl_tune_newest_state(const struct rctl_tune_dir *d, char *name, size_t len
 		}
 	closedir(dir);
 	if (!found)
-		return rctl_err_msg(e, ENOENT, "no applied tune state file in '%s'", d->path);
+		return rctl_err_plain(e, ENOENT, "no applied tune state file in '%s'", d->path);
 	return 0;
 }

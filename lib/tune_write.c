@@ -12,7 +12,7 @@
 #include <linux/dcbnl.h>
 
 #include "rocectl/sysfs.h"
-#include "rocectl/tune.h"
+#include "rocectl/tune_write.h"
 #include "rocectl/write.h"
 
 /* ---- dcbnl ------------------------------------------------------------ */
@@ -96,16 +96,16 @@ static int write_file(const struct rctl_tune_change *c, bool undo,
 	if (c->mkdir[0] && rctl_tune_path_check(c->mkdir, true, e))
 		return -e->errnum;
 	if (c->mkdir[0] && (ret = rctl_configfs_enter(c->mkdir, &made)))
-		return rctl_err_set(e, -ret, "cannot create '%s'", c->mkdir);
+		return rctl_err_strerror(e, -ret, "cannot create '%s'", c->mkdir);
 	if (rctl_tune_path_check(c->path, false, e) ||
 	    (c->commit[0] && rctl_tune_path_check(c->commit, false, e)))
 		ret = -e->errnum;
 	else if ((ret = rctl_write_text(c->path, text)))
-		rctl_err_set(e, ret, "cannot write '%s' to '%s'", text, c->path);
+		rctl_err_strerror(e, ret, "cannot write '%s' to '%s'", text, c->path);
 	else if (c->commit[0] && (ret = rctl_write_text(c->commit, "1")))
-		rctl_err_set(e, ret, "cannot write '1' to '%s'", c->commit);
+		rctl_err_strerror(e, ret, "cannot write '1' to '%s'", c->commit);
 	if (rctl_configfs_leave(c->mkdir, made) && !ret)
-		ret = rctl_err_set(e, errno, "cannot remove '%s'", c->mkdir);
+		ret = rctl_err_strerror(e, errno, "cannot remove '%s'", c->mkdir);
 	return ret;
 }
 
@@ -123,10 +123,10 @@ int rctl_tune_write(struct rctl_tune_change *c, bool undo, struct rctl_err *e)
 	case RCTL_TUNE_APP_SET: ret = write_app(c, undo); break;
 	case RCTL_TUNE_WRITE: return write_file(c, undo, e);
 	default:
-		return rctl_err_msg(e, EINVAL, "unknown tune operation %d", (int)op);
+		return rctl_err_plain(e, EINVAL, "unknown tune operation %d", (int)op);
 	}
 	if (ret)
-		rctl_err_set(e, ret, "cannot set %s of '%s'%s%s%s", c->setting, c->target,
+		rctl_err_strerror(e, ret, "cannot set %s of '%s'%s%s%s", c->setting, c->target,
 			     c->via[0] ? " (" : "", c->via, c->via[0] ? ")" : "");
 	return ret;
 }

@@ -31,10 +31,10 @@ enum rctl_exit {
 int rctl_err_fmt(struct rctl_err *e, int errnum, bool suffix, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* With the strerror suffix: callers write only what failed and its subject. */
-#define rctl_err_set(e, errnum, ...) rctl_err_fmt(e, errnum, true, __VA_ARGS__)
-/* Without it, for messages that explain themselves. */
-#define rctl_err_msg(e, errnum, ...) rctl_err_fmt(e, errnum, false, __VA_ARGS__)
+/* Appends ": <strerror(errnum)>": callers write only what failed and its subject. */
+#define rctl_err_strerror(e, errnum, ...) rctl_err_fmt(e, errnum, true, __VA_ARGS__)
+/* Appends nothing, for messages that explain themselves (errnum still recorded). */
+#define rctl_err_plain(e, errnum, ...) rctl_err_fmt(e, errnum, false, __VA_ARGS__)
 
 void rctl_err_clear(struct rctl_err *e);
 

@@ -78,6 +78,15 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
 		   int argc, char **argv, unsigned int flags, int *first_pos,
 		   struct rctl_err *e);
 
+/*
+ * Whether option o is on the line argv[1..] before "--", without parsing it:
+ * a flag (val NULL) as a word of its own ("-j", "--json"), else with the value
+ * val ("-oVAL", "-o VAL", "--output=VAL", "--output VAL"; aliases too). For
+ * what must be known of a line that may be a usage error: a Nagios plugin's
+ * "-o nagios", the -j of a group given without its command.
+ */
+bool rctl_opt_given(const struct rctl_opt *o, const char *val, int argc, char **argv);
+
 /* "  -j, --json               print JSON" lines for --help. */
 void rctl_opt_help(FILE *f, const struct rctl_opt *opts);
 

@@ -43,3 +43,96 @@ outside_tune() {
 	assert_failure
 	assert_output "call loop: lib/a.c <-> lib/b.c"
 }
+
+# scripts/floors-check: the floors of scripts/floors against the includes of
+# the tree and the symbol tables of the objects this rocectl was linked from.
+@test "every file includes and calls only its own floor and the floors below (scripts/floors)" {
+	run -0 "$ROOT/scripts/floors-check" "$(dirname "$ROCECTL")"
+	assert_output ""
+}
+
+# A tree of two floors in the test's directory, $T: lib/hi.c above lib/lo.c,
+# and an isolated floor of cmd/a.c and cmd/b.c above both. $1: lo()'s body,
+# $2: a()'s, $3: a line of docs/architecture.md below its diagram.
+floors_tree() {
+	local d=$BATS_TEST_TMPDIR/t
+	T=$d
+	mkdir -p "$d/lib" "$d/cmd" "$d/docs" "$d/scripts" "$d/b/lib" "$d/b/cmd"
+	printf 'floor cmds isolated\ncmd/*.c  commands\n\nfloor hi\nlib/hi.c  above\n\nfloor lo\nlib/lo.c  below\n' \
+		>"$d/scripts/floors"
+	printf 'void hi(void); void lo(void) { %s }\n' "$1" >"$d/lib/lo.c"
+	printf 'void lo(void); void hi(void) { lo(); }\n' >"$d/lib/hi.c"
+	printf 'void b(void); void a(void) { %s }\n' "$2" >"$d/cmd/a.c"
+	printf 'void b(void) { }\n' >"$d/cmd/b.c"
+	for f in lib/lo lib/hi cmd/a cmd/b; do cc -c -o "$d/b/$f.o" "$d/$f.c"; done
+	{
+		echo '<!-- floors: drawn by scripts/floors-check --doc from scripts/floors -->'
+		echo '```'
+		ROOT=$d "$ROOT/scripts/floors-check" --doc
+		echo '```'
+		echo '<!-- end of floors -->'
+		echo "$3"
+	} >"$d/docs/architecture.md"
+}
+
+# scripts/floors-check on the tree $T, expecting exit status $1.
+floors_check() {
+	ROOT=$T run "-$1" "$ROOT/scripts/floors-check" "$T/b"
+}
+
+@test "the floors check passes a tree that keeps its floors" {
+	floors_tree "" "" 'Both: `hi()` (`lib/hi.c`) and `lib/lo.c:lo`.'
+	floors_check 0
+	assert_output ""
+}
+
+@test "the floors check fails when a lower floor calls a higher one, with the two names" {
+	floors_tree "hi();" "" ""
+	floors_check 1
+	assert_output "floors: lib/lo.c (lo) calls lib/hi.c (hi): up"
+}
+
+@test "the floors check fails when a lower floor includes a higher one's header" {
+	floors_tree "" "" ""
+	mkdir -p "$T/include/rocectl"
+	: >"$T/include/rocectl/hi.h"
+	printf '#include "rocectl/hi.h"\n' >>"$T/lib/lo.c"
+	floors_check 1
+	assert_output "floors: lib/lo.c (lo) includes include/rocectl/hi.h (hi): up"
+}
+
+@test "the floors check fails when one command file calls another" {
+	floors_tree "" "b();" ""
+	floors_check 1
+	assert_output "floors: cmd/a.c calls cmd/b.c: the files of cmds do not call one another"
+}
+
+@test "the floors check fails when docs/ name a function that no longer exists" {
+	floors_tree "" "" 'See `gone()` in `lib/hi.c`.'
+	floors_check 1
+	assert_output "floors: docs/architecture.md:10 names lib/hi.c:gone, which does not exist"
+}
+
+@test "the floors check fails when the diagram of docs/architecture.md is not scripts/floors'" {
+	floors_tree "" "" ""
+	sed -i 's/above/higher/' "$T/scripts/floors"
+	floors_check 1
+	assert_output --partial "docs/architecture.md's diagram is not the one of scripts/floors"
+}
+
+@test "the floors check names a file that is on no floor" {
+	floors_tree "" "" ""
+	printf 'int new_one;\n' >"$T/lib/new.c"
+	floors_check 1
+	assert_output "floors: lib/new.c is on no floor (scripts/floors)"
+}
+
+@test "lib/ includes nothing of cmd/, and only cmd/ is built with -Icmd" {
+	run grep -lE '#include "(\.\./)*(cmd/)?(cmd|tree)\.h"' "$ROOT"/lib/*.c "$ROOT"/include/rocectl/*.h
+	assert_failure
+	run -0 make -C "$ROOT" -n -B V=1 BUILD="$BATS_TEST_TMPDIR/b" "$BATS_TEST_TMPDIR/b/lib/err.o" \
+		"$BATS_TEST_TMPDIR/b/cmd/bench.o"
+	assert_line --regexp '-c -o .*/lib/err\.o lib/err\.c$'
+	refute_line --regexp '-Icmd.*lib/err\.c$'
+	assert_line --regexp '-Icmd.* -c -o .*/cmd/bench\.o cmd/bench\.c$'
+}

@@ -110,13 +110,13 @@ complete_words() {
 		.options[] | select(.choices) | [$p, .long, (.choices | join(" "))] | @tsv')
 }
 
-@test "--input is declared once, by cmd/main.c: no command's option table declares it" {
+@test "--input is declared once, by cmd/tree.c: no command's option table declares it" {
 	run grep -lE '\.name = "input"' "$ROOT"/cmd/*.c
-	[ "$output" = "$ROOT/cmd/main.c" ] || { echo "declares --input itself: $output"; false; }
-	[ "$(grep -c '\.name = "input"' "$ROOT/cmd/main.c")" -eq 1 ]
+	[ "$output" = "$ROOT/cmd/tree.c" ] || { echo "declares --input itself: $output"; false; }
+	[ "$(grep -c '\.name = "input"' "$ROOT/cmd/tree.c")" -eq 1 ]
 }
 
-# The commands whose table entry has CMD_HOST_INPUT (cmd/*.c): they, and only
+# The commands whose table entry has .host_input (cmd/*.c): they, and only
 # they, get -i/--input FILE from the dispatch, once, in help and metadata.
 @test "every command whose entry reads a snapshot shows -i/--input once in help and metadata" {
 	local path want got

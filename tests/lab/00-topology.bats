@@ -5,13 +5,7 @@
 # two active Soft-RoCE ports whose traffic crosses the veth pair, and a working
 # NVMe-oF RDMA target on B.
 
-setup() {
-	load lab
-}
-
-teardown() {
-	lab_reset
-}
+load lab
 
 @test "ibv_devinfo shows both rxe ports PORT_ACTIVE on Ethernet" {
 	local dev

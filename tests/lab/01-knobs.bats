@@ -4,13 +4,7 @@
 # Each fault knob of knobs.sh has its effect and its undo, and lab_reset brings
 # the whole baseline back.
 
-setup() {
-	load lab
-}
-
-teardown() {
-	lab_reset
-}
+load lab
 
 @test "knob_drop_roce: rping fails within its timeout; knob_restore_roce: it passes" {
 	local start dropped

@@ -4,14 +4,7 @@
 
 bats_require_minimum_version 1.5.0
 
-setup() {
-	load lab
-	ROCECTL=${ROCECTL:-$PWD/build/rocectl}
-}
-
-teardown() {
-	lab_reset
-}
+load lab
 
 @test "devices shows rxe0 and rxe1 ACTIVE on their veths" {
 	run -0 timeout 20 "$ROCECTL" devices

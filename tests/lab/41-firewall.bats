@@ -6,14 +6,7 @@
 
 bats_require_minimum_version 1.5.0
 
-setup() {
-	load lab
-	ROCECTL=${ROCECTL:-$PWD/build/rocectl}
-}
-
-teardown() {
-	lab_reset
-}
+load lab
 
 # Non-pass findings as "id:status:target".
 not_passed() {

@@ -3,7 +3,14 @@
 #
 # lab.bash - common start of every lab bats file: `load lab` from tests/lab/NN-*.bats.
 # Refuses to run outside the lab (the knobs would change this machine's network),
-# loads bats-support, bats-assert and the knobs.
+# loads bats-support, bats-assert and the knobs, and gives the file the lab's
+# usual set-up and tear-down when it has none of its own.
+#
+# A file that needs nothing more says `load lab` once, at its top: each test
+# then runs $ROCECTL (build/rocectl unless set) and ends with lab_reset, the
+# lab as it was booted. A file with more to do defines setup() or teardown()
+# after that line (calling lab_reset itself), or says `load lab` inside its
+# own setup(), where this file defines neither.
 
 if [ "${LAB:-}" != 1 ] || [ -z "${LAB_DIR:-}" ]; then
 	echo "lab tests run only inside the lab: make lab-check (or tests/lab/lab run bats tests/lab/)" >&2
@@ -13,6 +20,14 @@ bats_load_library bats-support
 bats_load_library bats-assert
 # shellcheck source=knobs.sh source-path=SCRIPTDIR
 source "$LAB_DIR/knobs.sh"
+
+ROCECTL=${ROCECTL:-$PWD/build/rocectl}
+# Loaded at a file's top, not from its setup(): the usual set-up and tear-down
+# (bats' own defaults do nothing), which the file may still define below.
+if [[ " ${FUNCNAME[*]} " != *" setup "* ]]; then
+	setup() { :; }
+	teardown() { lab_reset; }
+fi
 
 # counters_snapshot NAME: remember the A->B wire counters under NAME.
 counters_snapshot() {

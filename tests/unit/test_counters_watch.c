@@ -32,7 +32,7 @@ static int read_scripted(struct rctl_host *h, void *arg, struct rctl_err *e)
 
 	s->reads++;
 	if (s->err)
-		return rctl_err_set(e, s->err, "cannot read counters");
+		return rctl_err_strerror(e, s->err, "cannot read counters");
 	p->hw = calloc(2, sizeof(*p->hw));
 	assert_non_null(p->hw);
 	p->n_hw = 2;

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/model_fields.h"
 #include "rocectl/snapshot.h"
 
 #define FIXTURES "tests/fixtures/hosts"

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What several commands share (cmd.h): error reporting, the device argument,
+ * loading the host, and the printers more than one command uses.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cmd.h"
+#include "rocectl/collect.h"
+#include "rocectl/fileio.h"
+#include "rocectl/hist.h"
+#include "rocectl/lldp.h"
+#include "rocectl/out.h"
+#include "rocectl/probe.h"
+#include "rocectl/prom.h"
+#include "rocectl/prom_run.h"
+#include "rocectl/reach.h"
+#include "rocectl/rules.h"
+#include "rocectl/snapshot.h"
+
+/* ---- errors ---------------------------------------------------------- */
+
+/* The last error, for the Nagios status line of a run that failed early. */
+char cmd_last_err[600];
+
+static void verr(struct rctl_ctx *ctx, const char *prefix, int errnum,
+		 const char *fmt, va_list ap)
+{
+	char msg[600], *text;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* a file name or a snapshot's string may hold escapes: the terminal gets them escaped */
+	text = out_escape(msg, false);
+	if (!*prefix)
+		snprintf(cmd_last_err, sizeof(cmd_last_err), "%s", text ? text : "");
+	fprintf(stderr, "rocectl: %s%s\n", prefix, text ? text : "");
+	free(text);
+	if (ctx && ctx->json && !*prefix)
+		out_error(errnum, msg);
+}
+
+int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(ctx, "", 0, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+static int errf_num(struct rctl_ctx *ctx, int status, int errnum,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int errf_num(struct rctl_ctx *ctx, int status, int errnum,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(ctx, "", errnum, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+int cmd_error(struct rctl_ctx *ctx, int status, const struct rctl_err *e)
+{
+	return errf_num(ctx, status, e->errnum, "%s",
+			e->msg[0] ? e->msg : "unknown error");
+}
+
+void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx && ctx->quiet)
+		return;
+	va_start(ap, fmt);
+	verr(ctx, "warning: ", 0, fmt, ap);
+	va_end(ap);
+}
+
+int cmd_dev_arg(struct rctl_ctx *ctx, const char *opt, int argc, char **argv,
+		const char **dev)
+{
+	*dev = opt;
+	if (!argc)
+		return 0;
+	if (opt && strcmp(opt, argv[0]))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: '%s' and '--dev %s' name two devices; "
+				  "give one", ctx->path, argv[0], opt);
+	*dev = argv[0];
+	return 0;
+}
+
+int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
+		  struct rctl_err *e)
+{
+	unsigned int need = ctx->cmd->host;
+	int ret;
+
+	if (ctx->input && ctx->cmd->host_input)
+		ret = rctl_snapshot_load(ctx->input, h, e);
+	else
+		ret = rctl_collect(h, need | more, e);
+	if (!ret)
+		out_set_stamp(h->hostname, NULL);	/* the host described */
+	return ret;
+}
+
+int cmd_load_lldp(struct rctl_ctx *ctx, struct rctl_host *h, double wait_s)
+{
+	struct rctl_err e = { 0 };
+
+	if (ctx->input || !rctl_lldp_collect(h, wait_s, &e))
+		return 0;
+	rctl_host_free(h);
+	return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+}
+
+/* ---- findings (check, doctor, tune) ---------------------------------- */
+
+static const char *const status_upper[] = { "PASS", "WARN", "UNKNOWN", "FAIL" };
+
+static const char *nz(const char *s)
+{
+	return s[0] ? s : NULL;
+}
+
+/* The structured target of a finding: null where it does not apply. */
+void cmd_finding_target(const struct rctl_finding *f)
+{
+	out_str(OUT_JSON, "device", NULL, nz(f->device));
+	if (f->port)
+		out_u64(OUT_JSON, "port", NULL, f->port);
+	else
+		out_null(OUT_JSON, "port", NULL);
+	out_str(OUT_JSON, "netdev", NULL, nz(f->netdev));
+}
+
+/*
+ * One finding, the same JSON object wherever it is printed (check, doctor,
+ * tune's re-check); the text is the detailed block, or with one_line the
+ * summary line tune prints after an apply.
+ */
+void cmd_print_finding(const struct rctl_finding *f, bool one_line)
+{
+	bool block = !one_line;
+
+	out_obj_begin(NULL);
+	out_str(OUT_JSON, "status", NULL, rctl_status_name(f->status));
+	if (block)
+		out_text("  %-7s", status_upper[f->status]);
+	else
+		out_text("  %-7s", rctl_status_name(f->status));
+	out_str(OUT_ANY, "id", " %s", f->id);
+	out_str(OUT_JSON, "area", NULL, rctl_area_name(f->area));
+	out_str(OUT_ANY, "target", block ? "  %s\n" : " %s", f->target);
+	cmd_finding_target(f);
+	out_str(OUT_ANY, "message", block ? "           %s\n" : ": %s\n", f->message);
+	out_str(OUT_JSON, "expected", NULL, nz(f->expected));
+	out_str(OUT_JSON, "got", NULL, nz(f->observed));
+	if (block && f->expected[0])
+		out_text("           expected %s, got %s\n", f->expected, f->observed);
+	out_str(OUT_JSON, "evidence", NULL, nz(f->evidence));
+	out_str(OUT_JSON, "fix", NULL, nz(f->fix));
+	out_str(OUT_JSON, "setting_id", NULL, rctl_setting_name(f->setting));
+	if (block && f->evidence[0])
+		out_text("           evidence: %s\n", f->evidence);
+	if (block && f->fix[0])
+		out_text("           fix: %s\n", f->fix);
+	out_obj_end();
+}
+
+/* A --dev that names nothing must not turn a check green: status 3. */
+int cmd_check_filter(struct rctl_ctx *ctx, const struct rctl_host *h, const char *filter)
+{
+	if (!filter || rctl_host_matches(h, filter))
+		return 0;
+	if (rctl_host_netdev(h, filter))
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "netdev '%s' has no RDMA port on '%s' "
+				  "(is its RDMA driver loaded?)", filter, h->hostname);
+	return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "no RDMA device, port or netdev matches "
+			  "'--dev %s' on '%s'", filter, h->hostname);
+}
+
+/* ---- Prometheus (check, doctor, counters) ------------------------------ */
+
+/*
+ * The end of every -o prometheus|openmetrics run of check, doctor and
+ * counters: rocectl's own families (prom_run.h), then the text to stdout or,
+ * with -O FILE, atomically to FILE. With -O a run that could not reach its
+ * result still writes FILE, with rocectl_up 0 and the last success read back
+ * from the FILE it replaces: node_exporter then serves the failure, not the
+ * last good file.
+ */
+/* Whether this run's metrics went out already (or failed to): then nothing is written again. */
+static bool prom_finished;
+
+int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file, bool up)
+{
+	struct rctl_prom_run run = {
+		.command = ctx->path, .up = up, .now = (uint64_t)time(NULL),
+	};
+	struct rctl_err e = { 0 };
+	int ret;
+
+	prom_finished = true;
+	if (!up && file)
+		rctl_prom_run_read_last(&run, file);
+	rctl_prom_run_families(pr, &run);
+	rctl_prom_end(pr);
+	ret = rctl_prom_status(pr, &e);
+	if (!ret && file)
+		ret = rctl_write_atomic(file, pr->buf ? pr->buf : "", pr->len, &e);
+	else if (!ret && pr->buf)
+		out_text("%s", pr->buf);
+	rctl_prom_free(pr);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
+}
+
+int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, int status)
+{
+	struct rctl_prom pr = { .openmetrics = !strcmp(format, "openmetrics") };
+
+	if (!file || status != RCTL_EXIT_UNKNOWN || prom_finished ||
+	    (strcmp(format, "prometheus") && strcmp(format, "openmetrics")))
+		return status;
+	cmd_prom_finish(ctx, &pr, file, false);
+	return status;
+}
+
+/* ---- latency (bench nvmf, bench rdma, reach) ------------------------- */
+
+void cmd_latency_json(const char *key, const struct rctl_hist *h, const double *pcts, int n)
+{
+	char k[16];
+	int i;
+
+	out_obj_begin(key);
+	out_u64(OUT_JSON, "min", NULL, rctl_hist_min(h));
+	out_u64(OUT_JSON, "mean", NULL, (uint64_t)(rctl_hist_mean(h) + 0.5));
+	out_u64(OUT_JSON, "stddev", NULL, (uint64_t)(rctl_hist_stddev(h) + 0.5));
+	out_u64(OUT_JSON, "max", NULL, rctl_hist_max(h));
+	out_obj_begin("percentiles");
+	for (i = 0; i < n; i++) {
+		snprintf(k, sizeof(k), "%g", pcts[i]);
+		out_u64(OUT_JSON, k, NULL, rctl_hist_percentile(h, pcts[i]));
+	}
+	out_obj_end();
+	out_obj_end();
+}
+
+/* Bars over groups of 16 buckets (4 per octave); JSON gets the exact buckets. */
+void cmd_histogram(const struct rctl_hist *h)
+{
+	uint64_t lo, hi, glo = 0, n = 0, cum = 0, peak = 1, g[RCTL_HIST_BUCKETS / 16 + 1];
+	unsigned int i;
+
+	memset(g, 0, sizeof(g));
+	for (i = 0; i < RCTL_HIST_BUCKETS; i++)
+		g[i / 16] += h->bucket[i];
+	for (i = 0; i <= RCTL_HIST_BUCKETS / 16; i++)
+		peak = g[i] > peak ? g[i] : peak;
+	out_arr_begin("histogram");
+	for (i = 0; i < RCTL_HIST_BUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		rctl_hist_bucket_range(i, &lo, &hi);
+		out_obj_begin(NULL);
+		out_u64(OUT_JSON, "lo_ns", NULL, lo);
+		out_u64(OUT_JSON, "hi_ns", NULL, hi);
+		out_u64(OUT_JSON, "count", NULL, h->bucket[i]);
+		out_obj_end();
+	}
+	out_arr_end();
+	out_text("histogram (us):\n");
+	for (i = 0; i < RCTL_HIST_BUCKETS; i++) {
+		if (i % 16 == 0)
+			rctl_hist_bucket_range(i, &glo, &hi);
+		n += h->bucket[i];
+		if (i % 16 != 15 || !n)
+			continue;
+		rctl_hist_bucket_range(i, &lo, &hi);
+		cum += n;
+		out_text("  %10.3f - %10.3f  %6.2f%%  %-40.*s %" PRIu64 "\n", glo / 1000.0,
+			 (hi + 1) / 1000.0, 100.0 * (double)cum / (double)h->count,
+			 (int)(40 * n / peak) ? (int)(40 * n / peak) : 1,
+			 "########################################", n);
+		n = 0;
+	}
+}
+
+/* JSON "rtt_ns" in the agreed style; text in microseconds. */
+void cmd_print_rtt_ns(const struct rctl_lat *l)
+{
+	out_obj_begin("rtt_ns");
+	out_u64(OUT_JSON, "min", NULL, l->min);
+	out_u64(OUT_JSON, "mean", NULL, l->mean);
+	out_u64(OUT_JSON, "stddev", NULL, l->stddev);
+	out_u64(OUT_JSON, "max", NULL, l->max);
+	out_obj_begin("percentiles");
+	out_u64(OUT_JSON, "50", NULL, l->p50);
+	out_u64(OUT_JSON, "99", NULL, l->p99);
+	out_u64(OUT_JSON, "99.9", NULL, l->p999);
+	out_obj_end();
+	out_obj_end();
+	out_text("  rtt_us min %.1f avg %.1f p50 %.1f p99 %.1f max %.1f\n",
+		 l->min / 1e3, l->mean / 1e3, l->p50 / 1e3, l->p99 / 1e3, l->max / 1e3);
+}
+
+/* ---- where a probe sends from (reach, bench rdma) ---------------------- */
+
+int cmd_src_check(struct rctl_ctx *ctx, const struct cmd_src *s)
+{
+	if (s->dev && s->src)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: --dev and --src exclude each other",
+				  ctx->path);
+	if (s->gid_given && !s->dev)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: --gid-index needs --dev", ctx->path);
+	return 0;
+}
+
+int cmd_src_addr(struct rctl_ctx *ctx, const struct cmd_src *s,
+		 struct sockaddr_storage *ss, const struct sockaddr **sa)
+{
+	struct rctl_err e = { 0 };
+
+	*sa = NULL;
+	if (s->src && rctl_sockaddr_parse(s->src, 0, true, ss, &e))
+		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	if (s->dev && rctl_dev_src_addr(s->dev, 1, s->gid_given ? s->gid_index : -1, ss, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	if (s->dev || s->src)
+		*sa = (const struct sockaddr *)ss;
+	return 0;
+}
