@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -13,6 +14,9 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
 
 #include "rocectl/rdma_ep.h"
 
@@ -319,3 +323,45 @@ const char *rctl_rdma_rej_reason(int status)
 	}
 }
 
+/* ---- the netdev of a local address ------------------------------------ */
+
+static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
+{
+	if (a->sa_family != b->sa_family)
+		return false;
+	if (a->sa_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
+			       &((const struct sockaddr_in *)b)->sin_addr, 4);
+	return a->sa_family == AF_INET6 &&
+	       !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+		       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
+}
+
+int rctl_addr_netdev(const struct sockaddr *sa, char *ifname, size_t len,
+		     uint32_t *mtu)
+{
+	struct ifaddrs *ifa, *i;
+	struct ifreq ifr = { 0 };
+	int fd, ret = -ENODEV;
+
+	*mtu = 0;
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next)
+		if (i->ifa_addr && same_addr(i->ifa_addr, sa)) {
+			snprintf(ifname, len, "%s", i->ifa_name);
+			ret = 0;
+			break;
+		}
+	freeifaddrs(ifa);
+	if (ret)
+		return ret;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (!ioctl(fd, SIOCGIFMTU, &ifr) && ifr.ifr_mtu > 0)
+		*mtu = (uint32_t)ifr.ifr_mtu;
+	close(fd);
+	return 0;
+}

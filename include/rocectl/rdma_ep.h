@@ -157,4 +157,8 @@ uint32_t rctl_rdma_active_mtu(struct rdma_cm_id *id);
 /* IB CM REJ reasons worth naming (IBTA 12.6.7.2; ib_cm_rej_reason), pure. */
 const char *rctl_rdma_rej_reason(int status);
 
+/* The netdev holding a local address, and its MTU (0 when unreadable). */
+int rctl_addr_netdev(const struct sockaddr *sa, char *ifname, size_t len,
+		     uint32_t *mtu);
+
 #endif
