@@ -153,6 +153,8 @@ int rctl_rdma_ep_create(struct rctl_rdma_ep *ep, const struct rctl_rdma_caps *ca
 	}
 	if (caps->comp_channel && !(ep->cc = ibv_create_comp_channel(vc)))
 		return create_fail(ep, caps, e, "create a completion channel");
+	if (ep->cc && caps->cc_nonblock && set_nonblock(ep->cc->fd))
+		return create_fail(ep, caps, e, "make the completion channel non-blocking");
 	ep->rcq = ibv_create_cq(vc, (int)caps->cq_entries, ep, ep->cc, 0);
 	if (!ep->rcq)
 		return create_fail(ep, caps, e, "create a CQ");

@@ -94,6 +94,7 @@ struct rctl_rdma_caps {
 	const char *who;		/* message prefix ("admin queue"), or NULL */
 	struct ibv_pd *pd;		/* a shared PD, or NULL: the endpoint's own */
 	bool comp_channel;		/* the CQs report to a completion channel */
+	bool cc_nonblock;		/* ... a non-blocking one (several polled at once) */
 	bool split_cq;			/* a send CQ and a receive CQ */
 	uint32_t cq_entries;		/* of each CQ */
 	uint32_t send_wr, recv_wr, send_sge, recv_sge;
