@@ -116,9 +116,10 @@ static int create_fail(const struct rctl_rdma_ep *ep, const struct rctl_rdma_cap
 			    caps->who ? ": " : "", what, rctl_rdma_ep_dev(ep));
 }
 
-static int create_qp(struct rctl_rdma_ep *ep, const struct rctl_rdma_caps *caps)
+void rctl_rdma_qp_attr(const struct rctl_rdma_ep *ep, const struct rctl_rdma_caps *caps,
+		       struct ibv_qp_init_attr *qa)
 {
-	struct ibv_qp_init_attr qa = {
+	*qa = (struct ibv_qp_init_attr){
 		.send_cq = ep->scq, .recv_cq = ep->rcq, .qp_type = IBV_QPT_RC,
 		.cap = {
 			.max_send_wr = caps->send_wr, .max_recv_wr = caps->recv_wr,
@@ -126,7 +127,13 @@ static int create_qp(struct rctl_rdma_ep *ep, const struct rctl_rdma_caps *caps)
 			.max_inline_data = caps->max_inline,
 		},
 	};
+}
 
+static int create_qp(struct rctl_rdma_ep *ep, const struct rctl_rdma_caps *caps)
+{
+	struct ibv_qp_init_attr qa;
+
+	rctl_rdma_qp_attr(ep, caps, &qa);
 	if (rdma_create_qp(ep->id, ep->pd, &qa)) {
 		/* some devices take no inline data at all */
 		if (!caps->max_inline)
@@ -167,12 +174,17 @@ int rctl_rdma_ep_create(struct rctl_rdma_ep *ep, const struct rctl_rdma_caps *ca
 	return 0;
 }
 
+size_t rctl_rdma_page_round(size_t len)
+{
+	return (len + 4095) & ~(size_t)4095;
+}
+
 void *rctl_rdma_ep_reg(struct rctl_rdma_ep *ep, unsigned int i, size_t len,
 		       int fill, int access, struct rctl_err *e)
 {
 	struct rctl_rdma_buf *b = &ep->mr[i];
 
-	b->p = aligned_alloc(4096, (len + 4095) & ~(size_t)4095);
+	b->p = aligned_alloc(4096, rctl_rdma_page_round(len));
 	if (!b->p) {
 		rctl_err_set(e, ENOMEM, "cannot allocate %zu bytes", len);
 		return NULL;

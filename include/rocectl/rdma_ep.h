@@ -108,6 +108,12 @@ struct rctl_rdma_caps {
 int rctl_rdma_ep_create(struct rctl_rdma_ep *ep, const struct rctl_rdma_caps *caps,
 			struct rctl_err *e);
 
+/* The RC QP's init attributes from caps and the endpoint's CQs (pure). */
+void rctl_rdma_qp_attr(const struct rctl_rdma_ep *ep, const struct rctl_rdma_caps *caps,
+		       struct ibv_qp_init_attr *qa);
+
+/* len rounded up to whole 4 KiB pages: what aligned_alloc() is asked for (pure). */
+size_t rctl_rdma_page_round(size_t len);
 /* ep->mr[i]: len bytes, page aligned, filled with fill, registered with access. */
 void *rctl_rdma_ep_reg(struct rctl_rdma_ep *ep, unsigned int i, size_t len,
 		       int fill, int access, struct rctl_err *e);

@@ -2,9 +2,10 @@
 /*
  * Unit tests of the RDMA endpoint's pure parts: timeouts as poll(2)
  * milliseconds, MTU enums in bytes, REJ reasons, the send flags a work
- * request gets, the copy of a CM event's private data, and that closing an
- * endpoint frees only what it holds. Everything that needs a device runs in
- * the lab (tests/lab/50-reach.bats, 51-serve.bats, 61-bench-rdma.bats).
+ * request gets, the QP's caps, the buffers' page rounding, the copy of a CM
+ * event's private data, and that closing an endpoint frees only what it
+ * holds. Everything that needs a device runs in the lab
+ * (tests/lab/50-reach.bats, 51-serve.bats, 61-bench-rdma.bats).
  */
 #include <limits.h>
 #include <math.h>
@@ -73,6 +74,51 @@ static void test_send_flags(void **state)
 	assert_int_equal(rctl_rdma_send_flags(&ep, &w), 0);
 }
 
+static void test_qp_attr(void **state)
+{
+	struct ibv_cq *rcq = (struct ibv_cq *)0x1000, *scq = (struct ibv_cq *)0x2000;
+	struct rctl_rdma_ep ep = { .rcq = rcq, .scq = rcq };
+	/* serve's client QP at depth 64: + the go or the ready, small answers inline */
+	const struct rctl_rdma_caps serve = {
+		.split_cq = true, .cq_entries = 66, .send_wr = 65, .recv_wr = 65,
+		.send_sge = 1, .recv_sge = 1, .max_inline = 64,
+	};
+	/* an NVMe-oF I/O queue: SQE + in-capsule data in one SEND */
+	const struct rctl_rdma_caps nvmf = {
+		.cq_entries = 258, .send_wr = 129, .recv_wr = 129, .send_sge = 2, .recv_sge = 1,
+	};
+	struct ibv_qp_init_attr qa;
+
+	(void)state;
+	rctl_rdma_qp_attr(&ep, &nvmf, &qa);
+	assert_int_equal(qa.qp_type, IBV_QPT_RC);
+	assert_ptr_equal(qa.send_cq, rcq);
+	assert_ptr_equal(qa.recv_cq, rcq);
+	assert_int_equal(qa.cap.max_send_wr, 129);
+	assert_int_equal(qa.cap.max_send_sge, 2);
+	assert_int_equal(qa.cap.max_recv_sge, 1);
+	assert_int_equal(qa.cap.max_inline_data, 0);
+	assert_false(qa.sq_sig_all);
+	ep.scq = scq;
+	rctl_rdma_qp_attr(&ep, &serve, &qa);
+	assert_ptr_equal(qa.send_cq, scq);
+	assert_ptr_equal(qa.recv_cq, rcq);
+	assert_int_equal(qa.cap.max_send_wr, 65);
+	assert_int_equal(qa.cap.max_recv_wr, 65);
+	assert_int_equal(qa.cap.max_inline_data, 64);
+}
+
+static void test_page_round(void **state)
+{
+	(void)state;
+	assert_int_equal(rctl_rdma_page_round(1), 4096);
+	assert_int_equal(rctl_rdma_page_round(4096), 4096);
+	/* the probe's buffer at 64 bytes: source, sink and room for the ready message */
+	assert_int_equal(rctl_rdma_page_round(2 * 64 + 64), 4096);
+	assert_int_equal(rctl_rdma_page_round(2 * 4096 + 64), 3 * 4096);
+	assert_int_equal(rctl_rdma_page_round(0), 0);
+}
+
 static void test_cm_ev_copy(void **state)
 {
 	uint8_t priv[RCTL_RDMA_PRIV_MAX + 1];
@@ -131,6 +177,8 @@ int main(void)
 		cmocka_unit_test(test_mtu_bytes),
 		cmocka_unit_test(test_rej_reason),
 		cmocka_unit_test(test_send_flags),
+		cmocka_unit_test(test_qp_attr),
+		cmocka_unit_test(test_page_round),
 		cmocka_unit_test(test_cm_ev_copy),
 		cmocka_unit_test(test_close_empty),
 	};
