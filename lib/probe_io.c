@@ -122,7 +122,7 @@ static int post_one(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len)
 	const struct rctl_rdma_wr wr = {
 		.id = ++c->seq, .addr = c->buf, .len = wire_len(c, op, len),
 		.lkey = c->ep.mr[0].mr->lkey, .signaled = true,
-		/* inline by the size asked for, as perftest decides */
+		/* inline when the size asked for fits */
 		.may_inline = len <= c->ep.max_inline,
 		.op = op == RCTL_OP_SEND ? IBV_WR_SEND : IBV_WR_RDMA_WRITE_WITH_IMM,
 		.raddr = c->raddr, .rkey = c->rkey,
