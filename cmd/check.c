@@ -25,7 +25,7 @@
 #include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
 
-static const char *const outputs[] = { "text", "nagios", "prometheus", "openmetrics", NULL };
+static const char *const outputs[] = { "text", "json", "nagios", "prometheus", "openmetrics", NULL };
 
 static struct {
 	const char *dev;
@@ -42,7 +42,7 @@ static struct {
 	CMD_DEV_OPT(o.dev),						\
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", \
 	  .dst = &o.output, .choices = outputs,				\
-	  .help = "text (default), nagios (plugin status line), prometheus or openmetrics" }, \
+	  .help = "text (default), json (as -j), nagios (plugin status line), prometheus or openmetrics" }, \
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE", \
 	  .dst = &o.output_file, .kind = ARG_FILE,			\
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \

@@ -41,7 +41,7 @@ setup() {
 	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" check all --input = ho
 	assert_output "host.json"
 	run -0 complete_in . counters --output = ""
-	assert_output "$(printf '%s\n' openmetrics prometheus text)"
+	assert_output "$(printf '%s\n' json openmetrics prometheus text)"
 	run -0 complete_in . counters --group = lo
 	assert_output "loss"
 	# an alias takes its option's values too
