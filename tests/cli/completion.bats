@@ -60,3 +60,17 @@ setup() {
 	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" tune revert --state-dir /nonexistent ho
 	assert_output "host.json"
 }
+
+@test "a positional device completes where one is taken: check's areas and devices, doctor, tune plan" {
+	local netdevs
+	netdevs=$(ls /sys/class/net /sys/class/infiniband 2>/dev/null | grep -v ':$' | grep . | sort)
+	run -0 complete_in . check pfc e
+	assert_output "$( (echo ecn; grep '^e' <<<"$netdevs") | sort)"
+	run -0 complete_in . check all ""
+	assert_line all
+	assert_line peer
+	assert_line lo
+	for cmd in doctor "tune plan" "tune apply" devices counters; do
+		diff <(complete_in . $cmd "") <(echo "$netdevs")
+	done
+}
