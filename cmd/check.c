@@ -25,7 +25,9 @@
 #include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
 
-static const char *const outputs[] = { "text", "json", "nagios", "prometheus", "openmetrics", NULL };
+static const char *const outputs[] = {
+	"text", "json", "nagios", "prometheus", "openmetrics", NULL
+};
 
 static struct {
 	const char *dev;
@@ -629,8 +631,8 @@ static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 		if (a >= 0 || !strcmp(name, "all"))
 			areas |= a < 0 ? (1u << RCTL_AREA_N) - 1 : 1u << a;
 		else if (dev)
-			return cmd_errorf(ctx, usage, "%s: '%s' and '%s' are no areas, and one device "
-					  "at most is judged (see 'rocectl check --help')",
+			return cmd_errorf(ctx, usage, "%s: '%s' and '%s' are no areas, and one "
+					  "device at most is judged (see 'rocectl check --help')",
 					  ctx->path, dev, name);
 		else
 			dev = name;
