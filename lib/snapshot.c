@@ -4,6 +4,7 @@
  * "rocectl-host-snapshot", schema_version) written and loaded through the
  * engine of lib/schema.c and the field tables of lib/model_fields.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -56,6 +57,17 @@ static cJSON *time_to_json(int64_t t)
 	return cJSON_CreateString(buf);
 }
 
+/* Digits where the template has 'd', its own character elsewhere. */
+static bool rfc3339_shape(const char *s)
+{
+	const char *t = "dddd-dd-ddTdd:dd:ddZ";
+
+	for (; *t; s++, t++)
+		if (*t == 'd' ? !isdigit((unsigned char)*s) : *s != *t)
+			return false;
+	return !*s;
+}
+
 /* Exactly "YYYY-MM-DDTHH:MM:SSZ", a real date: what time_to_json() writes. */
 static int time_from_json(const cJSON *j, int64_t *t)
 {
@@ -67,7 +79,7 @@ static int time_from_json(const cJSON *j, int64_t *t)
 	if (!j || cJSON_IsNull(j))
 		return 0;
 	s = cJSON_GetStringValue(j);
-	if (!s || strlen(s) != 20 ||
+	if (!s || !rfc3339_shape(s) ||
 	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
 		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 20)
 		return -EINVAL;

@@ -339,6 +339,8 @@ static void test_bad_snapshots(void **state)
 	expect_bad(DOC3("null", "1796000000", "{}"), "'time' is not an RFC 3339 UTC time");
 	expect_bad(DOC3("null", "\"2026-02-30T00:00:00Z\"", "{}"), "'time' is not an RFC 3339");
 	expect_bad(DOC3("null", "\"2026-01-01T00:00:00+01:00\"", "{}"), "'time' is not an RFC");
+	expect_bad(DOC3("null", "\"-001-01-01T00:00:00Z\"", "{}"), "'time' is not an RFC");
+	expect_bad(DOC3("null", "\"2026-01-01T 0:00:00Z\"", "{}"), "'time' is not an RFC");
 	expect_bad(DOC("{\"netdevs\":[{\"mtu\":-1}]}"), "host.netdevs[0]: 'mtu'");
 	expect_bad(DOC("{\"netdevs\":[{\"pfc\":{\"ok\":1}}]}"), "'ok' is not a boolean");
 	expect_bad(DOC("{\"netdevs\":[{\"pfc\":{\"pfc_en\":[true]}}]}"),
