@@ -19,9 +19,10 @@ SERVE=rocectl-serve.service
 TIMER=rocectl-prometheus.timer
 TUNE=rocectl-tune.service
 
-# ct CMD...: run CMD in the container (all its namespaces).
+# ct CMD...: run CMD in the container (all its namespaces), bounded: dpkg's
+# maintainer scripts (perl, systemctl) take a minute under emulation.
 ct() {
-	timeout 120 nsenter -t "$(cat "$CT/pid")" -a "$@"
+	timeout 300 nsenter -t "$(cat "$CT/pid")" -a "$@"
 }
 
 # ct_dpkg ARGS...: dpkg in the container; man-db's trigger (mandb over every
