@@ -21,7 +21,7 @@ static const char *const rw_names[] = {
 	"randread", "read", "randwrite", "write", "randrw", NULL,
 };
 
-static const char *const output_names[] = { "text", "fio", NULL };
+static const char *const output_names[] = { "text", "json", "fio", NULL };
 
 static struct {
 	const char *target, *nqn, *hostnqn, *rw, *cpus, *output;
@@ -86,7 +86,7 @@ static const struct rctl_opt nvmf_opts[] = {
 	  .help = "after 10 us without a completion, sleep on completion events (shared machines)" },
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", .dst = &o.output,
 	  .choices = output_names,
-	  .help = "text (default) or fio (fio's json+ document, for tools that read fio's output)" },
+	  .help = "text (default), json (as -j) or fio (fio's json+ document, for tools that read fio's output)" },
 	{ 0 }
 };
 

@@ -25,7 +25,9 @@
 #include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
 
-static const char *const outputs[] = { "text", "nagios", "prometheus", "openmetrics", NULL };
+static const char *const outputs[] = {
+	"text", "json", "nagios", "prometheus", "openmetrics", NULL
+};
 
 static struct {
 	const char *dev;
@@ -42,7 +44,7 @@ static struct {
 	CMD_DEV_OPT(o.dev),						\
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", \
 	  .dst = &o.output, .choices = outputs,				\
-	  .help = "text (default), nagios (plugin status line), prometheus or openmetrics" }, \
+	  .help = "text (default), json (as -j), nagios (plugin status line), prometheus or openmetrics" }, \
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE", \
 	  .dst = &o.output_file, .kind = ARG_FILE,			\
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \
@@ -175,6 +177,18 @@ static int sample_host(struct rctl_host *h, bool sample, bool peer, struct rctl_
 	return ret;
 }
 
+/* check's positional that is no area: a usage error unless the host has it. */
+static const char *pos_dev;
+
+static int pos_dev_known(struct rctl_ctx *ctx, const struct rctl_host *h)
+{
+	if (!pos_dev || rctl_host_matches(h, pos_dev) || rctl_host_netdev(h, pos_dev))
+		return 0;
+	return cmd_errorf(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE,
+			  "%s: '%s' is neither an area nor an RDMA device, DEV/PORT or netdev "
+			  "of '%s' (see 'rocectl check --help')", ctx->path, pos_dev, h->hostname);
+}
+
 /* Load the snapshot or read this host (and, for doctor, sample twice). */
 static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample, bool peer)
 {
@@ -183,7 +197,7 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h, bool sample, boo
 
 	if (cmd_load_host(ctx, 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	ret = cmd_check_filter(ctx, h, o.dev);
+	ret = pos_dev_known(ctx, h) ?: cmd_check_filter(ctx, h, o.dev);
 	if (ret) {
 		rctl_host_free(h);
 		return ret;
@@ -493,10 +507,14 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	return status;
 }
 
-/* The area of the verb, and those named after it: "check pfc ecn". */
+/*
+ * The area of the verb, and those named after it: "check pfc ecn"; a name
+ * that is no area is the device, as --dev (one; the host must have it).
+ */
 static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	const char *name = ctx->cmd->name;
+	int usage = ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE;
+	const char *name = ctx->cmd->name, *dev = NULL;
 	unsigned int areas = 0;
 	int i, a;
 
@@ -504,18 +522,29 @@ static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 		if (i >= 0)
 			name = argv[i];
 		a = rctl_area_parse(name);
-		if (a < 0 && strcmp(name, "all"))
-			return cmd_errorf(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE,
-					  "%s: unknown area '%s' (see 'rocectl check --help')",
-					  ctx->path, name);
-		areas |= a < 0 ? (1u << RCTL_AREA_N) - 1 : 1u << a;
+		if (a >= 0 || !strcmp(name, "all"))
+			areas |= a < 0 ? (1u << RCTL_AREA_N) - 1 : 1u << a;
+		else if (dev)
+			return cmd_errorf(ctx, usage, "%s: '%s' and '%s' are no areas, and one "
+					  "device at most is judged (see 'rocectl check --help')",
+					  ctx->path, dev, name);
+		else
+			dev = name;
 	}
+	if (dev && o.dev && strcmp(dev, o.dev))
+		return cmd_errorf(ctx, usage, "%s: '%s' and '--dev %s' name two devices; give one",
+				  ctx->path, dev, o.dev);
+	pos_dev = dev;
+	o.dev = dev ? dev : o.dev;
 	return run_checks(ctx, areas, false);
 }
 
 static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	return run_checks(ctx, (1u << RCTL_AREA_N) - 1, !ctx->input && !o.no_sample);
+	int ret = cmd_dev_arg(ctx, o.dev, argc, argv, &o.dev);
+
+	return ret ? ret : run_checks(ctx, (1u << RCTL_AREA_N) - 1,
+				      !ctx->input && !o.no_sample);
 }
 
 /* check and doctor judge the whole model, live or from --input. */
@@ -526,7 +555,8 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 #define CHECK_VERB(v, what)						\
 	static const struct rctl_cmd check_##v = {			\
 		.name = #v, .summary = "check " what, .opts = check_opts, \
-		.args = "[AREA...]", .max_args = -1,			\
+		.args = "[AREA...] [DEV]", .max_args = -1,		\
+		.arg_kind = ARG_AREA_DEV,				\
 		.fn = do_check, .flags = CMD_CHECK, .host = CHECK_HOST,	\
 		.host_input = true, .input_help = CHECK_INPUT_HELP,	\
 	}
@@ -560,6 +590,9 @@ const struct rctl_cmd cmd_doctor = {
 	.name = "doctor",
 	.summary = "run every check with two counter samples",
 	.opts = doctor_opts,
+	.args = "[DEV]",
+	.max_args = 1,
+	.arg_kind = ARG_DEV,
 	.fn = do_doctor,
 	.flags = CMD_CHECK,
 	.host = CHECK_HOST,

@@ -27,7 +27,7 @@
 #include "rocectl/prom.h"
 #include "rocectl/snapshot.h"
 
-static const char *const outputs[] = { "text", "prometheus", "openmetrics", NULL };
+static const char *const outputs[] = { "text", "json", "prometheus", "openmetrics", NULL };
 
 static struct {
 	const char *dev, *group, *output, *output_file;
@@ -52,7 +52,7 @@ static const struct rctl_opt counters_opts[] = {
 	  .help = "sample every SECS until q or Ctrl-C (with -j: one JSON document per sample)" },
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT",
 	  .dst = &o.output, .choices = outputs,
-	  .help = "text (default), prometheus (node_exporter textfile format) or openmetrics" },
+	  .help = "text (default), json (as -j), prometheus (node_exporter textfile format) or openmetrics" },
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE",
 	  .dst = &o.output_file, .kind = ARG_FILE,
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" },

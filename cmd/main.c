@@ -58,17 +58,38 @@ static int usage_status(const struct rctl_ctx *ctx)
 	return ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE;
 }
 
+/*
+ * "-o json", nvme-cli's spelling, wherever -o FORMAT is: it is --json, and
+ * the command sees its default format, text, beside it.
+ */
+static void output_json_is_json(const struct rctl_opt *opts)
+{
+	const char **v;
+
+	for (; opts && opts->name; opts++) {
+		if (opts->type != OPT_CHOICE || strcmp(opts->name, "output"))
+			continue;
+		v = opts->dst;
+		if (*v && !strcmp(*v, "json")) {
+			*v = "text";
+			cmd_global.json = true;
+		}
+	}
+}
+
 static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 		    char *path, int argc, char **argv)
 {
+	const struct rctl_opt *opts = cmd_opts(c);
 	struct rctl_err e = { 0 };
 	int pos, n;
 
 	argv[0] = path;
 	ctx->nagios = (c->flags & CMD_CHECK) && wants_nagios(argc, argv);
-	if (rctl_opt_parse(cmd_opts(c), cmd_global_opts, argc, argv, 0, &pos, &e))
+	if (rctl_opt_parse(opts, cmd_global_opts, argc, argv, 0, &pos, &e))
 		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
 				  path, e.msg, path);
+	output_json_is_json(opts);
 	ctx->json = cmd_global.json || cmd_global.pretty;
 	ctx->pretty = cmd_global.pretty;
 	ctx->verbose = cmd_global.verbose;

@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "rocectl/out.h"
+#include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
 #include "rocectl/tune_store.h"
 #include "tree.h"
@@ -358,10 +359,19 @@ static void comp_state(const char *cur)
 
 static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 {
+	int a;
+
 	switch (kind) {
 	case ARG_STATE:
 		comp_state(cur);
 		break;
+	case ARG_AREA_DEV:
+		for (a = 0; a < RCTL_AREA_N; a++)
+			if (!strncmp(cur, rctl_area_name(a), strlen(cur)))
+				puts(rctl_area_name(a));
+		if (!strncmp(cur, "all", strlen(cur)))
+			puts("all");
+		/* fall through */
 	case ARG_DEV:
 		comp_dir(cur, "/sys/class/infiniband");
 		comp_dir(cur, "/sys/class/net");

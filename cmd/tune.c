@@ -216,7 +216,9 @@ static int do_tune_plan(struct rctl_ctx *ctx, int argc, char **argv)
 	struct rctl_intent in;
 	int ret;
 
-	ret = load_intent(ctx, &in);
+	ret = cmd_dev_arg(ctx, o.dev, argc, argv, &o.dev);
+	if (!ret)
+		ret = load_intent(ctx, &in);
 	if (!ret)
 		ret = make_plan(ctx, &in, &p);
 	if (ret)
@@ -440,7 +442,9 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 	struct rctl_intent in;
 	int ret;
 
-	ret = need_yes(ctx);
+	ret = cmd_dev_arg(ctx, o.dev, argc, argv, &o.dev);
+	if (!ret)
+		ret = need_yes(ctx);
 	if (!ret)
 		ret = load_intent(ctx, &in);
 	if (!ret && o.persist)	/* refuse before writing anything */
@@ -545,6 +549,9 @@ static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 static const struct rctl_cmd tune_plan = {
 	.name = "plan",
 	.summary = "show the changes that bring the host to the intent",
+	.args = "[DEV]",
+	.max_args = 1,
+	.arg_kind = ARG_DEV,
 	.opts = plan_opts,
 	.fn = do_tune_plan,
 	.host = TUNE_HOST,
@@ -555,6 +562,9 @@ static const struct rctl_cmd tune_plan = {
 static const struct rctl_cmd tune_apply = {
 	.name = "apply",
 	.summary = "apply the plan, saving the previous values first; roll back on failure",
+	.args = "[DEV]",
+	.max_args = 1,
+	.arg_kind = ARG_DEV,
 	.opts = apply_opts,
 	.fn = do_tune_apply,
 	.host = TUNE_HOST,

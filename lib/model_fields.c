@@ -356,10 +356,9 @@ static const struct rctl_schema netfilter_schema = {
 	"netfilter", sizeof(struct rctl_netfilter), netfilter_fields
 };
 
+/* hostname and time are the document's stamp, outside "host" (lib/snapshot.c). */
 static const struct rctl_field host_fields[] = {
-	F(struct rctl_host, "hostname", FT_STR, hostname),
 	F(struct rctl_host, "kernel", FT_STR, kernel),
-	F(struct rctl_host, "time", FT_S64, time),
 	F(struct rctl_host, "sample_interval_s", FT_DBL, sample_interval_s),
 	FA(struct rctl_host, "devices", devs, n_devs, dev_schema),
 	FA(struct rctl_host, "netdevs", netdevs, n_netdevs, netdev_schema),

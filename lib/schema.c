@@ -67,9 +67,10 @@ static cJSON *vec_to_json(const struct rctl_field *f, const char *p)
 	return a;
 }
 
+/* Unknown is null, never "" (one JSON style): an empty string or name. */
 static cJSON *enum_to_json(const struct rctl_field *f, int v)
 {
-	if (v < 0 || (size_t)v >= f->n_names || !f->names[v])
+	if (v < 0 || (size_t)v >= f->n_names || !f->names[v] || !f->names[v][0])
 		return cJSON_CreateNull();
 	return cJSON_CreateString(f->names[v]);
 }
@@ -81,7 +82,7 @@ static cJSON *field_to_json(const struct rctl_field *f, const char *base)
 	uint32_t i, n;
 
 	switch (f->type) {
-	case FT_STR: return cJSON_CreateString(p);
+	case FT_STR: return *p ? cJSON_CreateString(p) : cJSON_CreateNull();
 	case FT_U32: return rctl_json_raw_num("%" PRIu32, *(const uint32_t *)p);
 	case FT_U64: return rctl_json_raw_num("%" PRIu64, *(const uint64_t *)p);
 	case FT_S32: return rctl_json_raw_num("%" PRId32, *(const int32_t *)p);
@@ -247,20 +248,22 @@ static int dbl_from_json(const struct rctl_field *f, const cJSON *j, double *d,
 	return 0;
 }
 
-/* Exactly one of the names; the value is its index. */
+/* Exactly one of the names (null is the name ""); the value is its index. */
 static int enum_from_json(const struct rctl_field *f, const cJSON *j, int *v,
 			  const char *where, struct rctl_err *e)
 {
+	const char *name = cJSON_IsNull(j) ? "" : cJSON_GetStringValue(j);
 	size_t i;
 
-	if (!cJSON_IsString(j))
+	if (!name)
 		return bad(e, where, f->key, "is not a string");
 	for (i = 0; i < f->n_names; i++)
-		if (f->names[i] && !strcmp(f->names[i], j->valuestring)) {
+		if (f->names[i] && !strcmp(f->names[i], name)) {
 			*v = (int)i;
 			return 0;
 		}
-	return rctl_err_plain(e, EINVAL, "%s: unknown %s '%.80s'", where, f->key, j->valuestring);
+	return rctl_err_plain(e, EINVAL, "%s: unknown %s '%.80s'", where, f->key,
+			    name[0] ? name : "null");
 }
 
 static int field_from_json(const struct rctl_field *f, const cJSON *j, char *base,

@@ -4,34 +4,145 @@
  * "rocectl-host-snapshot", schema_version) written and loaded through the
  * engine of lib/schema.c and the field tables of lib/model_fields.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "rocectl/collect.h"
 #include "rocectl/json.h"
 #include "rocectl/model_fields.h"
 #include "rocectl/snapshot.h"
 
+/* ---- the stamp: hostname and time ------------------------------------- */
+
+#define STAMP_F(k, t, m) { .key = k, .type = t, .off = offsetof(struct rctl_host, m), \
+			   .size = sizeof(((struct rctl_host *)0)->m) }
+
+/* Schema 3: top-level "hostname" (the time is RFC 3339, read by hand). */
+static const struct rctl_field name_fields[] = {
+	STAMP_F("hostname", FT_STR, hostname),
+	{ 0 }
+};
+static const struct rctl_schema name_schema = {
+	"snapshot", sizeof(struct rctl_host), name_fields
+};
+
+/* Schemas 1 and 2: "hostname" and an epoch "time" inside "host". */
+static const struct rctl_field old_stamp_fields[] = {
+	STAMP_F("hostname", FT_STR, hostname),
+	STAMP_F("time", FT_S64, time),
+	{ 0 }
+};
+static const struct rctl_schema old_stamp_schema = {
+	"host", sizeof(struct rctl_host), old_stamp_fields
+};
+
+/* RFC 3339 UTC to the second, as every rocectl document; 0 is unknown (null). */
+static cJSON *time_to_json(int64_t t)
+{
+	time_t tt = (time_t)t;
+	char buf[32];
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return cJSON_CreateNull();
+	return cJSON_CreateString(buf);
+}
+
+/* Digits where the template has 'd', its own character elsewhere. */
+static bool rfc3339_shape(const char *s)
+{
+	const char *t = "dddd-dd-ddTdd:dd:ddZ";
+
+	for (; *t; s++, t++)
+		if (*t == 'd' ? !isdigit((unsigned char)*s) : *s != *t)
+			return false;
+	return !*s;
+}
+
+/* Exactly "YYYY-MM-DDTHH:MM:SSZ", a real date: what time_to_json() writes. */
+static int time_from_json(const cJSON *j, int64_t *t)
+{
+	struct tm tm = { 0 }, back;
+	const char *s;
+	time_t tt;
+	int n = 0;
+
+	if (!j || cJSON_IsNull(j))
+		return 0;
+	s = cJSON_GetStringValue(j);
+	if (!s || !rfc3339_shape(s) ||
+	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 20)
+		return -EINVAL;
+	tm.tm_year -= 1900;
+	tm.tm_mon--;
+	back = tm;
+	tt = timegm(&tm);
+	if (tt == (time_t)-1 || tm.tm_mday != back.tm_mday || tm.tm_mon != back.tm_mon ||
+	    tm.tm_hour != back.tm_hour || tm.tm_min != back.tm_min || tm.tm_sec != back.tm_sec)
+		return -EINVAL;
+	*t = tt;
+	return 0;
+}
+
 /* ---- documents ------------------------------------------------------- */
 
+/*
+ * Like every rocectl document: schema_version, hostname and time first, null
+ * for unknown; then the kind and the model.
+ */
 char *rctl_snapshot_text(const struct rctl_host *h, bool pretty)
 {
 	cJSON *doc = cJSON_CreateObject();
 	char *s;
 
 	cJSON_AddItemToObject(doc, "schema_version", rctl_json_raw_num("%d", RCTL_SNAPSHOT_VERSION));
+	cJSON_AddItemToObject(doc, "hostname", h->hostname[0] ? cJSON_CreateString(h->hostname) :
+			      cJSON_CreateNull());
+	cJSON_AddItemToObject(doc, "time", time_to_json(h->time));
 	cJSON_AddStringToObject(doc, "kind", "rocectl-host-snapshot");
 	cJSON_AddItemToObject(doc, "host", rctl_schema_to_json(&rctl_host_schema, h));
 	s = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
 	return s;
+}
+
+/* The stamp where the document's version keeps it, then the model. */
+/* The engine says where in the document ("host.devices[0]: ..."); this says which. */
+static int schema_read(const struct rctl_schema *s, const cJSON *j, const char *where,
+		       const char *name, struct rctl_host *h, struct rctl_err *e)
+{
+	char msg[sizeof(e->msg)];
+
+	if (!rctl_schema_from_json(s, j, h, where, e))
+		return 0;
+	snprintf(msg, sizeof(msg), "%s", e->msg);
+	return rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': %.400s", name, msg);
+}
+
+static int read_host(const cJSON *doc, int version, const cJSON *host, const char *name,
+		     struct rctl_host *h, struct rctl_err *e)
+{
+	int ret;
+
+	if (version < 3)
+		ret = schema_read(&old_stamp_schema, host, "host", name, h, e);
+	else if (time_from_json(cJSON_GetObjectItemCaseSensitive(doc, "time"), &h->time))
+		ret = rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': 'time' is not "
+				     "an RFC 3339 UTC time (YYYY-MM-DDTHH:MM:SSZ)", name);
+	else
+		ret = schema_read(&name_schema, doc, "snapshot", name, h, e);
+	return ret ? ret : schema_read(&rctl_host_schema, host, "host", name, h, e);
 }
 
 static int parse_doc(const char *text, size_t len, const char *name, struct rctl_host *h,
@@ -52,18 +163,14 @@ static int parse_doc(const char *text, size_t len, const char *name, struct rctl
 	if (!cJSON_IsObject(doc) || !cJSON_IsNumber(ver) || !cJSON_IsString(kind) ||
 	    strcmp(kind->valuestring, "rocectl-host-snapshot") || !host)
 		ret = rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': not a rocectl host snapshot", name);
-	else if (ver->valuedouble != RCTL_SNAPSHOT_VERSION &&
-		 ver->valuedouble != RCTL_SNAPSHOT_VERSION_MIN)
+	else if (ver->valuedouble != floor(ver->valuedouble) ||
+		 ver->valuedouble < RCTL_SNAPSHOT_VERSION_MIN ||
+		 ver->valuedouble > RCTL_SNAPSHOT_VERSION)
 		ret = rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': schema_version %g, expected %d to %d",
 				   name, ver->valuedouble, RCTL_SNAPSHOT_VERSION_MIN,
 				   RCTL_SNAPSHOT_VERSION);
-	else if ((ret = rctl_schema_from_json(&rctl_host_schema, host, h, "host", e))) {
-		/* the engine says where in the document ("host.devices[0]: ..."); this says which */
-		char msg[sizeof(e->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", e->msg);
-		rctl_err_plain(e, EINVAL, "cannot read snapshot '%s': %.400s", name, msg);
-	}
+	else
+		ret = read_host(doc, (int)ver->valuedouble, host, name, h, e);
 	cJSON_Delete(doc);
 	if (ret) {
 		rctl_host_free(h);

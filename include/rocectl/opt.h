@@ -39,6 +39,7 @@ enum rctl_arg_kind {
 	ARG_FILE,
 	ARG_HOST,
 	ARG_STATE,	/* a state file of tune apply */
+	ARG_AREA_DEV,	/* check's positionals: an area of the rules, or ARG_DEV */
 };
 
 struct rctl_opt {

@@ -17,11 +17,14 @@
 /*
  * 2 added the netdev stacking fields (vlan_*, master). A version 1 snapshot
  * reads as a host without VLANs or bonds: the fields it lacks stay zero.
+ * 3 moved "hostname" and "time" (now RFC 3339 UTC, was an epoch) out of
+ * "host" to the top, as in every rocectl document, and writes unknown
+ * (an empty string) as null; versions 1 and 2 are still read.
  */
-#define RCTL_SNAPSHOT_VERSION 2
+#define RCTL_SNAPSHOT_VERSION 3
 #define RCTL_SNAPSHOT_VERSION_MIN 1
 
-/* The whole snapshot document, with schema_version and kind "host". */
+/* The whole snapshot document: schema_version, hostname, time, kind, host. */
 char *rctl_snapshot_text(const struct rctl_host *h, bool pretty);
 /* Strictly (rctl_json_read()), then through the field tables. */
 int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,

@@ -102,5 +102,5 @@ load helpers
 	assert_equal "$stderr" "rocectl: bench nvmf: -o fio and --json are two output formats; choose one"
 	run --separate-stderr "$ROCECTL" bench nvmf -a 10.0.0.2 -o csv
 	assert_failure 64
-	[[ $stderr == *"invalid value 'csv' for '--output': expected one of text, fio"* ]]
+	[[ $stderr == *"invalid value 'csv' for '--output': expected one of text, json, fio"* ]]
 }

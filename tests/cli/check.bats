@@ -465,6 +465,35 @@ expect() {	# fixture exit "id:status ..."
 	run -2 rocectl check pfc -j -i "$FIXTURES/fault-pfc-off-prio3.json" --dev ens1f0np0
 }
 
+@test "a positional device, as --dev: after the areas, the host's device, port or netdev" {
+	local vf=$FIXTURES/mlx5-vf-beside-pf-healthy.json off=$FIXTURES/fault-pfc-off-prio3.json a
+	run -0 rocectl check all mlx5_2 -j -i "$vf"
+	jq -e '[.findings[].device | select(. != null)] | unique == ["mlx5_2"]' <<<"$output"
+	a=$(jq -c 'del(.time)' <<<"$output")
+	run -0 rocectl check all -j -i "$vf" --dev mlx5_2
+	[ "$(jq -c 'del(.time)' <<<"$output")" = "$a" ]
+	run -0 rocectl check all mlx5_2 -j -i "$vf" -d mlx5_2
+	# areas and the device in any order; DEV/PORT and a netdev too
+	run -2 rocectl check pfc mlx5_0/1 ecn -j -i "$off"
+	jq -e '[.areas[].area] | index("pfc") != null and index("ecn") != null' <<<"$output"
+	run -2 rocectl check pfc ens1f0np0 -i "$off"
+	run -0 rocectl doctor mlx5_2 -j -i "$vf"
+	jq -e '[.findings[].device | select(. != null)] | unique == ["mlx5_2"]' <<<"$output"
+	# a name that is neither: a usage error naming both; two devices; a disagreeing --dev
+	run --separate-stderr -64 rocectl check pfc mlx5_9 -i "$off"
+	assert_equal "$stderr" "rocectl: check pfc: 'mlx5_9' is neither an area nor an RDMA device, DEV/PORT or netdev of 'node11' (see 'rocectl check --help')"
+	run --separate-stderr -64 rocectl check pfc mlx5_0 mlx5_2 -i "$vf"
+	assert_equal "$stderr" "rocectl: check pfc: 'mlx5_0' and 'mlx5_2' are no areas, and one device at most is judged (see 'rocectl check --help')"
+	run --separate-stderr -64 rocectl check all mlx5_0 -d mlx5_2 -i "$vf"
+	assert_equal "$stderr" "rocectl: check all: 'mlx5_0' and '--dev mlx5_2' name two devices; give one"
+	run --separate-stderr -64 rocectl doctor mlx5_0 --dev mlx5_2 -i "$vf"
+	run --separate-stderr -64 rocectl doctor mlx5_0 mlx5_2 -i "$vf"
+	run --separate-stderr -3 rocectl doctor mlx5_9 -i "$vf"
+	# a plugin's usage error is its UNKNOWN status line
+	run -3 rocectl check pfc mlx5_9 -o nagios -i "$off"
+	assert_output --partial "ROCECTL UNKNOWN - "
+}
+
 @test "usage errors exit 64" {
 	run -64 rocectl check
 	run -64 rocectl check nosuch

@@ -50,10 +50,10 @@ load helpers
 
 @test "a bad snapshot is one line, status 3" {
 	local bad=$BATS_TEST_TMPDIR/bad.json
-	printf '{"schema_version": 3, "kind": "rocectl-host-snapshot", "host": {}}' >"$bad"
+	printf '{"schema_version": 4, "kind": "rocectl-host-snapshot", "host": {}}' >"$bad"
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3
-	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': schema_version 3, expected 1 to 2"
+	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': schema_version 4, expected 1 to 3"
 	head -c 900 "$FIXTURES/mlx5-upstream-healthy.json" >"$bad"
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3
@@ -62,4 +62,21 @@ load helpers
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3
 	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': host.netdevs[0].pfc: 'pfc_en' is not an array of the right length"
+}
+
+@test "a schema 3 snapshot (hostname and time on top, null for unknown) reads as its schema 2 form" {
+	local new=$BATS_TEST_TMPDIR/new.json
+	run -0 rocectl devices -j --input "$FIXTURES/mlx5-upstream-healthy.json"
+	local old=$output
+	run -0 rocectl devices -j --input "$FIXTURES/../snapshots/mlx5-upstream-healthy-v3.json"
+	jq -e --argjson old "$old" '.hostname == "node11" and del(.time) == ($old | del(.time))' <<<"$output"
+	# the top-level stamp is what is read: the time as a real date, the hostname as the host's
+	jq '.hostname = "other" | .time = "2026-02-29T00:00:00Z"' \
+		"$FIXTURES/../snapshots/mlx5-upstream-healthy-v3.json" >"$new"
+	run --separate-stderr rocectl devices --input "$new"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: cannot read snapshot '$new': 'time' is not an RFC 3339 UTC time (YYYY-MM-DDTHH:MM:SSZ)"
+	jq '.hostname = "other"' "$FIXTURES/../snapshots/mlx5-upstream-healthy-v3.json" >"$new"
+	run -0 rocectl check mtu -j --input "$new"
+	jq -e '.hostname == "other"' <<<"$output"
 }

@@ -41,7 +41,7 @@ setup() {
 	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" check all --input = ho
 	assert_output "host.json"
 	run -0 complete_in . counters --output = ""
-	assert_output "$(printf '%s\n' openmetrics prometheus text)"
+	assert_output "$(printf '%s\n' json openmetrics prometheus text)"
 	run -0 complete_in . counters --group = lo
 	assert_output "loss"
 	# an alias takes its option's values too
@@ -59,4 +59,18 @@ setup() {
 	# no state file there: a path typed by hand completes as a file
 	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" tune revert --state-dir /nonexistent ho
 	assert_output "host.json"
+}
+
+@test "a positional device completes where one is taken: check's areas and devices, doctor, tune plan" {
+	local netdevs
+	netdevs=$(ls /sys/class/net /sys/class/infiniband 2>/dev/null | grep -v ':$' | grep . | sort)
+	run -0 complete_in . check pfc e
+	assert_output "$( (echo ecn; grep '^e' <<<"$netdevs") | sort)"
+	run -0 complete_in . check all ""
+	assert_line all
+	assert_line peer
+	assert_line lo
+	for cmd in doctor "tune plan" "tune apply" devices counters; do
+		diff <(complete_in . $cmd "") <(echo "$netdevs")
+	done
 }

@@ -79,3 +79,19 @@ doc_ok() {
 	done
 	doc_ok reach -j --matrix "$DATA/reach/lab-a.json" "$DATA/reach/lab-b.json"
 }
+
+@test "-o json (nvme-cli's spelling) is --json wherever -o FORMAT is" {
+	local in=$FIXTURES/fault-pfc-off-prio3.json a rc cmd
+	for cmd in "check pfc" "check all" "doctor" "counters"; do
+		run --separate-stderr "$ROCECTL" $cmd -j --input "$in"
+		a=$(jq -c 'del(.time)' <<<"$output") rc=$status
+		run --separate-stderr "$ROCECTL" $cmd -o json --input "$in"
+		[ "$status" -eq "$rc" ] && [ -n "$a" ] &&
+			[ "$(jq -c 'del(.time)' <<<"$output")" = "$a" ] || { echo "$cmd: $output"; return 1; }
+	done
+	# bench nvmf: a usage error is the JSON error document, as with -j
+	run -64 --separate-stderr "$ROCECTL" bench nvmf -o json
+	jq -e '.error.message | startswith("bench nvmf: --target is required")' <<<"$output"
+	run -64 --separate-stderr "$ROCECTL" check pfc -o yaml --input "$in"
+	[ -z "$output" ]
+}

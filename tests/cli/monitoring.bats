@@ -339,7 +339,7 @@ teardown() {
 	run --separate-stderr -3 rocectl check nosuch -o nagios
 	assert_output "ROCECTL UNKNOWN - check: unknown command 'nosuch' (see 'rocectl check --help')"
 	run --separate-stderr -3 rocectl check pfc nosuch -o nagios -i "$f"
-	assert_output "ROCECTL UNKNOWN - check pfc: unknown area 'nosuch' (see 'rocectl check --help')"
+	assert_output "ROCECTL UNKNOWN - check pfc: 'nosuch' is neither an area nor an RDMA device, DEV/PORT or netdev of 'node11' (see 'rocectl check --help')"
 	run -64 rocectl check nosuch
 	run -64 rocectl check pfc nosuch -i "$f"
 	# one output format: the status line alone on stdout, no JSON document beside it

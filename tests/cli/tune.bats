@@ -136,7 +136,7 @@ plan_lines() {
 
 @test "plan: usage errors exit 64, a missing snapshot exits 3" {
 	run -64 rocectl tune plan --prio 9 --input "$FIXTURES/bnxt-healthy.json"
-	run -64 rocectl tune plan extra
+	run -64 rocectl tune plan extra more
 	run -3 rocectl tune plan --input /nonexistent.json
 }
 
@@ -200,4 +200,21 @@ plan_lines() {
 		"$ROCECTL" tune apply --yes --persist --state-dir "$BATS_TEST_TMPDIR/state"
 	assert_equal "$stderr" "rocectl: cannot persist: unit 'rocectl-tune.service' is not installed in $BATS_TEST_TMPDIR/units or the systemd unit directories ('make install' installs it)"
 	[ ! -e "$BATS_TEST_TMPDIR/state" ] && [ ! -e "$BATS_TEST_TMPDIR/units" ]
+}
+
+@test "plan and apply take the device as their positional argument too, as --dev" {
+	local f=$FIXTURES/mlx5-vf-beside-pf-healthy.json
+	run -0 rocectl tune plan mlx5_0 -j --tos 104 -i "$f"
+	echo "$output" | jq -e '[.changes[].target] == ["mlx5_0/1"]'
+	run -0 rocectl tune plan mlx5_0 -j --tos 104 -d mlx5_0 -i "$f"
+	run --separate-stderr -64 rocectl tune plan mlx5_0 -d mlx5_2 -i "$f"
+	assert_equal "$stderr" "rocectl: tune plan: 'mlx5_0' and '--dev mlx5_2' name two devices; give one"
+	run --separate-stderr -64 rocectl tune plan mlx5_0 mlx5_2 -i "$f"
+	assert_equal "$stderr" "rocectl: tune plan: too many arguments (see 'rocectl tune plan --help')"
+	run --separate-stderr -3 rocectl tune plan mlx5_9 -i "$f"
+	# apply: the same parsing, refused before anything is read or written
+	run --separate-stderr -64 rocectl tune apply mlx5_0 --dev mlx5_2 --yes
+	assert_equal "$stderr" "rocectl: tune apply: 'mlx5_0' and '--dev mlx5_2' name two devices; give one"
+	run --separate-stderr -64 rocectl tune apply mlx5_0 mlx5_2 --yes
+	assert_equal "$stderr" "rocectl: tune apply: too many arguments (see 'rocectl tune apply --help')"
 }

@@ -47,9 +47,11 @@ host_state() {
 			.driver == "veth"' "$SNAP"
 		jq -e --arg w "dcb of '$i'" '[.host.unreadable[] | select(.what == $w and .errno == 95)] | length == 1' "$SNAP"
 	done
-	jq -e '.schema_version == 2 and .kind == "rocectl-host-snapshot" and
-		.host.procs.ok == true and .host.lldpad_running == false and
-		(.host.hostname | length > 0) and (.host.kernel | length > 0) and .host.time > 0' "$SNAP"
+	jq -e '.schema_version == 3 and (keys_unsorted[:4] == ["schema_version", "hostname", "time", "kind"]) and
+		.kind == "rocectl-host-snapshot" and (.hostname | length > 0) and
+		(.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")) and
+		(.host | has("hostname") or has("time") | not) and ([.. | select(. == "")] == []) and
+		.host.procs.ok == true and .host.lldpad_running == false and (.host.kernel | length > 0)' "$SNAP"
 }
 
 @test "rdma_cm defaults are read, and a configfs directory made for it is removed" {

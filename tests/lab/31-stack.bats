@@ -33,11 +33,11 @@ gid_on() {
 	ip link set "$VLAN" mtu 1400 up
 	lab_wait 10 gid_on "$LAB_A_DEV" "$VLAN" || fail "no GID of $LAB_A_DEV on $VLAN"
 	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
-	jq -e --arg v "$VLAN" --arg l "$LAB_A_IF" '.schema_version == 2 and
+	jq -e --arg v "$VLAN" --arg l "$LAB_A_IF" '.schema_version == 3 and
 		(.host.netdevs[] | select(.name == $v) | .kind == "vlan" and .vlan_id == 100 and
 		 .vlan_lower == $l and .vlan_egress_qos == [0,0,3,0,0,1,0,0] and .mtu == 1400 and
-		 .master == "" and ([.addrs[].ip] | index("10.0.100.1") != null)) and
-		(.host.netdevs[] | select(.name == $l) | .vlan_id == 0 and .vlan_lower == "")' "$SNAP"
+		 .master == null and ([.addrs[].ip] | index("10.0.100.1") != null)) and
+		(.host.netdevs[] | select(.name == $l) | .vlan_id == 0 and .vlan_lower == null)' "$SNAP"
 	# The VLAN's MTU bounds RoCE on its GIDs: 1400 carries RoCE MTU 1024 only.
 	run -2 "$ROCECTL" check mtu --input "$SNAP" --mtu 2048
 	assert_line "  FAIL    mtu.active  $LAB_A_DEV/1 ($VLAN)"
@@ -56,7 +56,7 @@ gid_on() {
 	rdma link add rxe_lag type rxe netdev lagp0
 	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
 	jq -e '(.host.netdevs | map(.name) | index("rlag0") != null and index("lagq0") != null) and
-		(.host.netdevs[] | select(.name == "rlag0") | .kind == "bond" and .master == "") and
+		(.host.netdevs[] | select(.name == "rlag0") | .kind == "bond" and .master == null) and
 		([.host.netdevs[] | select(.master == "rlag0") | .name] | sort == ["lagp0", "lagq0"]) and
 		([.host.netdevs[].name] | index("lagp1") == null)' "$SNAP"
 }

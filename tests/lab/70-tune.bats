@@ -65,7 +65,7 @@ tune() {
 	[ "$(cm_tos "$LAB_A_DEV")" = 42 ] || fail "rxe0 ToS is $(cm_tos "$LAB_A_DEV"), not 42"
 	[ "$(cm_tos "$LAB_B_DEV")" = 17 ] || fail "rxe1 ToS is $(cm_tos "$LAB_B_DEV"), not 17"
 	jq -e '.status == "rolled-back" and
-		([.changes[] | select(.skip == "") | .status] == ["rolled-back", "failed"])' "$SD"/tune-*.json
+		([.changes[] | select(.skip == null) | .status] == ["rolled-back", "failed"])' "$SD"/tune-*.json
 	# Nothing left to revert.
 	run -3 tune revert --state-dir "$SD"
 }
@@ -95,7 +95,7 @@ tune() {
 	[ "$(cm_tos "$LAB_A_DEV")" = 42 ] || fail "rxe0 ToS is $(cm_tos "$LAB_A_DEV"), not 42"
 	[ "$(cm_tos "$LAB_B_DEV")" = 106 ] || fail "rxe1 ToS is $(cm_tos "$LAB_B_DEV"), not 106"
 	jq -e '.status == "revert-failed" and
-		([.changes[] | select(.skip == "") | .status] == ["reverted", "revert-failed"])' "$SD"/tune-*.json
+		([.changes[] | select(.skip == null) | .status] == ["reverted", "revert-failed"])' "$SD"/tune-*.json
 	# Host A changed by hand since: the retry writes host B only.
 	knob_roce_tos "$LAB_A_DEV" 8
 	run -0 tune revert --state-dir "$SD"

@@ -28,7 +28,8 @@ lab-fetch: lab-deps
 	$(Q)$(LAB) fetch
 
 # The guest tests in one boot, then the harness's own tests (host/), which boot it again.
-lab-check: lab-deps lab-fetch all
+# 33-upgrade.bats installs the .deb: built here unless pkg-check built it already.
+lab-check: lab-deps lab-fetch all $(if $(wildcard $(DEB_FILE)),,deb)
 	$(Q)LAB_TIMEOUT=$${LAB_TIMEOUT:-$(LAB_CHECK_TIMEOUT)} $(LAB) run bats $(LAB_BATS_FLAGS) $(LAB_MK_DIR)/
 	$(Q)bats $(LAB_BATS_FLAGS) $(LAB_MK_DIR)/host/
 
