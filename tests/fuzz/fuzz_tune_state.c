@@ -18,7 +18,7 @@
  * the clock's).
  */
 static void written_reads_identical(const char *t1, const struct rctl_tune_plan *q,
-				    const char *status)
+				    enum rctl_tune_status status)
 {
 	char *t2 = rctl_tune_state_text(q, status);
 	cJSON *a = cJSON_Parse(t1), *b = t2 ? cJSON_Parse(t2) : NULL;
