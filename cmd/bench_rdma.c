@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "rocectl/hist.h"
 #include "rocectl/out.h"
+#include "rocectl/bench_rdma.h"
 #include "rocectl/probe.h"
 
 static const char *const op_names[] = { "send", "write", "read", NULL };

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "rocectl/out.h"
 #include "rocectl/probe.h"
+#include "rocectl/serve.h"
 
 static struct {
 	const char *bind, *token_file;

@@ -22,7 +22,7 @@
 
 #include "rocectl/clock.h"
 #include "rocectl/hist.h"
-#include "rocectl/probe.h"
+#include "rocectl/bench_rdma.h"
 
 #define CQ_MOD 64	/* signal one WR in this many, at most qd/2 (perftest: cq_mod 100) */
 
@@ -39,24 +39,17 @@ static const char *op_name(enum rctl_xfer_op op)
  */
 static int post_wr(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len, uint64_t covers)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(op == RCTL_OP_READ ? c->buf + c->size : c->buf),
-		.length = len, .lkey = c->mr->lkey,
+	const struct rctl_rdma_wr wr = {
+		.id = covers, .signaled = covers != 0,
+		.addr = op == RCTL_OP_READ ? c->buf + c->size : c->buf,
+		.len = len, .lkey = c->ep.mr[0].mr->lkey,
+		.op = op == RCTL_OP_SEND ? IBV_WR_SEND :
+		      op == RCTL_OP_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
+		.raddr = c->raddr, .rkey = c->rkey,
+		.may_inline = op != RCTL_OP_READ,
 	};
-	struct ibv_send_wr wr = {
-		.wr_id = covers, .sg_list = &sge, .num_sge = 1,
-		.send_flags = covers ? IBV_SEND_SIGNALED : 0,
-		.opcode = op == RCTL_OP_SEND ? IBV_WR_SEND :
-			  op == RCTL_OP_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ,
-	}, *bad;
 
-	if (op != RCTL_OP_SEND) {
-		wr.wr.rdma.remote_addr = c->raddr;
-		wr.wr.rdma.rkey = c->rkey;
-	}
-	if (op != RCTL_OP_READ && len <= c->max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	return ibv_post_send(c->id->qp, &wr, &bad) ? -errno : 0;
+	return rctl_rdma_ep_send(&c->ep, &wr);
 }
 
 /* One signalled WR: a latency iteration. */
@@ -84,7 +77,7 @@ static int poll_busy(struct rctl_conn *c, struct ibv_wc *wc, int n, uint64_t dea
 	int got;
 
 	for (;;) {
-		got = ibv_poll_cq(c->cq, n, wc);
+		got = ibv_poll_cq(c->ep.rcq, n, wc);
 		if (got)
 			return got < 0 ? -EIO : got;
 		if (++spins % RCTL_SPINS_PER_CLOCK == 0 && rctl_fast_ns() >= deadline)

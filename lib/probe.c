@@ -47,11 +47,6 @@ const char *rctl_probe_mode_name(uint8_t mode)
 	       mode == RCTL_MODE_POLL ? "poll" : "?";
 }
 
-static int ms_of(double secs)
-{
-	return secs * 1000 > 0x7fffffff ? 0x7fffffff : (int)(secs * 1000);
-}
-
 static void addr_str(const struct sockaddr *sa, char *buf, size_t len)
 {
 	const void *a = sa->sa_family == AF_INET6 ?
@@ -60,38 +55,6 @@ static void addr_str(const struct sockaddr *sa, char *buf, size_t len)
 
 	if (!inet_ntop(sa->sa_family, a, buf, len))
 		snprintf(buf, len, "?");
-}
-
-/* IB CM REJ reasons worth naming (IBTA 12.6.7.2; ib_cm_rej_reason). */
-static const char *rej_reason(int status)
-{
-	switch (status) {
-	case 1: return "no QP";
-	case 3: return "no resources";
-	case 4: return "timeout";
-	case 8: return "invalid service id: nothing listening on that port";
-	case 14: return "stale connection";
-	case 26: return "invalid MTU";
-	case 28: return "rejected by the listener";
-	default: return "see IBTA REJ reasons";
-	}
-}
-
-/* Wait for the next CM event on our channel, at most timeout_s. */
-static int cm_wait(struct rctl_conn *c, double timeout_s,
-		   struct rdma_cm_event **ev)
-{
-	struct pollfd p = { .fd = c->ch->fd, .events = POLLIN };
-	int n;
-
-	n = poll(&p, 1, ms_of(timeout_s));
-	if (n < 0)
-		return -errno;
-	if (n == 0)
-		return -ETIMEDOUT;
-	if (rdma_get_cm_event(c->ch, ev))
-		return -errno;
-	return 0;
 }
 
 static int fail(struct rctl_conn *c, enum rctl_reach_class cls,
@@ -116,39 +79,35 @@ static int fail(struct rctl_conn *c, enum rctl_reach_class cls,
 
 static void path_dev(struct rctl_conn *c)
 {
-	struct ibv_port_attr pa;
+	struct sockaddr *local = rdma_get_local_addr(c->ep.id);
 
-	snprintf(c->path.dev, sizeof(c->path.dev), "%s",
-		 ibv_get_device_name(c->id->verbs->device));
-	c->path.port = c->id->port_num;
-	if (!ibv_query_port(c->id->verbs, c->id->port_num, &pa))
-		c->path.active_mtu = pa.active_mtu >= IBV_MTU_256 ?
-				     128u << pa.active_mtu : 0;
-	addr_str(rdma_get_local_addr(c->id), c->path.src_ip, sizeof(c->path.src_ip));
+	snprintf(c->path.dev, sizeof(c->path.dev), "%s", rctl_rdma_ep_dev(&c->ep));
+	c->path.port = c->ep.id->port_num;
+	c->path.active_mtu = rctl_rdma_active_mtu(c->ep.id);
+	addr_str(local, c->path.src_ip, sizeof(c->path.src_ip));
 	/* The address's netdev (a VLAN's, say) carries the MTU that limits. */
-	rctl_addr_netdev(rdma_get_local_addr(c->id), c->path.netdev,
-			 sizeof(c->path.netdev), &c->path.netdev_mtu);
+	rctl_addr_netdev(local, c->path.netdev, sizeof(c->path.netdev),
+			 &c->path.netdev_mtu);
 }
 
 static int resolve_addr_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
 			      struct rctl_err *e)
 {
-	struct rdma_cm_event *ev;
+	struct rctl_rdma_cm_ev ev;
 	char dst[RCTL_ADDR_LEN];
 	int ret, type, status;
 
 	addr_str(o->dst, dst, sizeof(dst));
-	ret = cm_wait(c, o->timeout_s, &ev);
+	ret = rctl_rdma_ep_event(&c->ep, rctl_rdma_ms(o->timeout_s), &ev);
 	if (ret == -ETIMEDOUT)
 		return fail(c, RCTL_REACH_ADDR, e, ret,
 			    "address resolution of '%s' timed out (no ARP/ND reply?)",
 			    dst);
 	if (ret)
 		return rctl_err_set(e, ret, "cannot read rdma_cm events");
-	type = ev->event;
-	status = ev->status;
-	rdma_ack_cm_event(ev);
-	if (type == RDMA_CM_EVENT_ADDR_RESOLVED && c->id->verbs)
+	type = ev.type;
+	status = ev.status;
+	if (type == RDMA_CM_EVENT_ADDR_RESOLVED && c->ep.id->verbs)
 		return 0;
 	if (type == RDMA_CM_EVENT_ADDR_RESOLVED || status == -ENODEV)
 		return fail(c, RCTL_REACH_NODEV, e, -ENODEV,
@@ -177,18 +136,16 @@ int rctl_conn_resolve(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	addr_str(o->dst, c->path.dst_ip, sizeof(c->path.dst_ip));
 	if (o->src)
 		addr_str(o->src, c->path.src_ip, sizeof(c->path.src_ip));
-	c->ch = rdma_create_event_channel();
-	if (!c->ch)
-		return rctl_err_set(e, errno, "cannot open rdma_cm (is rdma_ucm loaded?)");
-	if (rdma_create_id(c->ch, &c->id, c, RDMA_PS_TCP))
-		return rctl_err_set(e, errno, "cannot create an rdma_cm id");
+	ret = rctl_rdma_ep_open(&c->ep, c, false, e);
+	if (ret)
+		return ret;
 	tos = (uint8_t)o->tos;
 	if (o->tos >= 0 &&
-	    rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, 1))
+	    rdma_set_option(c->ep.id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, 1))
 		return rctl_err_set(e, errno, "cannot set ToS %d", o->tos);
 	t0 = rctl_clock_ns();
-	if (rdma_resolve_addr(c->id, (struct sockaddr *)o->src,
-			      (struct sockaddr *)o->dst, ms_of(o->timeout_s))) {
+	if (rdma_resolve_addr(c->ep.id, (struct sockaddr *)o->src,
+			      (struct sockaddr *)o->dst, rctl_rdma_ms(o->timeout_s))) {
 		ret = -errno;
 		if (ret == -ENODEV || ret == -EADDRNOTAVAIL)
 			return fail(c, RCTL_REACH_NODEV, e, ret,
@@ -209,33 +166,30 @@ int rctl_conn_resolve(struct rctl_conn *c, const struct rctl_conn_opts *o,
 static int resolve_route(struct rctl_conn *c, const struct rctl_conn_opts *o,
 			 struct rctl_err *e)
 {
-	struct rdma_cm_event *ev;
-	int ret, type, status;
+	struct rctl_rdma_cm_ev ev;
+	int ret;
 	uint64_t t0 = rctl_clock_ns();
 
 	if (o->ack_timeout)
 		/* Older kernels lack the option; the default is then used. */
-		rdma_set_option(c->id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
+		rdma_set_option(c->ep.id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
 				(void *)&o->ack_timeout, 1);
-	if (rdma_resolve_route(c->id, ms_of(o->timeout_s)))
+	if (rdma_resolve_route(c->ep.id, rctl_rdma_ms(o->timeout_s)))
 		return fail(c, RCTL_REACH_ROUTE, e, -errno,
 			    "route resolution to '%s' failed: %s", c->path.dst_ip,
 			    strerror(errno));
-	ret = cm_wait(c, o->timeout_s, &ev);
+	ret = rctl_rdma_ep_event(&c->ep, rctl_rdma_ms(o->timeout_s), &ev);
 	c->step_ms[RCTL_STEP_ROUTE] = (rctl_clock_ns() - t0) / 1e6;
 	if (ret == -ETIMEDOUT)
 		return fail(c, RCTL_REACH_ROUTE, e, ret,
 			    "route resolution to '%s' timed out", c->path.dst_ip);
 	if (ret)
 		return rctl_err_set(e, ret, "cannot read rdma_cm events");
-	type = ev->event;
-	status = ev->status;
-	rdma_ack_cm_event(ev);
-	if (type == RDMA_CM_EVENT_ROUTE_RESOLVED)
+	if (ev.type == RDMA_CM_EVENT_ROUTE_RESOLVED)
 		return 0;
-	return fail(c, RCTL_REACH_ROUTE, e, status ? status : -EHOSTUNREACH,
+	return fail(c, RCTL_REACH_ROUTE, e, ev.status ? ev.status : -EHOSTUNREACH,
 		    "route resolution to '%s' failed: %s", c->path.dst_ip,
-		    strerror(status ? -status : EHOSTUNREACH));
+		    strerror(ev.status ? -ev.status : EHOSTUNREACH));
 }
 
 /*
@@ -244,49 +198,32 @@ static int resolve_route(struct rctl_conn *c, const struct rctl_conn_opts *o,
  */
 static int post_ready_recv(struct rctl_conn *c)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(c->buf + c->size),
-		.length = c->size > RCTL_GO_LEN ? c->size : RCTL_GO_LEN,
-		.lkey = c->mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
-
-	return ibv_post_recv(c->id->qp, &wr, &bad) ? -errno : 0;
+	return rctl_rdma_ep_recv(&c->ep, 0, c->buf + c->size,
+				 c->size > RCTL_GO_LEN ? c->size : RCTL_GO_LEN,
+				 c->ep.mr[0].mr->lkey);
 }
 
 static int create_qp(struct rctl_conn *c, struct rctl_err *e)
 {
-	struct ibv_qp_init_attr qa = { 0 };
+	const struct rctl_rdma_caps caps = {
+		.comp_channel = true,
+		.cq_entries = 2 * c->depth + 2,
+		.send_wr = c->depth + 1,	/* + the go */
+		.recv_wr = c->depth + 1,	/* + the ready */
+		.send_sge = 1, .recv_sge = 1,
+		.max_inline = 64,
+	};
 	uint32_t i;
+	int ret;
 
-	c->pd = ibv_alloc_pd(c->id->verbs);
-	c->cc = c->pd ? ibv_create_comp_channel(c->id->verbs) : NULL;
-	c->cq = c->cc ? ibv_create_cq(c->id->verbs, 2 * c->depth + 2, c, c->cc, 0) : NULL;
-	if (!c->cq)
-		return rctl_err_set(e, errno, "cannot create a CQ on '%s'", c->path.dev);
+	ret = rctl_rdma_ep_create(&c->ep, &caps, e);
+	if (ret)
+		return ret;
 	/* room past the sink for a ready message larger than a small size */
-	c->buf = aligned_alloc(4096, ((size_t)c->size * 2 + RCTL_GO_LEN + 4095) & ~(size_t)4095);
+	c->buf = rctl_rdma_ep_reg(&c->ep, 0, (size_t)c->size * 2 + RCTL_GO_LEN, 0x5a,
+				  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, e);
 	if (!c->buf)
-		return rctl_err_set(e, ENOMEM, "cannot allocate %u bytes", 2 * c->size);
-	memset(c->buf, 0x5a, (size_t)c->size * 2 + RCTL_GO_LEN);
-	c->mr = ibv_reg_mr(c->pd, c->buf, (size_t)c->size * 2 + RCTL_GO_LEN,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	if (!c->mr)
-		return rctl_err_set(e, errno, "cannot register %u bytes on '%s'",
-				    2 * c->size, c->path.dev);
-	qa.send_cq = qa.recv_cq = c->cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = c->depth + 1;	/* + the go */
-	qa.cap.max_recv_wr = c->depth + 1;	/* + the ready */
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
-	qa.cap.max_inline_data = 64;
-	if (rdma_create_qp(c->id, c->pd, &qa)) {
-		qa.cap.max_inline_data = 0;
-		if (rdma_create_qp(c->id, c->pd, &qa))
-			return rctl_err_set(e, errno, "cannot create an RC QP on '%s'",
-					    c->path.dev);
-	}
-	c->max_inline = qa.cap.max_inline_data;
+		return -e->errnum;
 	/* first in the queue, so the ready message lands in it (late_mr()) */
 	if (post_ready_recv(c))
 		return rctl_err_set(e, errno, "cannot post receives");
@@ -316,36 +253,34 @@ static int version_mismatch(struct rctl_conn *c, unsigned int peer, struct rctl_
 			    c->path.dst_ip, peer, RCTL_PROBE_VERSION);
 }
 
-static int handle_reject(struct rctl_conn *c, struct rdma_cm_event *ev,
+static int handle_reject(struct rctl_conn *c, const struct rctl_rdma_cm_ev *ev,
 			 struct rctl_err *e)
 {
 	struct rctl_welcome w;
 	char msg[160];
 
 	c->reject_status = ev->status;
-	if (!rctl_welcome_decode(ev->param.conn.private_data,
-				 ev->param.conn.private_data_len, &w)) {
+	if (!rctl_welcome_decode(ev->priv, ev->priv_len, &w)) {
 		c->peer_version = w.version;
 		if (w.status == RCTL_PROBE_VERSION_MISMATCH)
 			return version_mismatch(c, w.version, e);
 		snprintf(msg, sizeof(msg), "%s", busy_why(w.status));
 	} else {
 		snprintf(msg, sizeof(msg), "REJ reason %d: %s", ev->status,
-			 rej_reason(ev->status));
+			 rctl_rdma_rej_reason(ev->status));
 	}
 	c->cls = RCTL_REACH_REJECTED;
 	return rctl_err_msg(e, ECONNREFUSED, "connect to '%s' port %u rejected (%s)",
-			    c->path.dst_ip, ntohs(rdma_get_dst_port(c->id)), msg);
+			    c->path.dst_ip, ntohs(rdma_get_dst_port(c->ep.id)), msg);
 }
 
-static int take_welcome(struct rctl_conn *c, struct rdma_cm_event *ev,
+static int take_welcome(struct rctl_conn *c, const struct rctl_rdma_cm_ev *ev,
 			struct rctl_err *e)
 {
 	struct rctl_welcome *w = &c->peer;
 	int ret;
 
-	ret = rctl_welcome_decode(ev->param.conn.private_data,
-				  ev->param.conn.private_data_len, w);
+	ret = rctl_welcome_decode(ev->priv, ev->priv_len, w);
 	if (ret == -EPROTO) {
 		c->cls = RCTL_REACH_VERSION;
 		return rctl_err_msg(e, EPROTO, "'%s' accepted without the rocectl handshake: not 'rocectl serve'",
@@ -372,22 +307,23 @@ static int take_welcome(struct rctl_conn *c, struct rdma_cm_event *ev,
 static int connect_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
 			 struct rctl_err *e)
 {
-	struct rdma_cm_event *ev;
+	struct rctl_rdma_cm_ev ev;
 	int ret, type, status;
 
-	ret = cm_wait(c, o->timeout_s > CM_RESEND_WAIT_S ? o->timeout_s : CM_RESEND_WAIT_S, &ev);
+	ret = rctl_rdma_ep_event(&c->ep, rctl_rdma_ms(o->timeout_s > CM_RESEND_WAIT_S ?
+						      o->timeout_s : CM_RESEND_WAIT_S), &ev);
 	if (ret == -ETIMEDOUT)
 		return fail(c, RCTL_REACH_TIMEOUT, e, ret,
 			    "connect to '%s' timed out: no CM reply (UDP 4791 filtered on the path?)",
 			    c->path.dst_ip);
 	if (ret)
 		return rctl_err_set(e, ret, "cannot read rdma_cm events");
-	type = ev->event;
-	status = ev->status;
+	type = ev.type;
+	status = ev.status;
 	if (type == RDMA_CM_EVENT_ESTABLISHED)
-		ret = take_welcome(c, ev, e);
+		ret = take_welcome(c, &ev, e);
 	else if (type == RDMA_CM_EVENT_REJECTED)
-		ret = handle_reject(c, ev, e);
+		ret = handle_reject(c, &ev, e);
 	else if (type == RDMA_CM_EVENT_UNREACHABLE && status == -ETIMEDOUT)
 		ret = fail(c, RCTL_REACH_TIMEOUT, e, status,
 			   "connect to '%s' timed out: no CM reply (UDP 4791 filtered on the path?)",
@@ -396,7 +332,6 @@ static int connect_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		ret = fail(c, RCTL_REACH_TIMEOUT, e, status ? status : -EIO,
 			   "connect to '%s' failed: %s", c->path.dst_ip,
 			   rdma_event_str(type));
-	rdma_ack_cm_event(ev);
 	return ret;
 }
 
@@ -409,9 +344,10 @@ static int connect_event(struct rctl_conn *c, const struct rctl_conn_opts *o,
 static int late_mr(struct rctl_conn *c, const struct rctl_conn_opts *o,
 		   struct rctl_err *e)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)c->buf, .length = 8, .lkey = c->mr->lkey };
-	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
-				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	const struct rctl_rdma_wr go = {
+		.op = IBV_WR_SEND, .addr = c->buf, .len = 8, .lkey = c->ep.mr[0].mr->lkey,
+		.signaled = true, .may_inline = true,
+	};
 	double secs = o->timeout_s;
 	uint64_t deadline = rctl_clock_ns() + (uint64_t)(secs * 1e9);
 	bool sent = false, ready = false;
@@ -420,9 +356,7 @@ static int late_mr(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	int n, i;
 
 	memcpy(c->buf, "RCTLgo\0\0", 8);
-	if (sge.length <= c->max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	if (ibv_post_send(c->id->qp, &wr, &bad))
+	if (rctl_rdma_ep_send(&c->ep, &go))
 		return rctl_err_set(e, errno, "cannot post a SEND to '%s'", c->path.dst_ip);
 	while (!sent || !ready) {
 		n = rctl_conn_poll(c, wc, 2, deadline, false);
@@ -473,15 +407,15 @@ static void path_qp(struct rctl_conn *c)
 	struct ibv_qp_init_attr ia;
 	struct ibv_gid_entry g;
 
-	if (ibv_query_qp(c->id->qp, &a, IBV_QP_PATH_MTU | IBV_QP_AV |
+	if (ibv_query_qp(c->ep.id->qp, &a, IBV_QP_PATH_MTU | IBV_QP_AV |
 			 IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT, &ia))
 		return;
-	c->path.path_mtu = a.path_mtu >= IBV_MTU_256 ? 128u << a.path_mtu : 0;
+	c->path.path_mtu = rctl_rdma_mtu_bytes(a.path_mtu);
 	c->path.gid_index = a.ah_attr.grh.sgid_index;
 	c->path.traffic_class = a.ah_attr.grh.traffic_class;
 	c->path.ack_timeout = a.timeout;
 	c->path.retry_cnt = a.retry_cnt;
-	if (ibv_query_gid_ex(c->id->verbs, c->path.port, c->path.gid_index, &g, 0))
+	if (ibv_query_gid_ex(c->ep.id->verbs, c->path.port, c->path.gid_index, &g, 0))
 		return;
 	inet_ntop(AF_INET6, g.gid.raw, c->path.gid, sizeof(c->path.gid));
 	snprintf(c->path.roce_mode, sizeof(c->path.roce_mode), "%s",
@@ -515,7 +449,7 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	h.size = o->size;
 	h.depth = o->depth;
 	h.addr = (uintptr_t)(c->buf + c->size);
-	h.rkey = c->mr->rkey;
+	h.rkey = c->ep.mr[0].mr->rkey;
 	h.flags = RCTL_HELLO_F_LATE_MR;
 	if (o->token) {
 		h.flags |= RCTL_HELLO_F_TOKEN;
@@ -526,11 +460,11 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	cp.retry_count = o->retry_cnt;
 	cp.rnr_retry_count = 7;		/* infinite: a busy responder is not loss */
 	cp.initiator_depth = cp.responder_resources = 1;
-	if (!ibv_query_device(c->id->verbs, &da))
+	if (!ibv_query_device(c->ep.id->verbs, &da))
 		cp.initiator_depth = da.max_qp_init_rd_atom < 16 ?
 				     da.max_qp_init_rd_atom : 16;
 	t0 = rctl_clock_ns();
-	if (rdma_connect(c->id, &cp))
+	if (rdma_connect(c->ep.id, &cp))
 		return rctl_err_set(e, errno, "cannot connect to '%s'", c->path.dst_ip);
 	if (o->half_open_s > 0)
 		return half_open(c, o, e);
@@ -538,7 +472,7 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 	c->step_ms[RCTL_STEP_CONNECT] = (rctl_clock_ns() - t0) / 1e6;
 	if (ret)
 		return ret;
-	c->connected = true;
+	c->ep.connected = true;
 	if (c->peer.flags & RCTL_WELCOME_F_LATE_MR) {
 		ret = late_mr(c, o, e);
 		if (ret)
@@ -550,30 +484,8 @@ int rctl_conn_connect(struct rctl_conn *c, const struct rctl_conn_opts *o,
 
 void rctl_conn_close(struct rctl_conn *c)
 {
-	struct rdma_cm_event *ev;
-
-	if (c->connected && !rdma_disconnect(c->id) &&
-	    !cm_wait(c, 1.0, &ev))	/* DREP or timewait: bounded */
-		rdma_ack_cm_event(ev);
-	if (c->id && c->id->qp)
-		rdma_destroy_qp(c->id);
-	if (c->mr)
-		ibv_dereg_mr(c->mr);
-	if (c->cq)
-		ibv_destroy_cq(c->cq);
-	if (c->cc)
-		ibv_destroy_comp_channel(c->cc);
-	if (c->pd)
-		ibv_dealloc_pd(c->pd);
-	if (c->id)
-		rdma_destroy_id(c->id);
-	if (c->ch)
-		rdma_destroy_event_channel(c->ch);
-	free(c->buf);
-	c->id = NULL;
-	c->ch = NULL;
+	rctl_rdma_ep_close(&c->ep, 1000);	/* DREP or timewait: bounded */
 	c->buf = NULL;
-	c->connected = false;
 }
 
 int rctl_dev_src_addr(const char *dev, uint32_t port, int gid_index,

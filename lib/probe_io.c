@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdio.h>
@@ -18,7 +17,6 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <sys/ioctl.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
@@ -29,7 +27,6 @@
 #include "rocectl/probe.h"
 #include "rocectl/sysfs.h"
 
-/* Sleep on the completion channel and the CM channel, at most "ms". */
 /* One sample into the histogram and the running mean and variance (Welford). */
 void rctl_stat_add(struct rctl_hist *h, struct rctl_stat *st, uint64_t ns)
 {
@@ -41,28 +38,25 @@ void rctl_stat_add(struct rctl_hist *h, struct rctl_stat *st, uint64_t ns)
 	st->m2 += d * ((double)ns - st->mean);
 }
 
+/* Sleep on the completion channel and the CM channel, at most "ms". */
 static int conn_sleep(struct rctl_conn *c, int ms)
 {
 	struct pollfd p[2] = {
-		{ .fd = c->cc->fd, .events = POLLIN },
-		{ .fd = c->ch->fd, .events = POLLIN },
+		{ .fd = c->ep.cc->fd, .events = POLLIN },
+		{ .fd = c->ep.ch->fd, .events = POLLIN },
 	};
 	struct rdma_cm_event *ev;
-	struct ibv_cq *cq;
-	void *ctx;
 	int type;
 
 	if (poll(p, 2, ms) < 0)
 		return errno == EINTR ? 0 : -errno;
-	if ((p[0].revents & POLLIN) && !ibv_get_cq_event(c->cc, &cq, &ctx)) {
-		ibv_ack_cq_events(cq, 1);
-		c->cq_armed = false;
-	}
-	if ((p[1].revents & POLLIN) && !rdma_get_cm_event(c->ch, &ev)) {
+	if ((p[0].revents & POLLIN) && rctl_rdma_ep_cq_event(&c->ep))
+		c->ep.armed = false;
+	if ((p[1].revents & POLLIN) && !rdma_get_cm_event(c->ep.ch, &ev)) {
 		type = ev->event;
 		rdma_ack_cm_event(ev);
 		if (type == RDMA_CM_EVENT_DISCONNECTED) {
-			c->connected = false;
+			c->ep.connected = false;
 			return -ECONNRESET;
 		}
 	}
@@ -81,7 +75,7 @@ int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 	int got, ret;
 
 	for (;;) {
-		got = ibv_poll_cq(c->cq, n, wc);
+		got = ibv_poll_cq(c->ep.rcq, n, wc);
 		if (got)
 			return got < 0 ? -EIO : got;
 		if (busy && ++spins % RCTL_SPINS_PER_CLOCK)
@@ -96,10 +90,11 @@ int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 				sched_yield();
 			continue;
 		}
-		if (!c->cq_armed) {
-			if (ibv_req_notify_cq(c->cq, 0))
-				return -errno;
-			c->cq_armed = true;
+		if (!c->ep.armed) {
+			ret = rctl_rdma_ep_arm(&c->ep, false);
+			if (ret)
+				return ret;
+			c->ep.armed = true;
 			continue;	/* a completion may have raced the arm */
 		}
 		ret = conn_sleep(c, (int)((deadline_ns - now) / 1000000) + 1);
@@ -124,37 +119,23 @@ static uint32_t wire_len(const struct rctl_conn *c, enum rctl_xfer_op op, uint32
 
 static int post_one(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)c->buf, .length = len, .lkey = c->mr->lkey,
+	const struct rctl_rdma_wr wr = {
+		.id = ++c->seq, .addr = c->buf, .len = wire_len(c, op, len),
+		.lkey = c->ep.mr[0].mr->lkey, .signaled = true,
+		/* inline when the size asked for fits */
+		.may_inline = len <= c->ep.max_inline,
+		.op = op == RCTL_OP_SEND ? IBV_WR_SEND : IBV_WR_RDMA_WRITE_WITH_IMM,
+		.raddr = c->raddr, .rkey = c->rkey,
+		.imm = len,	/* the echo answers with as much */
 	};
-	struct ibv_send_wr wr = {
-		.wr_id = ++c->seq, .sg_list = &sge, .num_sge = 1,
-		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
 
-	sge.length = wire_len(c, op, len);
-	if (op == RCTL_OP_SEND) {
-		wr.opcode = IBV_WR_SEND;
-	} else {
-		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-		wr.imm_data = htonl(len);	/* the echo answers with as much */
-		wr.wr.rdma.remote_addr = c->raddr;
-		wr.wr.rdma.rkey = c->rkey;
-	}
-	if (len <= c->max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	return ibv_post_send(c->id->qp, &wr, &bad) ? -errno : 0;
+	return rctl_rdma_ep_send(&c->ep, &wr);
 }
 
 int rctl_conn_post_recv(struct rctl_conn *c)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(c->buf + c->size), .length = c->size,
-		.lkey = c->mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
-
-	return ibv_post_recv(c->id->qp, &wr, &bad) ? -errno : 0;
+	return rctl_rdma_ep_recv(&c->ep, 0, c->buf + c->size, c->size,
+				 c->ep.mr[0].mr->lkey);
 }
 
 int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
@@ -398,49 +379,6 @@ int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
 	close(fd);
 	free(buf);
 	return ret;
-}
-
-/* ---- the netdev of a local address ------------------------------------ */
-
-static bool same_addr(const struct sockaddr *a, const struct sockaddr *b)
-{
-	if (a->sa_family != b->sa_family)
-		return false;
-	if (a->sa_family == AF_INET)
-		return !memcmp(&((const struct sockaddr_in *)a)->sin_addr,
-			       &((const struct sockaddr_in *)b)->sin_addr, 4);
-	return a->sa_family == AF_INET6 &&
-	       !memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
-		       &((const struct sockaddr_in6 *)b)->sin6_addr, 16);
-}
-
-int rctl_addr_netdev(const struct sockaddr *sa, char *ifname, size_t len,
-		     uint32_t *mtu)
-{
-	struct ifaddrs *ifa, *i;
-	struct ifreq ifr = { 0 };
-	int fd, ret = -ENODEV;
-
-	*mtu = 0;
-	if (getifaddrs(&ifa))
-		return -errno;
-	for (i = ifa; i; i = i->ifa_next)
-		if (i->ifa_addr && same_addr(i->ifa_addr, sa)) {
-			snprintf(ifname, len, "%s", i->ifa_name);
-			ret = 0;
-			break;
-		}
-	freeifaddrs(ifa);
-	if (ret)
-		return ret;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
-	if (!ioctl(fd, SIOCGIFMTU, &ifr) && ifr.ifr_mtu > 0)
-		*mtu = (uint32_t)ifr.ifr_mtu;
-	close(fd);
-	return 0;
 }
 
 /* ---- port counters ---------------------------------------------------- */

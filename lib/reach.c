@@ -158,7 +158,7 @@ static void probe(const struct rctl_reach_opts *o, struct rctl_reach_result *r,
 		return;
 	if (o->sweep)
 		sweep(o, r, co);
-	if (o->compare_tcp && r->c.connected)
+	if (o->compare_tcp && r->c.ep.connected)
 		compare_tcp(o, r, co->dst, h);
 }
 

@@ -32,7 +32,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -49,7 +48,9 @@
 #include <rdma/rdma_cma.h>
 
 #include "rocectl/clock.h"
-#include "rocectl/probe.h"
+#include "rocectl/probe_wire.h"
+#include "rocectl/rdma_ep.h"
+#include "rocectl/serve.h"
 #include "rocectl/serve_peer.h"
 #include "rocectl/serve_sched.h"
 
@@ -78,19 +79,18 @@ enum {
 	READY_WRID = 0x5244,		/* the ready message */
 };
 
+enum { BUF_MR, CTRL_MR };		/* the sconn's buffers in ep.mr[] */
+
 struct sconn {
-	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *cc;
-	struct ibv_cq *rcq, *scq;	/* receives; sends (answers, probes) */
-	struct ibv_mr *mr, *ctrl_mr;
-	char *buf;			/* [0,size) in, [size,2*size) out */
-	char *ctrl;			/* one page: the go lands here, the ready leaves */
-	uint32_t size, depth, max_inline, echo_cap, inflight;
+	struct rctl_rdma_ep ep;		/* on the listener's channel; rcq: receives,
+					 * scq: sends (answers, probes) */
+	char *buf;			/* ep.mr[BUF_MR]: [0,size) in, [size,2*size) out */
+	char *ctrl;			/* ep.mr[CTRL_MR], one page: the go lands
+					 * here, the ready leaves */
+	uint32_t size, depth, echo_cap, inflight;
 	uint8_t mode;
 	bool late;			/* buffer registered at ESTABLISHED */
 	bool one_cpu;			/* the client may be polling on our CPU */
-	bool armed;			/* CQs armed: the next sleep waits for an event */
 	uint64_t caddr;
 	uint32_t crkey;
 	pthread_t thr;
@@ -107,8 +107,7 @@ struct server {
 	const struct rctl_serve_opts *o;
 	rctl_serve_cb cb;
 	void *arg;
-	struct rdma_event_channel *ch;
-	struct rdma_cm_id *lid;
+	struct rctl_rdma_ep lep;	/* the listener */
 	int tcp;
 	struct sconn *conns;
 	unsigned int n;
@@ -153,12 +152,7 @@ static void peer_str(struct rdma_cm_id *id, char *buf, size_t len)
 
 static int post_recv(struct sconn *s)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)s->buf, .length = s->size, .lkey = s->mr->lkey,
-	};
-	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
-
-	return ibv_post_recv(s->id->qp, &wr, &bad);
+	return rctl_rdma_ep_recv(&s->ep, 0, s->buf, s->size, s->ep.mr[BUF_MR].mr->lkey);
 }
 
 /*
@@ -170,24 +164,18 @@ static int post_recv(struct sconn *s)
 static int reply(struct sconn *s, const struct ibv_wc *wc)
 {
 	uint32_t len = wc->byte_len;
-	struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .lkey = s->mr->lkey };
-	struct ibv_send_wr wr = { .wr_id = REPLY_WRID, .sg_list = &sge, .num_sge = 1,
-				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct rctl_rdma_wr wr = {
+		.id = REPLY_WRID, .addr = s->buf, .lkey = s->ep.mr[BUF_MR].mr->lkey,
+		.signaled = true, .may_inline = true,
+		.raddr = s->caddr, .rkey = s->crkey,
+	};
 
 	if (wc->opcode != IBV_WC_RECV && ntohl(wc->imm_data) < len)
 		len = ntohl(wc->imm_data);
-	sge.length = len < s->size ? len : s->size;
-	if (sge.length <= s->max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	if (wc->opcode == IBV_WC_RECV) {
-		wr.opcode = IBV_WR_SEND;
-	} else {
-		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-		wr.imm_data = htonl(sge.length);
-		wr.wr.rdma.remote_addr = s->caddr;
-		wr.wr.rdma.rkey = s->crkey;
-	}
-	if (ibv_post_send(s->id->qp, &wr, &bad))
+	wr.len = len < s->size ? len : s->size;
+	wr.op = wc->opcode == IBV_WC_RECV ? IBV_WR_SEND : IBV_WR_RDMA_WRITE_WITH_IMM;
+	wr.imm = wr.len;
+	if (rctl_rdma_ep_send(&s->ep, &wr))
 		return -1;
 	s->inflight++;
 	return 0;
@@ -248,18 +236,14 @@ static int serve_wcs(struct sconn *s, const struct ibv_wc *wc, int n)
  */
 static void worker_sleep(struct sconn *s)
 {
-	struct pollfd p = { .fd = s->cc->fd, .events = POLLIN };
-	struct ibv_cq *cq;
-	void *ctx;
+	struct pollfd p = { .fd = s->ep.cc->fd, .events = POLLIN };
 
-	if (!s->armed) {
-		s->armed = !ibv_req_notify_cq(s->rcq, 0) && !ibv_req_notify_cq(s->scq, 0);
+	if (!s->ep.armed) {
+		s->ep.armed = !rctl_rdma_ep_arm(&s->ep, false);
 		return;
 	}
-	if (poll(&p, 1, TICK_MS) == 1 && !ibv_get_cq_event(s->cc, &cq, &ctx)) {
-		ibv_ack_cq_events(cq, 1);
-		s->armed = false;
-	}
+	if (poll(&p, 1, TICK_MS) == 1 && rctl_rdma_ep_cq_event(&s->ep))
+		s->ep.armed = false;
 }
 
 static void worker_nap(struct sconn *s)
@@ -280,12 +264,11 @@ static void worker_nap(struct sconn *s)
  */
 static bool keepalive(struct sconn *s, uint64_t now)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)s->buf, .lkey = s->mr->lkey };
-	struct ibv_send_wr wr = {
-		.wr_id = KEEPALIVE_WRID, .sg_list = &sge, .num_sge = 1,
-		.opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = s->caddr, .rkey = s->crkey },
-	}, *bad;
+	const struct rctl_rdma_wr wr = {
+		.id = KEEPALIVE_WRID, .op = IBV_WR_RDMA_WRITE, .signaled = true,
+		.addr = s->buf, .len = 0, .lkey = s->ep.mr[BUF_MR].mr->lkey,
+		.raddr = s->caddr, .rkey = s->crkey,
+	};
 
 	if (s->keepalive_sent) {
 		if (now - s->keepalive_sent < KEEPALIVE_NS)
@@ -297,7 +280,7 @@ static bool keepalive(struct sconn *s, uint64_t now)
 		return true;
 	s->next_keepalive = now + KEEPALIVE_NS;
 	/* A full send queue means answers are in flight: no probe needed. */
-	if (!ibv_post_send(s->id->qp, &wr, &bad))
+	if (!rctl_rdma_ep_send(&s->ep, &wr))
 		s->keepalive_sent = now;
 	return true;
 }
@@ -338,11 +321,11 @@ static void *worker(void *arg)
 	int n, m, room;
 
 	while (!s->stop) {
-		n = ibv_poll_cq(s->scq, 16, wc);
+		n = ibv_poll_cq(s->ep.scq, 16, wc);
 		if (n < 0 || (n > 0 && send_wcs(s, wc, n)))
 			break;
 		room = s->mode == RCTL_MODE_ECHO ? (int)(s->echo_cap - s->inflight) : 16;
-		m = room > 0 ? ibv_poll_cq(s->rcq, room < 16 ? room : 16, wc) : 0;
+		m = room > 0 ? ibv_poll_cq(s->ep.rcq, room < 16 ? room : 16, wc) : 0;
 		if (m < 0 || (m > 0 && serve_wcs(s, wc, m)))
 			break;
 		if (!worker_turn(s, &w, n > 0 || m > 0, worker_sleep))
@@ -365,7 +348,7 @@ static int write_wait(struct sconn *s)
 	int n;
 
 	for (;;) {
-		n = ibv_poll_cq(s->scq, 1, &wc);
+		n = ibv_poll_cq(s->ep.scq, 1, &wc);
 		if (n == 1) {
 			keepalive_done(s, &wc);
 			/* a probe's or the ready message's completion */
@@ -393,18 +376,13 @@ static int write_wait(struct sconn *s)
 /* RDMA WRITE the second half of our buffer back; wait for its completion. */
 static int write_back(struct sconn *s)
 {
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)(s->buf + s->size), .length = s->size,
-		.lkey = s->mr->lkey,
+	const struct rctl_rdma_wr wr = {
+		.id = REPLY_WRID, .op = IBV_WR_RDMA_WRITE, .signaled = true,
+		.may_inline = true, .addr = s->buf + s->size, .len = s->size,
+		.lkey = s->ep.mr[BUF_MR].mr->lkey, .raddr = s->caddr, .rkey = s->crkey,
 	};
-	struct ibv_send_wr wr = {
-		.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
-		.send_flags = IBV_SEND_SIGNALED, .wr.rdma = {
-			.remote_addr = s->caddr, .rkey = s->crkey },
-	}, *bad;
-	if (s->size <= s->max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	if (ibv_post_send(s->id->qp, &wr, &bad)) {
+
+	if (rctl_rdma_ep_send(&s->ep, &wr)) {
 		s->why = "cannot post a work request";
 		return -1;
 	}
@@ -415,7 +393,7 @@ static int write_back(struct sconn *s)
 static bool cq_ok(struct sconn *s)
 {
 	struct ibv_wc wc;
-	int n = ibv_poll_cq(s->scq, 1, &wc);
+	int n = ibv_poll_cq(s->ep.scq, 1, &wc);
 
 	if (n == 1)
 		keepalive_done(s, &wc);
@@ -460,24 +438,7 @@ static void sconn_free(struct sconn *s)
 		s->stop = 1;
 		pthread_join(s->thr, NULL);
 	}
-	if (s->id && s->id->qp)
-		rdma_destroy_qp(s->id);
-	if (s->mr)
-		ibv_dereg_mr(s->mr);
-	if (s->ctrl_mr)
-		ibv_dereg_mr(s->ctrl_mr);
-	if (s->rcq)
-		ibv_destroy_cq(s->rcq);
-	if (s->scq)
-		ibv_destroy_cq(s->scq);
-	if (s->cc)
-		ibv_destroy_comp_channel(s->cc);
-	if (s->pd)
-		ibv_dealloc_pd(s->pd);
-	if (s->id)
-		rdma_destroy_id(s->id);
-	free(s->buf);
-	free(s->ctrl);
+	rctl_rdma_ep_close(&s->ep, 0);
 	free(s);
 }
 
@@ -486,15 +447,12 @@ static int sconn_buf(struct sconn *s)
 {
 	uint32_t i;
 
-	s->buf = aligned_alloc(4096, ((size_t)s->size * 2 + 4095) & ~(size_t)4095);
+	s->buf = rctl_rdma_ep_reg(&s->ep, BUF_MR, (size_t)s->size * 2, 0xa5,
+				  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				  IBV_ACCESS_REMOTE_READ, NULL);
 	if (!s->buf)
 		return -1;
-	memset(s->buf, 0xa5, (size_t)s->size * 2);
 	s->buf[s->size - 1] = 0;	/* RCTL_MODE_POLL: the first WRITE brings 1 */
-	s->mr = ibv_reg_mr(s->pd, s->buf, (size_t)s->size * 2, IBV_ACCESS_LOCAL_WRITE |
-			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	if (!s->mr)
-		return -1;
 	for (i = 0; i < s->depth; i++)
 		if (post_recv(s))
 			return -1;
@@ -504,67 +462,49 @@ static int sconn_buf(struct sconn *s)
 /* Before ESTABLISHED, a late-MR client holds this page: one receive for its go. */
 static int sconn_ctrl(struct sconn *s)
 {
-	struct ibv_sge sge = { .length = RCTL_GO_LEN };
-	struct ibv_recv_wr wr = { .wr_id = CTRL_WRID, .sg_list = &sge, .num_sge = 1 }, *bad;
-
-	s->ctrl = aligned_alloc(4096, RCTL_SERVE_CTRL_BYTES);
-	s->ctrl_mr = s->ctrl ? ibv_reg_mr(s->pd, s->ctrl, RCTL_SERVE_CTRL_BYTES,
-					  IBV_ACCESS_LOCAL_WRITE) : NULL;
-	if (!s->ctrl_mr)
+	s->ctrl = rctl_rdma_ep_reg(&s->ep, CTRL_MR, RCTL_SERVE_CTRL_BYTES, 0,
+				   IBV_ACCESS_LOCAL_WRITE, NULL);
+	if (!s->ctrl)
 		return -1;
-	memset(s->ctrl, 0, RCTL_SERVE_CTRL_BYTES);
-	sge.addr = (uintptr_t)s->ctrl;
-	sge.lkey = s->ctrl_mr->lkey;
-	return ibv_post_recv(s->id->qp, &wr, &bad);
+	return rctl_rdma_ep_recv(&s->ep, CTRL_WRID, s->ctrl, RCTL_GO_LEN,
+				 s->ep.mr[CTRL_MR].mr->lkey);
 }
 
 /* The buffer of a late-MR client, and the ready message that names it. */
 static int send_ready(struct sconn *s)
 {
 	struct rctl_ready r = { .size = s->size };
-	struct ibv_sge sge = { .addr = (uintptr_t)(s->ctrl + RCTL_GO_LEN),
-			       .lkey = s->ctrl_mr->lkey };
-	struct ibv_send_wr wr = { .wr_id = READY_WRID, .sg_list = &sge, .num_sge = 1,
-				  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED }, *bad;
+	struct rctl_rdma_wr wr = {
+		.id = READY_WRID, .op = IBV_WR_SEND, .signaled = true, .may_inline = true,
+		.addr = s->ctrl + RCTL_GO_LEN,
+	};
 
 	if (sconn_buf(s))
 		return -1;
 	r.addr = (uintptr_t)s->buf;
-	r.rkey = s->mr->rkey;
-	sge.length = (uint32_t)rctl_ready_encode(&r, (uint8_t *)s->ctrl + RCTL_GO_LEN);
-	if (sge.length <= s->max_inline)
-		wr.send_flags |= IBV_SEND_INLINE;
-	return ibv_post_send(s->id->qp, &wr, &bad);
+	r.rkey = s->ep.mr[BUF_MR].mr->rkey;
+	wr.len = (uint32_t)rctl_ready_encode(&r, (uint8_t *)s->ctrl + RCTL_GO_LEN);
+	wr.lkey = s->ep.mr[CTRL_MR].mr->lkey;
+	return rctl_rdma_ep_send(&s->ep, &wr);
 }
 
 static int sconn_setup(struct sconn *s)
 {
-	struct ibv_qp_init_attr qa = { 0 };
-	struct ibv_context *vc = s->id->verbs;
+	const struct rctl_rdma_caps caps = {
+		.comp_channel = true, .split_cq = true,
+		.cq_entries = s->depth + 2,
+		.send_wr = s->depth + 1, .recv_wr = s->depth + 1,	/* + the go or the ready */
+		.send_sge = 1, .recv_sge = 1,
+		.max_inline = 64,	/* small answers inline, as perftest sends */
+	};
 
-	s->pd = ibv_alloc_pd(vc);
-	s->cc = s->pd ? ibv_create_comp_channel(vc) : NULL;
-	s->rcq = s->cc ? ibv_create_cq(vc, s->depth + 2, s, s->cc, 0) : NULL;
-	s->scq = s->rcq ? ibv_create_cq(vc, s->depth + 2, s, s->cc, 0) : NULL;
-	if (!s->scq)
+	if (rctl_rdma_ep_create(&s->ep, &caps, NULL))
 		return -1;
-	qa.send_cq = s->scq;
-	qa.recv_cq = s->rcq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = qa.cap.max_recv_wr = s->depth + 1;	/* + the go or the ready */
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
-	qa.cap.max_inline_data = 64;	/* small answers inline, as perftest sends */
-	if (rdma_create_qp(s->id, s->pd, &qa)) {
-		qa.cap.max_inline_data = 0;
-		if (rdma_create_qp(s->id, s->pd, &qa))
-			return -1;
-	}
-	s->max_inline = qa.cap.max_inline_data;
 	s->echo_cap = s->depth < RCTL_SERVE_ECHO_INFLIGHT ? s->depth : RCTL_SERVE_ECHO_INFLIGHT;
 	if (s->late ? sconn_ctrl(s) : sconn_buf(s))
 		return -1;
 	/* armed: the main loop sees data that arrives before ESTABLISHED */
-	return ibv_req_notify_cq(s->rcq, 0) ? -1 : 0;
+	return rctl_rdma_ep_arm(&s->ep, true) ? -1 : 0;
 }
 
 static unsigned int peer_slots(const struct server *sv, const struct rctl_peer_key *k)
@@ -631,14 +571,10 @@ static const char *status_why(uint8_t st)
 static size_t welcome(struct rdma_cm_id *id, uint8_t version, uint8_t st,
 		      struct rctl_welcome *w, uint8_t *buf)
 {
-	struct ibv_port_attr pa;
-
 	w->version = version < RCTL_PROBE_VERSION && version >= RCTL_PROBE_MIN_VERSION ?
 		     version : RCTL_PROBE_VERSION;
 	w->status = st;
-	if (id->verbs && !ibv_query_port(id->verbs, id->port_num, &pa) &&
-	    pa.active_mtu >= IBV_MTU_256)
-		w->active_mtu = 128u << pa.active_mtu;
+	w->active_mtu = rctl_rdma_active_mtu(id);
 	rctl_addr_netdev(rdma_get_local_addr(id), w->netdev, sizeof(w->netdev),
 			 &w->netdev_mtu);
 	return rctl_welcome_encode(w, buf);
@@ -690,25 +626,25 @@ static int accept_conn(struct server *sv, struct sconn *s, uint8_t version,
 		w.flags = RCTL_WELCOME_F_LATE_MR;
 	} else {
 		w.addr = (uintptr_t)s->buf;
-		w.rkey = s->mr->rkey;
+		w.rkey = s->ep.mr[BUF_MR].mr->rkey;
 	}
 	cp.private_data = buf;
-	cp.private_data_len = (uint8_t)welcome(s->id, version, RCTL_PROBE_OK, &w, buf);
+	cp.private_data_len = (uint8_t)welcome(s->ep.id, version, RCTL_PROBE_OK, &w, buf);
 	cp.rnr_retry_count = 7;
 	cp.retry_count = 7;
 	cp.responder_resources = cev->param.conn.initiator_depth;
 	cp.initiator_depth = cev->param.conn.responder_resources;
-	if (!ibv_query_device(s->id->verbs, &da)) {
+	if (!ibv_query_device(s->ep.id->verbs, &da)) {
 		if (cp.responder_resources > da.max_qp_rd_atom)
 			cp.responder_resources = da.max_qp_rd_atom;
 		if (cp.initiator_depth > da.max_qp_init_rd_atom)
 			cp.initiator_depth = da.max_qp_init_rd_atom;
 	}
 	/* Older kernels lack the option; rdma_cm's default is then used. */
-	rdma_set_option(s->id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
+	rdma_set_option(s->ep.id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT,
 			&ack_timeout, 1);
 	s->accepted = rctl_clock_ns();
-	return rdma_accept(s->id, &cp);
+	return rdma_accept(s->ep.id, &cp);
 }
 
 /*
@@ -717,7 +653,7 @@ static int accept_conn(struct server *sv, struct sconn *s, uint8_t version,
  */
 static int start_worker(struct server *sv, struct sconn *s)
 {
-	if (s->late && !s->mr && send_ready(s))
+	if (s->late && !s->ep.mr[BUF_MR].mr && send_ready(s))
 		return -1;
 	s->t0 = rctl_clock_ns();
 	s->deadline = s->t0 + (uint64_t)(sv->o->lifetime_s * 1e9);
@@ -740,7 +676,7 @@ static struct sconn *sconn_new(struct server *sv, struct rdma_cm_event *ev,
 	*st = RCTL_PROBE_NO_RESOURCES;
 	if (!s)
 		return NULL;
-	s->id = id;
+	rctl_rdma_ep_adopt(&s->ep, id);
 	s->size = h->size;
 	s->depth = h->depth;
 	s->mode = h->mode;
@@ -753,7 +689,7 @@ static struct sconn *sconn_new(struct server *sv, struct rdma_cm_event *ev,
 	if (sconn_setup(s) || accept_conn(sv, s, h->version, ev)) {
 		if (id->qp)
 			rdma_destroy_qp(id);
-		s->id = NULL;	/* destroyed by the caller, after the ack */
+		s->ep.id = NULL;	/* destroyed by the caller, after the ack */
 		sconn_free(s);
 		return NULL;
 	}
@@ -804,7 +740,7 @@ static void finish(struct server *sv, struct sconn *s, const char *why)
 	if (s->started)
 		pthread_join(s->thr, NULL);
 	s->started = false;
-	rdma_disconnect(s->id);
+	rdma_disconnect(s->ep.id);
 	snprintf(ev.peer, sizeof(ev.peer), "%s", s->peer);
 	ev.mode = s->mode;
 	ev.size = s->size;
@@ -831,7 +767,7 @@ static void serve_client(struct server *sv, struct sconn *s)
 		return;
 	}
 	snprintf(out.peer, sizeof(out.peer), "%s", s->peer);
-	snprintf(out.dev, sizeof(out.dev), "%s", ibv_get_device_name(s->id->verbs->device));
+	snprintf(out.dev, sizeof(out.dev), "%s", rctl_rdma_ep_dev(&s->ep));
 	out.mode = s->mode;
 	out.size = s->size;
 	out.clients = sv->n;
@@ -850,10 +786,10 @@ static void on_event(struct server *sv, struct rdma_cm_event *ev)
 	}
 	rdma_ack_cm_event(ev);
 	/* The listener's device or address is gone: serve would stay up but deaf. */
-	if (id == sv->lid && (type == RDMA_CM_EVENT_DEVICE_REMOVAL ||
+	if (id == sv->lep.id && (type == RDMA_CM_EVENT_DEVICE_REMOVAL ||
 			      type == RDMA_CM_EVENT_ADDR_CHANGE))
 		sv->lost = type;
-	if (!s || id == sv->lid)
+	if (!s || id == sv->lep.id)
 		return;
 	switch (type) {
 	case RDMA_CM_EVENT_ESTABLISHED:
@@ -988,23 +924,17 @@ static void tcp_echo(struct tconn *t, short revents, uint64_t now)
 static int listen_cm(struct server *sv, struct rctl_err *e)
 {
 	const struct sockaddr_in *sin = (const void *)sv->o->bind;
-	int flags;
+	int ret;
 
-	sv->ch = rdma_create_event_channel();
-	if (!sv->ch)
-		return rctl_err_set(e, errno, "cannot open rdma_cm (is rdma_ucm loaded?)");
-	if (rdma_create_id(sv->ch, &sv->lid, NULL, RDMA_PS_TCP))
-		return rctl_err_set(e, errno, "cannot create an rdma_cm id");
-	if (rdma_bind_addr(sv->lid, (struct sockaddr *)sv->o->bind))
+	ret = rctl_rdma_ep_open(&sv->lep, NULL, true, e);
+	if (ret)
+		return ret;
+	if (rdma_bind_addr(sv->lep.id, (struct sockaddr *)sv->o->bind))
 		return rctl_err_set(e, errno, "cannot bind rdma_cm to port %u",
 				    ntohs(sin->sin_port));
-	if (rdma_listen(sv->lid, 16))
+	if (rdma_listen(sv->lep.id, 16))
 		return rctl_err_set(e, errno, "cannot listen on rdma_cm port %u",
 				    ntohs(sin->sin_port));
-	/* never block in rdma_get_cm_event: poll said there is one, but be sure */
-	flags = fcntl(sv->ch->fd, F_GETFL);
-	if (flags >= 0)
-		fcntl(sv->ch->fd, F_SETFL, flags | O_NONBLOCK);
 	return 0;
 }
 
@@ -1036,12 +966,8 @@ static void reap(struct server *sv)
  */
 static void on_early_data(struct server *sv, struct sconn *s)
 {
-	struct ibv_cq *cq;
-	void *ctx;
-
-	if (!ibv_get_cq_event(s->cc, &cq, &ctx))
-		ibv_ack_cq_events(cq, 1);
-	rdma_notify(s->id, IBV_EVENT_COMM_EST);
+	rctl_rdma_ep_cq_event(&s->ep);
+	rdma_notify(s->ep.id, IBV_EVENT_COMM_EST);
 	serve_client(sv, s);
 }
 
@@ -1068,7 +994,7 @@ static void loop_fill(struct server *sv, struct loop_fds *f)
 	for (s = sv->conns; s && f->nsc < sv->o->max_clients; s = s->next)
 		if (!s->started) {
 			f->sc[f->nsc++] = s;
-			f->p[f->n++] = (struct pollfd){ .fd = s->cc->fd, .events = POLLIN };
+			f->p[f->n++] = (struct pollfd){ .fd = s->ep.cc->fd, .events = POLLIN };
 		}
 }
 
@@ -1089,7 +1015,7 @@ static void loop_serve(struct server *sv, struct loop_fds *f)
 	for (i = 0; i < f->nsc; i++)
 		if ((f->p[2 + f->ntc + i].revents & POLLIN) && !f->sc[i]->started)
 			on_early_data(sv, f->sc[i]);
-	if ((f->p[0].revents & POLLIN) && !rdma_get_cm_event(sv->ch, &ev))
+	if ((f->p[0].revents & POLLIN) && !rdma_get_cm_event(sv->lep.ch, &ev))
 		on_event(sv, ev);
 	if (f->p[1].revents & POLLIN)
 		tcp_accept(sv, sv->tcp);
@@ -1106,7 +1032,7 @@ static void serve_loop(struct server *sv)
 	};
 
 	if (f.p && f.tc && f.sc) {
-		f.p[0] = (struct pollfd){ .fd = sv->ch->fd, .events = POLLIN };
+		f.p[0] = (struct pollfd){ .fd = sv->lep.ch->fd, .events = POLLIN };
 		f.p[1] = (struct pollfd){ .fd = sv->tcp, .events = POLLIN };
 		while (!*sv->o->stop && !sv->lost) {
 			loop_fill(sv, &f);
@@ -1142,9 +1068,8 @@ int rctl_serve(const struct rctl_serve_opts *o, rctl_serve_cb cb, void *arg,
 		ret = sv.tcp < 0 ? sv.tcp : 0;
 	}
 	if (!ret) {
-		if (sv.lid->verbs)
-			snprintf(ev.dev, sizeof(ev.dev), "%s",
-				 ibv_get_device_name(sv.lid->verbs->device));
+		if (sv.lep.id->verbs)
+			snprintf(ev.dev, sizeof(ev.dev), "%s", rctl_rdma_ep_dev(&sv.lep));
 		snprintf(sv.dev, sizeof(sv.dev), "%s", ev.dev);
 		cb(arg, &ev);
 		serve_loop(&sv);
@@ -1160,9 +1085,6 @@ int rctl_serve(const struct rctl_serve_opts *o, rctl_serve_cb cb, void *arg,
 	free(sv.tconns);
 	if (sv.tcp >= 0)
 		close(sv.tcp);
-	if (sv.lid)
-		rdma_destroy_id(sv.lid);
-	if (sv.ch)
-		rdma_destroy_event_channel(sv.ch);
+	rctl_rdma_ep_close(&sv.lep, 0);
 	return ret;
 }

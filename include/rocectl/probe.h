@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Real-QP probing over librdmacm (RDMA_PS_TCP, RC): the client side used by
- * "rocectl reach" and "rocectl bench rdma", the responder of "rocectl serve",
- * and the small protocol they share.
+ * The probe connection (lib/probe.c, lib/probe_io.c): the client side used by
+ * "rocectl reach" and "rocectl bench rdma", over librdmacm (RDMA_PS_TCP, RC)
+ * on one endpoint (include/rocectl/rdma_ep.h); its answerer is "rocectl
+ * serve" (include/rocectl/serve.h), bench rdma's engine is
+ * include/rocectl/bench_rdma.h.
  *
  * Wire: only RoCE v2 (UDP 4791) is needed between the two hosts: the CM
  * exchange runs over QP1 MADs, the data over the RC QP. The handshake rides in
@@ -18,7 +20,6 @@
 #ifndef ROCECTL_PROBE_H
 #define ROCECTL_PROBE_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -26,7 +27,7 @@
 #include "rocectl/err.h"
 #include "rocectl/model.h"
 #include "rocectl/probe_wire.h"
-#include "rocectl/serve_peer.h"
+#include "rocectl/rdma_ep.h"
 
 #define RCTL_PROBE_PORT 18520		/* rdma_cm (RDMA_PS_TCP) and TCP control */
 
@@ -87,18 +88,11 @@ struct rctl_conn_opts {
 
 /* A connection and what the connect learnt on the way. */
 struct rctl_conn {
-	struct rdma_event_channel *ch;
-	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_comp_channel *cc;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
+	struct rctl_rdma_ep ep;		/* one CQ; ep.mr[0] holds buf */
 	char *buf;			/* [0,size) source; [size,2*size) sink */
-	uint32_t size, depth, max_inline;
+	uint32_t size, depth;
 	uint64_t raddr;
 	uint32_t rkey;
-	bool connected;
-	bool cq_armed;
 	uint64_t seq;
 	uint32_t send_outstanding;	/* signalled WRs not yet completed */
 	uint32_t write_short;		/* rctl_conn_opts */
@@ -139,41 +133,15 @@ int rctl_conn_pingpong(struct rctl_conn *c, enum rctl_xfer_op op, uint32_t len,
 
 struct ibv_wc;
 /*
- * Up to n completions, at least one, before deadline_ns (rctl_clock_ns()).
- * Busy polling reads the clock only once in RCTL_SPINS_PER_CLOCK empty polls:
- * where the clocksource is HPET (many VMs) a read costs microseconds.
+ * Up to n completions, at least one, before deadline_ns (rctl_clock_ns()),
+ * busy polling (RCTL_SPINS_PER_CLOCK, RCTL_YIELD_NS) or sleeping on the
+ * completion channel.
  */
-#define RCTL_SPINS_PER_CLOCK 512u
-/*
- * A busy poller that has waited this long yields the CPU at each clock read:
- * a peer polling on the same CPU (a VM with few vCPUs) then runs at once
- * instead of after a scheduler slice. Round trips shorter than this never
- * yield.
- */
-#define RCTL_YIELD_NS 100000u
 int rctl_conn_poll(struct rctl_conn *c, struct ibv_wc *wc, int n,
 		   uint64_t deadline_ns, bool busy);
 int rctl_conn_post_recv(struct rctl_conn *c);
 /* "work completion failed: <status>" into e; returns -EIO. */
 int rctl_wc_error(const struct ibv_wc *wc, struct rctl_err *e);
-
-/* --mtu-sweep: the largest SEND that makes the round trip. */
-struct rctl_sweep {
-	uint32_t largest_ok;		/* 0: not even the smallest passed */
-	uint32_t smallest_bad;		/* 0: everything up to the maximum passed */
-	uint32_t max;
-	unsigned int probes;
-	char why[160];			/* how the smallest bad size failed */
-};
-
-/*
- * Powers of two from 64 to "max", then a bisection between the last size that
- * passed and the first that did not. A failed size leaves the QP in error, so
- * the connection is made again (resolve + connect) before the next probe; *c
- * is connected on return unless that failed (-errno, message in e).
- */
-int rctl_mtu_sweep(struct rctl_conn *c, const struct rctl_conn_opts *o,
-		   uint32_t max, struct rctl_sweep *r, struct rctl_err *e);
 
 /*
  * The shared token of --token-file: the file's first line (one trailing
@@ -186,10 +154,6 @@ int rctl_token_read(const char *path, uint8_t tok[RCTL_TOKEN_LEN], struct rctl_e
 /* A numeric address (or, unless numeric, a host name) with the port set. */
 int rctl_sockaddr_parse(const char *s, uint16_t port, bool numeric,
 			struct sockaddr_storage *ss, struct rctl_err *e);
-
-/* The netdev holding a local address, and its MTU (0 when unreadable). */
-int rctl_addr_netdev(const struct sockaddr *sa, char *ifname, size_t len,
-		     uint32_t *mtu);
 
 /* ---- latency summaries (JSON: "rtt_ns" {min, mean, stddev, max, percentiles}) */
 
@@ -215,42 +179,6 @@ void rctl_lat_of(struct rctl_lat *l, const struct rctl_hist *h,
 int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
 		      uint32_t len, unsigned int count, double timeout_s,
 		      struct rctl_hist *h, struct rctl_stat *st, struct rctl_err *e);
-
-/* ---- bench rdma (lib/bench_rdma.c) ---- */
-
-struct rctl_bench_rdma_opts {
-	enum rctl_xfer_op op;
-	uint32_t size;
-	uint64_t iters;			/* 0: run for time_s */
-	double time_s;
-	uint32_t qd;			/* bandwidth: WRs in flight */
-	bool bw;
-	bool event;			/* sleep on the CQ's channel instead of busy polling */
-	double timeout_s;		/* longest wait for one completion */
-};
-
-struct rctl_hist;
-struct rctl_bench_rdma_result {
-	struct rctl_hist *lat;		/* ns; half the round trip for SEND/WRITE */
-	bool half_rtt;
-	uint64_t iters;
-	uint64_t bytes;
-	double secs;			/* first post to last completion */
-	const char *clock_source;	/* rctl_fast_clock_source() */
-};
-
-/*
- * perftest's method. Latency: SEND ping-pong (every SEND signalled and
- * inline when small, the answer a SEND), RDMA WRITE ping-pong where each side
- * watches the last byte of its buffer (no receive, no completion on the
- * passive side), or one RDMA READ at a time; a sample is the time from one
- * post to the next, halved for SEND and WRITE. Bandwidth: qd WRs in flight,
- * one in CQ_MOD signalled, over the time from the first post to the last
- * completion. The connection must use RCTL_MODE_ECHO for SEND latency,
- * RCTL_MODE_POLL for WRITE latency, RCTL_MODE_SINK otherwise.
- */
-int rctl_bench_rdma(struct rctl_conn *c, const struct rctl_bench_rdma_opts *o,
-		    struct rctl_bench_rdma_result *r, struct rctl_err *e);
 
 /*
  * The IPv4 (else IPv6) address of the first RoCE v2 GID of dev/port, or of
@@ -278,59 +206,6 @@ int rctl_port_hw_read(const char *dev, uint32_t port, struct rctl_counter **c,
 		      uint32_t *n);
 /* Whether a counter name counts loss, retransmission or retry trouble. */
 bool rctl_counter_is_loss(const char *name);
-
-/* ---- serve ---- */
-
-#define RCTL_SERVE_MAX_CLIENTS 256u
-
-struct rctl_serve_opts {
-	const struct sockaddr *bind;	/* with the port set */
-	unsigned int max_clients;
-	unsigned int max_per_peer;	/* of max_clients, per peer address */
-	double lifetime_s;		/* per client, RDMA and TCP echo */
-	const struct rctl_cidr *allow;	/* --allow: peers outside are refused */
-	unsigned int nallow;		/* 0: every peer */
-	const uint8_t *token;		/* RCTL_TOKEN_LEN bytes, or NULL: none asked */
-	const volatile sig_atomic_t *stop;
-};
-
-/*
- * What one client can hold, from the code below (rocectl-serve(8) states the
- * totals): before ESTABLISHED one page of registered memory (the control
- * receive) and its QP; once established 2 x size registered; echo answers in
- * flight at most RCTL_SERVE_ECHO_INFLIGHT; polling at most
- * RCTL_SERVE_SPIN_CREDIT_NS per message received, RCTL_SERVE_SPIN_MAX_NS in
- * a row.
- */
-#define RCTL_SERVE_CTRL_BYTES 4096u
-#define RCTL_SERVE_ECHO_INFLIGHT 16u
-#define RCTL_SERVE_SPIN_CREDIT_NS 2000000ull
-#define RCTL_SERVE_SPIN_MAX_NS 200000000ull
-
-enum rctl_serve_ev { RCTL_SERVE_LISTEN, RCTL_SERVE_CONNECT, RCTL_SERVE_REJECT,
-		     RCTL_SERVE_DISCONNECT };
-
-struct rctl_serve_event {
-	enum rctl_serve_ev kind;
-	char peer[RCTL_ADDR_LEN + 8];	/* "10.0.0.1:34567" */
-	char dev[RCTL_NAME_LEN];
-	uint8_t mode;
-	uint32_t size;
-	unsigned int clients;		/* connected after this event */
-	uint64_t messages;		/* handled, on disconnect */
-	double secs;			/* connected for, on disconnect */
-	uint64_t count;			/* reject: rejections this line stands for */
-	const char *why;		/* reject/disconnect reason, or NULL */
-};
-
-typedef void (*rctl_serve_cb)(void *arg, const struct rctl_serve_event *ev);
-
-/*
- * Run until *stop; 0 on a clean stop, -errno when it cannot listen, -ENODEV
- * when rdma_cm reports DEVICE_REMOVAL or ADDR_CHANGE on the listener.
- */
-int rctl_serve(const struct rctl_serve_opts *o, rctl_serve_cb cb, void *arg,
-	       struct rctl_err *e);
 
 const char *rctl_probe_mode_name(uint8_t mode);
 

@@ -20,6 +20,24 @@
 #define RCTL_REACH_MAX_TARGETS 4096u
 #define RCTL_REACH_MAX_PARALLEL 64u
 
+/* --mtu-sweep (lib/reach.c): the largest SEND that makes the round trip. */
+struct rctl_sweep {
+	uint32_t largest_ok;		/* 0: not even the smallest passed */
+	uint32_t smallest_bad;		/* 0: everything up to the maximum passed */
+	uint32_t max;
+	unsigned int probes;
+	char why[160];			/* how the smallest bad size failed */
+};
+
+/*
+ * Powers of two from 64 to "max", then a bisection between the last size that
+ * passed and the first that did not. A failed size leaves the QP in error, so
+ * the connection is made again (resolve + connect) before the next probe; *c
+ * is connected on return unless that failed (-errno, message in e).
+ */
+int rctl_mtu_sweep(struct rctl_conn *c, const struct rctl_conn_opts *o,
+		   uint32_t max, struct rctl_sweep *r, struct rctl_err *e);
+
 struct rctl_reach_opts {
 	uint16_t port;
 	int tos;			/* -1: rdma_cm default */
