@@ -73,6 +73,11 @@ void rctl_sgl_encode(uint8_t d[16], const struct rctl_sgl *s)
 		d[15] = 0x01;		/* data block, subtype offset */
 		return;
 	}
+	if (s->kind == RCTL_SGL_TRANSPORT) {
+		put32(d + 8, s->len);
+		d[15] = 0x5a;		/* transport data block, transport-specific subtype */
+		return;
+	}
 	d[8] = (uint8_t)s->len;
 	d[9] = (uint8_t)(s->len >> 8);
 	d[10] = (uint8_t)(s->len >> 16);
