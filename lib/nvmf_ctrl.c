@@ -181,7 +181,22 @@ static int exec_ok(struct rctl_nvmf_q *q, int slot, struct rctl_nvme_cmd *cmd,
 	return rctl_err_msg(e, EIO, "%s: %s", step, st);
 }
 
-/* Fabrics Connect on q; the 1024-byte data goes by keyed SGL (nvmet's admin RECVs are 64 B). */
+/*
+ * Connect Invalid Parameters pointing at SUBNQN (connect data byte 256): what
+ * nvmet answers for a subsystem it does not have (nvmet_alloc_ctrl()).
+ */
+static bool unknown_subsystem(const struct rctl_nvmf_done *d)
+{
+	bool in_data;
+	uint16_t ipo;
+
+	if (RCTL_NVME_SCT(d->status) != 1 || RCTL_NVME_SC(d->status) != 0x82)
+		return false;
+	rctl_nvmf_connect_ipo(d->dw0, &in_data, &ipo);
+	return in_data && ipo == 256;
+}
+
+/* Fabrics Connect on q; its 1024-byte data by keyed SGL on RDMA (nvmet's admin RECVs are 64 B), in the capsule on TCP. */
 static int fabrics_connect(struct rctl_nvmf_q *q, uint16_t cntlid, uint32_t kato,
 			   uint16_t *cntlid_out, struct rctl_err *e)
 {
@@ -204,6 +219,8 @@ static int fabrics_connect(struct rctl_nvmf_q *q, uint16_t cntlid, uint32_t kato
 		snprintf(step, sizeof(step), "%s: connect to subsystem '%s' on '%s:%u' failed",
 			 qn, c->subnqn, c->o.traddr, c->o.port);
 	ret = exec_ok(q, slot, &cmd, RCTL_NVMF_CONNECT_DATA_SIZE, step, &d, e);
+	if (ret == -EIO && unknown_subsystem(&d))
+		e->errnum = ENOENT;	/* the session lists what the target has */
 	if (ret)
 		return ret;
 	*cntlid_out = (uint16_t)d.dw0;

@@ -171,6 +171,50 @@ int rctl_nvmf_wait(struct rctl_nvmf_q **qs, int n, int timeout_ms,
 		   struct rctl_err *e);
 
 
+/* ---- the session of 'rocectl bench nvmf' (lib/nvmf_session.c) ------- */
+
+struct rctl_nvmf_session_cfg {
+	struct rctl_nvmf_opts conn;	/* subnqn unused: nqn below */
+	const char *nqn;		/* NULL: the only NVM subsystem of the discovery log */
+	uint32_t nsid;
+	uint32_t bs;			/* bytes per I/O */
+	int qd, queues;
+	bool strict;			/* refuse instead of clamping qd and queues */
+	bool event;
+};
+
+/* A request above the target's limit, clamped (without strict). */
+struct rctl_nvmf_clamp {
+	const char *what;		/* "qd", "queues" */
+	int want, max;
+};
+
+struct rctl_nvmf_session {
+	struct rctl_nvmf_ctrl *c;
+	struct rctl_nvmf_q *q[64];
+	int nq;
+	uint16_t qd;
+	struct rctl_nvme_id_ns ns;
+	char nqn[257];
+	struct rctl_nvmf_disc_entry *disc;	/* the discovery log, when it was read */
+	uint32_t ndisc;
+	struct rctl_nvmf_clamp clamp[2];
+	int nclamp;
+};
+
+/*
+ * Everything before the I/O: without cfg->nqn the discovery log (kept in
+ * s->disc) and its only NVM subsystem (subtype 2); Connect; the namespace,
+ * its block size and MDTS against cfg->bs; qd against CAP.MQES and queues
+ * against Set Features Number of Queues (clamped, or refused with strict);
+ * the I/O queues. *out is set even on error (the discovery log may be worth
+ * showing); rctl_nvmf_session_close() it either way. A subsystem the target
+ * does not have is named with the target's NVM subsystems in the message.
+ */
+int rctl_nvmf_session_open(const struct rctl_nvmf_session_cfg *cfg,
+			   struct rctl_nvmf_session **out, struct rctl_err *e);
+void rctl_nvmf_session_close(struct rctl_nvmf_session *s);
+
 /* ---- the I/O engine of 'rocectl bench nvmf' (lib/bench_nvmf.c) -------- */
 
 #include "rocectl/hist.h"
