@@ -219,8 +219,10 @@ static int fabrics_connect(struct rctl_nvmf_q *q, uint16_t cntlid, uint32_t kato
 		snprintf(step, sizeof(step), "%s: connect to subsystem '%s' on '%s:%u' failed",
 			 qn, c->subnqn, c->o.traddr, c->o.port);
 	ret = exec_ok(q, slot, &cmd, RCTL_NVMF_CONNECT_DATA_SIZE, step, &d, e);
-	if (ret == -EIO && unknown_subsystem(&d))
+	if (ret == -EIO && unknown_subsystem(&d)) {
 		e->errnum = ENOENT;	/* the session lists what the target has */
+		ret = -ENOENT;
+	}
 	if (ret)
 		return ret;
 	*cntlid_out = (uint16_t)d.dw0;

@@ -172,7 +172,7 @@ int rctl_nvmf_session_open(const struct rctl_nvmf_session_cfg *cfg,
 		return ret;
 	co.subnqn = s->nqn;
 	ret = rctl_nvmf_connect(&co, &s->c, e);
-	if (ret == -ENOENT && cfg->nqn)
+	if (ret && e->errnum == ENOENT && cfg->nqn)
 		return name_subsystems(cfg, s, e);
 	if (!ret)
 		ret = check_ns(cfg, s, e);

@@ -465,6 +465,8 @@ static int rx_fill(struct tq *q, struct rctl_err *e)
 		q->rxtail -= q->rxhead;
 		q->rxhead = 0;
 	}
+	if (q->rxtail == RX_BUF)
+		return 0;	/* full of a PDU being parsed: room comes as it is */
 	n = recv(q->fd, q->rx + q->rxtail, RX_BUF - q->rxtail, MSG_DONTWAIT);
 	if (n > 0) {
 		q->rxtail += (size_t)n;
@@ -497,7 +499,7 @@ static int tcp_poll(struct rctl_nvmf_q *bq, struct rctl_nvmf_done *d, int max,
 			done++;
 		if (ret)
 			continue;
-		if (reads++ || q->rxtail == RX_BUF)
+		if (reads++)
 			break;
 		if (rx_fill(q, e))
 			return -e->errnum;

@@ -61,18 +61,23 @@ file_ns() {
 	assert_line --regexp '^ios [0-9]+ in [0-9.]+ s  IOPS [0-9.]+'
 }
 
-@test "writes in the capsule (4 KiB) and by R2T and H2CData (128 KiB) are read back equal" {
+@test "writes in the capsule (4 KiB), by R2T (128 KiB) and in H2CData pieces (5 MiB) are read back equal" {
 	file_ns
 	run --separate-stderr tcp -j --nqn "$LAB_NQN" --nsid 2 --rw randwrite --write-ok --verify \
 		--qd 8 --ios 200
 	assert_success
 	echo "$output" | jq -e '.results.verified == 200 and .results.partial == false and
 		.inline_write_max_bytes >= 4096'
-	# above IOCCSZ and above nvmet's MAXH2CDATA of 6.1 (0xffff): R2T, two H2CData PDUs
+	# above IOCCSZ: R2T, then one H2CData; 128 KiB reads fill the 256 KiB receive buffer
 	run --separate-stderr tcp -j --nqn "$LAB_NQN" --nsid 2 --rw write --write-ok --verify \
 		--bs 128K --qd 4 --ios 100
 	assert_success
 	echo "$output" | jq -e '.results.verified == 100 and .inline_write_max_bytes < 131072'
+	# above MAXH2CDATA (nvmet: 4 MiB): the R2T answered in two H2CData PDUs
+	run --separate-stderr tcp -j --nqn "$LAB_NQN" --nsid 2 --rw write --write-ok --verify \
+		--bs 5M --qd 2 --ios 8
+	assert_success
+	echo "$output" | jq -e '.results.verified == 8 and .maxh2cdata < 5242880'
 	[ "$(tr -d '\0' </run/nvmf-verify.img | head -c 4096 | wc -c)" -gt 0 ]
 }
 
