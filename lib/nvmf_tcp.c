@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "rocectl/clock.h"
+#include "rocectl/nvmf_le.h"
 #include "rocectl/nvmf_tcp_wire.h"
 #include "rocectl/nvmf_transport.h"
 
@@ -151,12 +152,7 @@ static int tx_data(struct tq *q, const uint8_t *data, uint32_t len)
 	memcpy(p, data, len);
 	q->txtail += len;
 	if (q->ddgst) {
-		uint32_t c = rctl_crc32c(data, len);
-
-		p[len] = (uint8_t)c;
-		p[len + 1] = (uint8_t)(c >> 8);
-		p[len + 2] = (uint8_t)(c >> 16);
-		p[len + 3] = (uint8_t)(c >> 24);
+		rctl_le_put32(p + len, rctl_crc32c(data, len));
 		q->txtail += RCTL_TCP_DIGEST;
 	}
 	return 0;
@@ -410,7 +406,7 @@ static int rx_ddgst(struct tq *q, uint64_t now, struct rctl_nvmf_done *d,
 
 	if (q->rxtail - q->rxhead < RCTL_TCP_DIGEST)
 		return 0;
-	got = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+	got = rctl_le_get32(b);
 	q->rxhead += RCTL_TCP_DIGEST;
 	if (got != ~q->crc)
 		return proto_err(q, e, "data digest error on CID %#x", q->dh.cccid);

@@ -9,29 +9,8 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "rocectl/nvmf_le.h"
 #include "rocectl/nvmf_tcp_wire.h"
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)v);
-	put16(p + 2, (uint16_t)(v >> 16));
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return get16(p) | (uint32_t)get16(p + 2) << 16;
-}
 
 /* ---- CRC32C ------------------------------------------------------------ */
 
@@ -97,12 +76,12 @@ uint32_t rctl_crc32c(const void *buf, size_t len)
 
 void rctl_tcp_hdgst_put(uint8_t *b, uint8_t hlen)
 {
-	put32(b + hlen, rctl_crc32c(b, hlen));
+	rctl_le_put32(b + hlen, rctl_crc32c(b, hlen));
 }
 
 bool rctl_tcp_hdgst_ok(const uint8_t *b, uint8_t hlen)
 {
-	return get32(b + hlen) == rctl_crc32c(b, hlen);
+	return rctl_le_get32(b + hlen) == rctl_crc32c(b, hlen);
 }
 
 /* ---- headers ----------------------------------------------------------- */
@@ -113,7 +92,7 @@ void rctl_tcp_hdr_decode(const uint8_t b[RCTL_TCP_HDR_SIZE], struct rctl_tcp_hdr
 	h->flags = b[1];
 	h->hlen = b[2];
 	h->pdo = b[3];
-	h->plen = get32(b + 4);
+	h->plen = rctl_le_get32(b + 4);
 }
 
 static void hdr_put(uint8_t *b, uint8_t type, uint8_t flags, uint8_t hlen, uint8_t pdo,
@@ -123,7 +102,7 @@ static void hdr_put(uint8_t *b, uint8_t type, uint8_t flags, uint8_t hlen, uint8
 	b[1] = flags;
 	b[2] = hlen;
 	b[3] = pdo;
-	put32(b + 4, plen);
+	rctl_le_put32(b + 4, plen);
 }
 
 uint32_t rctl_tcp_pdo(uint8_t hlen, bool hdgst, uint8_t pda)
@@ -202,10 +181,10 @@ void rctl_tcp_icreq_encode(uint8_t b[RCTL_TCP_IC_SIZE], bool hdgst, bool ddgst)
 {
 	memset(b, 0, RCTL_TCP_IC_SIZE);
 	hdr_put(b, RCTL_TCP_ICREQ, 0, RCTL_TCP_IC_SIZE, 0, RCTL_TCP_IC_SIZE);
-	put16(b + 8, 0);		/* PFV 1.0 */
+	rctl_le_put16(b + 8, 0);		/* PFV 1.0 */
 	b[10] = 0;			/* HPDA: no alignment */
 	b[11] = (hdgst ? RCTL_TCP_DGST_HDR : 0) | (ddgst ? RCTL_TCP_DGST_DATA : 0);
-	put32(b + 12, 0);		/* MAXR2T, 0's based: one */
+	rctl_le_put32(b + 12, 0);		/* MAXR2T, 0's based: one */
 }
 
 int rctl_tcp_icresp_decode(const uint8_t b[RCTL_TCP_IC_SIZE], struct rctl_tcp_icresp *r)
@@ -217,11 +196,11 @@ int rctl_tcp_icresp_decode(const uint8_t b[RCTL_TCP_IC_SIZE], struct rctl_tcp_ic
 	if (h.type != RCTL_TCP_ICRESP || h.hlen != RCTL_TCP_IC_SIZE ||
 	    h.plen != RCTL_TCP_IC_SIZE)
 		return -EPROTO;
-	r->pfv = get16(b + 8);
+	r->pfv = rctl_le_get16(b + 8);
 	r->cpda = b[10];
 	r->hdgst = b[11] & RCTL_TCP_DGST_HDR;
 	r->ddgst = b[11] & RCTL_TCP_DGST_DATA;
-	r->maxh2cdata = get32(b + 12);
+	r->maxh2cdata = rctl_le_get32(b + 12);
 	if (r->pfv != 0 || r->maxh2cdata < RCTL_TCP_MAXH2C_MIN || r->cpda > 31)
 		return -EPROTO;
 	return 0;
@@ -260,26 +239,26 @@ uint32_t rctl_tcp_cmd_encode(uint8_t *b, bool hdgst, bool ddgst, uint8_t cpda,
 uint32_t rctl_tcp_h2c_encode(uint8_t *b, bool hdgst, bool ddgst, uint8_t cpda,
 			     const struct rctl_tcp_data *d, bool last)
 {
-	put16(b + 8, d->cccid);
-	put16(b + 10, d->ttag);
-	put32(b + 12, d->offset);
-	put32(b + 16, d->length);
-	put32(b + 20, 0);
+	rctl_le_put16(b + 8, d->cccid);
+	rctl_le_put16(b + 10, d->ttag);
+	rctl_le_put32(b + 12, d->offset);
+	rctl_le_put32(b + 16, d->length);
+	rctl_le_put32(b + 20, 0);
 	return data_pdu_put(b, RCTL_TCP_H2C_DATA, last ? RCTL_TCP_F_DATA_LAST : 0,
 			    RCTL_TCP_DATA_HLEN, hdgst, ddgst, cpda, d->length);
 }
 
 void rctl_tcp_data_decode(const uint8_t b[RCTL_TCP_DATA_HLEN], struct rctl_tcp_data *d)
 {
-	d->cccid = get16(b + 8);
-	d->ttag = get16(b + 10);
-	d->offset = get32(b + 12);
-	d->length = get32(b + 16);
+	d->cccid = rctl_le_get16(b + 8);
+	d->ttag = rctl_le_get16(b + 10);
+	d->offset = rctl_le_get32(b + 12);
+	d->length = rctl_le_get32(b + 16);
 }
 
 uint16_t rctl_tcp_term_fes(const uint8_t b[RCTL_TCP_TERM_HLEN])
 {
-	return get16(b + 8);
+	return rctl_le_get16(b + 8);
 }
 
 const char *rctl_tcp_fes_name(uint16_t fes)

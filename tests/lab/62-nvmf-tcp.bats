@@ -11,39 +11,15 @@
 bats_require_minimum_version 1.5.0
 
 setup() {
-	load lab
-	R=$BATS_TEST_DIRNAME/../../build/rocectl
-	T=$LAB_B_IP
+	load nvmf
 }
 
 teardown() {
-	local ns=$LAB_NVMET/subsystems/$LAB_NQN/namespaces/2
-	if [ -d "$ns" ]; then
-		echo 0 >"$ns/enable"
-		rmdir "$ns"
-	fi
-	rm -f /run/nvmf-verify.img
-	[ -z "${RESET:-}" ] || lab_reset
+	nvmf_teardown
 }
 
 tcp() {
 	timeout 60 "$R" bench nvmf --target "$T" --transport tcp "$@"
-}
-
-assert_results() {
-	echo "$1" | jq -e '.results as $r | $r.partial == false and $r.ios > 0 and $r.ios_per_s > 0 and
-		$r.latency_ns.percentiles["50"] <= $r.latency_ns.percentiles["99"] and
-		$r.latency_ns.percentiles["99"] <= $r.latency_ns.max and $r.latency_ns.min > 0'
-}
-
-# A 64 MiB file-backed namespace 2, for writes that are read back.
-file_ns() {
-	local ns=$LAB_NVMET/subsystems/$LAB_NQN/namespaces/2
-	truncate -s 64M /run/nvmf-verify.img
-	mkdir "$ns"
-	echo /run/nvmf-verify.img >"$ns/device_path"
-	echo 1 >"$ns/buffered_io"
-	echo 1 >"$ns/enable"
 }
 
 @test "over TCP without --nqn: the discovery log lists the tcp port, reads are benchmarked" {
@@ -61,7 +37,7 @@ file_ns() {
 	assert_line --regexp '^ios [0-9]+ in [0-9.]+ s  IOPS [0-9.]+'
 }
 
-@test "writes in the capsule (4 KiB), by R2T (128 KiB) and in H2CData pieces (5 MiB) are read back equal" {
+@test "writes in the capsule (4 KiB) and by R2T and H2CData (128 KiB) are read back equal" {
 	file_ns
 	run --separate-stderr tcp -j --nqn "$LAB_NQN" --nsid 2 --rw randwrite --write-ok --verify \
 		--qd 8 --ios 200
@@ -73,11 +49,8 @@ file_ns() {
 		--bs 128K --qd 4 --ios 100
 	assert_success
 	echo "$output" | jq -e '.results.verified == 100 and .inline_write_max_bytes < 131072'
-	# above MAXH2CDATA (nvmet: 4 MiB): the R2T answered in two H2CData PDUs
-	run --separate-stderr tcp -j --nqn "$LAB_NQN" --nsid 2 --rw write --write-ok --verify \
-		--bs 5M --qd 2 --ios 8
-	assert_success
-	echo "$output" | jq -e '.results.verified == 8 and .maxh2cdata < 5242880'
+	# nvmet's MAXH2CDATA (4 MiB) is also the most it takes in one command ("data sgl
+	# length invalid" above it), so an R2T answered in several H2CData PDUs is not seen here
 	[ "$(tr -d '\0' </run/nvmf-verify.img | head -c 4096 | wc -c)" -gt 0 ]
 }
 

@@ -358,10 +358,15 @@ knob_nvmet_tcp_port_remove() {
 }
 
 knob_nvmet_tcp_port_add() {
-	local p=$LAB_NVMET/ports/2
+	nvmet_port_make 2 tcp && lab_wait "$LAB_WAIT" lab_tcp_listening "$LAB_B_IP" "$LAB_PORT"
+}
+
+# nvmet_port_make N TRTYPE: nvmet port N of TRTYPE on B:LAB_PORT, the subsystem linked.
+nvmet_port_make() {
+	local p=$LAB_NVMET/ports/$1
 	if [ ! -d "$p" ]; then
 		mkdir "$p" &&
-		echo tcp >"$p/addr_trtype" &&
+		echo "$2" >"$p/addr_trtype" &&
 		echo ipv4 >"$p/addr_adrfam" &&
 		echo "$LAB_B_IP" >"$p/addr_traddr" &&
 		echo "$LAB_PORT" >"$p/addr_trsvcid" || return 1
@@ -369,22 +374,10 @@ knob_nvmet_tcp_port_add() {
 	if [ ! -L "$p/subsystems/$LAB_NQN" ]; then
 		ln -s "$LAB_NVMET/subsystems/$LAB_NQN" "$p/subsystems/$LAB_NQN" || return 1
 	fi
-	lab_wait "$LAB_WAIT" lab_tcp_listening "$LAB_B_IP" "$LAB_PORT"
 }
 
 knob_nvmet_port_add() {
-	local p=$LAB_NVMET/ports/1
-	if [ ! -d "$p" ]; then
-		mkdir "$p" &&
-		echo rdma >"$p/addr_trtype" &&
-		echo ipv4 >"$p/addr_adrfam" &&
-		echo "$LAB_B_IP" >"$p/addr_traddr" &&
-		echo "$LAB_PORT" >"$p/addr_trsvcid" || return 1
-	fi
-	if [ ! -L "$p/subsystems/$LAB_NQN" ]; then
-		ln -s "$LAB_NVMET/subsystems/$LAB_NQN" "$p/subsystems/$LAB_NQN" || return 1
-	fi
-	lab_wait "$LAB_WAIT" lab_cm_listening "$LAB_B_IP" "$LAB_PORT"
+	nvmet_port_make 1 rdma && lab_wait "$LAB_WAIT" lab_cm_listening "$LAB_B_IP" "$LAB_PORT"
 }
 
 # The per-device rdma_cm directory; created on demand, remembered so that only
