@@ -33,10 +33,10 @@ static struct {
 	uint64_t bs, ios;
 	double time, ramp, timeout;
 	bool write_ok, verify, histogram, strict, event, digest, compare_tcp;
-	bool time_given, ios_given, tos_given, timeout_given, transport_given;
+	bool time_given, ios_given, tos_given, timeout_given;
 } o = {
 	.port = RCTL_NVMF_PORT, .nsid = 1, .rw = "randread", .mix = 50, .qd = 1,
-	.queues = 1, .bs = 4096, .time = 10, .output = "text", .transport = "rdma",
+	.queues = 1, .bs = 4096, .time = 10, .output = "text",
 };
 
 static const struct rctl_opt nvmf_opts[] = {
@@ -48,7 +48,7 @@ static const struct rctl_opt nvmf_opts[] = {
 	  .help = "RDMA CM or TCP port of the target (default 4420, both transports)" },
 	/* nvme-cli's -t is check's and doctor's time limit here: long options only */
 	{ .name = "transport", .aliases = "trtype", .type = OPT_CHOICE, .arg = "TRTYPE",
-	  .dst = &o.transport, .choices = transport_names, .given = &o.transport_given,
+	  .dst = &o.transport, .choices = transport_names,
 	  .help = "rdma (default) or tcp" },
 	{ .name = "digest", .type = OPT_FLAG, .dst = &o.digest,
 	  .help = "TCP: header and data digests (CRC32C) on every PDU" },
@@ -127,6 +127,12 @@ static bool fio_out(void)
 	return !strcmp(o.output, "fio");
 }
 
+/* --transport: rdma unless tcp is given (NULL: not given). */
+static enum rctl_nvmf_trtype trtype_of(const char *s)
+{
+	return s && !strcmp(s, "tcp") ? RCTL_NVMF_TR_TCP : RCTL_NVMF_TR_RDMA;
+}
+
 /* Everything that can be refused before touching the network. */
 static int check_usage(struct rctl_ctx *ctx)
 {
@@ -151,10 +157,10 @@ static int check_usage(struct rctl_ctx *ctx)
 	if (o.bs % 512)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
 				  "bench nvmf: --bs %" PRIu64 " is not a multiple of 512", o.bs);
-	if (o.compare_tcp && (o.transport_given || fio_out()))
+	if (o.compare_tcp && (o.transport || fio_out()))
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench nvmf: --compare-tcp runs both "
 				  "transports and prints its own table; drop --transport and -o fio");
-	if (o.digest && !o.compare_tcp && strcmp(o.transport, "tcp"))
+	if (o.digest && !o.compare_tcp && trtype_of(o.transport) != RCTL_NVMF_TR_TCP)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
 				  "bench nvmf: --digest is for --transport tcp (NVMe/TCP digests)");
 	return 0;
@@ -343,11 +349,6 @@ static void on_progress(const struct rctl_nvmf_progress *p, void *arg)
 		fprintf(stderr, "\r%6.1f s  %" PRIu64 " ios  %.0f IOPS  %.2f MiB/s   ",
 			p->elapsed_s, p->ios, p->iops, p->mibs);
 	fflush(stderr);
-}
-
-static enum rctl_nvmf_trtype trtype_of(const char *s)
-{
-	return strcmp(s, "tcp") ? RCTL_NVMF_TR_RDMA : RCTL_NVMF_TR_TCP;
 }
 
 /* Open a session; print its discovery log (when read) and its clamps. */
