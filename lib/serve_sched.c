@@ -2,7 +2,8 @@
 /*
  * The schedule of a serve worker (include/rocectl/serve_sched.h).
  */
-#include "rocectl/probe.h"
+#include "rocectl/rdma_ep.h"
+#include "rocectl/serve.h"
 #include "rocectl/serve_sched.h"
 
 /* Messages since the last clock read buy polling time (RCTL_SERVE_SPIN_*). */

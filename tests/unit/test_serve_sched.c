@@ -11,7 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "rocectl/probe.h"
+#include "rocectl/rdma_ep.h"
+#include "rocectl/serve.h"
 #include "rocectl/serve_sched.h"
 
 static uint64_t fake_now, clock_reads;
