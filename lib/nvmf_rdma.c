@@ -18,10 +18,14 @@
  * receives are reposted as one chain per poll; the clock (rctl_fast_ns(),
  * the calibrated TSC where it is invariant) is read once per flush and once
  * per poll that found a CQE, not per command.
+ *
+ * The endpoint of each queue (rdma_cm channel and id, bounded CM waits, the
+ * CQ, completion channel, QP and the three registered buffers, posting and
+ * teardown) is include/rocectl/rdma_ep.h; what stays here is NVMe-oF's: the
+ * CM private data, the PD the queues of one controller share, the slots.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -35,12 +39,15 @@
 
 #include "rocectl/clock.h"
 #include "rocectl/nvmf_transport.h"
+#include "rocectl/rdma_ep.h"
 
 enum { PEND_SEND = 1, PEND_RECV = 2, REPORTED = 4 };
 #define WR_SEND (1ull << 32)
 #define SIG_EVERY_MAX 16		/* I/O queues: signal one send in this many (at most limit/2) */
 #define POLL_BATCH 32			/* work completions per ibv_poll_cq */
 #define CM_STATUS_CONSUMER_REJ 28	/* IB_CM_REJ_CONSUMER_DEFINED */
+
+enum { MR_SQE, MR_CQE, MR_DATA };	/* the endpoint's registered buffers */
 
 struct slot {
 	uint8_t pend;
@@ -56,13 +63,8 @@ struct rq {
 	struct rctl_nvmf_q b;		/* first: the controller's view */
 	unsigned int cid_bits;		/* of the slot in a CID */
 	uint16_t crqsize;
-	bool connected;
-	struct rdma_event_channel *ch;
-	struct rdma_cm_id *id;
-	struct ibv_comp_channel *cc;
-	struct ibv_cq *cq;
-	uint8_t *sqes, *rsps, *data;
-	struct ibv_mr *sqe_mr, *rsp_mr, *data_mr;
+	struct rctl_rdma_ep ep;		/* one CQ (ep.rcq) for sends and receives */
+	uint8_t *sqes, *rsps, *data;	/* the buffers of ep.mr[MR_SQE..MR_DATA] */
 	struct slot *slots;
 	uint16_t *free, nfree;
 	uint16_t sig_every, unsig;	/* signal one send in sig_every */
@@ -87,47 +89,34 @@ static const char *qname(const struct rq *q, char *buf, size_t len)
 
 /* ---- RDMA CM --------------------------------------------------------- */
 
-/* Next CM event of q's channel within timeout_ms; the caller acks it. */
-static int cm_event(struct rq *q, int timeout_ms,
-		    struct rdma_cm_event **ev)
+/* An rdma_ep message (e) with q's context in front: "admin queue: cannot ...". */
+static int err_ctx(struct rctl_err *e, int ret, const char *ctx)
 {
-	struct pollfd pfd = { .fd = q->ch->fd, .events = POLLIN };
-	int ret;
+	char m[sizeof(e->msg)];
 
-	ret = poll(&pfd, 1, timeout_ms);
-	if (ret < 0)
-		return -errno;
-	if (!ret)
-		return -ETIMEDOUT;
-	if (rdma_get_cm_event(q->ch, ev))
-		return errno == EAGAIN ? -ETIMEDOUT : -errno;
-	return 0;
+	snprintf(m, sizeof(m), "%s", e->msg);
+	return rctl_err_msg(e, ret, "%s: %s", ctx, m);
 }
 
 static int cm_step(struct rq *q, enum rdma_cm_event_type want,
 		   const char *step, struct rctl_err *e)
 {
 	const struct rctl_nvmf_ctrl *c = q->b.ctrl;
-	struct rdma_cm_event *ev;
+	struct rctl_rdma_cm_ev ev;
 	char qn[32];
-	int ret, status;
+	int ret;
 
-	ret = cm_event(q, c->o.timeout_ms, &ev);
+	ret = rctl_rdma_ep_event(&q->ep, c->o.timeout_ms, &ev);
 	qname(q, qn, sizeof(qn));
 	if (ret == -ETIMEDOUT)
 		return rctl_err_msg(e, ETIMEDOUT, "%s: cannot %s '%s': no answer within %d ms",
 				    qn, step, c->o.traddr, c->o.timeout_ms);
 	if (ret)
 		return rctl_err_set(e, -ret, "%s: cannot %s '%s'", qn, step, c->o.traddr);
-	if (ev->event == want) {
-		rdma_ack_cm_event(ev);
+	if (ev.type == want)
 		return 0;
-	}
-	status = ev->status;
-	ret = rctl_err_msg(e, EHOSTUNREACH, "%s: cannot %s '%s': %s (status %d)", qn,
-			   step, c->o.traddr, rdma_event_str(ev->event), status);
-	rdma_ack_cm_event(ev);
-	return ret;
+	return rctl_err_msg(e, EHOSTUNREACH, "%s: cannot %s '%s': %s (status %d)", qn,
+			    step, c->o.traddr, rdma_event_str(ev.type), ev.status);
 }
 
 static int cm_resolve(struct rq *q, struct rctl_err *e)
@@ -142,7 +131,7 @@ static int cm_resolve(struct rq *q, struct rctl_err *e)
 	if (rdma_getaddrinfo(o->traddr, port, &hints, &res))
 		return rctl_err_msg(e, EINVAL, "cannot resolve target address '%s'",
 				    o->traddr);
-	ret = rdma_resolve_addr(q->id, NULL, res->ai_dst_addr, o->timeout_ms);
+	ret = rdma_resolve_addr(q->ep.id, NULL, res->ai_dst_addr, o->timeout_ms);
 	rdma_freeaddrinfo(res);
 	if (ret)
 		return rctl_err_set(e, errno, "%s: cannot resolve address '%s'",
@@ -152,26 +141,25 @@ static int cm_resolve(struct rq *q, struct rctl_err *e)
 		return ret;
 	tos = (uint8_t)o->tos;
 	if (o->tos >= 0 &&
-	    rdma_set_option(q->id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
+	    rdma_set_option(q->ep.id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
 		return rctl_err_set(e, errno, "%s: cannot set tos %d", qn, o->tos);
-	if (rdma_resolve_route(q->id, o->timeout_ms))
+	if (rdma_resolve_route(q->ep.id, o->timeout_ms))
 		return rctl_err_set(e, errno, "%s: cannot resolve route to '%s'", qn,
 				    o->traddr);
 	return cm_step(q, RDMA_CM_EVENT_ROUTE_RESOLVED, "resolve route to", e);
 }
 
-static int cm_rejected(struct rq *q, struct rdma_cm_event *ev,
+static int cm_rejected(struct rq *q, const struct rctl_rdma_cm_ev *ev,
 		       struct rctl_err *e)
 {
 	const struct rctl_nvmf_opts *o = &q->b.ctrl->o;
-	const void *pd = ev->param.conn.private_data;
-	uint8_t len = ev->param.conn.private_data_len;
 	const char *name;
 	uint16_t sts;
 	char qn[32];
 
 	qname(q, qn, sizeof(qn));
-	if (ev->status == CM_STATUS_CONSUMER_REJ && !rctl_nvmf_cm_rej(pd, len, &sts)) {
+	if (ev->status == CM_STATUS_CONSUMER_REJ &&
+	    !rctl_nvmf_cm_rej(ev->priv, ev->priv_len, &sts)) {
 		name = rctl_nvmf_rej_name(sts);
 		return rctl_err_msg(e, ECONNREFUSED,
 				    "%s: connect to '%s:%u' rejected by the target: %s (nvme rdma status %#x)",
@@ -188,13 +176,13 @@ static int cm_connect(struct rq *q, uint16_t cntlid, struct rctl_err *e)
 	struct rctl_nvmf_ctrl *c = q->b.ctrl;
 	struct rdma_conn_param p = { 0 };
 	struct ibv_device_attr da;
-	struct rdma_cm_event *ev;
+	struct rctl_rdma_cm_ev ev;
 	uint8_t pd[RCTL_NVMF_CM_PRIV_SIZE];
 	char qn[32];
 	int ret;
 
 	qname(q, qn, sizeof(qn));
-	if (ibv_query_device(q->id->verbs, &da))
+	if (ibv_query_device(q->ep.id->verbs, &da))
 		return rctl_err_set(e, errno, "%s: cannot query device", qn);
 	rctl_nvmf_cm_req(pd, q->b.qid, q->b.depth, q->b.depth - 1, cntlid);
 	p.private_data = pd;
@@ -204,40 +192,38 @@ static int cm_connect(struct rq *q, uint16_t cntlid, struct rctl_err *e)
 	p.flow_control = 1;
 	p.retry_count = 7;
 	p.rnr_retry_count = 7;
-	if (rdma_connect(q->id, &p))
+	if (rdma_connect(q->ep.id, &p))
 		return rctl_err_set(e, errno, "%s: cannot connect to '%s'", qn, c->o.traddr);
-	ret = cm_event(q, c->o.timeout_ms, &ev);
+	ret = rctl_rdma_ep_event(&q->ep, c->o.timeout_ms, &ev);
 	if (ret == -ETIMEDOUT)
 		return rctl_err_msg(e, ETIMEDOUT, "%s: connect to '%s:%u': no answer within %d ms",
 				    qn, c->o.traddr, c->o.port, c->o.timeout_ms);
 	if (ret)
 		return rctl_err_set(e, -ret, "%s: connect to '%s'", qn, c->o.traddr);
-	if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
-		if (rctl_nvmf_cm_rep(ev->param.conn.private_data,
-				     ev->param.conn.private_data_len, &q->crqsize))
-			q->crqsize = 0;
-		q->connected = true;
-		ret = 0;
-	} else if (ev->event == RDMA_CM_EVENT_REJECTED) {
-		ret = cm_rejected(q, ev, e);
-	} else {
-		ret = rctl_err_msg(e, EHOSTUNREACH, "%s: connect to '%s:%u': %s (status %d)",
-				   qn, c->o.traddr, c->o.port, rdma_event_str(ev->event),
-				   ev->status);
-	}
-	rdma_ack_cm_event(ev);
-	return ret;
+	if (ev.type == RDMA_CM_EVENT_REJECTED)
+		return cm_rejected(q, &ev, e);
+	if (ev.type != RDMA_CM_EVENT_ESTABLISHED)
+		return rctl_err_msg(e, EHOSTUNREACH, "%s: connect to '%s:%u': %s (status %d)",
+				    qn, c->o.traddr, c->o.port, rdma_event_str(ev.type),
+				    ev.status);
+	if (rctl_nvmf_cm_rep(ev.priv, ev.priv_len, &q->crqsize))
+		q->crqsize = 0;
+	q->ep.connected = true;
+	return 0;
 }
 
 /* ---- queue resources ------------------------------------------------- */
 
-static struct ibv_mr *reg(struct rq *q, uint8_t **buf, size_t len, int acc)
+/* ep.mr[i]: len bytes filled with 0, registered with acc on the shared PD. */
+static uint8_t *reg(struct rq *q, unsigned int i, size_t len, int acc,
+		    struct rctl_err *e)
 {
-	*buf = aligned_alloc(4096, (len + 4095) & ~(size_t)4095);
-	if (!*buf)
-		return NULL;
-	memset(*buf, 0, len);
-	return ibv_reg_mr(q->b.ctrl->tp, *buf, len, acc);
+	char qn[32];
+	uint8_t *p = rctl_rdma_ep_reg(&q->ep, i, len, 0, acc, e);
+
+	if (!p)
+		err_ctx(e, e->errnum, qname(q, qn, sizeof(qn)));
+	return p;
 }
 
 /* Prepared RECV WRs, one per response buffer; reposting links them into a chain. */
@@ -248,104 +234,96 @@ static void recv_wrs_init(struct rq *q)
 	for (i = 0; i < q->b.depth; i++) {
 		q->rsge[i] = (struct ibv_sge){
 			.addr = (uintptr_t)(q->rsps + i * RCTL_NVME_CQE_SIZE),
-			.length = RCTL_NVME_CQE_SIZE, .lkey = q->rsp_mr->lkey,
+			.length = RCTL_NVME_CQE_SIZE, .lkey = q->ep.mr[MR_CQE].mr->lkey,
 		};
 		q->rwr[i] = (struct ibv_recv_wr){ .wr_id = i, .sg_list = &q->rsge[i],
 						  .num_sge = 1 };
 	}
 }
 
-/* Post the RECVs of buffers idx[0..n) as one chain. */
+/* Post the RECVs of buffers idx[0..n) as one chain; 0 or -errno. */
 static int post_recvs(struct rq *q, const uint32_t *idx, int n)
 {
-	struct ibv_recv_wr *bad;
 	int i;
 
 	if (!n)
 		return 0;
 	for (i = 0; i < n; i++)
 		q->rwr[idx[i]].next = i + 1 < n ? &q->rwr[idx[i + 1]] : NULL;
-	return ibv_post_recv(q->id->qp, &q->rwr[idx[0]], &bad);
+	return rctl_rdma_ep_post_recvs(&q->ep, &q->rwr[idx[0]]);
 }
 
-static int q_verbs(struct rq *q, bool event, struct rctl_err *e)
+/* The PD every queue of the controller shares: the admin queue allocates it. */
+static int q_pd(struct rq *q, const char *qn, struct rctl_err *e)
 {
 	struct rctl_nvmf_ctrl *c = q->b.ctrl;
-	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_RC };
-	int acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+	struct ibv_context *vc = q->ep.id->verbs;
 	struct ibv_pd *pd = c->tp;
-	char qn[32];
-	uint32_t i;
 
-	qname(q, qn, sizeof(qn));
 	if (!pd) {
-		c->tp = pd = ibv_alloc_pd(q->id->verbs);
+		c->tp = pd = ibv_alloc_pd(vc);
 		if (!pd)
 			return rctl_err_set(e, errno, "%s: cannot allocate a protection domain", qn);
 		snprintf(c->info.ibdev, sizeof(c->info.ibdev), "%s",
-			 ibv_get_device_name(q->id->verbs->device));
-	} else if (pd->context != q->id->verbs) {
+			 ibv_get_device_name(vc->device));
+	} else if (pd->context != vc) {
 		return rctl_err_msg(e, EXDEV, "%s: route to '%s' uses another RDMA device",
 				    qn, c->o.traddr);
 	}
-	if (event && !(q->cc = ibv_create_comp_channel(q->id->verbs)))
-		return rctl_err_set(e, errno, "%s: cannot create a completion channel", qn);
-	q->cq = ibv_create_cq(q->id->verbs, 2 * (q->b.depth + 1), q, q->cc, 0);
-	if (!q->cq)
-		return rctl_err_set(e, errno, "%s: cannot create a completion queue", qn);
-	qa.send_cq = qa.recv_cq = q->cq;
-	qa.cap.max_send_wr = q->b.limit + 1;
-	qa.cap.max_recv_wr = q->b.depth + 1;
-	qa.cap.max_send_sge = 2;
-	qa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(q->id, pd, &qa))
-		return rctl_err_set(e, errno, "%s: cannot create a queue pair", qn);
-	q->sqe_mr = reg(q, &q->sqes, (size_t)q->b.limit * RCTL_NVME_SQE_SIZE, IBV_ACCESS_LOCAL_WRITE);
-	q->rsp_mr = reg(q, &q->rsps, (size_t)q->b.depth * RCTL_NVME_CQE_SIZE, IBV_ACCESS_LOCAL_WRITE);
-	q->data_mr = reg(q, &q->data, (size_t)q->b.limit * q->b.buf_size, acc);
-	if (!q->sqe_mr || !q->rsp_mr || !q->data_mr)
-		return rctl_err_set(e, errno, "%s: cannot register %u bytes of buffers", qn,
-				    q->b.limit * q->b.buf_size);
-	recv_wrs_init(q);
-	for (i = 0; i < q->b.depth; i++)
-		q->rwr[i].next = i + 1 < q->b.depth ? &q->rwr[i + 1] : NULL;
-	if (ibv_post_recv(q->id->qp, &q->rwr[0], &(struct ibv_recv_wr *){ NULL }))
-		return rctl_err_set(e, errno, "%s: cannot post receives", qn);
-	if (q->cc && fcntl(q->cc->fd, F_SETFL, fcntl(q->cc->fd, F_GETFL) | O_NONBLOCK))
-		return rctl_err_set(e, errno, "%s: cannot set the completion channel non-blocking", qn);
 	return 0;
 }
 
+/* PD, CQ (with a non-blocking completion channel in event mode), QP, buffers, RECVs. */
+static int q_verbs(struct rq *q, bool event, struct rctl_err *e)
+{
+	int acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+	char qn[32];
+	struct rctl_rdma_caps caps = {
+		.who = qname(q, qn, sizeof(qn)),
+		.comp_channel = event, .cc_nonblock = true,
+		.cq_entries = 2 * (q->b.depth + 1),
+		.send_wr = q->b.limit + 1, .recv_wr = q->b.depth + 1,
+		.send_sge = 2,		/* the SQE, in-capsule data */
+		.recv_sge = 1,
+	};
+	uint32_t i;
+	int ret;
+
+	ret = q_pd(q, qn, e);
+	if (ret)
+		return ret;
+	caps.pd = q->b.ctrl->tp;		/* shared: the endpoint does not free it */
+	ret = rctl_rdma_ep_create(&q->ep, &caps, e);
+	if (ret)
+		return ret;
+	q->sqes = reg(q, MR_SQE, (size_t)q->b.limit * RCTL_NVME_SQE_SIZE, IBV_ACCESS_LOCAL_WRITE, e);
+	if (!q->sqes)
+		return -e->errnum;
+	q->rsps = reg(q, MR_CQE, (size_t)q->b.depth * RCTL_NVME_CQE_SIZE, IBV_ACCESS_LOCAL_WRITE, e);
+	if (!q->rsps)
+		return -e->errnum;
+	q->data = reg(q, MR_DATA, (size_t)q->b.limit * q->b.buf_size, acc, e);
+	if (!q->data)
+		return -e->errnum;
+	recv_wrs_init(q);
+	for (i = 0; i < q->b.depth; i++)
+		q->rwr[i].next = i + 1 < q->b.depth ? &q->rwr[i + 1] : NULL;
+	if (rctl_rdma_ep_post_recvs(&q->ep, &q->rwr[0]))
+		return rctl_err_set(e, errno, "%s: cannot post receives", qn);
+	return 0;
+}
+
+/* The endpoint in verbs' order (disconnect unawaited, QP, MRs, CQ, channels); the PD stays. */
 static void q_free(struct rq *q)
 {
 	if (!q)
 		return;
-	if (q->connected)
-		rdma_disconnect(q->id);
-	if (q->id && q->id->qp)
-		rdma_destroy_qp(q->id);
-	if (q->cq)
-		ibv_destroy_cq(q->cq);
-	if (q->cc)
-		ibv_destroy_comp_channel(q->cc);
-	if (q->sqe_mr)
-		ibv_dereg_mr(q->sqe_mr);
-	if (q->rsp_mr)
-		ibv_dereg_mr(q->rsp_mr);
-	if (q->data_mr)
-		ibv_dereg_mr(q->data_mr);
-	free(q->sqes);
-	free(q->rsps);
-	free(q->data);
+	rctl_rdma_ep_close(&q->ep, 0);
 	free(q->slots);
 	free(q->free);
 	free(q->sring);
 	free(q->rwr);
 	free(q->rsge);
-	if (q->id)
-		rdma_destroy_id(q->id);
-	if (q->ch)
-		rdma_destroy_event_channel(q->ch);
 	free(q);
 }
 
@@ -354,6 +332,7 @@ static int q_alloc(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t depth,
 		   struct rctl_err *e)
 {
 	struct rq *q = calloc(1, sizeof(*q));
+	char what[300];
 	uint16_t i;
 
 	if (!q)
@@ -376,14 +355,11 @@ static int q_alloc(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t depth,
 	q->sig_every = 1;
 	for (i = 0; i < limit; i++)
 		q->free[q->nfree++] = limit - 1 - i;
-	q->ch = rdma_create_event_channel();
-	if (!q->ch)
-		return rctl_err_set(e, errno, "cannot connect to '%s': no rdma_cm event channel",
-				    c->o.traddr);
-	if (fcntl(q->ch->fd, F_SETFL, fcntl(q->ch->fd, F_GETFL) | O_NONBLOCK))
-		return rctl_err_set(e, errno, "cannot set the rdma_cm channel non-blocking");
-	if (rdma_create_id(q->ch, &q->id, q, RDMA_PS_TCP))
-		return rctl_err_set(e, errno, "cannot create an rdma_cm id");
+	/* a non-blocking channel: the CM waits poll(2) it with a timeout */
+	if (rctl_rdma_ep_open(&q->ep, q, true, e)) {
+		snprintf(what, sizeof(what), "cannot connect to '%s'", c->o.traddr);
+		return err_ctx(e, e->errnum, what);
+	}
 	return 0;
 }
 
@@ -420,9 +396,9 @@ static int rdma_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cm
 	cmd->cid = rctl_nvme_cid((uint16_t)slot, s->gen, q->cid_bits);
 	memset(&cmd->sgl, 0, sizeof(cmd->sgl));
 	s->sge[0] = (struct ibv_sge){ .addr = (uintptr_t)(q->sqes + slot * RCTL_NVME_SQE_SIZE),
-				      .length = RCTL_NVME_SQE_SIZE, .lkey = q->sqe_mr->lkey };
+				      .length = RCTL_NVME_SQE_SIZE, .lkey = q->ep.mr[MR_SQE].mr->lkey };
 	s->sge[1] = (struct ibv_sge){ .addr = (uintptr_t)buf, .length = len,
-				      .lkey = q->data_mr->lkey };
+				      .lkey = q->ep.mr[MR_DATA].mr->lkey };
 	s->wr = (struct ibv_send_wr){ .sg_list = s->sge, .num_sge = 1, .opcode = IBV_WR_SEND };
 	if (len && cmd->opc == RCTL_NVME_OPC_WRITE && q->b.qid && len <= q->b.inline_max) {
 		cmd->sgl.kind = RCTL_SGL_OFFSET;
@@ -431,7 +407,7 @@ static int rdma_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cm
 	} else if (len) {
 		cmd->sgl.addr = (uintptr_t)buf;
 		cmd->sgl.len = len;
-		cmd->sgl.key = q->data_mr->rkey;
+		cmd->sgl.key = q->ep.mr[MR_DATA].mr->rkey;
 	}
 	rctl_nvme_sqe_encode(q->sqes + slot * RCTL_NVME_SQE_SIZE, cmd);
 	/* send sequence numbers: the ring maps each unconfirmed one to its slot */
@@ -458,9 +434,10 @@ static int rdma_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cm
 static int rdma_flush(struct rctl_nvmf_q *bq, struct rctl_err *e)
 {
 	struct rq *q = rq_of(bq);
-	struct ibv_send_wr *bad, *w;
+	struct ibv_send_wr *w;
 	uint64_t now;
 	char qn[32];
+	int ret;
 
 	if (!q->head)
 		return 0;
@@ -470,9 +447,10 @@ static int rdma_flush(struct rctl_nvmf_q *bq, struct rctl_err *e)
 	w = q->head;
 	q->head = q->tail = NULL;
 	q->nqueued = 0;
-	if (ibv_post_send(q->id->qp, w, &bad)) {
+	ret = rctl_rdma_ep_post_sends(&q->ep, w);
+	if (ret) {
 		q->b.dead = true;
-		return rctl_err_set(e, errno, "%s: cannot post a send", qname(q, qn, sizeof(qn)));
+		return rctl_err_set(e, -ret, "%s: cannot post a send", qname(q, qn, sizeof(qn)));
 	}
 	return 0;
 }
@@ -584,7 +562,7 @@ static int rdma_poll(struct rctl_nvmf_q *bq, struct rctl_nvmf_done *d, int max,
 
 	if (q->b.dead)
 		return rctl_err_msg(e, ENOTCONN, "queue %u is down", q->b.qid);
-	n = ibv_poll_cq(q->cq, max < POLL_BATCH ? max : POLL_BATCH, wc);
+	n = ibv_poll_cq(q->ep.rcq, max < POLL_BATCH ? max : POLL_BATCH, wc);
 	if (n < 0)
 		return rctl_err_msg(e, EIO, "queue %u: cannot poll the completion queue", q->b.qid);
 	if (n)
@@ -612,9 +590,10 @@ static int rdma_poll(struct rctl_nvmf_q *bq, struct rctl_nvmf_done *d, int max,
 static int rdma_arm(struct rctl_nvmf_q *bq, struct rctl_err *e)
 {
 	struct rq *q = rq_of(bq);
+	int ret = rctl_rdma_ep_arm(&q->ep, false);
 
-	if (ibv_req_notify_cq(q->cq, 0))
-		return rctl_err_set(e, errno, "queue %u: cannot arm the completion queue",
+	if (ret)
+		return rctl_err_set(e, -ret, "queue %u: cannot arm the completion queue",
 				    q->b.qid);
 	return 0;
 }
@@ -623,17 +602,12 @@ static int rdma_arm(struct rctl_nvmf_q *bq, struct rctl_err *e)
 static int rdma_wait_fd(struct rctl_nvmf_q *bq, short *events)
 {
 	*events = POLLIN;
-	return rq_of(bq)->cc->fd;
+	return rq_of(bq)->ep.cc->fd;
 }
 
 static void rdma_ack(struct rctl_nvmf_q *bq)
 {
-	struct rq *q = rq_of(bq);
-	struct ibv_cq *cq;
-	void *ctx;
-
-	if (!ibv_get_cq_event(q->cc, &cq, &ctx))
-		ibv_ack_cq_events(cq, 1);
+	rctl_rdma_ep_cq_event(&rq_of(bq)->ep);
 }
 
 /* Resolve, create the verbs resources, connect; Fabrics Connect is the controller's. */
