@@ -3,9 +3,11 @@
 #
 # bench/nvmf.sh - rocectl bench nvmf against the kernel NVMe-oF initiator, in one lab boot:
 #	LAB_SMP=2 tests/lab/lab run -- bench/nvmf.sh
-# Alternates (ROUNDS times) rocectl bench nvmf (busy-poll, then --event) and
-# nvme connect + fio (libaio and io_uring, direct) on the same nvmet-rdma
-# target: 4k randread QD1 mean and p99 latency, QD32 IOPS, and CPU per I/O
+# For each transport of TRANSPORTS (default "rdma tcp": nvmet-rdma and
+# nvmet-tcp, the same subsystem), alternates (ROUNDS times) rocectl bench
+# nvmf --transport T (busy-poll, then --event) and nvme connect -t T + fio
+# (libaio and io_uring, direct): 4k randread QD1 mean and p99 latency, QD32
+# IOPS, and CPU per I/O
 # counted guest-wide: busy jiffies of /proc/stat (user, nice, system, irq,
 # softirq, steal) over each run divided by its I/Os, since rxe and the target
 # work in softirq outside any process's own accounting; and the interrupts per
@@ -19,12 +21,15 @@
 #              the packet, the initiator's
 #   shared     no steering, nothing pinned: initiator, target and rxe share both
 #              CPUs; also rocectl with 2 queues of QD32 (one thread each)
-# The ratios are against the goals of issue 12: QD32 IOPS >= 1.2x fio's,
-# guest-wide CPU per I/O <= 0.8x, QD1 mean latency <= 0.9x (busy-poll). Not a
-# test: nothing is asserted.
+# The ratios are against the goals: over RDMA those of issue 12 (QD32 IOPS >=
+# 1.2x fio's, guest-wide CPU per I/O <= 0.8x, QD1 mean latency <= 0.9x,
+# busy-poll), over TCP those of issue 26 (1.0x, 1.0x, 1.0x). At the end,
+# rocectl's --compare-tcp table at QD1 and QD32 (shared layout). Not a test:
+# nothing is asserted.
 set -u
 source "$(dirname "$0")/lab.bash"
 ROUNDS=${ROUNDS:-3} SECS=${SECS:-3} LAYOUTS=${LAYOUTS:-two-hosts shared}
+TRANSPORTS=${TRANSPORTS:-rdma tcp}
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -53,7 +58,8 @@ rocectl_run() {
 	local qd=$1 j0 i0 out
 	shift
 	i0=$(rps_ipis) j0=$(busy_jiffies)
-	out=$($T "$R" -j -q bench nvmf --target "$B" --nqn "$NQN" --qd "$qd" --time "$SECS" $PIN "$@" |
+	out=$($T "$R" -j -q bench nvmf --target "$B" --transport "$TR" --nqn "$NQN" --qd "$qd" \
+		--time "$SECS" $PIN "$@" |
 		jq -r '.results | "\(.latency_ns.mean / 1000) \(.latency_ns.percentiles["99"] / 1000) \(.ios_per_s) \(.ios)"')
 	set -- $out
 	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}") $(ipis "$i0" "${4:-0}")"
@@ -71,7 +77,7 @@ fio_run() {
 }
 
 kernel_connect() {
-	$T nvme connect -t rdma -a "$B" -s 4420 -n "$NQN" >/dev/null || return 1
+	$T nvme connect -t "$TR" -a "$B" -s 4420 -n "$NQN" >/dev/null || return 1
 	lab_wait 20 lab_nvme_dev >/dev/null && lab_nvme_dev
 }
 
@@ -101,6 +107,14 @@ ratio() { # NAME A B GOAL OP: one line of "NAME A/B: x (OP GOAL) met|not met"
 		printf "  %s: %.2f (%s %s) %s\n", n, x, op, g, (ok ? "met" : "not met") }'
 }
 
+# goal NAME: this transport's goal for QD32 IOPS, CPU per I/O, QD1 mean latency.
+goal() {
+	case $TR:$1 in
+	rdma:iops) echo 1.2 ;; rdma:cpu) echo 0.8 ;; rdma:lat) echo 0.9 ;;
+	*) echo 1.0 ;;
+	esac
+}
+
 report() {
 	local r k
 	echo "medians:"
@@ -112,12 +126,14 @@ report() {
 	echo "ratios (goal):"
 	for r in rocectl rocectl-event; do
 		for k in libaio io_uring; do
-			ratio "QD32 IOPS $r/$k" "$(med $r.iops32)" "$(med $k.iops32)" 1.2 ">="
-			ratio "QD32 guest CPU per I/O $r/$k" "$(med $r.cpu32)" "$(med $k.cpu32)" 0.8 "<="
+			ratio "QD32 IOPS $r/$k" "$(med $r.iops32)" "$(med $k.iops32)" "$(goal iops)" ">="
+			ratio "QD32 guest CPU per I/O $r/$k" "$(med $r.cpu32)" "$(med $k.cpu32)" \
+				"$(goal cpu)" "<="
 		done
 	done
 	for k in libaio io_uring; do
-		ratio "QD1 mean latency rocectl/$k" "$(med rocectl.mean)" "$(med $k.mean)" 0.9 "<="
+		ratio "QD1 mean latency rocectl/$k" "$(med rocectl.mean)" "$(med $k.mean)" \
+			"$(goal lat)" "<="
 	done
 	[[ " $WHO " == *" rocectl-2q "* ]] &&
 		awk -v a="$(med rocectl-2q.iops32)" -v b="$(med rocectl.iops32)" \
@@ -150,19 +166,37 @@ rounds() {
 	done
 }
 
-dev=$(kernel_connect) || { echo "nvme connect failed" >&2; exit 1; }
-echo "bench nvmf vs fio + kernel initiator: 4k randread, ${SECS}s runs, $ROUNDS rounds; $(nproc) vCPU," \
-	"clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
-	"rocectl clock $($T "$R" -j -q bench nvmf --target "$B" --nqn "$NQN" --ios 10 | jq -r .clock_source)"
-for lay in $LAYOUTS; do
-	layout "$lay" || continue
-	echo "layout $lay: RPS CPU mask $LAB_B_IF (target) $(lab_rx_cpus "$LAB_B_IF"), $LAB_A_IF (initiator)" \
-		"$(lab_rx_cpus "$LAB_A_IF"); initiators pinned: ${TASKSET:-no}"
-	V=()
-	rounds
-	report
+# One transport: the kernel initiator connected over it, every layout, disconnected.
+transport() {
+	local lay
+	dev=$(kernel_connect) || { echo "nvme connect -t $TR failed" >&2; return 1; }
+	echo "== $TR: bench nvmf vs fio + kernel initiator: 4k randread, ${SECS}s runs, $ROUNDS rounds;" \
+		"$(nproc) vCPU, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
+		"rocectl clock $($T "$R" -j -q bench nvmf --target "$B" --transport "$TR" --nqn "$NQN" \
+		--ios 10 | jq -r .clock_source)"
+	for lay in $LAYOUTS; do
+		layout "$lay" || continue
+		echo "layout $lay: RPS CPU mask $LAB_B_IF (target) $(lab_rx_cpus "$LAB_B_IF"), $LAB_A_IF" \
+			"(initiator) $(lab_rx_cpus "$LAB_A_IF"); initiators pinned: ${TASKSET:-no}"
+		V=()
+		rounds
+		report
+	done
+	knob_rx_cpu "$LAB_A_IF" -
+	knob_rx_cpu "$LAB_B_IF" -
+	nvme disconnect -n "$NQN" >/dev/null 2>&1
+	lab_wait 20 no_kernel_dev
+	return 0
+}
+
+no_kernel_dev() { ! lab_nvme_dev >/dev/null; }
+
+for TR in $TRANSPORTS; do
+	transport
 done
-knob_rx_cpu "$LAB_A_IF" -
-knob_rx_cpu "$LAB_B_IF" -
-nvme disconnect -n "$NQN" >/dev/null 2>&1
+for qd in 1 32; do
+	echo "== rocectl bench nvmf --compare-tcp, QD$qd, shared layout"
+	$T "$R" -q bench nvmf --target "$B" --nqn "$NQN" --compare-tcp --qd "$qd" --time "$SECS" |
+		sed -n '/^RDMA vs TCP/,$p'
+done
 exit 0

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rocectl bench nvmf: a userspace NVMe-oF RDMA host measuring IOPS and latency
- * against a real target (lib/nvmf_host.c, lib/bench_nvmf.c).
+ * rocectl bench nvmf: a userspace NVMe-oF host, over RDMA or TCP, measuring
+ * IOPS and latency against a real target (lib/nvmf_session.c,
+ * lib/nvmf_ctrl.c, lib/bench_nvmf.c); --compare-tcp runs the workload over
+ * both and prints them side by side.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,12 +25,14 @@ static const char *const rw_names[] = {
 
 static const char *const output_names[] = { "text", "json", "fio", NULL };
 
+static const char *const transport_names[] = { "rdma", "tcp", NULL };
+
 static struct {
-	const char *target, *nqn, *hostnqn, *rw, *cpus, *output;
+	const char *target, *nqn, *hostnqn, *rw, *cpus, *output, *transport;
 	int port, nsid, mix, qd, queues, tos;
 	uint64_t bs, ios;
 	double time, ramp, timeout;
-	bool write_ok, verify, histogram, strict, event;
+	bool write_ok, verify, histogram, strict, event, digest, compare_tcp;
 	bool time_given, ios_given, tos_given, timeout_given;
 } o = {
 	.port = RCTL_NVMF_PORT, .nsid = 1, .rw = "randread", .mix = 50, .qd = 1,
@@ -38,9 +42,19 @@ static struct {
 static const struct rctl_opt nvmf_opts[] = {
 	{ .name = "target", .aliases = "traddr", .short_name = 'a', .type = OPT_STR, .arg = "ADDR",
 	  .dst = &o.target, .kind = ARG_HOST,
-	  .help = "address of the NVMe-oF RDMA target (required)" },
+	  .help = "address of the NVMe-oF target (required)" },
 	{ .name = "port", .aliases = "trsvcid", .type = OPT_INT, .arg = "PORT", .dst = &o.port,
-	  .min = 1, .max = 65535, .help = "RDMA CM port of the target (default 4420)" },
+	  .min = 1, .max = 65535,
+	  .help = "RDMA CM or TCP port of the target (default 4420, both transports)" },
+	/* nvme-cli's -t is check's and doctor's time limit here: long options only */
+	{ .name = "transport", .aliases = "trtype", .type = OPT_CHOICE, .arg = "TRTYPE",
+	  .dst = &o.transport, .choices = transport_names,
+	  .help = "rdma (default) or tcp" },
+	{ .name = "digest", .type = OPT_FLAG, .dst = &o.digest,
+	  .help = "TCP: header and data digests (CRC32C) on every PDU" },
+	{ .name = "compare-tcp", .type = OPT_FLAG, .dst = &o.compare_tcp,
+	  .help = "run the workload over RDMA, then over TCP to the same subsystem, "
+		  "and print both side by side" },
 	{ .name = "nqn", .short_name = 'n', .type = OPT_STR, .arg = "NQN", .dst = &o.nqn,
 	  .help = "subsystem NQN (default: the only one in the discovery log)" },
 	{ .name = "nsid", .type = OPT_INT, .arg = "N", .dst = &o.nsid,
@@ -54,7 +68,7 @@ static const struct rctl_opt nvmf_opts[] = {
 	{ .name = "qd", .aliases = "iodepth", .type = OPT_INT, .arg = "N", .dst = &o.qd, .min = 1,
 	  .max = 4095, .help = "commands outstanding per queue (default 1)" },
 	{ .name = "queues", .aliases = "numjobs", .type = OPT_INT, .arg = "N", .dst = &o.queues, .min = 1,
-	  .max = 64, .help = "I/O queues, one RC QP each (default 1)" },
+	  .max = 64, .help = "I/O queues, one RC QP or TCP connection each (default 1)" },
 	{ .name = "time", .aliases = "runtime", .type = OPT_SECS, .arg = "SECS", .dst = &o.time,
 	  .max = 86400, .given = &o.time_given,
 	  .help = "measure for SECS seconds (default 10)" },
@@ -71,7 +85,7 @@ static const struct rctl_opt nvmf_opts[] = {
 		  "enable/shutdown wait (default 3, 5 and 10 s)" },
 	{ .name = "tos", .short_name = 'T', .type = OPT_INT, .arg = "TOS", .dst = &o.tos, .min = 0,
 	  .max = 255, .given = &o.tos_given,
-	  .help = "IP TOS byte of the connections (default: rdma_cm's)" },
+	  .help = "IP TOS byte of the connections (default: rdma_cm's or the socket's)" },
 	{ .name = "hostnqn", .type = OPT_STR, .arg = "NQN", .dst = &o.hostnqn,
 	  .help = "host NQN (default: a fresh uuid NQN per run)" },
 	{ .name = "write-ok", .type = OPT_FLAG, .dst = &o.write_ok,
@@ -113,6 +127,12 @@ static bool fio_out(void)
 	return !strcmp(o.output, "fio");
 }
 
+/* --transport: rdma unless tcp is given (NULL: not given). */
+static enum rctl_nvmf_trtype trtype_of(const char *s)
+{
+	return s && !strcmp(s, "tcp") ? RCTL_NVMF_TR_TCP : RCTL_NVMF_TR_RDMA;
+}
+
 /* Everything that can be refused before touching the network. */
 static int check_usage(struct rctl_ctx *ctx)
 {
@@ -137,6 +157,12 @@ static int check_usage(struct rctl_ctx *ctx)
 	if (o.bs % 512)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
 				  "bench nvmf: --bs %" PRIu64 " is not a multiple of 512", o.bs);
+	if (o.compare_tcp && (o.transport || fio_out()))
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench nvmf: --compare-tcp runs both "
+				  "transports and prints its own table; drop --transport and -o fio");
+	if (o.digest && !o.compare_tcp && trtype_of(o.transport) != RCTL_NVMF_TR_TCP)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "bench nvmf: --digest is for --transport tcp (NVMe/TCP digests)");
 	return 0;
 }
 
@@ -145,10 +171,12 @@ static int secs_ms(double secs)
 	return secs * 1000 < 1 ? 1 : (int)(secs * 1000);
 }
 
-static struct rctl_nvmf_opts conn_opts(const char *subnqn)
+static struct rctl_nvmf_opts conn_opts(enum rctl_nvmf_trtype tr)
 {
-	struct rctl_nvmf_opts co = rctl_nvmf_opts_default(o.target, (uint16_t)o.port, subnqn);
+	struct rctl_nvmf_opts co = rctl_nvmf_opts_default(o.target, (uint16_t)o.port, "");
 
+	co.trtype = tr;
+	co.hdgst = co.ddgst = tr == RCTL_NVMF_TR_TCP && o.digest;
 	co.hostnqn = o.hostnqn;
 	co.tos = o.tos_given ? o.tos : -1;
 	if (o.timeout_given)
@@ -187,125 +215,7 @@ static void print_discovery(const struct rctl_nvmf_disc_entry *d, uint32_t n)
 	out_table_end();
 }
 
-/* Without --nqn: read the discovery log, list it, pick the only NVM subsystem. */
-static int discover(struct rctl_ctx *ctx, char *nqn, size_t len)
-{
-	struct rctl_nvmf_opts co = conn_opts(RCTL_NVMF_DISC_NQN);
-	struct rctl_nvmf_disc_entry *d = NULL;
-	struct rctl_nvmf_ctrl *c;
-	struct rctl_err e = { 0 };
-	uint32_t n = 0, i, nvm = 0;
-	int ret;
-
-	ret = rctl_nvmf_connect(&co, &c, &e);
-	if (!ret) {
-		ret = rctl_nvmf_discover(c, &d, &n, &e);
-		rctl_nvmf_close(c);
-	}
-	if (ret)
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	print_discovery(d, n);
-	for (i = 0; i < n; i++)
-		if (d[i].subtype == 2 && nvm++ == 0)
-			snprintf(nqn, len, "%s", d[i].subnqn);
-	free(d);
-	if (nvm == 1)
-		return 0;
-	return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, nvm ?
-			  "discovery on '%s:%d' lists %u subsystems; choose one with --nqn" :
-			  "discovery on '%s:%d' lists no NVM subsystem", o.target, o.port, nvm);
-}
-
-struct session {
-	struct rctl_nvmf_ctrl *c;
-	struct rctl_nvmf_q *q[64];
-	int nq;
-	uint16_t qd;
-	struct rctl_nvme_id_ns ns;
-	char nqn[257];
-};
-
-/* --qd above MQES, or fewer queues granted: a warning, or a refusal with --strict. */
-static int clamp(struct rctl_ctx *ctx, const char *what, int want, int max, int *got)
-{
-	*got = want;
-	if (want <= max)
-		return 0;
-	if (o.strict)
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "--%s %d exceeds the target's limit "
-				  "of %d (refused with --strict)", what, want, max);
-	cmd_warn(ctx, "--%s %d exceeds the target's limit of %d: clamped to %d", what, want,
-		 max, max);
-	*got = max;
-	return 0;
-}
-
-static int check_ns(struct rctl_ctx *ctx, struct session *s, struct rctl_err *e)
-{
-	const struct rctl_nvmf_info *in = rctl_nvmf_info(s->c);
-	uint32_t ids[64], n, i, bsz;
-	uint64_t mdts;
-	char list[256] = "";
-	int ret;
-
-	ret = rctl_nvmf_active_ns(s->c, ids, 64, &n, e);
-	if (ret)
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
-	for (i = 0; i < n && ids[i] != (uint32_t)o.nsid; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u",
-			 i ? ", " : "", ids[i]);
-	if (i == n)
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "namespace %d not found in '%s' "
-				  "(active: %s)", o.nsid, s->nqn, n ? list : "none");
-	if (rctl_nvmf_identify_ns(s->c, (uint32_t)o.nsid, &s->ns, e))
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
-	bsz = rctl_nvme_block_size(s->ns.lbads);
-	mdts = rctl_nvme_mdts_bytes(in->id.mdts);
-	if (!bsz)
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "namespace %d has an unsupported "
-				  "block size (LBADS %u; 9 to 16 are supported)", o.nsid,
-				  s->ns.lbads);
-	if (o.bs % bsz)
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "--bs %" PRIu64 " is not a multiple "
-				  "of the %u-byte blocks of namespace %d", o.bs, bsz, o.nsid);
-	if (o.bs > mdts)
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "--bs %" PRIu64 " exceeds the "
-				  "target's largest transfer (MDTS) of %" PRIu64 " bytes", o.bs, mdts);
-	return 0;
-}
-
-static int open_queues(struct rctl_ctx *ctx, struct session *s, struct rctl_err *e)
-{
-	const struct rctl_nvmf_info *in = rctl_nvmf_info(s->c);
-	int qd, nq, i;
-	uint16_t got;
-
-	if (clamp(ctx, "qd", o.qd, (int)RCTL_NVME_CAP_MQES(in->cap), &qd))
-		return RCTL_EXIT_UNKNOWN;
-	if (rctl_nvmf_set_queues(s->c, (uint16_t)o.queues, &got, e))
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
-	if (clamp(ctx, "queues", o.queues, got, &nq))
-		return RCTL_EXIT_UNKNOWN;
-	s->qd = (uint16_t)qd;
-	for (i = 0; i < nq; i++) {
-		if (rctl_nvmf_ioq_create(s->c, (uint16_t)(i + 1), s->qd, (uint32_t)o.bs,
-					 o.event, &s->q[i], e))
-			return cmd_error(ctx, RCTL_EXIT_UNKNOWN, e);
-		s->nq++;
-	}
-	return 0;
-}
-
-static void session_close(struct session *s)
-{
-	int i;
-
-	for (i = 0; i < s->nq; i++)
-		rctl_nvmf_ioq_destroy(s->q[i]);
-	rctl_nvmf_close(s->c);
-}
-
-static void print_setup(const struct session *s)
+static void print_setup(const struct rctl_nvmf_session *s)
 {
 	const struct rctl_nvmf_info *in = rctl_nvmf_info(s->c);
 
@@ -315,7 +225,17 @@ static void print_setup(const struct session *s)
 	out_u64(OUT_ANY, "port", ":%" PRIu64, (uint64_t)o.port);
 	out_str(OUT_ANY, "subnqn", "  subsystem %s", s->nqn);
 	out_u64(OUT_ANY, "cntlid", "  controller %" PRIu64, in->cntlid);
-	out_str(OUT_ANY, "rdma_device", "  via %s\n", in->ibdev);
+	out_str(OUT_ANY, "transport", "  over %s", in->transport);
+	if (in->ibdev[0])
+		out_str(OUT_ANY, "rdma_device", " via %s", in->ibdev);
+	else
+		out_null(OUT_JSON, "rdma_device", NULL);
+	if (!strcmp(in->transport, "tcp")) {
+		out_bool(OUT_ANY, "header_digest", in->hdgst ? "  header digest" : "", in->hdgst);
+		out_bool(OUT_ANY, "data_digest", in->ddgst ? "  data digest" : "", in->ddgst);
+		out_u64(OUT_JSON, "maxh2cdata", NULL, in->maxh2cdata);
+	}
+	out_text("\n");
 	out_str(OUT_JSON, "hostnqn", NULL, in->hostnqn);
 	out_u64(OUT_JSON, "mqes", NULL, RCTL_NVME_CAP_MQES(in->cap));
 	out_u64(OUT_JSON, "mdts", NULL, in->id.mdts);
@@ -350,7 +270,7 @@ static void print_lat(const struct rctl_hist *h)
 			 rctl_hist_percentile(h, rctl_hist_cutoffs[i]) / 1000.0);
 }
 
-static void print_results(const struct session *s, const struct rctl_nvmf_bench_res *r)
+static void print_results(const struct rctl_nvmf_session *s, const struct rctl_nvmf_bench_res *r)
 {
 	double t = r->elapsed_s > 0 ? r->elapsed_s : 0;
 	double iops = t > 0 ? (double)r->ios / t : 0;
@@ -402,7 +322,7 @@ static void print_results(const struct session *s, const struct rctl_nvmf_bench_
 }
 
 /* The run as fio's json+ would have it (rocectl/fio_json.h). */
-static void print_fio(const struct session *s, const struct rctl_nvmf_bench_res *r)
+static void print_fio(const struct rctl_nvmf_session *s, const struct rctl_nvmf_bench_res *r)
 {
 	struct rctl_fio_job job = {
 		.jobname = "rocectl-bench-nvmf", .rw = o.rw, .rwmixread = (unsigned int)o.mix,
@@ -431,7 +351,31 @@ static void on_progress(const struct rctl_nvmf_progress *p, void *arg)
 	fflush(stderr);
 }
 
-static int run(struct rctl_ctx *ctx, struct session *s)
+/* Open a session; print its discovery log (when read) and its clamps. */
+static int open_session(struct rctl_ctx *ctx, enum rctl_nvmf_trtype tr, const char *nqn,
+			struct rctl_nvmf_session **s, struct rctl_err *e)
+{
+	struct rctl_nvmf_session_cfg cfg = {
+		.conn = conn_opts(tr), .nqn = nqn, .nsid = (uint32_t)o.nsid,
+		.bs = (uint32_t)o.bs, .qd = o.qd, .queues = o.queues, .strict = o.strict,
+		.event = o.event,
+	};
+	const struct rctl_nvmf_clamp *c;
+	int ret = rctl_nvmf_session_open(&cfg, s, e), i;
+
+	if (*s && (*s)->disc)
+		print_discovery((*s)->disc, (*s)->ndisc);
+	for (i = 0; !ret && i < (*s)->nclamp; i++) {
+		c = &(*s)->clamp[i];
+		cmd_warn(ctx, "--%s %d exceeds the target's limit of %d: clamped to %d", c->what,
+			 c->want, c->max, c->max);
+	}
+	return ret;
+}
+
+/* Measure on an open session and print the results; r is filled even on error. */
+static int run(struct rctl_nvmf_session *s, struct rctl_nvmf_bench_res *r,
+	       struct rctl_err *e)
 {
 	struct rctl_nvmf_bench_cfg cfg = {
 		.rw = rw_of(o.rw), .mix_read = (unsigned int)o.mix, .bs = (uint32_t)o.bs,
@@ -441,61 +385,146 @@ static int run(struct rctl_ctx *ctx, struct session *s)
 		.io_timeout_ms = o.timeout_given ? secs_ms(o.timeout) : RCTL_NVMF_IO_TIMEOUT_MS,
 		.progress = show_progress ? on_progress : NULL,
 	};
-	struct rctl_nvmf_bench_res *r;
-	struct rctl_err e = { 0 };
 	int ret;
 
 	cfg.cpus = cpu_list;
 	cfg.ncpus = ncpus;
-	r = malloc(sizeof(*r));
-	if (!r)
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot allocate results");
-	ret = rctl_nvmf_bench_run(s->c, s->q, s->nq, &cfg, r, &e);
+	ret = rctl_nvmf_bench_run(s->c, s->q, s->nq, &cfg, r, e);
 	if (show_progress)
 		fprintf(stderr, "\r%70s\r", "");
 	if (fio_out())
 		print_fio(s, r);
 	else
 		print_results(s, r);
-	free(r);
-	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : RCTL_EXIT_OK;
+	return ret;
+}
+
+/*
+ * One transport: open, print the set-up, measure. *opened says whether the
+ * session came up (an error before it is the target's answer to connecting).
+ */
+static int bench_one(struct rctl_ctx *ctx, enum rctl_nvmf_trtype tr, const char *nqn,
+		     struct rctl_nvmf_bench_res *r, char *nqn_out, bool *opened,
+		     struct rctl_err *e)
+{
+	struct rctl_nvmf_session *s = NULL;
+	int ret = open_session(ctx, tr, nqn, &s, e);
+
+	*opened = !ret;
+	if (!ret) {
+		print_setup(s);
+		ret = run(s, r, e);
+	}
+	if (nqn_out && s)
+		snprintf(nqn_out, 257, "%s", s->nqn);
+	rctl_nvmf_session_close(s);
+	return ret;
+}
+
+static const struct out_col cmp_cols[] = {
+	{ .key = "metric", .title = "METRIC" },
+	{ .key = "rdma", .title = "RDMA", .flags = OUT_COL_RIGHT },
+	{ .key = "tcp", .title = "TCP", .flags = OUT_COL_RIGHT },
+	{ .key = "tcp_over_rdma", .title = "TCP/RDMA", .flags = OUT_COL_RIGHT },
+};
+
+static void cmp_row(const char *metric, double rdma, double tcp)
+{
+	out_row_begin();
+	out_str(OUT_ANY, "metric", NULL, metric);
+	out_dbl(OUT_ANY, "rdma", "%.1f", rdma);
+	out_dbl(OUT_ANY, "tcp", "%.1f", tcp);
+	if (rdma > 0)
+		out_dbl(OUT_ANY, "tcp_over_rdma", "%.2f", tcp / rdma);
+	else
+		out_null(OUT_ANY, "tcp_over_rdma", "-");
+	out_row_end();
+}
+
+static double cpu_per_io_us(const struct rctl_nvmf_bench_res *r)
+{
+	return r->ios ? r->cpu_s * 1e6 / (double)r->ios : 0;
+}
+
+/* The side-by-side table of --compare-tcp. */
+static void print_compare(const struct rctl_nvmf_bench_res *r)
+{
+	const struct rctl_nvmf_bench_res *t = &r[1];
+
+	out_text("\nRDMA vs TCP, same target, subsystem and workload:\n");
+	out_table_indent(2);
+	out_table_begin("compare", cmp_cols, 4);
+	cmp_row("IOPS", r->elapsed_s > 0 ? (double)r->ios / r->elapsed_s : 0,
+		t->elapsed_s > 0 ? (double)t->ios / t->elapsed_s : 0);
+	cmp_row("mean latency us", rctl_hist_mean(&r->lat) / 1000,
+		rctl_hist_mean(&t->lat) / 1000);
+	cmp_row("p99 latency us", rctl_hist_percentile(&r->lat, 99.0) / 1000.0,
+		rctl_hist_percentile(&t->lat, 99.0) / 1000.0);
+	cmp_row("CPU per I/O us (this host)", cpu_per_io_us(r), cpu_per_io_us(t));
+	out_table_end();
+}
+
+/* Both transports must answer: say clearly which one the target did not take. */
+static int compare_fail(struct rctl_ctx *ctx, const char *tr, bool opened,
+			const struct rctl_err *e)
+{
+	if (opened)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "bench nvmf --compare-tcp: the %s run "
+				  "failed: %s", tr, e->msg);
+	return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "bench nvmf --compare-tcp: '%s:%d' did not "
+			  "take NVMe/%s (the target must listen on both transports): %s",
+			  o.target, o.port, tr, e->msg);
+}
+
+static int compare(struct rctl_ctx *ctx, struct rctl_nvmf_bench_res *r)
+{
+	struct rctl_err e = { 0 };
+	char nqn[257] = "";
+	bool opened;
+	int ret;
+
+	out_text("== NVMe/RDMA ==\n");
+	out_obj_begin("rdma");
+	ret = bench_one(ctx, RCTL_NVMF_TR_RDMA, o.nqn, &r[0], nqn, &opened, &e);
+	out_obj_end();
+	if (ret)
+		return compare_fail(ctx, "RDMA", opened, &e);
+	out_text("\n== NVMe/TCP ==\n");
+	out_obj_begin("tcp");
+	ret = bench_one(ctx, RCTL_NVMF_TR_TCP, nqn, &r[1], NULL, &opened, &e);
+	out_obj_end();
+	if (ret)
+		return compare_fail(ctx, "TCP", opened, &e);
+	print_compare(r);
+	return RCTL_EXIT_OK;
 }
 
 static int do_bench_nvmf(struct rctl_ctx *ctx, int argc, char **argv)
 {
-	struct session *s = calloc(1, sizeof(*s));
-	struct rctl_nvmf_opts co;
+	struct rctl_nvmf_bench_res *r;
 	struct rctl_err e = { 0 };
+	bool opened;
 	int ret;
 
-	if (!s)
-		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot allocate a session");
 	ret = check_usage(ctx);
+	if (ret)
+		return ret;
 	show_progress = !ctx->quiet && !ctx->json && isatty(STDOUT_FILENO) &&
 			isatty(STDERR_FILENO);
-	if (!ret && o.nqn)
-		snprintf(s->nqn, sizeof(s->nqn), "%s", o.nqn);
-	else if (!ret)
-		ret = discover(ctx, s->nqn, sizeof(s->nqn));
-	co = conn_opts(s->nqn);
-	if (!ret && rctl_nvmf_connect(&co, &s->c, &e))
+	r = calloc(2, sizeof(*r));
+	if (!r)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot allocate results");
+	if (o.compare_tcp)
+		ret = compare(ctx, r);
+	else if (bench_one(ctx, trtype_of(o.transport), o.nqn, r, NULL, &opened, &e))
 		ret = cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	if (!ret)
-		ret = check_ns(ctx, s, &e);
-	if (!ret)
-		ret = open_queues(ctx, s, &e);
-	if (!ret) {
-		print_setup(s);
-		ret = run(ctx, s);
-	}
-	session_close(s);
-	free(s);
+	free(r);
 	return ret;
 }
 
 const struct rctl_cmd cmd_bench_nvmf = {
 	.name = "nvmf",
-	.summary = "measure IOPS and latency of an NVMe-oF RDMA target from userspace",
+	.summary = "measure IOPS and latency of an NVMe-oF target (RDMA or TCP) from userspace",
 	.opts = nvmf_opts,
 	.fn = do_bench_nvmf,
 };

@@ -6,42 +6,8 @@
 #include <string.h>
 
 #include "rocectl/err.h"
+#include "rocectl/nvmf_le.h"
 #include "rocectl/nvmf_wire.h"
-
-/* ---- little-endian helpers ------------------------------------------- */
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)v);
-	put16(p + 2, (uint16_t)(v >> 16));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return get16(p) | (uint32_t)get16(p + 2) << 16;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
-}
 
 /* A fixed-size, possibly unterminated, space- or NUL-padded string field. */
 static void get_str(char *dst, size_t dstlen, const uint8_t *p, size_t n)
@@ -67,16 +33,21 @@ uint32_t rctl_nvme_cc(bool en, unsigned int css, unsigned int shn)
 void rctl_sgl_encode(uint8_t d[16], const struct rctl_sgl *s)
 {
 	memset(d, 0, 16);
-	put64(d, s->addr);
+	rctl_le_put64(d, s->addr);
 	if (s->kind == RCTL_SGL_OFFSET) {
-		put32(d + 8, s->len);
+		rctl_le_put32(d + 8, s->len);
 		d[15] = 0x01;		/* data block, subtype offset */
+		return;
+	}
+	if (s->kind == RCTL_SGL_TRANSPORT) {
+		rctl_le_put32(d + 8, s->len);
+		d[15] = 0x5a;		/* transport data block, transport-specific subtype */
 		return;
 	}
 	d[8] = (uint8_t)s->len;
 	d[9] = (uint8_t)(s->len >> 8);
 	d[10] = (uint8_t)(s->len >> 16);
-	put32(d + 11, s->key);
+	rctl_le_put32(d + 11, s->key);
 	d[15] = 0x40;			/* keyed data block, subtype address */
 }
 
@@ -88,14 +59,14 @@ void rctl_nvme_sqe_encode(uint8_t sqe[RCTL_NVME_SQE_SIZE],
 	memset(sqe, 0, RCTL_NVME_SQE_SIZE);
 	sqe[0] = c->opc;
 	sqe[1] = 0x40;
-	put16(sqe + 2, c->cid);
+	rctl_le_put16(sqe + 2, c->cid);
 	if (c->opc == RCTL_NVME_OPC_FABRICS)
 		sqe[4] = c->fctype;
 	else
-		put32(sqe + 4, c->nsid);
+		rctl_le_put32(sqe + 4, c->nsid);
 	rctl_sgl_encode(sqe + 24, &c->sgl);
 	for (i = 10; i < 16; i++)
-		put32(sqe + 4 * i, c->cdw[i]);
+		rctl_le_put32(sqe + 4 * i, c->cdw[i]);
 }
 
 static void cmd_init(struct rctl_nvme_cmd *c, uint8_t opc, uint8_t fctype)
@@ -179,7 +150,7 @@ int rctl_nvmf_connect_data(uint8_t d[RCTL_NVMF_CONNECT_DATA_SIZE],
 		return -EINVAL;
 	memset(d, 0, RCTL_NVMF_CONNECT_DATA_SIZE);
 	memcpy(d, hostid, 16);
-	put16(d + 16, cntlid);
+	rctl_le_put16(d + 16, cntlid);
 	memcpy(d + 256, subnqn, sl);
 	memcpy(d + 512, hostnqn, hl);
 	return 0;
@@ -188,12 +159,12 @@ int rctl_nvmf_connect_data(uint8_t d[RCTL_NVMF_CONNECT_DATA_SIZE],
 void rctl_nvme_cqe_decode(const uint8_t b[RCTL_NVME_CQE_SIZE],
 			  struct rctl_nvme_cqe *c)
 {
-	c->dw0 = get32(b);
-	c->dw1 = get32(b + 4);
-	c->sqhd = get16(b + 8);
-	c->sqid = get16(b + 10);
-	c->cid = get16(b + 12);
-	c->status = get16(b + 14) >> 1;
+	c->dw0 = rctl_le_get32(b);
+	c->dw1 = rctl_le_get32(b + 4);
+	c->sqhd = rctl_le_get16(b + 8);
+	c->sqid = rctl_le_get16(b + 10);
+	c->cid = rctl_le_get16(b + 12);
+	c->status = rctl_le_get16(b + 14) >> 1;
 }
 
 int rctl_nvme_cqe_recv(const uint8_t *buf, uint32_t byte_len, struct rctl_nvme_cqe *c)
@@ -208,12 +179,12 @@ int rctl_nvme_cqe_recv(const uint8_t *buf, uint32_t byte_len, struct rctl_nvme_c
 void rctl_nvme_cqe_encode(uint8_t b[RCTL_NVME_CQE_SIZE],
 			  const struct rctl_nvme_cqe *c)
 {
-	put32(b, c->dw0);
-	put32(b + 4, c->dw1);
-	put16(b + 8, c->sqhd);
-	put16(b + 10, c->sqid);
-	put16(b + 12, c->cid);
-	put16(b + 14, (uint16_t)(c->status << 1));
+	rctl_le_put32(b, c->dw0);
+	rctl_le_put32(b + 4, c->dw1);
+	rctl_le_put16(b + 8, c->sqhd);
+	rctl_le_put16(b + 10, c->sqid);
+	rctl_le_put16(b + 12, c->cid);
+	rctl_le_put16(b + 14, (uint16_t)(c->status << 1));
 }
 
 /* ---- status names ---------------------------------------------------- */
@@ -321,19 +292,19 @@ void rctl_nvmf_cm_req(uint8_t pd[RCTL_NVMF_CM_PRIV_SIZE], uint16_t qid,
 		      uint16_t hrqsize, uint16_t hsqsize, uint16_t cntlid)
 {
 	memset(pd, 0, RCTL_NVMF_CM_PRIV_SIZE);
-	put16(pd + 2, qid);
-	put16(pd + 4, hrqsize);
-	put16(pd + 6, hsqsize);
-	put16(pd + 8, cntlid);
+	rctl_le_put16(pd + 2, qid);
+	rctl_le_put16(pd + 4, hrqsize);
+	rctl_le_put16(pd + 6, hsqsize);
+	rctl_le_put16(pd + 8, cntlid);
 }
 
 int rctl_nvmf_cm_rep(const void *pd, size_t len, uint16_t *crqsize)
 {
 	const uint8_t *p = pd;
 
-	if (!p || len < 4 || get16(p) != 0)
+	if (!p || len < 4 || rctl_le_get16(p) != 0)
 		return -EINVAL;
-	*crqsize = get16(p + 2);
+	*crqsize = rctl_le_get16(p + 2);
 	return 0;
 }
 
@@ -341,9 +312,9 @@ int rctl_nvmf_cm_rej(const void *pd, size_t len, uint16_t *sts)
 {
 	const uint8_t *p = pd;
 
-	if (!p || len < 4 || get16(p) != 0)
+	if (!p || len < 4 || rctl_le_get16(p) != 0)
 		return -EINVAL;
-	*sts = get16(p + 2);
+	*sts = rctl_le_get16(p + 2);
 	return 0;
 }
 
@@ -371,20 +342,20 @@ void rctl_nvme_id_ctrl_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 {
 	memset(c, 0, sizeof(*c));
 	c->mdts = p[77];
-	c->cntlid = get16(p + 78);
-	c->ver = get32(p + 80);
-	c->ctratt = get32(p + 96);
+	c->cntlid = rctl_le_get16(p + 78);
+	c->ver = rctl_le_get32(p + 80);
+	c->ctratt = rctl_le_get32(p + 96);
 	c->cntrltype = p[111];
-	c->kas = get16(p + 320);
+	c->kas = rctl_le_get16(p + 320);
 	c->sqes = p[512];
 	c->cqes = p[513];
-	c->maxcmd = get16(p + 514);
-	c->nn = get32(p + 516);
-	c->sgls = get32(p + 536);
+	c->maxcmd = rctl_le_get16(p + 514);
+	c->nn = rctl_le_get32(p + 516);
+	c->sgls = rctl_le_get32(p + 536);
 	get_str(c->subnqn, sizeof(c->subnqn), p + 768, 256);
-	c->ioccsz = get32(p + 1792);
-	c->iorcsz = get32(p + 1796);
-	c->icdoff = get16(p + 1800);
+	c->ioccsz = rctl_le_get32(p + 1792);
+	c->iorcsz = rctl_le_get32(p + 1796);
+	c->icdoff = rctl_le_get16(p + 1800);
 	c->fcatt = p[1802];
 	c->msdbd = p[1803];
 }
@@ -395,13 +366,13 @@ void rctl_nvme_id_ns_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 	const uint8_t *lbaf;
 
 	memset(ns, 0, sizeof(*ns));
-	ns->nsze = get64(p);
-	ns->ncap = get64(p + 8);
-	ns->nuse = get64(p + 16);
+	ns->nsze = rctl_le_get64(p);
+	ns->ncap = rctl_le_get64(p + 8);
+	ns->nuse = rctl_le_get64(p + 16);
 	ns->nlbaf = p[25];
 	ns->flbas = p[26];
 	lbaf = p + 128 + 4 * (ns->flbas & 0xf);
-	ns->ms = get16(lbaf);
+	ns->ms = rctl_le_get16(lbaf);
 	ns->lbads = lbaf[2];
 }
 
@@ -440,7 +411,7 @@ uint32_t rctl_nvme_ns_list_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 	uint32_t i, id;
 
 	for (i = 0; i < RCTL_NVME_IDENTIFY_SIZE / 4 && i < max; i++) {
-		id = get32(p + 4 * i);
+		id = rctl_le_get32(p + 4 * i);
 		if (!id)
 			break;
 		ids[i] = id;
@@ -456,9 +427,9 @@ void rctl_nvme_nq_decode(uint32_t dw0, uint16_t *nsq, uint16_t *ncq)
 
 void rctl_nvmf_disc_hdr_decode(const uint8_t p[1024], struct rctl_nvmf_disc_hdr *h)
 {
-	h->genctr = get64(p);
-	h->numrec = get64(p + 8);
-	h->recfmt = get16(p + 16);
+	h->genctr = rctl_le_get64(p);
+	h->numrec = rctl_le_get64(p + 8);
+	h->recfmt = rctl_le_get16(p + 16);
 }
 
 void rctl_nvmf_disc_entry_decode(const uint8_t p[RCTL_NVMF_DISC_ENTRY_SIZE],
@@ -469,16 +440,16 @@ void rctl_nvmf_disc_entry_decode(const uint8_t p[RCTL_NVMF_DISC_ENTRY_SIZE],
 	d->adrfam = p[1];
 	d->subtype = p[2];
 	d->treq = p[3];
-	d->portid = get16(p + 4);
-	d->cntlid = get16(p + 6);
-	d->asqsz = get16(p + 8);
+	d->portid = rctl_le_get16(p + 4);
+	d->cntlid = rctl_le_get16(p + 6);
+	d->asqsz = rctl_le_get16(p + 8);
 	get_str(d->trsvcid, sizeof(d->trsvcid), p + 32, 32);
 	get_str(d->subnqn, sizeof(d->subnqn), p + 256, 256);
 	get_str(d->traddr, sizeof(d->traddr), p + 512, 256);
 	d->qptype = p[768];
 	d->prtype = p[769];
 	d->cms = p[770];
-	d->pkey = get16(p + 776);
+	d->pkey = rctl_le_get16(p + 776);
 }
 
 static const char *name_or_unknown(const char *const *names, size_t n, uint8_t v)

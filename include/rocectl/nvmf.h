@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A userspace NVMe-oF RDMA host on librdmacm and libibverbs: one RC QP per
- * NVMe queue, the admin queue brought up as the Linux host does (Connect,
- * CAP/VS, CC, CSTS.RDY, Identify), I/O queues each with their own Connect,
- * keyed SGLs for data (in-capsule for writes when the target allows it),
- * keep-alive on the admin queue. Every wait is bounded by opts.timeout_ms.
+ * A userspace NVMe-oF host: a transport-neutral controller (lib/nvmf_ctrl.c)
+ * over two transports (include/rocectl/nvmf_transport.h). RDMA (librdmacm
+ * and libibverbs, lib/nvmf_rdma.c): one RC QP per NVMe queue, keyed SGLs for
+ * data, in-capsule writes when the target allows them. TCP (NVMe/TCP,
+ * lib/nvmf_tcp.c): one socket per NVMe queue, C2HData for reads, R2T and
+ * H2CData for writes beyond the in-capsule size, optional header and data
+ * digests. On both, the admin queue is brought up as the Linux host does
+ * (Connect, CAP/VS, CC, CSTS.RDY, Identify), I/O queues each with their own
+ * Connect, keep-alive on the admin queue. Every wait is bounded by
+ * opts.timeout_ms.
  *
  * Order of teardown: rctl_nvmf_ioq_destroy() every I/O queue, then
  * rctl_nvmf_close() (CC.SHN, then disconnect of the admin queue).
@@ -18,13 +23,17 @@
 #include "rocectl/err.h"
 #include "rocectl/nvmf_wire.h"
 
+enum rctl_nvmf_trtype { RCTL_NVMF_TR_RDMA, RCTL_NVMF_TR_TCP };
+
 struct rctl_nvmf_opts {
+	enum rctl_nvmf_trtype trtype;
 	const char *traddr;
 	uint16_t port;
 	const char *subnqn;	/* RCTL_NVMF_DISC_NQN for discovery */
 	const char *hostnqn;	/* NULL: nqn.2014-08.org.nvmexpress:uuid:<hostid> */
 	uint32_t kato_ms;	/* 0: no keep-alive */
-	int tos;		/* -1: rdma_cm default */
+	int tos;		/* -1: rdma_cm's (RDMA) or the socket's (TCP) default */
+	bool hdgst, ddgst;	/* TCP: header and data digests (CRC32C) */
 	int timeout_ms;		/* each CM step and each command */
 	int wait_ms;		/* CSTS waits (enable, shutdown): at most this; 0: CAP.TO */
 };
@@ -36,21 +45,25 @@ struct rctl_nvmf_info {
 	struct rctl_nvme_id_ctrl id;
 	uint16_t admin_crqsize;
 	char hostnqn[256];
-	char ibdev[64];		/* RDMA device the route resolved to */
+	char ibdev[64];		/* RDMA device the route resolved to ("" on TCP) */
+	const char *transport;	/* "rdma", "tcp" */
+	bool hdgst, ddgst;	/* TCP: digests the target agreed to */
+	uint32_t maxh2cdata;	/* TCP: largest H2CData PDU the target takes */
 };
 
 struct rctl_nvmf_ctrl;
 struct rctl_nvmf_q;
 
 /* Session defaults (bench nvmf's --timeout replaces the CM, I/O and wait bounds). */
-#define RCTL_NVMF_CM_TIMEOUT_MS 3000	/* each rdma_cm step and each admin command */
+#define RCTL_NVMF_CM_TIMEOUT_MS 3000	/* each rdma_cm or TCP connect step, each admin command */
 #define RCTL_NVMF_IO_TIMEOUT_MS 5000	/* no completion for this long: target gone */
 #define RCTL_NVMF_KATO_MS 10000		/* keep-alive sent every KATO/2 */
 #define RCTL_NVMF_WAIT_MS 10000		/* controller enable/shutdown, unless CAP.TO is shorter */
 
 /*
- * Options with those defaults, no host NQN, rdma_cm's ToS; keep-alive only
- * for an NVM subsystem: a discovery controller is asked once and left.
+ * Options with those defaults, RDMA, no host NQN, the default ToS;
+ * keep-alive only for an NVM subsystem: a discovery controller is asked
+ * once and left.
  */
 struct rctl_nvmf_opts rctl_nvmf_opts_default(const char *traddr, uint16_t port,
 					     const char *subnqn);
@@ -98,8 +111,9 @@ uint64_t rctl_nvmf_ka_sent(const struct rctl_nvmf_ctrl *c);
 
 /*
  * Create I/O queue qid with room for qd outstanding commands (SQSIZE = qd,
- * so qd <= CAP.MQES), each with a buf_size data buffer. With "event" the CQ
- * has a completion channel for rctl_nvmf_wait().
+ * so qd <= CAP.MQES), each with a buf_size data buffer. With "event" the
+ * queue can be slept on with rctl_nvmf_wait() (RDMA: a completion channel;
+ * TCP: its socket).
  */
 int rctl_nvmf_ioq_create(struct rctl_nvmf_ctrl *c, uint16_t qid, uint16_t qd,
 			 uint32_t buf_size, bool event, struct rctl_nvmf_q **out,
@@ -118,7 +132,8 @@ void *rctl_nvmf_q_buf(struct rctl_nvmf_q *q, int slot);
 
 /*
  * Send cmd (CID and SGL are filled here) with len bytes of the slot's buffer:
- * Write commands in-capsule when they fit, everything else by keyed SGL.
+ * Write commands in-capsule when they fit, everything else by keyed SGL
+ * (RDMA) or by the target's R2T and C2HData (TCP).
  * rctl_nvmf_q_queue() only queues it; rctl_nvmf_q_flush() posts everything
  * queued as one WR chain (one doorbell); rctl_nvmf_q_submit() does both.
  */
@@ -132,8 +147,8 @@ struct rctl_nvmf_done {
 	int slot;
 	uint16_t status;
 	uint32_t dw0, dw1;
-	uint64_t t_submit_ns;	/* rctl_fast_ns() just before ibv_post_send */
-	uint64_t t_done_ns;	/* rctl_fast_ns() when the CQE's RECV completion was polled */
+	uint64_t t_submit_ns;	/* rctl_fast_ns() just before ibv_post_send / send() */
+	uint64_t t_done_ns;	/* rctl_fast_ns() when the CQE (or the last C2HData) was seen */
 };
 
 /*
@@ -155,6 +170,50 @@ int rctl_nvmf_arm(struct rctl_nvmf_q **qs, int n, struct rctl_err *e);
 int rctl_nvmf_wait(struct rctl_nvmf_q **qs, int n, int timeout_ms,
 		   struct rctl_err *e);
 
+
+/* ---- the session of 'rocectl bench nvmf' (lib/nvmf_session.c) ------- */
+
+struct rctl_nvmf_session_cfg {
+	struct rctl_nvmf_opts conn;	/* subnqn unused: nqn below */
+	const char *nqn;		/* NULL: the only NVM subsystem of the discovery log */
+	uint32_t nsid;
+	uint32_t bs;			/* bytes per I/O */
+	int qd, queues;
+	bool strict;			/* refuse instead of clamping qd and queues */
+	bool event;
+};
+
+/* A request above the target's limit, clamped (without strict). */
+struct rctl_nvmf_clamp {
+	const char *what;		/* "qd", "queues" */
+	int want, max;
+};
+
+struct rctl_nvmf_session {
+	struct rctl_nvmf_ctrl *c;
+	struct rctl_nvmf_q *q[64];
+	int nq;
+	uint16_t qd;
+	struct rctl_nvme_id_ns ns;
+	char nqn[257];
+	struct rctl_nvmf_disc_entry *disc;	/* the discovery log, when it was read */
+	uint32_t ndisc;
+	struct rctl_nvmf_clamp clamp[2];
+	int nclamp;
+};
+
+/*
+ * Everything before the I/O: without cfg->nqn the discovery log (kept in
+ * s->disc) and its only NVM subsystem (subtype 2); Connect; the namespace,
+ * its block size and MDTS against cfg->bs; qd against CAP.MQES and queues
+ * against Set Features Number of Queues (clamped, or refused with strict);
+ * the I/O queues. *out is set even on error (the discovery log may be worth
+ * showing); rctl_nvmf_session_close() it either way. A subsystem the target
+ * does not have is named with the target's NVM subsystems in the message.
+ */
+int rctl_nvmf_session_open(const struct rctl_nvmf_session_cfg *cfg,
+			   struct rctl_nvmf_session **out, struct rctl_err *e);
+void rctl_nvmf_session_close(struct rctl_nvmf_session *s);
 
 /* ---- the I/O engine of 'rocectl bench nvmf' (lib/bench_nvmf.c) -------- */
 

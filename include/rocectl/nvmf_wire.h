@@ -62,12 +62,16 @@ enum rctl_nvme_reg {
 /* CC: EN, CSS, MPS 0 (4 KiB), AMS 0, SHN, IOSQES 6 (64 B), IOCQES 4 (16 B). */
 uint32_t rctl_nvme_cc(bool en, unsigned int css, unsigned int shn);
 
-/* SGL descriptor in DPTR. KEYED with len 0, addr 0, key 0 is the null SGL. */
-enum rctl_sgl_kind { RCTL_SGL_KEYED, RCTL_SGL_OFFSET };
+/*
+ * SGL descriptor in DPTR. KEYED with len 0, addr 0, key 0 is the null SGL.
+ * TRANSPORT (type 5, subtype 0xA, NVMe/TCP): data moved by the transport's
+ * own PDUs (C2HData, R2T/H2CData), only its length given.
+ */
+enum rctl_sgl_kind { RCTL_SGL_KEYED, RCTL_SGL_OFFSET, RCTL_SGL_TRANSPORT };
 
 struct rctl_sgl {
 	enum rctl_sgl_kind kind;
-	uint64_t addr;		/* keyed: host address; offset: in-capsule offset */
+	uint64_t addr;		/* keyed: host address; offset: in-capsule offset; transport: 0 */
 	uint32_t len;		/* keyed: 24 bits */
 	uint32_t key;		/* keyed: rkey */
 };

@@ -7,7 +7,8 @@
  * up to RCTL_RDMA_EP_MRS registered buffers), posting one work request or a
  * chain, arming the CQs, and one teardown in the order verbs needs. reach's
  * and bench rdma's probe connection (lib/probe.c), serve's listener and
- * clients (lib/serve.c) stand on it; the NVMe-oF RDMA queues fit it too.
+ * clients (lib/serve.c) and the NVMe-oF RDMA queues (lib/nvmf_rdma.c) stand
+ * on it.
  *
  * The endpoint owns what it created: close() frees exactly that, so a
  * half-built endpoint is closed like a whole one.

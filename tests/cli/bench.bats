@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # rocectl bench nvmf without RDMA: usage errors and refusals that come before
-# any network traffic (live runs are in tests/lab/60-nvmf.bats).
+# any network traffic (live runs are in tests/lab/60-nvmf.bats and 62-nvmf-tcp.bats).
 load helpers
 
 @test "bench nvmf needs --target" {
@@ -42,6 +42,19 @@ load helpers
 	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --bs 1000
 	assert_failure 64
 	assert_equal "$stderr" "rocectl: bench nvmf: --bs 1000 is not a multiple of 512"
+}
+
+@test "--transport takes rdma or tcp; --digest is TCP's; --compare-tcp runs both itself" {
+	run rocectl bench nvmf --target 192.0.2.1 --transport fc
+	assert_failure 64
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --digest
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: --digest is for --transport tcp (NVMe/TCP digests)"
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --compare-tcp --trtype tcp
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: --compare-tcp runs both transports and prints its own table; drop --transport and -o fio"
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --compare-tcp -o fio
+	assert_failure 64
 }
 
 @test "--cpus: a bad CPU list is a usage error naming the bad part, before any connect" {

@@ -8,33 +8,15 @@
 bats_require_minimum_version 1.5.0
 
 setup() {
-	load lab
-	R=$BATS_TEST_DIRNAME/../../build/rocectl
-	T=$LAB_B_IP
+	load nvmf
 }
 
 teardown() {
-	local ns=$LAB_NVMET/subsystems/$LAB_NQN/namespaces/2
-	if [ -d "$ns" ]; then
-		echo 0 >"$ns/enable"
-		rmdir "$ns"
-	fi
-	rm -f /run/nvmf-verify.img
-	# only the port-removal test changes the baseline
-	[ -z "${RESET:-}" ] || lab_reset
+	nvmf_teardown
 }
 
 bench() {
 	timeout 60 "$R" bench nvmf --target "$T" "$@"
-}
-
-# Sane results: I/Os done, IOPS > 0, p50 <= p99 <= max, min <= p1.
-assert_results() {
-	echo "$1" | jq -e '.results as $r | $r.partial == false and $r.ios > 0 and $r.ios_per_s > 0 and
-		$r.latency_ns.percentiles["50"] <= $r.latency_ns.percentiles["99"] and
-		$r.latency_ns.percentiles["99"] <= $r.latency_ns.max and
-		$r.latency_ns.min <= $r.latency_ns.percentiles["1"] and $r.latency_ns.min > 0 and
-		($r.latency_ns.mean | floor) == $r.latency_ns.mean'
 }
 
 @test "without --nqn the discovery log lists the lab subsystem, which is benchmarked" {
@@ -127,12 +109,7 @@ assert_results() {
 }
 
 @test "--write-ok --verify writes a pattern and reads it back from a file-backed namespace" {
-	local ns=$LAB_NVMET/subsystems/$LAB_NQN/namespaces/2
-	truncate -s 64M /run/nvmf-verify.img
-	mkdir "$ns"
-	echo /run/nvmf-verify.img >"$ns/device_path"
-	echo 1 >"$ns/buffered_io"	# tmpfs has no O_DIRECT
-	echo 1 >"$ns/enable"
+	file_ns
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --nsid 2 --rw randwrite --write-ok --verify --qd 8 --ios 300
 	assert_success
 	echo "$output" | jq -e '.results.verified == 300 and .results.writes == 300 and
@@ -144,7 +121,7 @@ assert_results() {
 @test "a wrong NQN, a wrong port, nsid 7 and qd 1024 give the documented errors" {
 	run --separate-stderr bench --nqn nqn.2014-08.org.rocectl:nope --time 1
 	assert_failure 3
-	assert_equal "$stderr" "rocectl: admin queue: connect to subsystem 'nqn.2014-08.org.rocectl:nope' on '10.0.0.2:4420' failed: connect invalid parameters (sct 0x1 sc 0x82 dnr; connect data byte 256: subnqn)"
+	assert_equal "$stderr" "rocectl: admin queue: connect to subsystem 'nqn.2014-08.org.rocectl:nope' on '10.0.0.2:4420' failed: connect invalid parameters (sct 0x1 sc 0x82 dnr; connect data byte 256: subnqn); the target's discovery log lists these NVM subsystems: '$LAB_NQN'"
 	run --separate-stderr bench --nqn "$LAB_NQN" --port 4421 --time 1
 	assert_failure 3
 	assert_equal "$stderr" "rocectl: admin queue: connect to '10.0.0.2:4421' rejected (cm status 8: nothing listening on that port)"

@@ -24,7 +24,7 @@ load_modules() {
 	modprobe -a configfs veth rdma_rxe ib_uverbs rdma_ucm sch_netem nf_tables
 	# One 4 GiB memory-less disk: queue_mode=2 is blk-mq, irqmode=0 completes inline.
 	modprobe null_blk nr_devices=1 gb=4 bs=512 queue_mode=2 irqmode=0
-	modprobe -a nvmet nvmet_rdma nvme_rdma
+	modprobe -a nvmet nvmet_rdma nvme_rdma nvmet_tcp nvme_tcp
 }
 
 # Both veth ends stay in the initial network namespace: on 6.1, rxe only works there.
@@ -51,13 +51,14 @@ build_rxe() {
 
 build_target() {
 	local s=$LAB_NVMET/subsystems/$LAB_NQN
-	step "nvmet-rdma target $LAB_NQN on $LAB_B_IP:$LAB_PORT"
+	step "nvmet target $LAB_NQN on $LAB_B_IP:$LAB_PORT, rdma and tcp"
 	mkdir "$s"
 	echo 1 >"$s/attr_allow_any_host"
 	mkdir "$s/namespaces/1"
 	echo /dev/nullb0 >"$s/namespaces/1/device_path"
 	echo 1 >"$s/namespaces/1/enable"
 	knob_nvmet_port_add
+	knob_nvmet_tcp_port_add
 }
 
 check_ready() {

@@ -12,7 +12,8 @@
 # Topology (the baseline that guest-setup.sh builds and lab_reset restores):
 #	host A: rxe0 on veth0, 10.0.0.1/24 (initiator side)	LAB_A_DEV LAB_A_IF LAB_A_IP
 #	host B: rxe1 on veth1, 10.0.0.2/24 (target side)	LAB_B_DEV LAB_B_IF LAB_B_IP
-#	nvmet-rdma target on B:4420, subsystem LAB_NQN, any host, nsid 1 = /dev/nullb0
+#	nvmet-rdma target on B:4420, subsystem LAB_NQN, any host, nsid 1 = /dev/nullb0;
+#	the same subsystem on nvmet-tcp, B TCP port 4420 (nvmet port 2)
 #	MTU 1500 (rxe active_mtu 1024), no qdisc, no nftables table, rdma_cm defaults
 #	"RoCE v2" / TOS 0.
 #
@@ -36,6 +37,13 @@
 #	knob_nvmet_port_remove		unlink the subsystem from nvmet port 1 and remove
 #					the port (the target stops listening)
 #	knob_nvmet_port_add		(re)create port 1 on B:4420 and link the subsystem
+#	knob_nvmet_tcp_port_remove	the same for the NVMe/TCP port 2 (its connections
+#					are closed by the target)
+#	knob_nvmet_tcp_port_add		(re)create port 2, tcp on B:4420, and link the
+#					subsystem
+#	knob_nvmet_tcp_unlink		unlink the subsystem from port 2 only: the target
+#					deletes its TCP controllers and closes their
+#					sockets, the port keeps listening
 #	knob_roce_mode DEV 1|2		rdma_cm default_roce_mode of DEV port 1 via configfs
 #					(rxe has no RoCE v1: "1" fails with EINVAL there)
 #	knob_roce_tos DEV TOS		rdma_cm default_roce_tos of DEV port 1 via configfs
@@ -75,6 +83,7 @@
 #	lab_rx_cpus IF			print the RPS CPU mask of IF as a number (0: none)
 #	lab_nvme_dev			print the kernel block device of LAB_NQN (/dev/nvmeXnY)
 #	lab_nvmet_port_enabled		true if the target listens on B:4420
+#	lab_tcp_listening ADDR PORT	true if a TCP socket listens on ADDR:PORT
 #	lab_ready			the setup's readiness check: both ports ACTIVE with
 #					their IPv4 GID, ping crosses the veth, target listening
 
@@ -333,11 +342,31 @@ knob_nvmet_port_remove() {
 	rmdir "$p"
 }
 
-knob_nvmet_port_add() {
-	local p=$LAB_NVMET/ports/1
+lab_tcp_listening() {
+	ss -Hltn "src $1 and sport = :$2" 2>/dev/null | grep -q .
+}
+
+knob_nvmet_tcp_unlink() {
+	local l=$LAB_NVMET/ports/2/subsystems/$LAB_NQN
+	[ ! -L "$l" ] || rm "$l"
+}
+
+knob_nvmet_tcp_port_remove() {
+	local p=$LAB_NVMET/ports/2
+	[ -d "$p" ] || return 0
+	knob_nvmet_tcp_unlink && rmdir "$p"
+}
+
+knob_nvmet_tcp_port_add() {
+	nvmet_port_make 2 tcp && lab_wait "$LAB_WAIT" lab_tcp_listening "$LAB_B_IP" "$LAB_PORT"
+}
+
+# nvmet_port_make N TRTYPE: nvmet port N of TRTYPE on B:LAB_PORT, the subsystem linked.
+nvmet_port_make() {
+	local p=$LAB_NVMET/ports/$1
 	if [ ! -d "$p" ]; then
 		mkdir "$p" &&
-		echo rdma >"$p/addr_trtype" &&
+		echo "$2" >"$p/addr_trtype" &&
 		echo ipv4 >"$p/addr_adrfam" &&
 		echo "$LAB_B_IP" >"$p/addr_traddr" &&
 		echo "$LAB_PORT" >"$p/addr_trsvcid" || return 1
@@ -345,7 +374,10 @@ knob_nvmet_port_add() {
 	if [ ! -L "$p/subsystems/$LAB_NQN" ]; then
 		ln -s "$LAB_NVMET/subsystems/$LAB_NQN" "$p/subsystems/$LAB_NQN" || return 1
 	fi
-	lab_wait "$LAB_WAIT" lab_cm_listening "$LAB_B_IP" "$LAB_PORT"
+}
+
+knob_nvmet_port_add() {
+	nvmet_port_make 1 rdma && lab_wait "$LAB_WAIT" lab_cm_listening "$LAB_B_IP" "$LAB_PORT"
 }
 
 # The per-device rdma_cm directory; created on demand, remembered so that only
@@ -477,6 +509,7 @@ lab_reset() {
 	done
 	lab_routes || rc=1
 	knob_nvmet_port_add || rc=1
+	knob_nvmet_tcp_port_add || rc=1
 	[ "$rc" -eq 0 ] || lab_err "lab_reset could not restore the whole baseline"
 	return "$rc"
 }

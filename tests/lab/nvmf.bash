@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared by the bench nvmf lab files (60-nvmf.bats over RDMA, 62-nvmf-tcp.bats
+# over TCP): set-up and tear-down, a file-backed namespace 2 for writes that
+# are read back, and the sanity of a result document.
+
+load lab
+R=$BATS_TEST_DIRNAME/../../build/rocectl
+T=$LAB_B_IP
+
+nvmf_teardown() {
+	local ns=$LAB_NVMET/subsystems/$LAB_NQN/namespaces/2
+	if [ -d "$ns" ]; then
+		echo 0 >"$ns/enable"
+		rmdir "$ns"
+	fi
+	rm -f /run/nvmf-verify.img
+	# only the tests that change the baseline set RESET
+	[ -z "${RESET:-}" ] || lab_reset
+}
+
+# A 64 MiB file-backed namespace 2 (tmpfs has no O_DIRECT: buffered).
+file_ns() {
+	local ns=$LAB_NVMET/subsystems/$LAB_NQN/namespaces/2
+	truncate -s 64M /run/nvmf-verify.img
+	mkdir "$ns"
+	echo /run/nvmf-verify.img >"$ns/device_path"
+	echo 1 >"$ns/buffered_io"
+	echo 1 >"$ns/enable"
+}
+
+# Sane results: I/Os done, IOPS > 0, p50 <= p99 <= max, min <= p1.
+assert_results() {
+	echo "$1" | jq -e '.results as $r | $r.partial == false and $r.ios > 0 and $r.ios_per_s > 0 and
+		$r.latency_ns.percentiles["50"] <= $r.latency_ns.percentiles["99"] and
+		$r.latency_ns.percentiles["99"] <= $r.latency_ns.max and
+		$r.latency_ns.min <= $r.latency_ns.percentiles["1"] and $r.latency_ns.min > 0 and
+		($r.latency_ns.mean | floor) == $r.latency_ns.mean'
+}
