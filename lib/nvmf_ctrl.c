@@ -22,15 +22,6 @@
 #define ADMIN_LIMIT 2			/* one command plus one Keep Alive */
 #define ADMIN_BUF (64 * 1024)		/* a page of the discovery log: 64 records */
 
-const char *rctl_nvmf_qname(const struct rctl_nvmf_q *q, char *buf, size_t len)
-{
-	if (q->qid)
-		snprintf(buf, len, "I/O queue %u", q->qid);
-	else
-		snprintf(buf, len, "admin queue");
-	return buf;
-}
-
 #define qname rctl_nvmf_qname
 
 /* ---- the queue calls, answered by the queue's transport --------------- */

@@ -13,6 +13,8 @@
 #ifndef ROCECTL_NVMF_TRANSPORT_H
 #define ROCECTL_NVMF_TRANSPORT_H
 
+#include <stdio.h>
+
 #include "rocectl/nvmf.h"
 
 struct rctl_nvmf_q {
@@ -78,7 +80,17 @@ struct rctl_nvmf_transport {
 extern const struct rctl_nvmf_transport rctl_nvmf_rdma;
 extern const struct rctl_nvmf_transport rctl_nvmf_tcp;
 
-/* "admin queue", "I/O queue 3": the subject of a queue's messages. */
-const char *rctl_nvmf_qname(const struct rctl_nvmf_q *q, char *buf, size_t len);
+/*
+ * "admin queue", "I/O queue 3": the subject of a queue's messages (inline:
+ * the transports call nothing of the controller, which calls them).
+ */
+static inline const char *rctl_nvmf_qname(const struct rctl_nvmf_q *q, char *buf, size_t len)
+{
+	if (q->qid)
+		snprintf(buf, len, "I/O queue %u", q->qid);
+	else
+		snprintf(buf, len, "admin queue");
+	return buf;
+}
 
 #endif

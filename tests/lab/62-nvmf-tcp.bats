@@ -70,9 +70,7 @@ tcp() {
 }
 
 @test "a wrong NQN over TCP names the target's NVM subsystems; nothing listening is refused" {
-	run --separate-stderr tcp --nqn nqn.2014-08.org.rocectl:nope --time 1
-	assert_failure 3
-	assert_equal "$stderr" "rocectl: admin queue: connect to subsystem 'nqn.2014-08.org.rocectl:nope' on '10.0.0.2:4420' failed: connect invalid parameters (sct 0x1 sc 0x82 dnr; connect data byte 256: subnqn); the target's discovery log lists these NVM subsystems: '$LAB_NQN'"
+	assert_wrong_nqn tcp
 	run --separate-stderr tcp --nqn "$LAB_NQN" --port 4421 --time 1
 	assert_failure 3
 	assert_equal "$stderr" "rocectl: admin queue: connect to '10.0.0.2:4421' refused: nothing listening on that TCP port"

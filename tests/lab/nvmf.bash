@@ -38,3 +38,11 @@ assert_results() {
 		$r.latency_ns.min <= $r.latency_ns.percentiles["1"] and $r.latency_ns.min > 0 and
 		($r.latency_ns.mean | floor) == $r.latency_ns.mean'
 }
+
+# assert_wrong_nqn RUNNER: a subsystem the target does not have is named with
+# the target's NVM subsystems, over the transport RUNNER (bench or tcp) uses.
+assert_wrong_nqn() {
+	run --separate-stderr "$1" --nqn nqn.2014-08.org.rocectl:nope --time 1
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: admin queue: connect to subsystem 'nqn.2014-08.org.rocectl:nope' on '10.0.0.2:4420' failed: connect invalid parameters (sct 0x1 sc 0x82 dnr; connect data byte 256: subnqn); the target's discovery log lists these NVM subsystems: '$LAB_NQN'"
+}
