@@ -137,10 +137,14 @@ load helpers
 	run -0 rocectl check all -o prometheus -O "$d/null" -i "$f"
 	[ -c "$d/null" ]
 	[ "$(stat -c %t:%T "$d/null")" = 1:3 ]
-	# a FIFO stays a FIFO and its reader gets the metrics
+	# a FIFO stays a FIFO and its reader gets the metrics. The test holds it
+	# open read-write (fd 8; bats owns 3) until rocectl is done, so a reader exists whenever
+	# a loaded host starts cat; closing fd 8 then gives cat its end of file.
 	mkfifo "$d/fifo"
-	cat "$d/fifo" >"$d/from-fifo" &
+	exec 8<>"$d/fifo"
+	cat "$d/fifo" >"$d/from-fifo" 8>&- &
 	run -0 rocectl counters -o prometheus -O "$d/fifo" -i "$f"
+	exec 8>&-
 	wait
 	[ -p "$d/fifo" ]
 	grep -q '^rocectl_port_info' "$d/from-fifo"
