@@ -176,8 +176,15 @@ static int print_devices(const struct rctl_host *h, const char *filter)
 	out_arr_begin("devices");
 	for (i = 0; i < h->n_devs; i++) {
 		const struct rctl_device *d = &h->devs[i];
-		bool head = false;
+		/* A device whose ports were not read is still a device. */
+		bool head = !d->n_ports && (!filter || !strcmp(filter, d->name));
 
+		if (head) {
+			out_obj_begin(NULL);
+			print_dev_head(d);
+			out_arr_begin("ports");
+			shown++;
+		}
 		for (j = 0; j < d->n_ports; j++) {
 			if (!rctl_port_match(filter, d, &d->ports[j]))
 				continue;

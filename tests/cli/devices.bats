@@ -75,3 +75,15 @@ snap=$BATS_TEST_DIRNAME/data/rxe-lab.json
 	run --separate-stderr -3 rocectl devices -i "$f" -d mlx5_9
 	assert_equal "$stderr" "rocectl: no RDMA device 'mlx5_9'"
 }
+
+@test "a device whose ports were not read is listed, not reported as a device named '(null)'" {
+	jq '.host.devices[0].ports = []' "$snap" > "$BATS_TEST_TMPDIR/p.json"
+	run -0 rocectl devices -j --input "$BATS_TEST_TMPDIR/p.json"
+	echo "$output" | jq -e '[.devices[].name] == ["rxe0", "rxe1"] and (.devices[0].ports | length == 0)'
+	run -0 rocectl devices -j --input "$BATS_TEST_TMPDIR/p.json" rxe0
+	echo "$output" | jq -e '[.devices[].name] == ["rxe0"]'
+	jq '.host.devices[].ports = []' "$snap" > "$BATS_TEST_TMPDIR/q.json"
+	run -0 --separate-stderr rocectl devices --input "$BATS_TEST_TMPDIR/q.json"
+	assert_line --index 0 --regexp '^rxe0: driver rxe '
+	[[ $stderr != *"(null)"* ]]
+}
