@@ -193,11 +193,19 @@ const struct rctl_cmd *cmd_walk(char **words, int n, int *used,
 				   char *path, size_t len, const char **bad)
 {
 	const struct rctl_cmd *c = &cmd_root, *next;
+	bool operands = false;
 	int i;
 
 	path[0] = '\0';
 	*bad = NULL;
-	for (i = 0; i < n && c->sub && words[i][0] != '-'; i++) {
+	for (i = 0; i < n && c->sub; i++) {
+		/* After "--" a word is a command name, even one that starts with '-'. */
+		if (!operands && !strcmp(words[i], "--")) {
+			operands = true;
+			continue;
+		}
+		if (!operands && words[i][0] == '-')
+			break;
 		next = cmd_find(c, words[i]);
 		if (!next) {
 			*bad = words[i];

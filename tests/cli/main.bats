@@ -15,6 +15,14 @@ load helpers
 	assert_equal "$stderr" "rocectl: unknown command 'frobnicate' (see 'rocectl help')"
 }
 
+@test "after --, a word that starts with '-' is a command name, not an option" {
+	run --separate-stderr rocectl check -- -j
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: check: unknown command '-j' (see 'rocectl check --help')"
+	assert_output ""
+	run -0 rocectl check -- mtu -i "$FIXTURES/mlx5-upstream-healthy.json"
+}
+
 @test "commands match exactly, never by prefix" {
 	run -64 rocectl dev
 	run -64 rocectl device
