@@ -201,8 +201,7 @@ static int fabrics_connect(struct rctl_nvmf_q *q, uint16_t cntlid, uint32_t kato
 		return slot;
 	rctl_nvmf_connect_data(rctl_nvmf_q_buf(q, slot), c->hostid, cntlid, c->subnqn,
 			       c->info.hostnqn);
-	rctl_nvmf_connect_cmd(&cmd, q->qid, q->depth - 1, kato,
-			      c->tr->sqflow_off ? RCTL_NVMF_CATTR_NO_SQFLOW : 0);
+	rctl_nvmf_connect_cmd(&cmd, q->qid, q->depth - 1, kato);
 	qname(q, qn, sizeof(qn));
 	if (!q->qid && !strcmp(c->subnqn, RCTL_NVMF_DISC_NQN))
 		snprintf(step, sizeof(step), "%s: connect to the discovery subsystem on '%s:%u' failed",

@@ -8,11 +8,6 @@
  * IOCCSZ on I/O queues); a longer write waits for the target's R2T and goes
  * as H2CData PDUs of at most MAXH2CDATA; read data comes as C2HData. A
  * command is done at its CapsuleResp, or at a last C2HData with SUCCESS.
- * Queues connect with SQ flow control off (sqflow_off), as nvme-cli's
- * --disable-sqflow does: nvmet-tcp then ends a read with a SUCCESS C2HData and
- * no CapsuleResp (nvmet_setup_c2h_data_pdu(), nvmet_try_send_data() in
- * drivers/nvme/target/tcp.c), one PDU and one send fewer per read on the
- * target, whose CPU the QD1 latency waits for.
  *
  * The bytes to send are copied into one buffer and written by the flush (one
  * send() per batch, as one doorbell per batch on RDMA) and by every poll
@@ -745,7 +740,6 @@ static uint32_t tcp_inline_max(const struct rctl_nvmf_ctrl *c, uint16_t qid)
 
 const struct rctl_nvmf_transport rctl_nvmf_tcp = {
 	.name = "tcp",
-	.sqflow_off = true,
 	.inline_max = tcp_inline_max,
 	.q_open = tcp_q_open,
 	.q_free = tcp_q_free,

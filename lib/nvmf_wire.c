@@ -77,11 +77,11 @@ static void cmd_init(struct rctl_nvme_cmd *c, uint8_t opc, uint8_t fctype)
 }
 
 void rctl_nvmf_connect_cmd(struct rctl_nvme_cmd *c, uint16_t qid,
-			   uint16_t sqsize, uint32_t kato_ms, uint8_t cattr)
+			   uint16_t sqsize, uint32_t kato_ms)
 {
 	cmd_init(c, RCTL_NVME_OPC_FABRICS, RCTL_NVMF_CONNECT);
 	c->cdw[10] = (uint32_t)qid << 16;	/* RECFMT 0 */
-	c->cdw[11] = sqsize | (uint32_t)cattr << 16;
+	c->cdw[11] = sqsize;			/* CATTR 0: SQ flow control on */
 	c->cdw[12] = kato_ms;
 }
 

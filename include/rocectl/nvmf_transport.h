@@ -55,7 +55,6 @@ struct rctl_nvmf_qparams {
 struct rctl_nvmf_transport {
 	const char *name;		/* "rdma", "tcp": as nvme-cli's --transport */
 	bool keyed_sgl;			/* data moves by keyed SGL: SGLS must offer it */
-	bool sqflow_off;		/* Connect asks RCTL_NVMF_CATTR_NO_SQFLOW */
 	/* Largest in-capsule write on queue qid (from Identify on I/O queues). */
 	uint32_t (*inline_max)(const struct rctl_nvmf_ctrl *c, uint16_t qid);
 	/* Allocate and connect the transport's side of a queue; frees it on failure. */

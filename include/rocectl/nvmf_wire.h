@@ -19,13 +19,6 @@
 #define RCTL_NVME_IDENTIFY_SIZE 4096
 #define RCTL_NVMF_DISC_ENTRY_SIZE 1024
 #define RCTL_NVMF_CM_PRIV_SIZE 32
-/*
- * Connect CATTR bit 2, SQ flow control disable: the target reports no SQ head
- * (include/linux/nvme.h NVME_CONNECT_DISABLE_SQFLOW; nvmet sets sqhd_disabled
- * in drivers/nvme/target/fabrics-cmd.c). The host keeps at most SQSIZE
- * commands outstanding itself (its queue limit is below the depth).
- */
-#define RCTL_NVMF_CATTR_NO_SQFLOW 0x04
 #define RCTL_NVMF_NQN_MAX 223
 #define RCTL_NVMF_DISC_NQN "nqn.2014-08.org.nvmexpress.discovery"
 #define RCTL_NVMF_PORT 4420
@@ -105,7 +98,7 @@ void rctl_nvme_sqe_encode(uint8_t sqe[RCTL_NVME_SQE_SIZE],
 
 /* Command builders: fill everything but CID and the data SGL. */
 void rctl_nvmf_connect_cmd(struct rctl_nvme_cmd *c, uint16_t qid,
-			   uint16_t sqsize, uint32_t kato_ms, uint8_t cattr);
+			   uint16_t sqsize, uint32_t kato_ms);
 void rctl_nvmf_prop_get_cmd(struct rctl_nvme_cmd *c, uint32_t ofst, bool eight);
 void rctl_nvmf_prop_set_cmd(struct rctl_nvme_cmd *c, uint32_t ofst, uint32_t v);
 void rctl_nvme_identify_cmd(struct rctl_nvme_cmd *c, uint8_t cns, uint32_t nsid);

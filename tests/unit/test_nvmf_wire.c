@@ -70,7 +70,7 @@ static void test_connect_admin(void **state)
 	struct rctl_nvme_cmd c;
 	uint8_t sqe[64];
 
-	rctl_nvmf_connect_cmd(&c, 0, 31, 5000, 0);
+	rctl_nvmf_connect_cmd(&c, 0, 31, 5000);
 	c.cid = 0x1234;
 	c.sgl = (struct rctl_sgl){ .kind = RCTL_SGL_KEYED, .addr = 0x1000,
 				   .len = 1024, .key = 0x12345678 };
@@ -83,13 +83,11 @@ static void test_connect_io_qid(void **state)
 	struct rctl_nvme_cmd c;
 	uint8_t sqe[64];
 
-	rctl_nvmf_connect_cmd(&c, 3, 16, 0, RCTL_NVMF_CATTR_NO_SQFLOW);
+	rctl_nvmf_connect_cmd(&c, 3, 16, 0);
 	rctl_nvme_sqe_encode(sqe, &c);
 	assert_int_equal(sqe[42], 3);
 	assert_int_equal(sqe[43], 0);
 	assert_int_equal(sqe[44], 16);
-	assert_int_equal(sqe[45], 0);
-	assert_int_equal(sqe[46], 0x04);	/* CATTR: SQ flow control disable */
 	assert_int_equal(sqe[48], 0);
 	/* bytes 5..23 reserved for Fabrics, nsid must not leak in */
 	for (int i = 5; i < 24; i++)
