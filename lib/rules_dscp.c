@@ -188,8 +188,6 @@ void rule_dscp_trust_pcp(struct rctl_judge *j, const struct rctl_target *t)
 	char fix[320];
 	bool prios[8], trust;
 
-	if (!rctl_part_ok(j, t, &t->nd->app.st, "the DCB APP table", true))
-		return;
 	rctl_dscp_prios(t->nd, j->in->dscp, prios, &trust);
 	if (trust) {
 		rctl_say(j,
@@ -219,8 +217,6 @@ void rule_dscp_missing(struct rctl_judge *j, const struct rctl_target *t)
 	bool prios[8], trust;
 	int d = j->in->dscp, p = j->in->prio, n;
 
-	if (!t->nd->app.st.ok)
-		return;
 	n = rctl_dscp_prios(t->nd, d, prios, &trust);
 	if (!trust) /* dscp.trust_pcp says it */
 		return;
@@ -255,8 +251,6 @@ void rule_dscp_ambiguous(struct rctl_judge *j, const struct rctl_target *t)
 	int d = j->in->dscp, n, i, k;
 	size_t off;
 
-	if (!t->nd->app.st.ok)
-		return;
 	n = rctl_dscp_prios(t->nd, d, prios, &trust);
 	if (!trust || !n)
 		return;
@@ -331,6 +325,13 @@ static bool no_cnp_setting(const struct rctl_target *t)
 	return f == RCTL_FAM_ICE || f == RCTL_FAM_ICE_OOT;
 }
 
+/* E810 has no CNP setting to judge, readable or not. */
+bool rule_cnp_data_prio_unreadable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	(void)j;
+	return no_cnp_setting(t);
+}
+
 void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char got[64], fix[320];
@@ -344,7 +345,7 @@ void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
 	 * E810 (irdma, inbox or Intel's) has no CNP DSCP or priority
 	 * setting at all: nothing to judge, also where cc is unreadable.
 	 */
-	if (no_cnp_setting(t) || !rctl_part_ok(j, t, &cc->st, "the CNP DSCP", true))
+	if (no_cnp_setting(t))
 		return;
 	if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
 		rctl_say(j,
@@ -389,7 +390,7 @@ void rule_cnp_mismatch(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_cc *cc = &t->nd->cc;
 
-	if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd) ||
+	if (!rctl_cc_get(cc, "np_cnp_dscp", &cd) ||
 	    cd == (uint64_t)j->in->dscp) /* cnp.data_prio */
 		return;
 	hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
@@ -434,7 +435,7 @@ void rule_dscp_roce_marking(struct rctl_judge *j, const struct rctl_target *t)
 	const struct rctl_cc *cc = &t->nd->cc;
 	bool bad_d, bad_p;
 
-	if (!cc->st.ok || !rctl_cc_get(cc, "roce_dscp", &d) || !rctl_cc_get(cc, "roce_prio", &p))
+	if (!rctl_cc_get(cc, "roce_dscp", &d) || !rctl_cc_get(cc, "roce_prio", &p))
 		return;
 	snprintf(exp, sizeof(exp), "RoCE DSCP %d prio %d", j->in->dscp, j->in->prio);
 	snprintf(got, sizeof(got), "RoCE DSCP %llu prio %llu", (unsigned long long)d,

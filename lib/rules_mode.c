@@ -29,8 +29,6 @@ void rule_mode_roce_version(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_cm_cfg *cm = &t->port->cm;
 
-	if (!rctl_part_ok(j, t, &cm->st, "rdma_cm defaults", true))
-		return;
 	if (!strcmp(cm->roce_mode, want)) {
 		rctl_say(j,
 			 &(struct rctl_say){ .status = RCTL_PASS,
@@ -59,8 +57,6 @@ void rule_mode_tos(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_cm_cfg *cm = &t->port->cm;
 
-	if (!cm->st.ok) /* mode.roce_version reports it */
-		return;
 	snprintf(exp, sizeof(exp), "tos %d (DSCP %d)", want, want >> 2);
 	snprintf(got, sizeof(got), "tos %u (DSCP %u)", cm->roce_tos, cm->roce_tos >> 2);
 	if (cm->roce_tos == (uint32_t)want) {

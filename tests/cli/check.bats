@@ -306,15 +306,17 @@ expect() {	# fixture exit "id:status ..."
 	refute_output --partial "ecn.sriov_vf"
 }
 
-@test "SR-IOV VF beside its PF: judged through the PF, following its verdict" {
+@test "SR-IOV VF beside its PF: the VF's port judged on the PF's DCB and ECN" {
 	run -0 rocectl check all --dev mlx5_2 -i "$FIXTURES/mlx5-vf-beside-pf-healthy.json"
 	assert_line "ecn        passed"
 	run -0 rocectl check all -v --dev ens1f0v0 -i "$FIXTURES/mlx5-vf-beside-pf-healthy.json"
-	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF 'ens1f0np0' passed"
+	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are judged on its PF 'ens1f0np0' (the findings on 'ens1f0v0 via PF ens1f0np0')"
+	assert_line "  PASS    dcqcn.params  mlx5_2/1 (ens1f0v0 via PF ens1f0np0)"
 	jq '.host.netdevs[0].app.entries = []' "$FIXTURES/mlx5-vf-beside-pf-healthy.json" >"$BATS_TEST_TMPDIR/pcp.json"
-	run -2 rocectl check all --dev ens1f0v0 -i "$BATS_TEST_TMPDIR/pcp.json"
-	assert_line "  FAIL    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"
-	assert_line "           evidence: dscp.trust_pcp"
+	run -2 rocectl check all -j --dev ens1f0v0 -i "$BATS_TEST_TMPDIR/pcp.json"
+	echo "$output" | jq -e '[.findings[] | select(.status == "fail")] | length == 1 and
+		.[0].id == "dscp.trust_pcp" and .[0].target == "mlx5_2/1 (ens1f0v0 via PF ens1f0np0)" and
+		.[0].device == "mlx5_2" and .[0].netdev == "ens1f0np0"'
 }
 
 @test "RoCE over a VLAN: GID, PCP trust through egress-qos-map, MTU of the VLAN" {
@@ -364,7 +366,8 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "fault: debugfs unreadable is unknown, not failure" {
-	expect fault-debugfs-unreadable 3 "dcqcn.params:unknown cnp.data_prio:unknown"
+	# One unknown per unreadable part: dcqcn.params says it; cnp alone says it itself.
+	expect fault-debugfs-unreadable 3 "dcqcn.params:unknown"
 	run -3 rocectl check dcqcn -i "$FIXTURES/fault-debugfs-unreadable.json"
 	assert_line "  UNKNOWN dcqcn.params  mlx5_0/1 (ens1f0np0)"
 	assert_line --regexp "^ +cannot read congestion control \(DCQCN\) of 'ens1f0np0': debugfs not mounted"
