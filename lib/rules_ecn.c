@@ -58,8 +58,10 @@ int rctl_ecn_on(const struct rctl_target *t, int prio, bool np)
 /* The command that turns ECN on, in the home the driver has: each vendor its own. */
 enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np)
 {
-	if (rctl_dcqcn_hardwired_off(t) || (!np && not_ect(&t->nd->cc)))	/* none tune writes */
+	if (rctl_dcqcn_hardwired_off(t))	/* none tune writes */
 		return RCTL_SET_NONE;
+	if (!np && not_ect(&t->nd->cc))		/* Broadcom's bnxt_re: the codepoint */
+		return RCTL_SET_ECN_MARKING;
 	if (!strcmp(t->nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
 		return np ? RCTL_SET_ECN_NP : RCTL_SET_ECN_RP;
 	return RCTL_SET_ECN;
@@ -92,7 +94,8 @@ void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, siz
 	}
 	if (!np && not_ect(cc)) {		/* ECT(1): the codepoint a switch marks */
 		snprintf(path, sizeof(path), "%s/ecn_marking", cc->path);
-		rctl_cc_write_cmd(cc, path, rctl_cc_value_text(cc, 1, one, sizeof(one)), buf, len);
+		rctl_cc_value_text(cc, RCTL_ECN_MARKING_ECT1, one, sizeof(one));
+		rctl_cc_write_cmd(cc, path, one, buf, len);
 		return;
 	}
 	if (!strcmp(cc->source, "mlx5-sysfs"))		/* MLNX_OFED only */

@@ -168,7 +168,7 @@ expect() {	# fixture exit "id:status ..."
 	expect fault-bnxt-oot-not-ect 2 "pfc.without_ecn:warn ecn.rp_disabled:fail"
 	run -2 rocectl check ecn -j -i "$FIXTURES/fault-bnxt-oot-not-ect.json"
 	jq -e '.findings[] | select(.id == "ecn.rp_disabled") | (.message | test("Not-ECT")) and
-		.fix == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_marking && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"' <<<"$output"
+		.setting_id == "ecn-marking" and .fix == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_marking && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"' <<<"$output"
 }
 
 @test "RoCE LAG: the counter rules read every slave; --dev SLAVE judges that slave" {

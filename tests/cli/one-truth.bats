@@ -48,7 +48,7 @@ mismatches() {
 @test "the fix of a check is the command of tune's change, byte for byte" {
 	local f
 	for f in fault-pfc-off-prio3 fault-dscp26-missing fault-tos-0 fault-bnxt-oot-cnp-dscp \
-		 fault-global-pause-with-pfc; do
+		 fault-global-pause-with-pfc fault-bnxt-oot-not-ect; do
 		run rocectl check all -j --input "$FIXTURES/$f.json"
 		local fixes=$output
 		run -0 rocectl tune plan -j --input "$FIXTURES/$f.json"

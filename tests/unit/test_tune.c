@@ -788,6 +788,52 @@ static void test_bnxt_oot_hex_write(void **state)
 }
 
 /*
+ * Broadcom's bnxt_re: ecn_marking 0 sends RoCE Not-ECT, which no switch marks
+ * (configfs.c ecn_marking_store: sscanf("%x"), 3 and more EINVAL; committed
+ * by apply). tune writes ECT(1), the fix check names, and revert writes 0x0.
+ */
+static void test_bnxt_oot_ecn_marking(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char cc[256], f[320], cmd[400], sp[512];
+	struct rctl_tune_dir d;
+	struct rctl_host h;
+
+	(void)state;
+	load("fault-bnxt-oot-not-ect", &h);
+	snprintf(cc, sizeof(cc), "%s/bnxt_re/bnxt_re0/ports/1/cc", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s", cc);
+	assert_int_equal(system(cmd), 0);
+	setenv("ROCECTL_CONFIGFS", dir, 1);
+	snprintf(h.netdevs[0].cc.path, sizeof(h.netdevs[0].cc.path), "%s", cc);
+	snprintf(f, sizeof(f), "%s/ecn_marking", cc);
+	put(f, "0\n");
+	snprintf(f, sizeof(f), "%s/apply", cc);
+	put(f, "");
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_string_equal(p.ch[0].setting, "ecn_marking");
+	assert_int_equal(rctl_tune_setting_id(&p.ch[0]), RCTL_SET_ECN_MARKING);
+	assert_string_equal(p.ch[0].old_text, "0");
+	assert_string_equal(p.ch[0].new_text, "0x1");
+	open_sd(&d, "state-ecn-marking");
+	assert_int_equal(rctl_tune_apply(&p, &d, sp, sizeof(sp), &e), 0);
+	snprintf(f, sizeof(f), "%s/ecn_marking", cc);
+	assert_string_equal(get(f), "0x1\n");
+	snprintf(f, sizeof(f), "%s/apply", cc);
+	assert_string_equal(get(f), "1\n");
+	assert_int_equal(rctl_tune_revert(&d, sp, &q, &e), 0);
+	snprintf(f, sizeof(f), "%s/ecn_marking", cc);
+	assert_memory_equal(get(f), "0\n", 2);
+	unsetenv("ROCECTL_CONFIGFS");
+	rctl_tune_plan_free(&q);
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
+	rctl_tune_dir_close(&d);
+}
+
+/*
  * ice: the first DSCP entry switches to DSCP mode and resets ETS; deleting
  * the last loads defaults (ice_dcb_nl.c). So the APP entries come first,
  * ETS and PFC are written after them, and undo takes the APP entries back
@@ -937,6 +983,7 @@ int main(void)
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_dir_lock, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_bnxt_oot_hex_write, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_bnxt_oot_ecn_marking, setup_dir, teardown_dir),
 		cmocka_unit_test(test_ice_app_before_ets),
 		cmocka_unit_test(test_firmware_dcb_skipped),
 		cmocka_unit_test(test_undo_order_reverse),
