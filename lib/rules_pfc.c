@@ -379,13 +379,14 @@ void rule_pfc_ets(struct rctl_judge *j, const struct rctl_target *t)
 
 /*
  * Who owns DCB, as tune decides it (rctl_dcb_owner): LLD_MANAGED, or a mode
- * without HOST on mlx5 (firmware DCBX shows 0x0c), bnxt_en and ice. The fix
- * is the vendor tool tune's skipped change names.
+ * without HOST on mlx5 (firmware DCBX shows 0x0c), bnxt_en and ice. A legal
+ * setup, not a fault: the other DCB rules judge what the firmware reports,
+ * and their fixes name the vendor tool (owned_fix in lib/rules.c). Here the
+ * owner is stated, with the tool as evidence.
  */
 void rule_pfc_dcbx_owner(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char got[48], why[256];
-	const char *fix;
 
 	const struct rctl_dcbx *d = &t->nd->dcbx;
 	enum rctl_family f = rctl_family_of(t->dev, t->nd);
@@ -394,25 +395,19 @@ void rule_pfc_dcbx_owner(struct rctl_judge *j, const struct rctl_target *t)
 	fw = rctl_dcb_owner(j->h, t->nd, f, why, sizeof(why)) == RCTL_DCB_FIRMWARE;
 	snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
 		 fw ? "firmware/LLDP agent" : "host");
-	if (fw) {
-		fix = strstr(why, "): ");
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_WARN,
-					     .target = t->name,
-					     .expected = "host-managed DCB",
-					     .observed = got,
-					     .fix = fix ? fix + 3 : why },
-			 "DCB of '%s' is managed by the firmware DCBX agent: host settings %s",
-			 t->nd->name,
-			 rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
-	} else {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "host-managed DCB",
-					     .observed = got },
-			 "DCB is managed by the host");
+	if (!fw) {
+		rctl_pass(j, t, "DCB owner known", got, "DCB is managed by the host");
+		return;
 	}
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_PASS,
+				     .target = t->name,
+				     .expected = "DCB owner known",
+				     .observed = got,
+				     .evidence = why },
+		 "DCB of '%s' is managed by the firmware DCBX agent (host settings %s): "
+		 "judged as the firmware reports it",
+		 t->nd->name, rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
 }
 
 void rule_pfc_lldpad(struct rctl_judge *j, const struct rctl_target *host)

@@ -114,7 +114,12 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "bnxt with the firmware DCBX agent (LLD_MANAGED): the empty APP table is unknown, not trust PCP" {
-	expect bnxt-fw-agent 3 "pfc.dcbx_owner:warn dscp.trust_pcp:unknown"
+	# The firmware agent is a legal owner, stated in a pass; its DSCP map cannot be seen.
+	expect bnxt-fw-agent 3 "dscp.trust_pcp:unknown"
+	run -0 rocectl check pfc -v -j -i "$FIXTURES/bnxt-fw-agent.json"
+	jq -e '.findings[] | select(.id == "pfc.dcbx_owner") | .status == "pass" and
+		(.message | test("firmware DCBX agent \\(host settings are refused\\)")) and
+		(.evidence | test("bnxt_setupcc.sh, niccli or bnxtqos"))' <<<"$output"
 	run -3 rocectl check dscp -j -i "$FIXTURES/bnxt-fw-agent.json"
 	jq -e '.findings[0].message | test("without DCBX HOST refuses every APP entry")' <<<"$output"
 	run -0 rocectl tune plan -j -i "$FIXTURES/bnxt-fw-agent.json"
@@ -123,7 +128,7 @@ expect() {	# fixture exit "id:status ..."
 	jq '.host.netdevs[0].app |= (.ok = true | .errno = 0 | .reason = "")' \
 		"$FIXTURES/bnxt-fw-agent.json" >"$BATS_TEST_TMPDIR/old.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/old"
-	assert_output $'pfc.dcbx_owner:warn\ndscp.trust_pcp:unknown'
+	assert_output "dscp.trust_pcp:unknown"
 }
 
 # A warning, not a failure: no host setting can turn it on (only Intel's driver).

@@ -89,6 +89,8 @@ mismatches() {
 		(.changes[0].skip | test("fw-lldp-agent off"))' <<<"$output"
 	run -2 rocectl check pfc -j --input "$FIXTURES/fault-mlx5-fw-dcbx.json"
 	jq -e '[.findings[] | select(.id == "pfc.dcbx_owner")][0] |
-		.status == "warn" and (.got | test("0x0c")) and
-		.fix == "dcb dcbx set dev ens1f0np0 host ieee (hands DCB to the host), or mlnx_qos / mlxconfig"' <<<"$output"
+		.status == "pass" and (.got | test("0x0c")) and
+		(.evidence | endswith("dcb dcbx set dev ens1f0np0 host ieee (hands DCB to the host), or mlnx_qos / mlxconfig"))' <<<"$output"
+	jq -e '[.findings[] | select(.id == "pfc.prio_disabled")][0].fix ==
+		"dcb dcbx set dev ens1f0np0 host ieee (hands DCB to the host), or mlnx_qos / mlxconfig"' <<<"$output"
 }
