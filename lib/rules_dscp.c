@@ -75,7 +75,10 @@ bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p)
  * Upstream irdma before Linux 6.5 puts rt_tos2priority(ToS) itself into the
  * VLAN tag (irdma_modify_qp_roce: vlan_tag = vlan_id | user_pri << 13);
  * irdma_roce_get_vlan_prio(), which applies the VLAN's egress-qos-map, came
- * with 6.5. Intel's out-of-tree irdma is not judged so (its own code).
+ * with 6.5. Intel's out-of-tree irdma applies the map on every kernel: its
+ * irdma_roce_get_vlan_prio() (irdma 1.11.58 src/irdma/irdma_kcompat.c, both
+ * the SET_ROCE_CM_INFO_VER_3 and the older variant) maps the priority
+ * through vlan_dev_get_egress_qos_mask(), as upstream 6.5 does.
  */
 static bool irdma_pcp_is_skprio(const struct rctl_judge *j, const struct rctl_target *t)
 {

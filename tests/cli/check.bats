@@ -167,6 +167,10 @@ expect() {	# fixture exit "id:status ..."
 	# the same host on 6.8: irdma_roce_get_vlan_prio applies the map, PCP 3
 	jq '.host.kernel = "6.8.0-45-generic"' "$FIXTURES/fault-irdma-vlan-pre65.json" >"$BATS_TEST_TMPDIR/68.json"
 	run -0 rocectl check dscp -i "$BATS_TEST_TMPDIR/68.json"
+	# Intel's out-of-tree irdma (1.11.58 irdma_kcompat.c irdma_roce_get_vlan_prio) applies the
+	# map on every kernel: the same 5.15 host on it is healthy
+	jq '.host.devices[0].driver_version = "1.11.58"' "$FIXTURES/fault-irdma-vlan-pre65.json" >"$BATS_TEST_TMPDIR/oot.json"
+	run -0 rocectl check dscp -i "$BATS_TEST_TMPDIR/oot.json"
 }
 
 @test "Broadcom out-of-tree bnxt_re: ecn_marking 0 sends Not-ECT, ECN is off whatever ecn_enable says" {
