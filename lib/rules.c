@@ -228,6 +228,14 @@ void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s)
 		j->r->f[j->r->n - 1].setting = s;
 }
 
+void rctl_emit_evidence(struct rctl_judge *j, const char *evidence)
+{
+	struct rctl_finding *f = j->r->n ? &j->r->f[j->r->n - 1] : NULL;
+
+	if (f && f->id == j->rule->id)
+		snprintf(f->evidence, sizeof(f->evidence), "%s", evidence);
+}
+
 void rctl_emit_ratio(struct rctl_judge *j, double ratio)
 {
 	if (!j->r->n || j->r->f[j->r->n - 1].id != j->rule->id)

@@ -193,12 +193,7 @@ void rule_dscp_trust_pcp(struct rctl_judge *j, const struct rctl_target *t)
 
 	rctl_dscp_prios(t->nd, j->in->dscp, prios, &trust);
 	if (trust) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "trust dscp",
-					     .observed = "trust dscp" },
-			 "the port classifies by DSCP");
+		rctl_pass(j, t, "trust dscp", "trust dscp", "the port classifies by DSCP");
 	} else if (!rctl_roce_untagged(j->h, t->port)) {
 		vlan_pcp(j, t);
 	} else {
@@ -227,12 +222,7 @@ void rule_dscp_missing(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
 		 rctl_prio_list(prios, list, sizeof(list)));
 	if (prios[p]) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got },
-			 "DSCP %d maps to RoCE prio %d", d, p);
+		rctl_pass(j, t, exp, got, "DSCP %d maps to RoCE prio %d", d, p);
 		return;
 	}
 	app_fix(t, d, p, prios, fix, sizeof(fix));
@@ -260,12 +250,7 @@ void rule_dscp_ambiguous(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
 		 rctl_prio_list(prios, list, sizeof(list)));
 	if (n == 1) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "one priority",
-					     .observed = got },
-			 "DSCP %d maps to one priority", d);
+		rctl_pass(j, t, "one priority", got, "DSCP %d maps to one priority", d);
 		return;
 	}
 	/* Keep the intended priority if present, else the first one. */
@@ -364,12 +349,7 @@ void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
 	pfc = lands >= 0 && t->nd->pfc.st.ok && t->nd->pfc.pfc_en[lands];
 	snprintf(got, sizeof(got), "CNP DSCP %llu -> prio %d", (unsigned long long)cd, lands);
 	if (cd != (uint64_t)j->in->dscp && lands != j->in->prio && !pfc) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "CNPs apart from data",
-					     .observed = got },
-			 "CNPs travel apart from RoCE data");
+		rctl_pass(j, t, "CNPs apart from data", got, "CNPs travel apart from RoCE data");
 		return;
 	}
 	cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));

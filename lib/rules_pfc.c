@@ -137,12 +137,7 @@ void rule_pfc_extra_prio(struct rctl_judge *j, const struct rctl_target *t)
 		snprintf(exp, sizeof(exp), "no PFC (%s)", j->in->profile);
 	snprintf(got, sizeof(got), "PFC on prio %s", rctl_prio_list(pfc->pfc_en, off, sizeof(off)));
 	if (!extra_prios(j, pfc->pfc_en, off, sizeof(off))) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got },
-			 "no PFC on other priorities");
+		rctl_pass(j, t, exp, got, "no PFC on other priorities");
 		return;
 	}
 	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc%s", t->nd->name, off);
@@ -195,12 +190,7 @@ void rule_pfc_without_ecn(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(exp, sizeof(exp), "PFC and ECN on prio %d", p);
 	snprintf(got, sizeof(got), "PFC on, ECN np %s rp %s", np ? "on" : "off", rp ? "on" : "off");
 	if (np && rp) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got },
-			 "PFC and ECN/DCQCN are both on for prio %d", p);
+		rctl_pass(j, t, exp, got, "PFC and ECN/DCQCN are both on for prio %d", p);
 		return;
 	}
 	rctl_ecn_fix(t, p, !np, fix, sizeof(fix));
@@ -232,12 +222,7 @@ void rule_pfc_global_pause(struct rctl_judge *j, const struct rctl_target *t)
 		 t->nd->pfc.st.ok ? rctl_prio_list(t->nd->pfc.pfc_en, pr, sizeof(pr)) : "unknown");
 	snprintf(fix, sizeof(fix), "ethtool -A %s autoneg off rx off tx off", t->nd->name);
 	if (!pa->rx && !pa->tx)
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "global pause off",
-					     .observed = got },
-			 "global pause is off");
+		rctl_pass(j, t, "global pause off", got, "global pause is off");
 	else if (any_pfc)
 		rctl_say(j,
 			 &(struct rctl_say){ .status = RCTL_FAIL,
@@ -368,12 +353,7 @@ void rule_pfc_ets(struct rctl_judge *j, const struct rctl_target *t)
 			 "tc %d of RoCE prio %d is rate limited", tc, p);
 		rctl_emit_setting(j, RCTL_SET_NONE); /* tune leaves rate limits */
 	} else {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "ETS share > 0 or strict",
-					     .observed = got },
-			 "tc %d of RoCE prio %d has bandwidth", tc, p);
+		rctl_pass(j, t, "ETS share > 0 or strict", got, "tc %d of RoCE prio %d has bandwidth", tc, p);
 	}
 }
 
@@ -399,15 +379,11 @@ void rule_pfc_dcbx_owner(struct rctl_judge *j, const struct rctl_target *t)
 		rctl_pass(j, t, "DCB owner known", got, "DCB is managed by the host");
 		return;
 	}
-	rctl_say(j,
-		 &(struct rctl_say){ .status = RCTL_PASS,
-				     .target = t->name,
-				     .expected = "DCB owner known",
-				     .observed = got,
-				     .evidence = why },
-		 "DCB of '%s' is managed by the firmware DCBX agent (host settings %s): "
-		 "judged as the firmware reports it",
-		 t->nd->name, rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
+	rctl_pass(j, t, "DCB owner known", got,
+		  "DCB of '%s' is managed by the firmware DCBX agent (host settings %s): "
+		  "judged as the firmware reports it",
+		  t->nd->name, rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
+	rctl_emit_evidence(j, why);
 }
 
 void rule_pfc_lldpad(struct rctl_judge *j, const struct rctl_target *host)
@@ -425,11 +401,7 @@ void rule_pfc_lldpad(struct rctl_judge *j, const struct rctl_target *host)
 		return;
 	}
 	if (!h->lldpad_running) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .expected = "lldpad not running",
-					     .observed = "not running" },
-			 "lldpad does not run");
+		rctl_pass(j, NULL, "lldpad not running", "not running", "lldpad does not run");
 		return;
 	}
 	snprintf(got, sizeof(got), "lldpad running, pid %u", h->lldpad_pid);

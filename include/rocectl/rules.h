@@ -223,6 +223,8 @@ void rctl_pass(struct rctl_judge *j, const struct rctl_target *t, const char *ex
 void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s);
 /* The setting a rule's findings judge by default (lib/rules.c). */
 enum rctl_setting rctl_rule_setting(const char *rule_id);
+/* The evidence of the finding just emitted (a pass that says where it read). */
+void rctl_emit_evidence(struct rctl_judge *j, const char *evidence);
 /* Attach a measured ratio (the loss rate) to the finding just emitted. */
 void rctl_emit_ratio(struct rctl_judge *j, double ratio);
 
