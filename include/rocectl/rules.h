@@ -90,18 +90,18 @@ struct rctl_target {
  *   HOST    once, t NULL: lldpad, firewalls, RoCE presence (a rule that also
  *           looks at ports walks them itself with rctl_target_next());
  *   PORT    each RoCE port, t->nd NULL when it has no netdev;
- *   NETDEV  each RoCE port with its netdev: GIDs, rdma_cm, congestion control;
+ *   NETDEV  each RoCE port with its netdev: GIDs, the netdev being a VF;
  *   QOS     each netdev that carries a port's traffic and holds its DCB and
  *           pause: the port's own, then every RoCE LAG slave (t->nd the slave,
- *           t->name "DEV/PORT (SLAVE in BOND)"); --dev SLAVE selects one.
+ *           t->name "DEV/PORT (SLAVE in BOND)"); --dev SLAVE selects one;
+ *   PF      each RoCE port with the netdev that holds its congestion control
+ *           (ECN/DCQCN, CNP, bnxt_re's RoCE marking).
  * With needs_deltas, PORT targets come only with read hw_counters and QOS
  * targets only with read ethtool statistics, and none from a one-sample host.
- * An SR-IOV VF's DCB, pause and congestion control are its PF's: QOS and PF
- * targets of a VF port are its PF's netdev (t->nd the PF, t->name
- * "DEV/PORT (VF via PF PFNAME)"), and none when the PF is not in the model
- * (ecn.sriov_vf then points at it):
- *   PF      each RoCE port with the netdev that holds its congestion control:
- *           its own, a VF's PF.
+ * The VF through its PF: a VF's DCB, pause and congestion control are its
+ * PF's, so a QOS or PF target of a VF's port is its PF's netdev (t->nd the
+ * PF, t->name "DEV/PORT (VF via PF PFNAME)"), and none when the PF is not in
+ * the model (ecn.sriov_vf then points at it).
  */
 enum rctl_scope {
 	RCTL_SCOPE_HOST,
