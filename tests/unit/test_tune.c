@@ -735,11 +735,14 @@ static void test_dir_lock(void **state)
 
 /*
  * Fixture "name" with its bnxt_re configfs cc/ directory made under the test
- * directory (ROCECTL_CONFIGFS), cc/apply in it; cc gets its path.
+ * directory (ROCECTL_CONFIGFS), cc/apply in it, and the files given as
+ * NULL-terminated name, text pairs; cc gets its path.
  */
-static void bnxt_cc_tree(const char *name, struct rctl_host *h, char *cc, size_t len)
+static void bnxt_cc_tree(const char *name, struct rctl_host *h, char *cc, size_t len, ...)
 {
 	char cmd[400], f[320];
+	const char *file;
+	va_list ap;
 
 	load(name, h);
 	snprintf(cc, len, "%s/bnxt_re/bnxt_re0/ports/1/cc", dir);
@@ -749,6 +752,12 @@ static void bnxt_cc_tree(const char *name, struct rctl_host *h, char *cc, size_t
 	snprintf(h->netdevs[0].cc.path, sizeof(h->netdevs[0].cc.path), "%s", cc);
 	snprintf(f, sizeof(f), "%s/apply", cc);
 	put(f, "");
+	va_start(ap, len);
+	while ((file = va_arg(ap, const char *))) {
+		snprintf(f, sizeof(f), "%s/%s", cc, file);
+		put(f, va_arg(ap, const char *));
+	}
+	va_end(ap);
 }
 
 static void bnxt_cc_done(struct rctl_host *h, struct rctl_tune_plan *p, struct rctl_tune_plan *q,
@@ -776,11 +785,8 @@ static void test_bnxt_oot_hex_write(void **state)
 	struct rctl_host h;
 
 	(void)state;
-	bnxt_cc_tree("fault-bnxt-oot-cnp-dscp", &h, cc, sizeof(cc));
-	snprintf(f, sizeof(f), "%s/roce_dscp", cc);
-	put(f, "0x18\n");
-	snprintf(f, sizeof(f), "%s/cnp_dscp", cc);
-	put(f, "0xa\n");
+	bnxt_cc_tree("fault-bnxt-oot-cnp-dscp", &h, cc, sizeof(cc), "roce_dscp", "0x18\n", "cnp_dscp",
+		     "0xa\n", NULL);
 	plan_of(&h, &p);
 	assert_int_equal(p.n_ch, 2);
 	assert_string_equal(p.ch[0].new_text, "0x1a");	/* DSCP 26, not 0x26 = 38 */
@@ -818,9 +824,7 @@ static void test_bnxt_oot_ecn_marking(void **state)
 	struct rctl_host h;
 
 	(void)state;
-	bnxt_cc_tree("fault-bnxt-oot-not-ect", &h, cc, sizeof(cc));
-	snprintf(f, sizeof(f), "%s/ecn_marking", cc);
-	put(f, "0\n");
+	bnxt_cc_tree("fault-bnxt-oot-not-ect", &h, cc, sizeof(cc), "ecn_marking", "0\n", NULL);
 	plan_of(&h, &p);
 	assert_int_equal(p.n_ch, 1);
 	assert_string_equal(p.ch[0].setting, "ecn_marking");
