@@ -48,16 +48,20 @@ int rctl_area_parse(const char *name)
  */
 /*
  * "DEV/PORT (SLAVE in BOND)": a RoCE LAG slave judged for its port (see
- * rctl_target_next); the netdev of the finding is the slave, the one its fix
+ * rctl_qos_target_next); "DEV/PORT (VF via PF PFNAME)": a VF's port judged on
+ * its PF. The netdev of the finding is the slave or the PF, the one its fix
  * and tune's change name.
  */
 static void lag_slave(struct rctl_finding *f, size_t at)
 {
 	const char *s = f->target + at, *end;
 
-	if (strncmp(s, " (", 2) || !(end = strstr(s + 2, " in ")))
+	if (strncmp(s, " (", 2))
 		return;
-	snprintf(f->netdev, sizeof(f->netdev), "%.*s", (int)(end - s - 2), s + 2);
+	if ((end = strstr(s + 2, " via PF ")))	/* "(VF via PF PFNAME)": the PF */
+		snprintf(f->netdev, sizeof(f->netdev), "%.*s", (int)strcspn(end + 8, ")"), end + 8);
+	else if ((end = strstr(s + 2, " in ")))
+		snprintf(f->netdev, sizeof(f->netdev), "%.*s", (int)(end - s - 2), s + 2);
 }
 
 static bool port_is(const struct rctl_device *d, const struct rctl_port *p, const char *target)
@@ -165,13 +169,12 @@ static void owned_fix(const struct rctl_host *h, struct rctl_finding *f)
 	snprintf(f->fix, sizeof(f->fix), "%s", tool ? tool + 3 : why);
 }
 
-void rctl_say(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, ...)
+static void say_v(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, va_list ap)
 {
 	struct rctl_report *r = j->r;
 	enum rctl_status st = s->status;
 	const char *target = s->target;
 	struct rctl_finding *f;
-	va_list ap;
 
 	f = rctl_arr_push(&r->f, &r->n, sizeof(*f));
 	if (!f) {
@@ -193,17 +196,44 @@ void rctl_say(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, .
 	snprintf(f->fix, sizeof(f->fix), "%s", s->fix ? s->fix : "");
 	f->setting = rctl_rule_setting(f->id);
 	owned_fix(j->h, f);
-	va_start(ap, fmt);
 	vsnprintf(f->message, sizeof(f->message), fmt, ap);
-	va_end(ap);
 	r->count[st]++;
 	r->area_count[f->area][st]++;
+}
+
+void rctl_say(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_v(j, s, fmt, ap);
+	va_end(ap);
+}
+
+void rctl_pass(struct rctl_judge *j, const struct rctl_target *t, const char *expected,
+	       const char *observed, const char *fmt, ...)
+{
+	const struct rctl_say s = { .status = RCTL_PASS, .target = t ? t->name : NULL,
+				    .expected = expected, .observed = observed };
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_v(j, &s, fmt, ap);
+	va_end(ap);
 }
 
 void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s)
 {
 	if (j->r->n && j->r->f[j->r->n - 1].id == j->rule->id)
 		j->r->f[j->r->n - 1].setting = s;
+}
+
+void rctl_emit_evidence(struct rctl_judge *j, const char *evidence)
+{
+	struct rctl_finding *f = j->r->n ? &j->r->f[j->r->n - 1] : NULL;
+
+	if (f && f->id == j->rule->id)
+		snprintf(f->evidence, sizeof(f->evidence), "%s", evidence);
 }
 
 void rctl_emit_ratio(struct rctl_judge *j, double ratio)
@@ -343,6 +373,26 @@ uint32_t *rctl_gid_uppers(const struct rctl_port *p, bool routable, uint32_t *n,
 	return idx;
 }
 
+/*
+ * An SR-IOV VF's DCB, pause and congestion control live on its PF: a QOS or
+ * PF target of a VF port is the PF's netdev; false when that is not in the
+ * model (ecn.sriov_vf points at it).
+ */
+static bool via_pf(const struct rctl_judge *j, struct rctl_target *t)
+{
+	const struct rctl_netdev *pf;
+
+	if (!t->nd || !t->nd->sriov_vf)
+		return true;
+	pf = t->nd->sriov_pf[0] ? rctl_host_netdev(j->h, t->nd->sriov_pf) : NULL;
+	if (!pf)
+		return false;
+	snprintf(t->name, sizeof(t->name), "%s/%u (%s via PF %s)", t->dev->name, t->port->port,
+		 t->nd->name, pf->name);
+	t->nd = pf;
+	return true;
+}
+
 /* The next target of the running rule's scope (rctl_rule.scope); cur[] starts zeroed. */
 static bool scope_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur[3])
 {
@@ -354,16 +404,87 @@ static bool scope_next(struct rctl_judge *j, struct rctl_target *t, uint32_t cur
 		if (r->scope == RCTL_SCOPE_QOS) {
 			if (!rctl_qos_target_next(j, t, cur))
 				return false;
-			if (t->nd && !(r->needs_deltas && t->nd->stats_err))
+			if (t->nd && via_pf(j, t) && !(r->needs_deltas && t->nd->stats_err))
 				return true;
 			continue;
 		}
 		if (!rctl_target_next(j, t, &cur[0], &cur[1]))
 			return false;
+		if (r->scope == RCTL_SCOPE_PF && (!t->nd || !via_pf(j, t)))
+			continue;
 		if ((r->scope != RCTL_SCOPE_NETDEV || t->nd) &&
 		    !(r->needs_deltas && t->port->hw_err))
 			return true;
 	}
+}
+
+/* The model parts a rule may need (enum rctl_need), in its order. */
+static const struct {
+	const char *what;	/* "cannot read WHAT of 'eth2'" */
+	bool optional;		/* EOPNOTSUPP: the driver has none, nothing to judge */
+} parts[] = {
+	{ "PFC", false }, { "ETS", true }, { "the DCB APP table", false },
+	{ "DCB buffer", true }, { "DCBX mode", true }, { "pause parameters", false },
+	{ "congestion control (DCQCN)", false }, { "rdma_cm defaults", false },
+};
+
+static const struct rctl_part *part_of(const struct rctl_target *t, unsigned int i)
+{
+	const struct rctl_netdev *nd = t->nd;
+
+	switch (1u << i) {
+	case RCTL_NEED_PFC: return &nd->pfc.st;
+	case RCTL_NEED_ETS: return &nd->ets.st;
+	case RCTL_NEED_APP: return &nd->app.st;
+	case RCTL_NEED_BUFFER: return &nd->buffer.st;
+	case RCTL_NEED_DCBX: return &nd->dcbx.st;
+	case RCTL_NEED_PAUSE: return &nd->pause.st;
+	case RCTL_NEED_CC: return &nd->cc.st;
+	default: return &t->port->cm.st;
+	}
+}
+
+/* Whether the unreadable part p was reported in this run; marks it when not. */
+static bool said_before(struct rctl_judge *j, const struct rctl_part *p)
+{
+	const struct rctl_part **slot;
+	uint32_t i;
+
+	for (i = 0; i < j->n_said; i++)
+		if (j->said[i] == p)
+			return true;
+	slot = rctl_arr_push(&j->said, &j->n_said, sizeof(*slot));
+	if (slot)
+		*slot = p;
+	return false;
+}
+
+/*
+ * Whether every part the running rule needs was read on t. Where one was
+ * not: the rule's own word on it, else the run's one unknown with the reason.
+ */
+static bool parts_read(struct rctl_judge *j, const struct rctl_target *t)
+{
+	const struct rctl_rule *r = j->rule;
+	const struct rctl_part *p;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (!(r->parts & 1u << i) || (p = part_of(t, i))->ok)
+			continue;
+		if ((r->unreadable && r->unreadable(j, t)) || !(r->says & 1u << i) ||
+		    (parts[i].optional && p->err == EOPNOTSUPP) || said_before(j, p))
+			return false;
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+					     .target = t->name,
+					     .observed = "unknown",
+					     .evidence = p->reason },
+			 "cannot read %s of '%s': %s", parts[i].what, t->nd ? t->nd->name : t->name,
+			 p->err ? p->reason : "not collected");
+		return false;
+	}
+	return true;
 }
 
 static void run_rule(struct rctl_judge *j)
@@ -376,15 +497,15 @@ static void run_rule(struct rctl_judge *j)
 		return;
 	}
 	while (scope_next(j, &t, cur))
-		j->rule->fn(j, &t);
+		if (parts_read(j, &t))
+			j->rule->fn(j, &t);
 }
 
 void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,
 		      unsigned int areas, const char *filter, const struct rctl_rule *rules,
 		      unsigned int n, struct rctl_report *r)
 {
-	struct rctl_judge j = { .h = h, .in = in, .filter = filter, .r = r,
-				.rules = rules, .n_rules = n };
+	struct rctl_judge j = { .h = h, .in = in, .filter = filter, .r = r };
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
@@ -394,6 +515,7 @@ void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,
 		j.rule = &rules[i];
 		run_rule(&j);
 	}
+	free(j.said);
 }
 
 void rctl_report_free(struct rctl_report *r)
@@ -455,32 +577,6 @@ void rctl_report_ratio_ranges(struct rctl_report *r, const struct rctl_range *wa
 			snprintf(f->message + strlen(f->message), sizeof(f->message) - strlen(f->message),
 				 " '%s'", warn->text);
 	}
-}
-
-/* The parts an SR-IOV VF leaves to its PF: DCB, pause, ECN/DCQCN, OFED qos. */
-static bool pf_part(const struct rctl_netdev *nd, const struct rctl_part *p)
-{
-	return nd && nd->sriov_vf &&
-	       (p == &nd->pfc.st || p == &nd->ets.st || p == &nd->app.st ||
-		p == &nd->buffer.st || p == &nd->dcbx.st || p == &nd->maxrate.st ||
-		p == &nd->pause.st || p == &nd->cc.st || p == &nd->qos.st);
-}
-
-bool rctl_part_ok(struct rctl_judge *j, const struct rctl_target *t,
-		  const struct rctl_part *p, const char *what, bool report)
-{
-	if (p->ok)
-		return true;
-	/* Unreadable on a VF is expected: ecn.sriov_vf points at the PF. */
-	if (report && !pf_part(t->nd, p))
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
-					     .target = t->name,
-					     .observed = "unknown",
-					     .evidence = p->reason },
-			 "cannot read %s of '%s': %s", what, t->nd ? t->nd->name : t->name,
-			 p->err ? p->reason : "not collected");
-	return false;
 }
 
 const char *rctl_prio_list(const bool en[8], char *buf, size_t len)

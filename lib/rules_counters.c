@@ -179,12 +179,7 @@ void rule_counters_loss(struct rctl_judge *j, const struct rctl_target *t)
 
 	lost = roce_lost(t, which, sizeof(which));
 	if (!lost) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "+0",
-					     .observed = "+0" },
-			 "no sequence error or retransmission over %.1f s",
+		rctl_pass(j, t, "+0", "+0", "no sequence error or retransmission over %.1f s",
 			 j->h->sample_interval_s);
 		return;
 	}
@@ -468,12 +463,7 @@ void rule_counters_optional_cc(struct rctl_judge *j, const struct rctl_target *t
 	if (!rctl_family_mlx5(rctl_family_of(t->dev, t->nd)) || !present(p, "rp_cnp_handled"))
 		return;
 	if (present(p, "cc_rx_cnp_pkts")) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "enabled",
-					     .observed = "enabled" },
-			 "optional congestion counters are enabled");
+		rctl_pass(j, t, "enabled", "enabled", "optional congestion counters are enabled");
 		return;
 	}
 	snprintf(

@@ -75,7 +75,10 @@ bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p)
  * Upstream irdma before Linux 6.5 puts rt_tos2priority(ToS) itself into the
  * VLAN tag (irdma_modify_qp_roce: vlan_tag = vlan_id | user_pri << 13);
  * irdma_roce_get_vlan_prio(), which applies the VLAN's egress-qos-map, came
- * with 6.5. Intel's out-of-tree irdma is not judged so (its own code).
+ * with 6.5. Intel's out-of-tree irdma applies the map on every kernel: its
+ * irdma_roce_get_vlan_prio() (irdma 1.11.58 src/irdma/irdma_kcompat.c, both
+ * the SET_ROCE_CM_INFO_VER_3 and the older variant) maps the priority
+ * through vlan_dev_get_egress_qos_mask(), as upstream 6.5 does.
  */
 static bool irdma_pcp_is_skprio(const struct rctl_judge *j, const struct rctl_target *t)
 {
@@ -188,16 +191,9 @@ void rule_dscp_trust_pcp(struct rctl_judge *j, const struct rctl_target *t)
 	char fix[320];
 	bool prios[8], trust;
 
-	if (!rctl_part_ok(j, t, &t->nd->app.st, "the DCB APP table", true))
-		return;
 	rctl_dscp_prios(t->nd, j->in->dscp, prios, &trust);
 	if (trust) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "trust dscp",
-					     .observed = "trust dscp" },
-			 "the port classifies by DSCP");
+		rctl_pass(j, t, "trust dscp", "trust dscp", "the port classifies by DSCP");
 	} else if (!rctl_roce_untagged(j->h, t->port)) {
 		vlan_pcp(j, t);
 	} else {
@@ -219,8 +215,6 @@ void rule_dscp_missing(struct rctl_judge *j, const struct rctl_target *t)
 	bool prios[8], trust;
 	int d = j->in->dscp, p = j->in->prio, n;
 
-	if (!t->nd->app.st.ok)
-		return;
 	n = rctl_dscp_prios(t->nd, d, prios, &trust);
 	if (!trust) /* dscp.trust_pcp says it */
 		return;
@@ -228,12 +222,7 @@ void rule_dscp_missing(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
 		 rctl_prio_list(prios, list, sizeof(list)));
 	if (prios[p]) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got },
-			 "DSCP %d maps to RoCE prio %d", d, p);
+		rctl_pass(j, t, exp, got, "DSCP %d maps to RoCE prio %d", d, p);
 		return;
 	}
 	app_fix(t, d, p, prios, fix, sizeof(fix));
@@ -255,20 +244,13 @@ void rule_dscp_ambiguous(struct rctl_judge *j, const struct rctl_target *t)
 	int d = j->in->dscp, n, i, k;
 	size_t off;
 
-	if (!t->nd->app.st.ok)
-		return;
 	n = rctl_dscp_prios(t->nd, d, prios, &trust);
 	if (!trust || !n)
 		return;
 	snprintf(got, sizeof(got), "DSCP %d -> prio %s", d,
 		 rctl_prio_list(prios, list, sizeof(list)));
 	if (n == 1) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "one priority",
-					     .observed = got },
-			 "DSCP %d maps to one priority", d);
+		rctl_pass(j, t, "one priority", got, "DSCP %d maps to one priority", d);
 		return;
 	}
 	/* Keep the intended priority if present, else the first one. */
@@ -331,6 +313,13 @@ static bool no_cnp_setting(const struct rctl_target *t)
 	return f == RCTL_FAM_ICE || f == RCTL_FAM_ICE_OOT;
 }
 
+/* E810 has no CNP setting to judge, readable or not. */
+bool rule_cnp_data_prio_unreadable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	(void)j;
+	return no_cnp_setting(t);
+}
+
 void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char got[64], fix[320];
@@ -344,7 +333,7 @@ void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
 	 * E810 (irdma, inbox or Intel's) has no CNP DSCP or priority
 	 * setting at all: nothing to judge, also where cc is unreadable.
 	 */
-	if (no_cnp_setting(t) || !rctl_part_ok(j, t, &cc->st, "the CNP DSCP", true))
+	if (no_cnp_setting(t))
 		return;
 	if (!rctl_cc_get(cc, "np_cnp_dscp", &cd)) {
 		rctl_say(j,
@@ -360,12 +349,7 @@ void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
 	pfc = lands >= 0 && t->nd->pfc.st.ok && t->nd->pfc.pfc_en[lands];
 	snprintf(got, sizeof(got), "CNP DSCP %llu -> prio %d", (unsigned long long)cd, lands);
 	if (cd != (uint64_t)j->in->dscp && lands != j->in->prio && !pfc) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "CNPs apart from data",
-					     .observed = got },
-			 "CNPs travel apart from RoCE data");
+		rctl_pass(j, t, "CNPs apart from data", got, "CNPs travel apart from RoCE data");
 		return;
 	}
 	cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
@@ -389,7 +373,7 @@ void rule_cnp_mismatch(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_cc *cc = &t->nd->cc;
 
-	if (!cc->st.ok || !rctl_cc_get(cc, "np_cnp_dscp", &cd) ||
+	if (!rctl_cc_get(cc, "np_cnp_dscp", &cd) ||
 	    cd == (uint64_t)j->in->dscp) /* cnp.data_prio */
 		return;
 	hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
@@ -434,7 +418,7 @@ void rule_dscp_roce_marking(struct rctl_judge *j, const struct rctl_target *t)
 	const struct rctl_cc *cc = &t->nd->cc;
 	bool bad_d, bad_p;
 
-	if (!cc->st.ok || !rctl_cc_get(cc, "roce_dscp", &d) || !rctl_cc_get(cc, "roce_prio", &p))
+	if (!rctl_cc_get(cc, "roce_dscp", &d) || !rctl_cc_get(cc, "roce_prio", &p))
 		return;
 	snprintf(exp, sizeof(exp), "RoCE DSCP %d prio %d", j->in->dscp, j->in->prio);
 	snprintf(got, sizeof(got), "RoCE DSCP %llu prio %llu", (unsigned long long)d,

@@ -58,8 +58,10 @@ int rctl_ecn_on(const struct rctl_target *t, int prio, bool np)
 /* The command that turns ECN on, in the home the driver has: each vendor its own. */
 enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np)
 {
-	if (rctl_dcqcn_hardwired_off(t) || (!np && not_ect(&t->nd->cc)))	/* none tune writes */
+	if (rctl_dcqcn_hardwired_off(t))	/* none tune writes */
 		return RCTL_SET_NONE;
+	if (!np && not_ect(&t->nd->cc))		/* Broadcom's bnxt_re: the codepoint */
+		return RCTL_SET_ECN_MARKING;
 	if (!strcmp(t->nd->cc.source, "mlx5-sysfs"))	/* MLNX_OFED: one file per side and prio */
 		return np ? RCTL_SET_ECN_NP : RCTL_SET_ECN_RP;
 	return RCTL_SET_ECN;
@@ -92,7 +94,8 @@ void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, siz
 	}
 	if (!np && not_ect(cc)) {		/* ECT(1): the codepoint a switch marks */
 		snprintf(path, sizeof(path), "%s/ecn_marking", cc->path);
-		rctl_cc_write_cmd(cc, path, rctl_cc_value_text(cc, 1, one, sizeof(one)), buf, len);
+		rctl_cc_value_text(cc, RCTL_ECN_MARKING_ECT1, one, sizeof(one));
+		rctl_cc_write_cmd(cc, path, one, buf, len);
 		return;
 	}
 	if (!strcmp(cc->source, "mlx5-sysfs"))		/* MLNX_OFED only */
@@ -221,7 +224,7 @@ void rule_ecn_without_pfc(struct rctl_judge *j, const struct rctl_target *t)
 	char exp[48], fix[160];
 	int p = j->in->prio;
 
-	if (!j->in->pfc || !t->nd->pfc.st.ok || t->nd->pfc.pfc_en[p] ||
+	if (!j->in->pfc || t->nd->pfc.pfc_en[p] ||
 	    rctl_ecn_on(t, p, true) != 1)
 		return;
 	snprintf(exp, sizeof(exp), "ECN and PFC on prio %d", p);
@@ -237,6 +240,22 @@ void rule_ecn_without_pfc(struct rctl_judge *j, const struct rctl_target *t)
 		p, j->in->profile);
 }
 
+/* Upstream irdma has no parameters: DCQCN is off by its code, not unreadable. */
+bool rule_dcqcn_params_unreadable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	if (!rctl_dcqcn_hardwired_off(t))
+		return false;
+	rctl_say(j,
+		 &(struct rctl_say){ .status = j->in->ecn ? RCTL_WARN : RCTL_PASS,
+				     .target = t->name,
+				     .expected = j->in->ecn ? "DCQCN on" : "readable",
+				     .observed = "off, no parameters",
+				     .evidence = rctl_ecn_evidence(t, false) },
+		 "DCQCN is off on upstream irdma: the driver turns it off in every "
+		 "RoCE QP and has no parameters to read");
+	return true;
+}
+
 void rule_dcqcn_params(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char ev[320], cd[24] = "unknown", cp[24] = "unknown";
@@ -244,19 +263,6 @@ void rule_dcqcn_params(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_cc *cc = &t->nd->cc;
 
-	if (rctl_dcqcn_hardwired_off(t)) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = j->in->ecn ? RCTL_WARN : RCTL_PASS,
-					     .target = t->name,
-					     .expected = j->in->ecn ? "DCQCN on" : "readable",
-					     .observed = "off, no parameters",
-					     .evidence = rctl_ecn_evidence(t, false) },
-			 "DCQCN is off on upstream irdma: the driver turns it off in every "
-			 "RoCE QP and has no parameters to read");
-		return;
-	}
-	if (!rctl_part_ok(j, t, &cc->st, "congestion control (DCQCN)", true))
-		return;
 	if (rctl_cc_get(cc, "np_cnp_dscp", &v))
 		snprintf(cd, sizeof(cd), "%llu", (unsigned long long)v);
 	if (rctl_cc_get(cc, "np_cnp_prio", &v))
@@ -272,41 +278,16 @@ void rule_dcqcn_params(struct rctl_judge *j, const struct rctl_target *t)
 		 "DCQCN parameters read from %s (cnp_dscp %s, cnp_prio %s)", cc->source, cd, cp);
 }
 
-/* The worst status of the DCB areas of the PF's own port, with the ids. */
-static enum rctl_status pf_verdict(struct rctl_judge *j, const char *pf, char *ids,
-				   size_t len)
-{
-	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN };
-	unsigned int areas = 1u << RCTL_AREA_PFC | 1u << RCTL_AREA_ECN |
-			     1u << RCTL_AREA_DCQCN | 1u << RCTL_AREA_DSCP | 1u << RCTL_AREA_CNP;
-	enum rctl_status worst = RCTL_PASS;
-	struct rctl_report r;
-	size_t off = 0, i, k;
-
-	rctl_judge_rules(j->h, j->in, areas, pf, j->rules, j->n_rules, &r);
-	ids[0] = '\0';
-	for (k = 0; k < sizeof(order) / sizeof(order[0]) && worst == RCTL_PASS; k++)
-		for (i = 0; i < r.n; i++) {
-			if (r.f[i].status != order[k] || off >= len)
-				continue;
-			worst = order[k];
-			off += snprintf(ids + off, len - off, "%s%s", off ? ", " : "", r.f[i].id);
-		}
-	rctl_report_free(&r);
-	return worst;
-}
-
 /*
  * On an SR-IOV VF, trust, the DSCP map, PFC and ECN/DCQCN are the PF's
  * (docs/roce-facts.md, "SR-IOV VFs": OFED makes no ecn/ sysfs for VFs, DSCP
- * cannot be set on a VF). The VF's unreadable parts are not reported
- * (rctl_part_ok()). When the PF's port is in the same model the VF follows
- * the PF's verdict; otherwise this finding says where to look.
+ * cannot be set on a VF). When the PF's netdev is in the model the runner
+ * judges the VF's port on it (RCTL_SCOPE_QOS, RCTL_SCOPE_PF: "DEV/PORT (VF
+ * via PF PF)"), and this finding says so; otherwise it says where to look.
  */
 void rule_ecn_sriov_vf(struct rctl_judge *j, const struct rctl_target *t)
 {
-	char exp[64], got[80], fix[96], ids[RCTL_FIELD_LEN];
-	enum rctl_status st;
+	char exp[64], got[80], fix[96];
 	const char *pf;
 
 	if (!t->nd->sriov_vf)
@@ -316,20 +297,10 @@ void rule_ecn_sriov_vf(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(got, sizeof(got), "'%s' is a VF of '%s' (%s)", t->nd->name, pf,
 		 t->nd->sriov_pf_pci);
 	snprintf(fix, sizeof(fix), "rocectl check all --dev %s", pf);
-	if (t->nd->sriov_pf[0] && rctl_port_netdev(j->h, pf)) {
-		st = pf_verdict(j, pf, ids, sizeof(ids));
-		rctl_say(
-			j,
-			&(struct rctl_say){ .status = st,
-					    .target = t->name,
-					    .expected = exp,
-					    .observed = got,
-					    .evidence = st == RCTL_PASS ? NULL : ids,
-					    .fix = st == RCTL_PASS ? NULL : fix },
-			st == RCTL_PASS ?
-				"'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF '%s' passed" :
-				"'%s' is an SR-IOV VF: its PF '%s' has findings in PFC, DSCP trust or ECN/DCQCN, which apply to the VF",
-			t->nd->name, pf);
+	if (t->nd->sriov_pf[0] && rctl_host_netdev(j->h, pf)) {
+		rctl_pass(j, t, exp, got, "'%s' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are judged on its PF '%s' "
+			  "(the findings on '%s via PF %s')",
+			  t->nd->name, pf, t->nd->name, pf);
 		return;
 	}
 	rctl_say(

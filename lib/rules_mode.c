@@ -29,15 +29,8 @@ void rule_mode_roce_version(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_cm_cfg *cm = &t->port->cm;
 
-	if (!rctl_part_ok(j, t, &cm->st, "rdma_cm defaults", true))
-		return;
 	if (!strcmp(cm->roce_mode, want)) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = want,
-					     .observed = cm->roce_mode },
-			 "rdma_cm uses %s by default", want);
+		rctl_pass(j, t, want, cm->roce_mode, "rdma_cm uses %s by default", want);
 		return;
 	}
 	cm_fix(t, RCTL_CM_MODE_FILE, want, fix, sizeof(fix));
@@ -59,17 +52,10 @@ void rule_mode_tos(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_cm_cfg *cm = &t->port->cm;
 
-	if (!cm->st.ok) /* mode.roce_version reports it */
-		return;
 	snprintf(exp, sizeof(exp), "tos %d (DSCP %d)", want, want >> 2);
 	snprintf(got, sizeof(got), "tos %u (DSCP %u)", cm->roce_tos, cm->roce_tos >> 2);
 	if (cm->roce_tos == (uint32_t)want) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got },
-			 "rdma_cm default ToS is %d", want);
+		rctl_pass(j, t, exp, got, "rdma_cm default ToS is %d", want);
 		return;
 	}
 	snprintf(txt, sizeof(txt), "%d", want);

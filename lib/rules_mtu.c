@@ -70,12 +70,7 @@ void rule_mtu_active(struct rctl_judge *j, const struct rctl_target *t)
 					     .observed = "unknown" },
 			 "active_mtu of %s is unknown (verbs could not query the port)", t->name);
 	} else if (p->active_mtu >= want) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got },
-			 "active_mtu %u", p->active_mtu);
+		rctl_pass(j, t, exp, got, "active_mtu %u", p->active_mtu);
 	} else if (p->max_mtu && p->max_mtu < want) {
 		rctl_say(j,
 			 &(struct rctl_say){ .status = RCTL_WARN,

@@ -149,10 +149,7 @@ void rule_firewall_oob_tcp(struct rctl_judge *j, const struct rctl_target *host)
 		r = nf_find(nf, "tcp", oob[i].port, NULL, &n);
 		snprintf(exp, sizeof(exp), "no drop of TCP %u", oob[i].port);
 		if (!r) {
-			rctl_say(j,
-				 &(struct rctl_say){
-					 .status = RCTL_PASS, .expected = exp, .observed = "none" },
-				 "no netfilter rule drops TCP %u", oob[i].port);
+			rctl_pass(j, NULL, exp, "none", "no netfilter rule drops TCP %u", oob[i].port);
 			continue;
 		}
 		snprintf(got, sizeof(got), "%u rule%s: %s TCP %u", n, n > 1 ? "s" : "",

@@ -11,12 +11,6 @@
 #include "rocectl/rules.h"
 #include "rocectl/settings.h"
 
-/* A part the driver does not implement at all: the check does not apply. */
-static bool unsupported(const struct rctl_part *p)
-{
-	return !p->ok && p->err == EOPNOTSUPP;
-}
-
 /*
  * PFC the driver cannot report (firmware-managed): the per-priority PFC
  * frame counters still tell. Frames this NIC sent on the priority prove
@@ -76,6 +70,18 @@ static bool pfc_prio_as_wanted(const struct rctl_target *t, int prio, bool on, c
 	return false;
 }
 
+/* PFC the driver answers zero for (firmware-managed): its frame counters tell. */
+bool rule_pfc_prio_unreadable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	char exp[64];
+
+	if (t->nd->pfc.st.err != RCTL_FW_MANAGED || !j->in->pfc)
+		return false;
+	snprintf(exp, sizeof(exp), "PFC on prio %d", j->in->prio);
+	pfc_by_frames(j, t, exp);
+	return true;
+}
+
 void rule_pfc_prio_disabled(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char exp[64], got[64], ev[96], fix[160];
@@ -84,12 +90,7 @@ void rule_pfc_prio_disabled(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_pfc *pfc = &t->nd->pfc;
 
-	if (!pfc->st.ok && pfc->st.err == RCTL_FW_MANAGED && j->in->pfc) {
-		snprintf(exp, sizeof(exp), "PFC on prio %d", p);
-		pfc_by_frames(j, t, exp);
-		return;
-	}
-	if (!rctl_part_ok(j, t, &pfc->st, "PFC", true) || !j->in->pfc)
+	if (!j->in->pfc)
 		return;
 	snprintf(exp, sizeof(exp), "PFC on prio %d", p);
 	snprintf(got, sizeof(got), "PFC on prio %s", rctl_prio_list(pfc->pfc_en, ev, sizeof(ev)));
@@ -130,20 +131,13 @@ void rule_pfc_extra_prio(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_pfc *pfc = &t->nd->pfc;
 
-	if (!rctl_part_ok(j, t, &pfc->st, "PFC", false))
-		return;
 	if (j->in->pfc)
 		snprintf(exp, sizeof(exp), "PFC on prio %d only", j->in->prio);
 	else
 		snprintf(exp, sizeof(exp), "no PFC (%s)", j->in->profile);
 	snprintf(got, sizeof(got), "PFC on prio %s", rctl_prio_list(pfc->pfc_en, off, sizeof(off)));
 	if (!extra_prios(j, pfc->pfc_en, off, sizeof(off))) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got },
-			 "no PFC on other priorities");
+		rctl_pass(j, t, exp, got, "no PFC on other priorities");
 		return;
 	}
 	snprintf(fix, sizeof(fix), "dcb pfc set dev %s prio-pfc%s", t->nd->name, off);
@@ -164,7 +158,7 @@ void rule_pfc_cnp_prio(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_pfc *pfc = &t->nd->pfc;
 
-	if (!rctl_part_ok(j, t, &pfc->st, "PFC", false) || (j->in->pfc && c == j->in->prio))
+	if (j->in->pfc && c == j->in->prio)
 		return;
 	snprintf(exp, sizeof(exp), "PFC off on CNP prio %d", c);
 	snprintf(got, sizeof(got), "PFC %s on prio %d", pfc->pfc_en[c] ? "on" : "off", c);
@@ -187,7 +181,7 @@ void rule_pfc_without_ecn(struct rctl_judge *j, const struct rctl_target *t)
 	char exp[64], got[64], fix[320];
 	int p = j->in->prio, np, rp;
 
-	if (!t->nd->pfc.st.ok || !t->nd->pfc.pfc_en[p])
+	if (!t->nd->pfc.pfc_en[p])
 		return;
 	np = rctl_ecn_on(t, p, true);
 	rp = rctl_ecn_on(t, p, false);
@@ -196,12 +190,7 @@ void rule_pfc_without_ecn(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(exp, sizeof(exp), "PFC and ECN on prio %d", p);
 	snprintf(got, sizeof(got), "PFC on, ECN np %s rp %s", np ? "on" : "off", rp ? "on" : "off");
 	if (np && rp) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got },
-			 "PFC and ECN/DCQCN are both on for prio %d", p);
+		rctl_pass(j, t, exp, got, "PFC and ECN/DCQCN are both on for prio %d", p);
 		return;
 	}
 	rctl_ecn_fix(t, p, !np, fix, sizeof(fix));
@@ -225,8 +214,6 @@ void rule_pfc_global_pause(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_pause *pa = &t->nd->pause;
 
-	if (!rctl_part_ok(j, t, &pa->st, "pause parameters", true))
-		return;
 	any_pfc = false;
 	for (i = 0; t->nd->pfc.st.ok && i < 8; i++)
 		any_pfc |= t->nd->pfc.pfc_en[i];
@@ -235,12 +222,7 @@ void rule_pfc_global_pause(struct rctl_judge *j, const struct rctl_target *t)
 		 t->nd->pfc.st.ok ? rctl_prio_list(t->nd->pfc.pfc_en, pr, sizeof(pr)) : "unknown");
 	snprintf(fix, sizeof(fix), "ethtool -A %s autoneg off rx off tx off", t->nd->name);
 	if (!pa->rx && !pa->tx)
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "global pause off",
-					     .observed = got },
-			 "global pause is off");
+		rctl_pass(j, t, "global pause off", got, "global pause is off");
 	else if (any_pfc)
 		rctl_say(j,
 			 &(struct rctl_say){ .status = RCTL_FAIL,
@@ -260,6 +242,13 @@ void rule_pfc_global_pause(struct rctl_judge *j, const struct rctl_target *t)
 			"global 802.3x pause is on instead of PFC: every class pauses (head-of-line blocking)");
 }
 
+/* The lossy profile has no use for PFC headroom: nothing to judge. */
+bool rule_pfc_buffer_unreadable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	(void)t;
+	return !j->in->pfc;
+}
+
 void rule_pfc_buffer(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char got[80], ev[120], fix[120];
@@ -267,7 +256,7 @@ void rule_pfc_buffer(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_dcb_buffer *bu = &t->nd->buffer;
 
-	if (!j->in->pfc || unsupported(&bu->st) || !rctl_part_ok(j, t, &bu->st, "DCB buffer", true))
+	if (!j->in->pfc)
 		return;
 	b = bu->prio2buffer[p] & 7;
 	snprintf(got, sizeof(got), "prio %d -> buffer %d of %llu bytes", p, b,
@@ -326,8 +315,6 @@ void rule_pfc_ets(struct rctl_judge *j, const struct rctl_target *t)
 
 	const struct rctl_ets *e = &t->nd->ets;
 
-	if (unsupported(&e->st) || !rctl_part_ok(j, t, &e->st, "ETS", true))
-		return;
 	tc = e->prio_tc[p] & 7;
 	rate = t->nd->maxrate.st.ok ? t->nd->maxrate.tc_maxrate[tc] : 0;
 	snprintf(got, sizeof(got), "prio %d -> tc %d, tsa %u, bw %u%%, maxrate %llu", p, tc,
@@ -366,53 +353,37 @@ void rule_pfc_ets(struct rctl_judge *j, const struct rctl_target *t)
 			 "tc %d of RoCE prio %d is rate limited", tc, p);
 		rctl_emit_setting(j, RCTL_SET_NONE); /* tune leaves rate limits */
 	} else {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "ETS share > 0 or strict",
-					     .observed = got },
-			 "tc %d of RoCE prio %d has bandwidth", tc, p);
+		rctl_pass(j, t, "ETS share > 0 or strict", got, "tc %d of RoCE prio %d has bandwidth", tc, p);
 	}
 }
 
 /*
  * Who owns DCB, as tune decides it (rctl_dcb_owner): LLD_MANAGED, or a mode
- * without HOST on mlx5 (firmware DCBX shows 0x0c), bnxt_en and ice. The fix
- * is the vendor tool tune's skipped change names.
+ * without HOST on mlx5 (firmware DCBX shows 0x0c), bnxt_en and ice. A legal
+ * setup, not a fault: the other DCB rules judge what the firmware reports,
+ * and their fixes name the vendor tool (owned_fix in lib/rules.c). Here the
+ * owner is stated, with the tool as evidence.
  */
 void rule_pfc_dcbx_owner(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char got[48], why[256];
-	const char *fix;
 
 	const struct rctl_dcbx *d = &t->nd->dcbx;
 	enum rctl_family f = rctl_family_of(t->dev, t->nd);
 	bool fw;
 
-	if (unsupported(&d->st) || !rctl_part_ok(j, t, &d->st, "DCBX mode", true))
-		return;
 	fw = rctl_dcb_owner(j->h, t->nd, f, why, sizeof(why)) == RCTL_DCB_FIRMWARE;
 	snprintf(got, sizeof(got), "dcbx 0x%02x (%s)", d->mode,
 		 fw ? "firmware/LLDP agent" : "host");
-	if (fw) {
-		fix = strstr(why, "): ");
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_WARN,
-					     .target = t->name,
-					     .expected = "host-managed DCB",
-					     .observed = got,
-					     .fix = fix ? fix + 3 : why },
-			 "DCB of '%s' is managed by the firmware DCBX agent: host settings %s",
-			 t->nd->name,
-			 rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
-	} else {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "host-managed DCB",
-					     .observed = got },
-			 "DCB is managed by the host");
+	if (!fw) {
+		rctl_pass(j, t, "DCB owner known", got, "DCB is managed by the host");
+		return;
 	}
+	rctl_pass(j, t, "DCB owner known", got,
+		  "DCB of '%s' is managed by the firmware DCBX agent (host settings %s): "
+		  "judged as the firmware reports it",
+		  t->nd->name, rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
+	rctl_emit_evidence(j, why);
 }
 
 void rule_pfc_lldpad(struct rctl_judge *j, const struct rctl_target *host)
@@ -430,11 +401,7 @@ void rule_pfc_lldpad(struct rctl_judge *j, const struct rctl_target *host)
 		return;
 	}
 	if (!h->lldpad_running) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .expected = "lldpad not running",
-					     .observed = "not running" },
-			 "lldpad does not run");
+		rctl_pass(j, NULL, "lldpad not running", "not running", "lldpad does not run");
 		return;
 	}
 	snprintf(got, sizeof(got), "lldpad running, pid %u", h->lldpad_pid);

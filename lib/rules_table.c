@@ -6,54 +6,64 @@
 #include "rocectl/err.h"
 #include "rocectl/rules.h"
 
-/* id, area, scope (what fn judges: rules.h), its section of docs/roce-facts.md, fn, meaning */
-#define R(i, a, s, m, f, txt) { .id = i, .area = RCTL_AREA_##a, .scope = RCTL_SCOPE_##s, \
-				.ref = m, .fn = f, .meaning = txt }
-#define RD(i, a, s, m, f, txt) { .id = i, .area = RCTL_AREA_##a, .scope = RCTL_SCOPE_##s, \
-				 .ref = m, .fn = f, .meaning = txt, .needs_deltas = true }
+/*
+ * id, area, scope (what fn judges: rules.h), its section of docs/roce-facts.md,
+ * fn, meaning; then what else it declares (.parts, .says, .unreadable).
+ */
+#define R(i, a, s, m, f, txt, ...) { .id = i, .area = RCTL_AREA_##a, .scope = RCTL_SCOPE_##s, \
+				     .ref = m, .fn = f, .meaning = txt, __VA_ARGS__ }
+#define RD(i, a, s, m, f, txt) R(i, a, s, m, f, txt, .needs_deltas = true)
+/* Needs part P (RCTL_NEED_P) and reports it unreadable, or only needs it. */
+#define SAYS(p) .parts = RCTL_NEED_##p, .says = RCTL_NEED_##p
+#define NEEDS(p) .parts = RCTL_NEED_##p
 
 /* The one table; the man page rocectl-check(8) lists the same ids. */
 const struct rctl_rule rctl_rules[] = {
 	R("pfc.prio_disabled", PFC, QOS, "pfc", rule_pfc_prio_disabled,
-	  "PFC is off on the RoCE priority (lossless profile)"),
+	  "PFC is off on the RoCE priority (lossless profile)", SAYS(PFC),
+	  .unreadable = rule_pfc_prio_unreadable),
 	R("pfc.extra_prio", PFC, QOS, "pfc", rule_pfc_extra_prio,
-	  "PFC is on for other priorities than the RoCE one (any, in the lossy profile)"),
+	  "PFC is on for other priorities than the RoCE one (any, in the lossy profile)", NEEDS(PFC)),
 	R("pfc.cnp_prio", PFC, QOS, "pfc", rule_pfc_cnp_prio,
-	  "PFC is on for the CNP priority"),
+	  "PFC is on for the CNP priority", NEEDS(PFC)),
 	R("pfc.without_ecn", PFC, QOS, "ecn", rule_pfc_without_ecn,
-	  "PFC is on for the RoCE priority but ECN/DCQCN is off: pause storms, head-of-line blocking"),
+	  "PFC is on for the RoCE priority but ECN/DCQCN is off: pause storms, head-of-line blocking", NEEDS(PFC)),
 	R("pfc.global_pause", PFC, QOS, "pfc", rule_pfc_global_pause,
-	  "global 802.3x pause is on together with, or instead of, PFC"),
+	  "global 802.3x pause is on together with, or instead of, PFC", SAYS(PAUSE)),
 	R("pfc.buffer", PFC, QOS, "pfc", rule_pfc_buffer,
-	  "the RoCE priority maps to a receive buffer of size 0"),
+	  "the RoCE priority maps to a receive buffer of size 0", SAYS(BUFFER),
+	  .unreadable = rule_pfc_buffer_unreadable),
 	R("pfc.ets", PFC, QOS, "pfc", rule_pfc_ets,
-	  "the traffic class of the RoCE priority has no bandwidth guarantee, a rate limit, or the CNP priority too"),
+	  "the traffic class of the RoCE priority has no bandwidth guarantee, a rate limit, or the CNP priority too", SAYS(ETS)),
 	R("pfc.dcbx_owner", PFC, QOS, "pfc", rule_pfc_dcbx_owner,
-	  "DCB is managed by a firmware/LLDP agent, not by the host"),
+	  "who manages DCB: the host, or a firmware/LLDP agent (a pass: the other rules judge what it reports)",
+	  SAYS(DCBX)),
 	R("pfc.lldpad", PFC, HOST, "pfc", rule_pfc_lldpad,
 	  "lldpad runs and may override the host's DCB settings"),
-	R("ecn.np_disabled", ECN, NETDEV, "ecn", rule_ecn_np_disabled,
+	R("ecn.np_disabled", ECN, PF, "ecn", rule_ecn_np_disabled,
 	  "ECN notification point (CNP generation) is off on the RoCE priority"),
-	R("ecn.rp_disabled", ECN, NETDEV, "ecn", rule_ecn_rp_disabled,
+	R("ecn.rp_disabled", ECN, PF, "ecn", rule_ecn_rp_disabled,
 	  "ECN reaction point (rate reduction) is off on the RoCE priority"),
-	R("ecn.without_pfc", ECN, NETDEV, "ecn", rule_ecn_without_pfc,
-	  "ECN is on but PFC is off in the lossless profile: throughput collapses on the first drop"),
+	R("ecn.without_pfc", ECN, PF, "ecn", rule_ecn_without_pfc,
+	  "ECN is on but PFC is off in the lossless profile: throughput collapses on the first drop", NEEDS(PFC)),
 	R("ecn.sriov_vf", ECN, NETDEV, "sriov", rule_ecn_sriov_vf,
-	  "the RoCE netdev is an SR-IOV VF: judged through its PF when the PF is in the run, else a pointer to it"),
-	R("dcqcn.params", DCQCN, NETDEV, "ecn", rule_dcqcn_params,
-	  "DCQCN parameters and where they were read; unreadable (debugfs, root, VF) is unknown"),
+	  "the RoCE netdev is an SR-IOV VF: judged on its PF when the PF is in the model, else a pointer to it"),
+	R("dcqcn.params", DCQCN, PF, "ecn", rule_dcqcn_params,
+	  "DCQCN parameters and where they were read; unreadable (debugfs, root) is unknown",
+	  SAYS(CC), .unreadable = rule_dcqcn_params_unreadable),
 	R("dscp.trust_pcp", DSCP, QOS, "dscp", rule_dscp_trust_pcp,
-	  "the port trusts PCP while RoCE runs untagged, or on a VLAN whose egress-qos-map gives it another PCP"),
+	  "the port trusts PCP while RoCE runs untagged, or on a VLAN whose egress-qos-map gives it another PCP", SAYS(APP)),
 	R("dscp.missing", DSCP, QOS, "dscp", rule_dscp_missing,
-	  "the RoCE DSCP is not mapped to the RoCE priority"),
+	  "the RoCE DSCP is not mapped to the RoCE priority", NEEDS(APP)),
 	R("dscp.ambiguous", DSCP, QOS, "dscp", rule_dscp_ambiguous,
-	  "the RoCE DSCP is mapped to more than one priority"),
-	R("dscp.roce_marking", DSCP, NETDEV, "dscp", rule_dscp_roce_marking,
-	  "Broadcom's bnxt_re maps RoCE at another DSCP or priority than the intent (cc/roce_dscp, roce_prio)"),
-	R("cnp.data_prio", CNP, NETDEV, "cnp", rule_cnp_data_prio,
-	  "CNPs are sent on the RoCE data DSCP/priority or on a PFC priority"),
-	R("cnp.mismatch", CNP, NETDEV, "cnp", rule_cnp_mismatch,
-	  "CNP DSCP or 802.1p priority differs from the intent"),
+	  "the RoCE DSCP is mapped to more than one priority", NEEDS(APP)),
+	R("dscp.roce_marking", DSCP, PF, "dscp", rule_dscp_roce_marking,
+	  "Broadcom's bnxt_re maps RoCE at another DSCP or priority than the intent (cc/roce_dscp, roce_prio)", NEEDS(CC)),
+	R("cnp.data_prio", CNP, PF, "cnp", rule_cnp_data_prio,
+	  "CNPs are sent on the RoCE data DSCP/priority or on a PFC priority", SAYS(CC),
+	  .unreadable = rule_cnp_data_prio_unreadable),
+	R("cnp.mismatch", CNP, PF, "cnp", rule_cnp_mismatch,
+	  "CNP DSCP or 802.1p priority differs from the intent", NEEDS(CC)),
 	R("mtu.active", MTU, PORT, "mtu", rule_mtu_active,
 	  "active_mtu, or the MTU of a VLAN or bond carrying RoCE GIDs, is below the intended RoCE MTU (+ 96)"),
 	RD("mtu.oversize", MTU, QOS, "mtu", rule_mtu_oversize,
@@ -63,9 +73,9 @@ const struct rctl_rule rctl_rules[] = {
 	R("gid.index", GID, NETDEV, "gid", rule_gid_index,
 	  "index of the RoCE v2 GID of each IPv4 or routable IPv6 address (compare hosts with rocectl compare)"),
 	R("mode.roce_v1", MODE, PORT, "rdma-cm", rule_mode_roce_version,
-	  "rdma_cm default RoCE mode is not the intended one (v1 instead of v2)"),
+	  "rdma_cm default RoCE mode is not the intended one (v1 instead of v2)", SAYS(CM)),
 	R("mode.tos", MODE, PORT, "rdma-cm", rule_mode_tos,
-	  "rdma_cm default ToS differs from the intent (0: RDMA-CM traffic runs at DSCP 0, lossy)"),
+	  "rdma_cm default ToS differs from the intent (0: RDMA-CM traffic runs at DSCP 0, lossy)", NEEDS(CM)),
 	R("mode.roce_disabled", MODE, HOST, "rdma-cm", rule_mode_roce_disabled,
 	  "no RDMA device, an RDMA port without netdev or not ACTIVE, or a RoCE NIC without RDMA device"),
 	R("counters.unreadable", COUNTERS, PORT, "unknown", rule_counters_unreadable,

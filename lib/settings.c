@@ -233,6 +233,16 @@ static const struct rctl_setting_row rows[] = {
 	{ RCTL_SET_ECN, RCTL_FAM_BNXT_OOT, BNXT_CFS "ecn_enable" BNXT_CFS_FMT,
 	  BNXT_CFS "ecn_enable" BNXT_CFS_W, 16, true, "applies to roce_prio only",
 	  "write the old value, then apply", RCTL_PHASE_CC, NULL, BNXT_TOOL, BNXT_SRC_OOT },
+	/*
+	 * ecn_marking_store: sscanf("%x"), 3 and more -EINVAL, into the driver's
+	 * tos_ecn, sent on apply; the show prints that copy "%#x". The ECN bits
+	 * of every RoCE packet: 0 Not-ECT (no switch marks it), 1 ECT(1), 2
+	 * ECT(0). tune writes ECT(1), as bnxt_setupcc.sh's default does.
+	 */
+	{ RCTL_SET_ECN_MARKING, RCTL_FAM_BNXT_OOT, BNXT_CFS "ecn_marking" BNXT_CFS_FMT
+	  " (0 Not-ECT, 1 ECT(1), 2 ECT(0))", BNXT_CFS "ecn_marking" BNXT_CFS_W " (>= 0x3: EINVAL)", 16,
+	  true, "the ECN bits of every RoCE packet the function sends", "write the old value in hex, "
+	  "then apply", RCTL_PHASE_CC, NULL, BNXT_TOOL, BNXT_SRC_OOT },
 	{ RCTL_SET_ECN, RCTL_FAM_BNXT, BNXT_DBG "enable_cc, tos_ecn", NULL, 10, true, NULL, NULL,
 	  RCTL_PHASE_CC, "inbox bnxt_re's cc_config is read-only to tune", BNXT_TOOL, BNXT_SRC_DBG },
 	{ RCTL_SET_ECN, RCTL_FAM_ICE_OOT, "configfs irdma/<dev>/roce_dcqcn_enable (decimal)",

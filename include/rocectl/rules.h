@@ -90,20 +90,43 @@ struct rctl_target {
  *   HOST    once, t NULL: lldpad, firewalls, RoCE presence (a rule that also
  *           looks at ports walks them itself with rctl_target_next());
  *   PORT    each RoCE port, t->nd NULL when it has no netdev;
- *   NETDEV  each RoCE port with its netdev: GIDs, rdma_cm, congestion control;
+ *   NETDEV  each RoCE port with its netdev: GIDs, the netdev being a VF;
  *   QOS     each netdev that carries a port's traffic and holds its DCB and
  *           pause: the port's own, then every RoCE LAG slave (t->nd the slave,
- *           t->name "DEV/PORT (SLAVE in BOND)"); --dev SLAVE selects one.
+ *           t->name "DEV/PORT (SLAVE in BOND)"); --dev SLAVE selects one;
+ *   PF      each RoCE port with the netdev that holds its congestion control
+ *           (ECN/DCQCN, CNP, bnxt_re's RoCE marking).
  * With needs_deltas, PORT targets come only with read hw_counters and QOS
  * targets only with read ethtool statistics, and none from a one-sample host.
- * An SR-IOV VF is a NETDEV/QOS target whose DCB parts are its PF's
- * (rctl_part_ok() stays silent; ecn.sriov_vf judges it through its PF).
+ * The VF through its PF: a VF's DCB, pause and congestion control are its
+ * PF's, so a QOS or PF target of a VF's port is its PF's netdev (t->nd the
+ * PF, t->name "DEV/PORT (VF via PF PFNAME)"), and none when the PF is not in
+ * the model (ecn.sriov_vf then points at it).
  */
 enum rctl_scope {
 	RCTL_SCOPE_HOST,
 	RCTL_SCOPE_PORT,
 	RCTL_SCOPE_NETDEV,
 	RCTL_SCOPE_QOS,
+	RCTL_SCOPE_PF,
+};
+
+/*
+ * The model parts a rule judges (rctl_rule.parts): the runner calls it only
+ * where all of them were read. Where one was not, the first rule of the run
+ * that reports it (rctl_rule.says) gives the one unknown with the reason,
+ * once per part and netdev; DCB buffer, ETS and DCBX the driver does not
+ * implement at all (EOPNOTSUPP) are not judged and not reported.
+ */
+enum rctl_need {
+	RCTL_NEED_PFC = 1u << 0,
+	RCTL_NEED_ETS = 1u << 1,
+	RCTL_NEED_APP = 1u << 2,
+	RCTL_NEED_BUFFER = 1u << 3,
+	RCTL_NEED_DCBX = 1u << 4,
+	RCTL_NEED_PAUSE = 1u << 5,
+	RCTL_NEED_CC = 1u << 6,
+	RCTL_NEED_CM = 1u << 7,
 };
 
 /* What a rule function gets. */
@@ -113,8 +136,8 @@ struct rctl_judge {
 	const char *filter;		/* --dev: DEV, DEV/PORT or netdev; NULL all */
 	struct rctl_report *r;
 	const struct rctl_rule *rule;	/* the rule running */
-	const struct rctl_rule *rules;	/* the table it runs in (a rule may */
-	unsigned int n_rules;		/* judge another target by it: SR-IOV) */
+	const struct rctl_part **said;	/* the unreadable parts reported */
+	uint32_t n_said;
 	uint32_t last_dev, last_port;	/* the port the last finding was on: */
 	bool has_last;			/* findings come port by port */
 };
@@ -127,6 +150,13 @@ struct rctl_rule {
 	void (*fn)(struct rctl_judge *j, const struct rctl_target *t);
 	enum rctl_scope scope; /* what fn judges, once per target */
 	bool needs_deltas;		/* judges counter deltas (doctor, collect -s) */
+	unsigned int parts;		/* RCTL_NEED_*: fn runs where all were read */
+	unsigned int says;		/* of those, the ones it reports unreadable */
+	/*
+	 * Where a part is unreadable, before the runner's unknown: true when
+	 * the rule said what there is to say (or that nothing applies).
+	 */
+	bool (*unreadable)(struct rctl_judge *j, const struct rctl_target *t);
 };
 
 /* The one table (lib/rules_table.c). */
@@ -185,11 +215,17 @@ struct rctl_say {
 void rctl_say(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Attach a measured ratio (the loss rate) to the finding just emitted. */
+/* A passing finding on t (NULL: the host), what was expected and what was read. */
+void rctl_pass(struct rctl_judge *j, const struct rctl_target *t, const char *expected,
+	       const char *observed, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* The setting of the finding just emitted, where the rule's default is not it. */
 void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s);
 /* The setting a rule's findings judge by default (lib/rules.c). */
 enum rctl_setting rctl_rule_setting(const char *rule_id);
+/* The evidence of the finding just emitted (a pass that says where it read). */
+void rctl_emit_evidence(struct rctl_judge *j, const char *evidence);
+/* Attach a measured ratio (the loss rate) to the finding just emitted. */
 void rctl_emit_ratio(struct rctl_judge *j, double ratio);
 
 /* Iterate over the RoCE (Ethernet) ports that match the filter. */
@@ -228,13 +264,6 @@ bool rctl_loss_rate(uint64_t lost, uint64_t packets, double *rate);
 
 /* Helpers for the rule files (lib/rules.c). */
 
-/*
- * Whether part "p" of target "t" was read. When not and "report" is set, emit
- * "unknown" with the reason ("cannot read PFC of 'eth2': ..."); only one rule
- * per part reports, the others stay silent.
- */
-bool rctl_part_ok(struct rctl_judge *j, const struct rctl_target *t,
-		  const struct rctl_part *p, const char *what, bool report);
 /* Priorities set in en[8] as "0,3", or "none". */
 /*
  * Priorities "dscp" maps to on nd: the APP table, else the MLNX_OFED
@@ -285,6 +314,10 @@ const char *rctl_ecn_evidence(const struct rctl_target *t, bool np);
 /* Rule functions, one file per area. */
 #define RULE_FN(name) void name(struct rctl_judge *j, const struct rctl_target *t)
 RULE_FN(rule_pfc_prio_disabled);
+bool rule_pfc_prio_unreadable(struct rctl_judge *j, const struct rctl_target *t);
+bool rule_pfc_buffer_unreadable(struct rctl_judge *j, const struct rctl_target *t);
+bool rule_dcqcn_params_unreadable(struct rctl_judge *j, const struct rctl_target *t);
+bool rule_cnp_data_prio_unreadable(struct rctl_judge *j, const struct rctl_target *t);
 RULE_FN(rule_pfc_extra_prio);
 RULE_FN(rule_pfc_cnp_prio);
 RULE_FN(rule_pfc_without_ecn);

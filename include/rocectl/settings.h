@@ -66,6 +66,7 @@ bool rctl_family_mlx5(enum rctl_family f);
 	X(ECN_NP, "ecn-np")		/* ECN notification point per prio */ \
 	X(ECN_RP, "ecn-rp")		/* ECN reaction point per prio */ \
 	X(ECN, "ecn")			/* one ECN/DCQCN switch for both sides */ \
+	X(ECN_MARKING, "ecn-marking")	/* bnxt_re: ECN codepoint of RoCE packets */ \
 	X(CNP_DSCP, "cnp-dscp")						\
 	X(CNP_PRIO, "cnp-prio")						\
 	X(ROCE_DSCP, "roce-dscp")	/* bnxt_re: DSCP of RoCE data */ \
@@ -85,6 +86,9 @@ enum rctl_setting {
 };
 
 const char *rctl_setting_name(enum rctl_setting s);
+
+/* bnxt_re's ecn_marking that tune writes and check's fix names: ECT(1). */
+#define RCTL_ECN_MARKING_ECT1 1
 
 /*
  * The apply phases of tune, in the default order; rctl_family_phases() gives

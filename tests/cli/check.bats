@@ -114,7 +114,12 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "bnxt with the firmware DCBX agent (LLD_MANAGED): the empty APP table is unknown, not trust PCP" {
-	expect bnxt-fw-agent 3 "pfc.dcbx_owner:warn dscp.trust_pcp:unknown"
+	# The firmware agent is a legal owner, stated in a pass; its DSCP map cannot be seen.
+	expect bnxt-fw-agent 3 "dscp.trust_pcp:unknown"
+	run -0 rocectl check pfc -v -j -i "$FIXTURES/bnxt-fw-agent.json"
+	jq -e '.findings[] | select(.id == "pfc.dcbx_owner") | .status == "pass" and
+		(.message | test("firmware DCBX agent \\(host settings are refused\\)")) and
+		(.evidence | test("bnxt_setupcc.sh, niccli or bnxtqos"))' <<<"$output"
 	run -3 rocectl check dscp -j -i "$FIXTURES/bnxt-fw-agent.json"
 	jq -e '.findings[0].message | test("without DCBX HOST refuses every APP entry")' <<<"$output"
 	run -0 rocectl tune plan -j -i "$FIXTURES/bnxt-fw-agent.json"
@@ -123,7 +128,7 @@ expect() {	# fixture exit "id:status ..."
 	jq '.host.netdevs[0].app |= (.ok = true | .errno = 0 | .reason = "")' \
 		"$FIXTURES/bnxt-fw-agent.json" >"$BATS_TEST_TMPDIR/old.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/old"
-	assert_output $'pfc.dcbx_owner:warn\ndscp.trust_pcp:unknown'
+	assert_output "dscp.trust_pcp:unknown"
 }
 
 # A warning, not a failure: no host setting can turn it on (only Intel's driver).
@@ -162,13 +167,17 @@ expect() {	# fixture exit "id:status ..."
 	# the same host on 6.8: irdma_roce_get_vlan_prio applies the map, PCP 3
 	jq '.host.kernel = "6.8.0-45-generic"' "$FIXTURES/fault-irdma-vlan-pre65.json" >"$BATS_TEST_TMPDIR/68.json"
 	run -0 rocectl check dscp -i "$BATS_TEST_TMPDIR/68.json"
+	# Intel's out-of-tree irdma (1.11.58 irdma_kcompat.c irdma_roce_get_vlan_prio) applies the
+	# map on every kernel: the same 5.15 host on it is healthy
+	jq '.host.devices[0].driver_version = "1.11.58"' "$FIXTURES/fault-irdma-vlan-pre65.json" >"$BATS_TEST_TMPDIR/oot.json"
+	run -0 rocectl check dscp -i "$BATS_TEST_TMPDIR/oot.json"
 }
 
 @test "Broadcom out-of-tree bnxt_re: ecn_marking 0 sends Not-ECT, ECN is off whatever ecn_enable says" {
 	expect fault-bnxt-oot-not-ect 2 "pfc.without_ecn:warn ecn.rp_disabled:fail"
 	run -2 rocectl check ecn -j -i "$FIXTURES/fault-bnxt-oot-not-ect.json"
 	jq -e '.findings[] | select(.id == "ecn.rp_disabled") | (.message | test("Not-ECT")) and
-		.fix == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_marking && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"' <<<"$output"
+		.setting_id == "ecn-marking" and .fix == "echo 0x1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/ecn_marking && echo 1 > /sys/kernel/config/bnxt_re/bnxt_re0/ports/1/cc/apply"' <<<"$output"
 }
 
 @test "RoCE LAG: the counter rules read every slave; --dev SLAVE judges that slave" {
@@ -306,15 +315,17 @@ expect() {	# fixture exit "id:status ..."
 	refute_output --partial "ecn.sriov_vf"
 }
 
-@test "SR-IOV VF beside its PF: judged through the PF, following its verdict" {
+@test "SR-IOV VF beside its PF: the VF's port judged on the PF's DCB and ECN" {
 	run -0 rocectl check all --dev mlx5_2 -i "$FIXTURES/mlx5-vf-beside-pf-healthy.json"
 	assert_line "ecn        passed"
 	run -0 rocectl check all -v --dev ens1f0v0 -i "$FIXTURES/mlx5-vf-beside-pf-healthy.json"
-	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN of its PF 'ens1f0np0' passed"
+	assert_line "           'ens1f0v0' is an SR-IOV VF: PFC, DSCP trust and ECN/DCQCN are judged on its PF 'ens1f0np0' (the findings on 'ens1f0v0 via PF ens1f0np0')"
+	assert_line "  PASS    dcqcn.params  mlx5_2/1 (ens1f0v0 via PF ens1f0np0)"
 	jq '.host.netdevs[0].app.entries = []' "$FIXTURES/mlx5-vf-beside-pf-healthy.json" >"$BATS_TEST_TMPDIR/pcp.json"
-	run -2 rocectl check all --dev ens1f0v0 -i "$BATS_TEST_TMPDIR/pcp.json"
-	assert_line "  FAIL    ecn.sriov_vf  mlx5_2/1 (ens1f0v0)"
-	assert_line "           evidence: dscp.trust_pcp"
+	run -2 rocectl check all -j --dev ens1f0v0 -i "$BATS_TEST_TMPDIR/pcp.json"
+	echo "$output" | jq -e '[.findings[] | select(.status == "fail")] | length == 1 and
+		.[0].id == "dscp.trust_pcp" and .[0].target == "mlx5_2/1 (ens1f0v0 via PF ens1f0np0)" and
+		.[0].device == "mlx5_2" and .[0].netdev == "ens1f0np0"'
 }
 
 @test "RoCE over a VLAN: GID, PCP trust through egress-qos-map, MTU of the VLAN" {
@@ -364,7 +375,8 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "fault: debugfs unreadable is unknown, not failure" {
-	expect fault-debugfs-unreadable 3 "dcqcn.params:unknown cnp.data_prio:unknown"
+	# One unknown per unreadable part: dcqcn.params says it; cnp alone says it itself.
+	expect fault-debugfs-unreadable 3 "dcqcn.params:unknown"
 	run -3 rocectl check dcqcn -i "$FIXTURES/fault-debugfs-unreadable.json"
 	assert_line "  UNKNOWN dcqcn.params  mlx5_0/1 (ens1f0np0)"
 	assert_line --regexp "^ +cannot read congestion control \(DCQCN\) of 'ens1f0np0': debugfs not mounted"

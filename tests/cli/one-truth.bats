@@ -48,7 +48,7 @@ mismatches() {
 @test "the fix of a check is the command of tune's change, byte for byte" {
 	local f
 	for f in fault-pfc-off-prio3 fault-dscp26-missing fault-tos-0 fault-bnxt-oot-cnp-dscp \
-		 fault-global-pause-with-pfc; do
+		 fault-global-pause-with-pfc fault-bnxt-oot-not-ect; do
 		run rocectl check all -j --input "$FIXTURES/$f.json"
 		local fixes=$output
 		run -0 rocectl tune plan -j --input "$FIXTURES/$f.json"
@@ -89,6 +89,8 @@ mismatches() {
 		(.changes[0].skip | test("fw-lldp-agent off"))' <<<"$output"
 	run -2 rocectl check pfc -j --input "$FIXTURES/fault-mlx5-fw-dcbx.json"
 	jq -e '[.findings[] | select(.id == "pfc.dcbx_owner")][0] |
-		.status == "warn" and (.got | test("0x0c")) and
-		.fix == "dcb dcbx set dev ens1f0np0 host ieee (hands DCB to the host), or mlnx_qos / mlxconfig"' <<<"$output"
+		.status == "pass" and (.got | test("0x0c")) and
+		(.evidence | endswith("dcb dcbx set dev ens1f0np0 host ieee (hands DCB to the host), or mlnx_qos / mlxconfig"))' <<<"$output"
+	jq -e '[.findings[] | select(.id == "pfc.prio_disabled")][0].fix ==
+		"dcb dcbx set dev ens1f0np0 host ieee (hands DCB to the host), or mlnx_qos / mlxconfig"' <<<"$output"
 }

@@ -40,6 +40,7 @@ plan_lines() {
 		[fault-ice-no-dscp]=$'dscp ens5f0np0 dscp-prio 26: none -> 26:3\ndscp ens5f0np0 dscp-prio 48: none -> 48:6\ndscp ens5f0np0 dscp mode: prio-tc: 3:1 -> 3:1\ndscp ens5f0np0 dscp mode: prio-pfc: 3 -> 3'
 		[fault-ice-fw-lldp]="pfc ens5f0np0 prio-pfc: none -> 3"
 		[fault-mlx5-fw-dcbx]="pfc ens1f0np0 prio-pfc: none -> 3"
+		[fault-bnxt-oot-not-ect]="ecn ens2f0np0 ecn_marking: 0 -> 1"
 	)
 	local f
 	for f in "${!want[@]}"; do

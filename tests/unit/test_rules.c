@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Pure pieces of the rules: aggregation, loss-rate arithmetic, intent config. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -300,10 +301,64 @@ static void test_rule_scopes(void **state)
 	assert_string_equal(got, "ens1f0np0 first");
 	scope_run("mlx5-vlan-healthy", RCTL_SCOPE_QOS, true, NULL, got, sizeof(got));
 	assert_string_equal(got, "ens1f0np0 first"); /* the VLAN carries no DCB */
+	/* A VF's DCB and congestion control are its PF's: none without the PF. */
 	scope_run("mlx5-sriov-vf", RCTL_SCOPE_QOS, true, NULL, got, sizeof(got));
+	assert_string_equal(got, "");
+	scope_run("mlx5-sriov-vf", RCTL_SCOPE_PF, false, NULL, got, sizeof(got));
+	assert_string_equal(got, "");
+	scope_run("mlx5-sriov-vf", RCTL_SCOPE_NETDEV, false, NULL, got, sizeof(got));
 	assert_string_equal(got, "ens1f0v0 first");
+	scope_run("mlx5-vf-beside-pf-healthy", RCTL_SCOPE_PF, false, NULL, got, sizeof(got));
+	assert_string_equal(got, "ens1f0np0 first, ens1f0np0 first");
+	scope_run("mlx5-vf-beside-pf-healthy", RCTL_SCOPE_QOS, false, "ens1f0v0", got, sizeof(got));
+	assert_string_equal(got, "ens1f0np0 first");
 	scope_run("mlx5-upstream-healthy-v1", RCTL_SCOPE_NETDEV, false, "mlx5_9", got, sizeof(got));
 	assert_string_equal(got, "");
+}
+
+static void judge_pfc(struct rctl_judge *j, const struct rctl_target *t)
+{
+	rctl_pass(j, t, NULL, NULL, "judged %s", t->nd->name);
+}
+
+/*
+ * A part a rule needs and could not be read: the rule is not called; the
+ * first rule that reports it gives the one unknown, once per part and
+ * netdev; an optional part the driver has none of (EOPNOTSUPP) none.
+ */
+static void test_unreadable_parts(void **state)
+{
+	const struct rctl_rule rules[] = {
+		{ .id = "x.needs", .area = RCTL_AREA_PFC, .scope = RCTL_SCOPE_QOS, .fn = judge_pfc,
+		  .parts = RCTL_NEED_PFC },
+		{ .id = "x.says", .area = RCTL_AREA_PFC, .scope = RCTL_SCOPE_QOS, .fn = judge_pfc,
+		  .parts = RCTL_NEED_PFC | RCTL_NEED_ETS, .says = RCTL_NEED_PFC | RCTL_NEED_ETS },
+		{ .id = "x.again", .area = RCTL_AREA_PFC, .scope = RCTL_SCOPE_PF, .fn = judge_pfc,
+		  .parts = RCTL_NEED_PFC, .says = RCTL_NEED_PFC },
+	};
+	struct rctl_err e = { 0 };
+	struct rctl_host h = { 0 };
+	struct rctl_intent in;
+	struct rctl_report r;
+
+	(void)state;
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-upstream-healthy.json", &h, &e), 0);
+	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", NULL), 0);
+	h.netdevs[0].pfc.st = (struct rctl_part){ .err = EIO, .reason = "dcbnl: I/O error" };
+	rctl_judge_rules(&h, &in, ~0u, NULL, rules, 3, &r);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.f[0].id, "x.says");
+	assert_int_equal(r.f[0].status, RCTL_UNKNOWN);
+	assert_string_equal(r.f[0].message, "cannot read PFC of 'ens1f0np0': dcbnl: I/O error");
+	rctl_report_free(&r);
+	h.netdevs[0].pfc.st = (struct rctl_part){ .ok = true };
+	h.netdevs[0].ets.st = (struct rctl_part){ .err = EOPNOTSUPP, .reason = "not supported" };
+	rctl_judge_rules(&h, &in, ~0u, NULL, rules, 3, &r);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.f[0].id, "x.needs");
+	assert_string_equal(r.f[1].id, "x.again");
+	rctl_report_free(&r);
+	rctl_host_free(&h);
 }
 
 /* The finding "id" on "target", or NULL. */
@@ -409,10 +464,13 @@ static void test_vf_beside_pf(void **state)
 	/* The PF's failure is the VF's, also when only the VF is asked for. */
 	h.netdevs[0].pfc.pfc_en[3] = false;
 	judge("", &h, &r, "ens1f0v0");
-	f = finding(&r, "ecn.sriov_vf", "mlx5_2/1 (ens1f0v0)");
+	f = finding(&r, "pfc.prio_disabled", "mlx5_2/1 (ens1f0v0 via PF ens1f0np0)");
 	assert_int_equal(f->status, RCTL_FAIL);
-	assert_string_equal(f->evidence, "pfc.prio_disabled");
-	assert_string_equal(f->fix, "rocectl check all --dev ens1f0np0");
+	assert_string_equal(f->device, "mlx5_2");
+	assert_string_equal(f->netdev, "ens1f0np0");
+	assert_string_equal(f->fix, "dcb pfc set dev ens1f0np0 prio-pfc 3:on");
+	assert_int_equal(finding(&r, "ecn.sriov_vf", "mlx5_2/1 (ens1f0v0)")->status, RCTL_PASS);
+	assert_null(finding(&r, "pfc.prio_disabled", "mlx5_0/1 (ens1f0np0)"));
 	rctl_report_free(&r);
 	rctl_host_free(&h);
 
@@ -524,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_vlan),
 		cmocka_unit_test(test_lag),
 		cmocka_unit_test(test_vf_beside_pf),
+		cmocka_unit_test(test_unreadable_parts),
 		cmocka_unit_test(test_bnxt_fw_managed_dcb),
 		cmocka_unit_test(test_pause_storm_by_duration),
 		cmocka_unit_test(test_vendor_healthy),

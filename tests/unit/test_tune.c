@@ -734,6 +734,43 @@ static void test_dir_lock(void **state)
 }
 
 /*
+ * Fixture "name" with its bnxt_re configfs cc/ directory made under the test
+ * directory (ROCECTL_CONFIGFS), cc/apply in it, and the files given as
+ * NULL-terminated name, text pairs; cc gets its path.
+ */
+static void bnxt_cc_tree(const char *name, struct rctl_host *h, char *cc, size_t len, ...)
+{
+	char cmd[400], f[320];
+	const char *file;
+	va_list ap;
+
+	load(name, h);
+	snprintf(cc, len, "%s/bnxt_re/bnxt_re0/ports/1/cc", dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s", cc);
+	assert_int_equal(system(cmd), 0);
+	setenv("ROCECTL_CONFIGFS", dir, 1);
+	snprintf(h->netdevs[0].cc.path, sizeof(h->netdevs[0].cc.path), "%s", cc);
+	snprintf(f, sizeof(f), "%s/apply", cc);
+	put(f, "");
+	va_start(ap, len);
+	while ((file = va_arg(ap, const char *))) {
+		snprintf(f, sizeof(f), "%s/%s", cc, file);
+		put(f, va_arg(ap, const char *));
+	}
+	va_end(ap);
+}
+
+static void bnxt_cc_done(struct rctl_host *h, struct rctl_tune_plan *p, struct rctl_tune_plan *q,
+			 struct rctl_tune_dir *d)
+{
+	unsetenv("ROCECTL_CONFIGFS");
+	rctl_tune_plan_free(q);
+	rctl_tune_plan_free(p);
+	rctl_host_free(h);
+	rctl_tune_dir_close(d);
+}
+
+/*
  * Broadcom's bnxt_re parses cc/ files with sscanf("%x") and shows "%#x"
  * (configfs.c 233.2.77.9): tune writes hex, commits with apply in the same
  * step, and rollback/revert write the old value in hex too. Through a
@@ -743,23 +780,13 @@ static void test_bnxt_oot_hex_write(void **state)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char cc[256], f[320], cmd[400], sp[512];
+	char cc[256], f[320], sp[512];
 	struct rctl_tune_dir d;
 	struct rctl_host h;
 
 	(void)state;
-	load("fault-bnxt-oot-cnp-dscp", &h);
-	snprintf(cc, sizeof(cc), "%s/bnxt_re/bnxt_re0/ports/1/cc", dir);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s", cc);
-	assert_int_equal(system(cmd), 0);
-	setenv("ROCECTL_CONFIGFS", dir, 1);
-	snprintf(h.netdevs[0].cc.path, sizeof(h.netdevs[0].cc.path), "%s", cc);
-	snprintf(f, sizeof(f), "%s/roce_dscp", cc);
-	put(f, "0x18\n");
-	snprintf(f, sizeof(f), "%s/cnp_dscp", cc);
-	put(f, "0xa\n");
-	snprintf(f, sizeof(f), "%s/apply", cc);
-	put(f, "");
+	bnxt_cc_tree("fault-bnxt-oot-cnp-dscp", &h, cc, sizeof(cc), "roce_dscp", "0x18\n", "cnp_dscp",
+		     "0xa\n", NULL);
 	plan_of(&h, &p);
 	assert_int_equal(p.n_ch, 2);
 	assert_string_equal(p.ch[0].new_text, "0x1a");	/* DSCP 26, not 0x26 = 38 */
@@ -780,11 +807,40 @@ static void test_bnxt_oot_hex_write(void **state)
 	snprintf(f, sizeof(f), "%s/cnp_dscp", cc);
 	/* a regular file is not truncated as an attribute is: compare the first line */
 	assert_memory_equal(get(f), "0xa\n", 4);
-	unsetenv("ROCECTL_CONFIGFS");
-	rctl_tune_plan_free(&q);
-	rctl_tune_plan_free(&p);
-	rctl_host_free(&h);
-	rctl_tune_dir_close(&d);
+	bnxt_cc_done(&h, &p, &q, &d);
+}
+
+/*
+ * Broadcom's bnxt_re: ecn_marking 0 sends RoCE Not-ECT, which no switch marks
+ * (configfs.c ecn_marking_store: sscanf("%x"), 3 and more EINVAL; committed
+ * by apply). tune writes ECT(1), the fix check names, and revert writes 0x0.
+ */
+static void test_bnxt_oot_ecn_marking(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	char cc[256], f[320], sp[512];
+	struct rctl_tune_dir d;
+	struct rctl_host h;
+
+	(void)state;
+	bnxt_cc_tree("fault-bnxt-oot-not-ect", &h, cc, sizeof(cc), "ecn_marking", "0\n", NULL);
+	plan_of(&h, &p);
+	assert_int_equal(p.n_ch, 1);
+	assert_string_equal(p.ch[0].setting, "ecn_marking");
+	assert_int_equal(rctl_tune_setting_id(&p.ch[0]), RCTL_SET_ECN_MARKING);
+	assert_string_equal(p.ch[0].old_text, "0");
+	assert_string_equal(p.ch[0].new_text, "0x1");
+	open_sd(&d, "state-ecn-marking");
+	assert_int_equal(rctl_tune_apply(&p, &d, sp, sizeof(sp), &e), 0);
+	snprintf(f, sizeof(f), "%s/ecn_marking", cc);
+	assert_string_equal(get(f), "0x1\n");
+	snprintf(f, sizeof(f), "%s/apply", cc);
+	assert_string_equal(get(f), "1\n");
+	assert_int_equal(rctl_tune_revert(&d, sp, &q, &e), 0);
+	snprintf(f, sizeof(f), "%s/ecn_marking", cc);
+	assert_memory_equal(get(f), "0\n", 2);
+	bnxt_cc_done(&h, &p, &q, &d);
 }
 
 /*
@@ -937,6 +993,7 @@ int main(void)
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_dir_lock, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_bnxt_oot_hex_write, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_bnxt_oot_ecn_marking, setup_dir, teardown_dir),
 		cmocka_unit_test(test_ice_app_before_ets),
 		cmocka_unit_test(test_firmware_dcb_skipped),
 		cmocka_unit_test(test_undo_order_reverse),
