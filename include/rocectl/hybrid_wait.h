@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The adaptive completion wait of a queue (lib/hybrid_wait.c), as the
+ * kernel's hybrid polling does it: measure the interval between the polls
+ * that find completions, sleep for a fraction of it once the queue has gone
+ * idle, then poll. Where completions come faster than a sleep can resolve
+ * (its cost: what it overshoots what was asked, measured on every sleep), it
+ * only polls. Pure code: the caller reads the clock and sleeps, so the
+ * decisions are tested on a clock the test drives
+ * (tests/unit/test_hybrid_wait.c).
+ */
+#ifndef ROCECTL_HYBRID_WAIT_H
+#define ROCECTL_HYBRID_WAIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RCTL_HWAIT_SHIFT 3		/* EWMA weight of a new sample: 1/8 */
+#define RCTL_HWAIT_FRAC_NUM 1		/* sleep this fraction of the interval ... */
+#define RCTL_HWAIT_FRAC_DEN 2		/* ... (the kernel's hybrid poll: half) */
+#define RCTL_HWAIT_MIN_NS 1000ull	/* never ask for a shorter sleep */
+#define RCTL_HWAIT_MAX_NS 5000000ull	/* nor a longer one: a stalled target is polled for */
+#define RCTL_HWAIT_CLAMP 8		/* one interval sample counts at most 8x the mean */
+#define RCTL_HWAIT_PROBE_EVERY 1024	/* polling for its cost: one short sleep to measure it anew */
+
+struct rctl_hwait {
+	uint64_t interval_ns;	/* EWMA of the time between polls that found completions; 0: none yet */
+	uint64_t cost_ns;	/* EWMA of a sleep's overshoot: the shortest sleep worth taking */
+	uint64_t last_reap;	/* when the last completions were found; 0: never */
+	bool idle_planned;	/* this idle period has had its decision */
+	uint32_t declined;	/* idle periods in a row too short for a sleep */
+	/* what it did, for the report */
+	uint64_t idles;		/* idle periods decided */
+	uint64_t sleeps;	/* of those, slept */
+	uint64_t slept_ns;	/* time asleep, as measured */
+};
+
+/* Start with a sleep cost measured by the caller (a few short sleeps). */
+void rctl_hwait_init(struct rctl_hwait *h, uint64_t cost_ns);
+
+/* A poll found completions at "now": one interval sample, a new idle period. */
+void rctl_hwait_reaped(struct rctl_hwait *h, uint64_t now);
+
+/*
+ * A poll found nothing at "now": the nanoseconds to sleep before polling
+ * again, or 0 to poll on. Once per idle period (until the next reap) it
+ * plans the sleep that ends one sleep cost before the fraction of the
+ * interval; it answers 0 when that sleep would be shorter than its own cost
+ * or than RCTL_HWAIT_MIN_NS, and whenever no interval is known yet. After
+ * RCTL_HWAIT_PROBE_EVERY such answers in a row it asks for one sleep of
+ * RCTL_HWAIT_MIN_NS, so a cost measured under a load that has gone is
+ * measured again.
+ */
+uint64_t rctl_hwait_plan(struct rctl_hwait *h, uint64_t now);
+
+/* A sleep of "asked" ns took "took" ns: the cost is what it overshot. */
+void rctl_hwait_slept(struct rctl_hwait *h, uint64_t asked, uint64_t took);
+
+#endif

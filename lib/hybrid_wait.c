@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The adaptive completion wait (include/rocectl/hybrid_wait.h). A busy
+ * poller holds a CPU the work it waits for (rxe, the target, other
+ * processes) may need; a poller that sleeps on every idle moment pays a
+ * wake-up per completion. Between the two: learn the interval at which
+ * completions are found, sleep through part of it, poll for the rest.
+ */
+#include "rocectl/hybrid_wait.h"
+
+static uint64_t ewma(uint64_t mean, uint64_t sample)
+{
+	if (sample >= mean)
+		return mean + ((sample - mean) >> RCTL_HWAIT_SHIFT);
+	return mean - ((mean - sample) >> RCTL_HWAIT_SHIFT);
+}
+
+void rctl_hwait_init(struct rctl_hwait *h, uint64_t cost_ns)
+{
+	*h = (struct rctl_hwait){ .cost_ns = cost_ns };
+}
+
+void rctl_hwait_reaped(struct rctl_hwait *h, uint64_t now)
+{
+	uint64_t gap;
+
+	if (h->last_reap && now > h->last_reap) {
+		gap = now - h->last_reap;
+		/*
+		 * One long pause (a target that stalled, a run's start) must
+		 * not make the next sleeps long: a sample counts at most
+		 * RCTL_HWAIT_CLAMP means, so a real slow-down still wins in
+		 * a few samples.
+		 */
+		if (h->interval_ns && gap > h->interval_ns * RCTL_HWAIT_CLAMP)
+			gap = h->interval_ns * RCTL_HWAIT_CLAMP;
+		h->interval_ns = h->interval_ns ? ewma(h->interval_ns, gap) : gap;
+	}
+	h->last_reap = now;
+	h->idle_planned = false;
+}
+
+uint64_t rctl_hwait_plan(struct rctl_hwait *h, uint64_t now)
+{
+	uint64_t target, elapsed, ask;
+
+	if (h->idle_planned || !h->interval_ns || !h->last_reap)
+		return 0;
+	h->idle_planned = true;
+	h->idles++;
+	target = h->interval_ns * RCTL_HWAIT_FRAC_NUM / RCTL_HWAIT_FRAC_DEN;
+	elapsed = now > h->last_reap ? now - h->last_reap : 0;
+	/* wake one cost early: the sleep overshoots by about that much */
+	ask = target > elapsed + h->cost_ns ? target - elapsed - h->cost_ns : 0;
+	/* shorter than what it overshoots: completions come faster than a sleep resolves */
+	if (ask < h->cost_ns || ask < RCTL_HWAIT_MIN_NS) {
+		if (++h->declined < RCTL_HWAIT_PROBE_EVERY)
+			return 0;
+		ask = RCTL_HWAIT_MIN_NS;
+	}
+	h->declined = 0;
+	return ask < RCTL_HWAIT_MAX_NS ? ask : RCTL_HWAIT_MAX_NS;
+}
+
+void rctl_hwait_slept(struct rctl_hwait *h, uint64_t asked, uint64_t took)
+{
+	h->sleeps++;
+	h->slept_ns += took;
+	h->cost_ns = ewma(h->cost_ns, took > asked ? took - asked : 0);
+}
