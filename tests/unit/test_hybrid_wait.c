@@ -26,6 +26,17 @@ static void reap_every(struct rctl_hwait *h, uint64_t *t, uint64_t gap, int n)
 	}
 }
 
+/* A fresh wait of sleep cost "cost" that has seen n intervals of "gap": the time of the last reap. */
+static uint64_t steady(struct rctl_hwait *h, uint64_t cost, uint64_t gap, int n)
+{
+	uint64_t t = 1000 * US;
+
+	rctl_hwait_init(h, cost);
+	rctl_hwait_reaped(h, t);
+	reap_every(h, &t, gap, n);
+	return t;
+}
+
 static void test_no_interval_polls(void **state)
 {
 	struct rctl_hwait h;
@@ -42,12 +53,10 @@ static void test_no_interval_polls(void **state)
 static void test_sleeps_half_the_interval_minus_cost(void **state)
 {
 	struct rctl_hwait h;
-	uint64_t t = 1000 * US;
+	uint64_t t;
 
 	(void)state;
-	rctl_hwait_init(&h, 10 * US);
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 100 * US, 20);
+	t = steady(&h, 10 * US, 100 * US, 20);
 	assert_int_equal(h.interval_ns, 100 * US);
 	assert_int_equal(rctl_hwait_plan(&h, t + 2 * US), 38 * US);
 	/* once per idle period: the rest of it is polled */
@@ -56,10 +65,7 @@ static void test_sleeps_half_the_interval_minus_cost(void **state)
 	/* it overshot by 20 us: the cost moves an eighth of the way, to 11.25 us */
 	rctl_hwait_slept(&h, 38 * US, 58 * US);
 	assert_int_equal(h.cost_ns, 11250);
-	rctl_hwait_init(&h, 10 * US);
-	t = 1000 * US;
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 100 * US, 20);
+	t = steady(&h, 10 * US, 100 * US, 20);
 	/* the next reap opens a new idle period */
 	rctl_hwait_reaped(&h, t + 100 * US);
 	assert_int_equal(rctl_hwait_plan(&h, t + 100 * US), 40 * US);
@@ -70,20 +76,15 @@ static void test_sleeps_half_the_interval_minus_cost(void **state)
 static void test_faster_than_a_sleep_polls(void **state)
 {
 	struct rctl_hwait h;
-	uint64_t t = 1000 * US;
+	uint64_t t;
 
 	(void)state;
-	rctl_hwait_init(&h, 10 * US);
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 30 * US, 20);
+	t = steady(&h, 10 * US, 30 * US, 20);
 	assert_int_equal(rctl_hwait_plan(&h, t), 0);
 	assert_int_equal(h.idles, 1);
 	assert_int_equal(h.sleeps, 0);
 	/* with a cheap sleep the same interval is slept: 15 - 2 = 13 us */
-	rctl_hwait_init(&h, 2 * US);
-	t = 1000 * US;
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 30 * US, 20);
+	t = steady(&h, 2 * US, 30 * US, 20);
 	assert_int_equal(rctl_hwait_plan(&h, t), 13 * US);
 }
 
@@ -91,12 +92,10 @@ static void test_faster_than_a_sleep_polls(void **state)
 static void test_late_in_the_interval_polls(void **state)
 {
 	struct rctl_hwait h;
-	uint64_t t = 1000 * US;
+	uint64_t t;
 
 	(void)state;
-	rctl_hwait_init(&h, 10 * US);
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 100 * US, 20);
+	t = steady(&h, 10 * US, 100 * US, 20);
 	assert_int_equal(rctl_hwait_plan(&h, t + 35 * US), 0);
 }
 
@@ -104,13 +103,11 @@ static void test_late_in_the_interval_polls(void **state)
 static void test_cost_is_learned(void **state)
 {
 	struct rctl_hwait h;
-	uint64_t t = 1000 * US, ask;
+	uint64_t t, ask;
 	int i;
 
 	(void)state;
-	rctl_hwait_init(&h, 1 * US);
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 100 * US, 20);
+	t = steady(&h, 1 * US, 100 * US, 20);
 	for (i = 0; i < 100; i++) {
 		ask = rctl_hwait_plan(&h, t);
 		if (!ask)
@@ -128,12 +125,10 @@ static void test_cost_is_learned(void **state)
 static void test_sleep_is_bounded(void **state)
 {
 	struct rctl_hwait h;
-	uint64_t t = 1000 * US;
+	uint64_t t;
 
 	(void)state;
-	rctl_hwait_init(&h, 10 * US);
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 100000 * US, 3);
+	t = steady(&h, 10 * US, 100000 * US, 3);
 	assert_int_equal(rctl_hwait_plan(&h, t), RCTL_HWAIT_MAX_NS);
 }
 
@@ -141,12 +136,10 @@ static void test_sleep_is_bounded(void **state)
 static void test_one_long_pause_is_clamped(void **state)
 {
 	struct rctl_hwait h;
-	uint64_t t = 1000 * US;
+	uint64_t t;
 
 	(void)state;
-	rctl_hwait_init(&h, 10 * US);
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 100 * US, 20);
+	t = steady(&h, 10 * US, 100 * US, 20);
 	reap_every(&h, &t, 1000000 * US, 1);
 	assert_int_equal(h.interval_ns, 100 * US + (700 * US >> RCTL_HWAIT_SHIFT));
 	/* and a burst of fast completions brings it down */
@@ -159,13 +152,11 @@ static void test_one_long_pause_is_clamped(void **state)
 static void test_cost_is_probed_again(void **state)
 {
 	struct rctl_hwait h;
-	uint64_t t = 1000 * US, ask;
+	uint64_t t, ask;
 	int i, probes = 0;
 
 	(void)state;
-	rctl_hwait_init(&h, 200 * US);
-	rctl_hwait_reaped(&h, t);
-	reap_every(&h, &t, 100 * US, 20);
+	t = steady(&h, 200 * US, 100 * US, 20);
 	for (i = 0; i < 2 * RCTL_HWAIT_PROBE_EVERY; i++) {
 		ask = rctl_hwait_plan(&h, t);
 		if (ask) {
