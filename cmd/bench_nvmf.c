@@ -284,16 +284,17 @@ static void print_lat(const struct rctl_hist *h)
 /* What the adaptive wait did: how many idle moments it slept through, what it measured. */
 static void print_wait(const struct rctl_nvmf_wait_stat *w)
 {
-	double share = w->idles ? (double)w->sleeps / (double)w->idles : 0;
+	double share = w->idles ? (double)w->slept / (double)w->idles : 0;
 
 	if (wait_mode() != RCTL_WAIT_ADAPTIVE)
 		return;
 	out_obj_begin("adaptive");
 	out_u64(OUT_ANY, "idles", "adaptive: %" PRIu64 " idle waits", w->idles);
-	out_u64(OUT_ANY, "sleeps", ", %" PRIu64 " slept", w->sleeps);
-	out_u64(OUT_JSON, "polls", NULL, w->idles - w->sleeps);
+	out_u64(OUT_ANY, "slept", ", %" PRIu64 " slept in", w->slept);
+	out_u64(OUT_JSON, "polls", NULL, w->idles - w->slept);
 	out_dbl(OUT_JSON, "sleep_share", NULL, share);
 	out_text(" (%.1f%%, the rest polled)", share * 100);
+	out_u64(OUT_ANY, "sleeps", ", %" PRIu64 " sleeps", w->sleeps);
 	out_dbl(OUT_ANY, "slept_s", "  asleep %.2f s", w->slept_s);
 	out_u64(OUT_JSON, "interval_ns", NULL, w->interval_ns);
 	out_u64(OUT_JSON, "sleep_cost_ns", NULL, w->cost_ns);

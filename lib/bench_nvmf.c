@@ -607,6 +607,7 @@ const char *rctl_nvmf_wait_name(enum rctl_nvmf_wait_mode m)
 static void add_wait(struct rctl_nvmf_wait_stat *w, const struct rctl_hwait *h, int nq)
 {
 	w->idles += h->idles;
+	w->slept += h->slept_idles;
 	w->sleeps += h->sleeps;
 	w->slept_s += (double)h->slept_ns / 1e9;
 	w->interval_ns += h->interval_ns / (uint64_t)nq;

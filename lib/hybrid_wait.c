@@ -5,6 +5,10 @@
  * processes) may need; a poller that sleeps on every idle moment pays a
  * wake-up per completion. Between the two: learn the interval at which
  * completions are found, sleep through part of it, poll for the rest.
+ * Unlike the kernel's single sleep, it sleeps again for half of what is left
+ * while that is still worth a sleep: each sleep ends before the completion is
+ * expected, so latency pays no more than one sleep's error, and the poller
+ * spins for a few sleep costs instead of half the interval.
  */
 #include "rocectl/hybrid_wait.h"
 
@@ -37,28 +41,41 @@ void rctl_hwait_reaped(struct rctl_hwait *h, uint64_t now)
 		h->interval_ns = h->interval_ns ? ewma(h->interval_ns, gap) : gap;
 	}
 	h->last_reap = now;
-	h->idle_planned = false;
+	h->idle_planned = h->period_open = h->period_slept = false;
+}
+
+/* A new idle period's first plan counts it; one that never sleeps counts as polled. */
+static void count_period(struct rctl_hwait *h)
+{
+	if (h->period_open)
+		return;
+	h->period_open = true;
+	h->idles++;
 }
 
 uint64_t rctl_hwait_plan(struct rctl_hwait *h, uint64_t now)
 {
-	uint64_t target, elapsed, ask;
+	uint64_t remaining, elapsed, ask;
 
 	if (h->idle_planned || !h->interval_ns || !h->last_reap)
 		return 0;
-	h->idle_planned = true;
-	h->idles++;
-	target = h->interval_ns * RCTL_HWAIT_FRAC_NUM / RCTL_HWAIT_FRAC_DEN;
+	count_period(h);
 	elapsed = now > h->last_reap ? now - h->last_reap : 0;
-	/* wake one cost early: the sleep overshoots by about that much */
-	ask = target > elapsed + h->cost_ns ? target - elapsed - h->cost_ns : 0;
+	remaining = h->interval_ns > elapsed ? h->interval_ns - elapsed : 0;
+	/* part of what is left, waking one cost early: a sleep overshoots by about that */
+	ask = remaining * RCTL_HWAIT_FRAC_NUM / RCTL_HWAIT_FRAC_DEN;
+	ask = ask > h->cost_ns ? ask - h->cost_ns : 0;
 	/* shorter than what it overshoots: completions come faster than a sleep resolves */
 	if (ask < h->cost_ns || ask < RCTL_HWAIT_MIN_NS) {
-		if (++h->declined < RCTL_HWAIT_PROBE_EVERY)
+		h->idle_planned = true;		/* poll until the next completion */
+		if (h->period_slept || ++h->declined < RCTL_HWAIT_PROBE_EVERY)
 			return 0;
 		ask = RCTL_HWAIT_MIN_NS;
 	}
 	h->declined = 0;
+	if (!h->period_slept)
+		h->slept_idles++;
+	h->period_slept = true;
 	return ask < RCTL_HWAIT_MAX_NS ? ask : RCTL_HWAIT_MAX_NS;
 }
 

@@ -2,8 +2,8 @@
 /*
  * The adaptive completion wait of a queue (lib/hybrid_wait.c), as the
  * kernel's hybrid polling does it: measure the interval between the polls
- * that find completions, sleep for a fraction of it once the queue has gone
- * idle, then poll. Where completions come faster than a sleep can resolve
+ * that find completions, sleep for a fraction of what is left of it once the
+ * queue has gone idle (again after each sleep), then poll. Where completions come faster than a sleep can resolve
  * (its cost: what it overshoots what was asked, measured on every sleep), it
  * only polls. Pure code: the caller reads the clock and sleeps, so the
  * decisions are tested on a clock the test drives
@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define RCTL_HWAIT_SHIFT 3		/* EWMA weight of a new sample: 1/8 */
-#define RCTL_HWAIT_FRAC_NUM 1		/* sleep this fraction of the interval ... */
+#define RCTL_HWAIT_FRAC_NUM 1		/* sleep this fraction of what is left of the interval ... */
 #define RCTL_HWAIT_FRAC_DEN 2		/* ... (the kernel's hybrid poll: half) */
 #define RCTL_HWAIT_MIN_NS 1000ull	/* never ask for a shorter sleep */
 #define RCTL_HWAIT_MAX_NS 5000000ull	/* nor a longer one: a stalled target is polled for */
@@ -27,11 +27,14 @@ struct rctl_hwait {
 	uint64_t interval_ns;	/* EWMA of the time between polls that found completions; 0: none yet */
 	uint64_t cost_ns;	/* EWMA of a sleep's overshoot: the shortest sleep worth taking */
 	uint64_t last_reap;	/* when the last completions were found; 0: never */
-	bool idle_planned;	/* this idle period has had its decision */
+	bool idle_planned;	/* this idle period is polled to its end */
+	bool period_open;	/* this idle period has been counted */
+	bool period_slept;	/* and has slept */
 	uint32_t declined;	/* idle periods in a row too short for a sleep */
 	/* what it did, for the report */
 	uint64_t idles;		/* idle periods decided */
-	uint64_t sleeps;	/* of those, slept */
+	uint64_t slept_idles;	/* of those, the ones it slept in (the rest it polled) */
+	uint64_t sleeps;	/* sleeps, in all */
 	uint64_t slept_ns;	/* time asleep, as measured */
 };
 
@@ -43,12 +46,13 @@ void rctl_hwait_reaped(struct rctl_hwait *h, uint64_t now);
 
 /*
  * A poll found nothing at "now": the nanoseconds to sleep before polling
- * again, or 0 to poll on. Once per idle period (until the next reap) it
- * plans the sleep that ends one sleep cost before the fraction of the
- * interval; it answers 0 when that sleep would be shorter than its own cost
- * or than RCTL_HWAIT_MIN_NS, and whenever no interval is known yet. After
- * RCTL_HWAIT_PROBE_EVERY such answers in a row it asks for one sleep of
- * RCTL_HWAIT_MIN_NS, so a cost measured under a load that has gone is
+ * again, or 0 to poll on. It plans the sleep that ends one sleep cost before
+ * the fraction of what is left of the interval since the last reap, and is
+ * asked again after each sleep. Once that sleep would be shorter than its own
+ * cost or than RCTL_HWAIT_MIN_NS it answers 0 until the next reap (the rest
+ * of the period is polled), as it does while no interval is known. After
+ * RCTL_HWAIT_PROBE_EVERY idle periods in a row without a sleep it asks for
+ * one of RCTL_HWAIT_MIN_NS, so a cost measured under a load that has gone is
  * measured again.
  */
 uint64_t rctl_hwait_plan(struct rctl_hwait *h, uint64_t now);

@@ -268,7 +268,8 @@ struct rctl_nvmf_qstat {
 /* What the adaptive wait did, summed over the queues. */
 struct rctl_nvmf_wait_stat {
 	uint64_t idles;		/* idle periods it decided */
-	uint64_t sleeps;	/* of those, slept (the rest polled) */
+	uint64_t slept;		/* of those, the ones it slept in (the rest it polled) */
+	uint64_t sleeps;	/* sleeps, in all */
 	double slept_s;		/* time asleep */
 	uint64_t interval_ns;	/* the queues' mean interval at the end */
 	uint64_t cost_ns;	/* the queues' mean sleep cost at the end */

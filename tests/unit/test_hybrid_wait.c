@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Unit tests of the adaptive completion wait (lib/hybrid_wait.c) on a clock
- * the test drives: the interval is learned, half of it is slept once per
- * idle period, waking one sleep cost early; completions faster than a sleep
+ * the test drives: the interval is learned, half of what is left of it is
+ * slept, again after each sleep, waking one sleep cost early; completions faster than a sleep
  * resolves are polled for; the cost is measured on every sleep and probed
  * again after a long run of polling; one long pause moves the interval only
  * a bounded step.
@@ -49,8 +49,12 @@ static void test_no_interval_polls(void **state)
 	assert_int_equal(h.interval_ns, 0);
 }
 
-/* Interval 100 us, cost 10 us, 2 us after the reap: sleep 50 - 2 - 10 = 38 us. */
-static void test_sleeps_half_the_interval_minus_cost(void **state)
+/*
+ * Interval 100 us, cost 10 us, 2 us after the reap: sleep half of the 98 us
+ * left, less the cost: 39 us; woken at 51 us, half of 49 less 10: 14.5 us;
+ * woken at 75.5 us, 2.25 us would be less than the cost: polled to the reap.
+ */
+static void test_sleeps_half_of_what_is_left_minus_cost(void **state)
 {
 	struct rctl_hwait h;
 	uint64_t t;
@@ -58,18 +62,29 @@ static void test_sleeps_half_the_interval_minus_cost(void **state)
 	(void)state;
 	t = steady(&h, 10 * US, 100 * US, 20);
 	assert_int_equal(h.interval_ns, 100 * US);
-	assert_int_equal(rctl_hwait_plan(&h, t + 2 * US), 38 * US);
-	/* once per idle period: the rest of it is polled */
-	assert_int_equal(rctl_hwait_plan(&h, t + 3 * US), 0);
+	assert_int_equal(rctl_hwait_plan(&h, t + 2 * US), 39 * US);
+	rctl_hwait_slept(&h, 39 * US, 49 * US);
+	assert_int_equal(h.cost_ns, 10 * US);
+	assert_int_equal(rctl_hwait_plan(&h, t + 51 * US), 14500);
+	rctl_hwait_slept(&h, 14500, 24500);
+	assert_int_equal(rctl_hwait_plan(&h, t + 75500), 0);
+	assert_int_equal(h.declined, 0);	/* a period that slept is no reason to probe */
+	/* the rest of the period is polled, without planning again */
+	assert_int_equal(rctl_hwait_plan(&h, t + 76 * US), 0);
+	assert_true(h.idle_planned);
 	assert_int_equal(h.idles, 1);
-	/* it overshot by 20 us: the cost moves an eighth of the way, to 11.25 us */
+	assert_int_equal(h.slept_idles, 1);
+	assert_int_equal(h.sleeps, 2);
+	assert_int_equal(h.slept_ns, 59 * US + 14500);
+	/* a sleep that overshot by 20 us: the cost moves an eighth of the way, to 11.25 us */
 	rctl_hwait_slept(&h, 38 * US, 58 * US);
 	assert_int_equal(h.cost_ns, 11250);
-	t = steady(&h, 10 * US, 100 * US, 20);
 	/* the next reap opens a new idle period */
 	rctl_hwait_reaped(&h, t + 100 * US);
-	assert_int_equal(rctl_hwait_plan(&h, t + 100 * US), 40 * US);
-	assert_int_equal(h.idles, 1);
+	assert_false(h.idle_planned);
+	assert_int_equal(rctl_hwait_plan(&h, t + 100 * US), 50 * US - 11250);
+	assert_int_equal(h.idles, 2);
+	assert_int_equal(h.slept_idles, 2);
 }
 
 /* Interval 30 us, cost 10 us: a 5 us sleep overshoots more than it sleeps: poll. */
@@ -96,7 +111,9 @@ static void test_late_in_the_interval_polls(void **state)
 
 	(void)state;
 	t = steady(&h, 10 * US, 100 * US, 20);
-	assert_int_equal(rctl_hwait_plan(&h, t + 35 * US), 0);
+	assert_int_equal(rctl_hwait_plan(&h, t + 65 * US), 0);
+	assert_int_equal(h.idles, 1);
+	assert_int_equal(h.slept_idles, 0);
 }
 
 /* Sleeps that overshoot by 50 us raise the cost until the 100 us interval is polled. */
@@ -174,7 +191,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_interval_polls),
-		cmocka_unit_test(test_sleeps_half_the_interval_minus_cost),
+		cmocka_unit_test(test_sleeps_half_of_what_is_left_minus_cost),
 		cmocka_unit_test(test_faster_than_a_sleep_polls),
 		cmocka_unit_test(test_late_in_the_interval_polls),
 		cmocka_unit_test(test_cost_is_learned),
