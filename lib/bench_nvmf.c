@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The I/O engine of 'rocectl bench nvmf': one thread per I/O queue (pinned
- * with cfg->cpus), busy-polling its CQ (or sleeping on its completion
- * channel), keeps the queue at its granted depth, times every command from
- * ibv_post_send to its CQE, and the statistics are merged at the end. The
- * calling thread keeps the admin queue alive and prints progress.
+ * with cfg->cpus), waiting for its completions as cfg->wait says, keeps the
+ * queue at its granted depth, times every command from ibv_post_send to its
+ * CQE, and the statistics are merged at the end. The calling thread keeps
+ * the admin queue alive and prints progress.
+ *
+ * By default (adaptive) a queue thread that finds its CQ empty sleeps for
+ * part of what is left of the interval at which it has been finding
+ * completions, then polls (rocectl/hybrid_wait.h decides). The sleep is a
+ * clock_nanosleep with the thread's timer slack at 1 ns, not the completion
+ * channel: one system call, where the channel is an arm, a poll(2) with a
+ * millisecond timeout and an event to consume, for a queue that is expected
+ * to be busy again within microseconds. --poll busy-polls; --event sleeps on
+ * the completion channel.
  *
  * Each queue has "limit" workers; worker w of queue q owns the I/O units
  * (bs-sized blocks) u with u % (nq * limit) == q * limit + w, so in verify
