@@ -28,7 +28,10 @@
 # engines in every round (rocectl's run over the engine's run of that round),
 # their medians' ratio, the goal and whether it is met; the share of idle
 # moments the adaptive wait slept through is the last column of its rows.
-# Knobs: ROUNDS (3), SECS (3 per run), LAYOUTS, TRANSPORTS. At the end,
+# Knobs: ROUNDS (3), SECS (3 per run), LAYOUTS, TRANSPORTS, given inside the
+# command line (the lab passes no environment to the guest):
+#	LAB_SMP=2 LAB_TIMEOUT=3000 tests/lab/lab run -- env ROUNDS=3 TRANSPORTS=rdma bench/nvmf.sh
+# At the end,
 # rocectl's --compare-tcp table at QD1 and QD32 (shared layout). Not a test:
 # nothing is asserted.
 set -u
