@@ -79,9 +79,20 @@ uint64_t rctl_hwait_plan(struct rctl_hwait *h, uint64_t now)
 	return ask < RCTL_HWAIT_MAX_NS ? ask : RCTL_HWAIT_MAX_NS;
 }
 
+/*
+ * A wake-up's delay has a long tail (a loaded host, a vCPU descheduled while
+ * idle): a late wake costs the queue a whole idle period, an early one a
+ * little spinning. So the cost rises half the way to a larger overshoot and
+ * falls an eighth of the way to a smaller one.
+ */
 void rctl_hwait_slept(struct rctl_hwait *h, uint64_t asked, uint64_t took)
 {
+	uint64_t over = took > asked ? took - asked : 0;
+
 	h->sleeps++;
 	h->slept_ns += took;
-	h->cost_ns = ewma(h->cost_ns, took > asked ? took - asked : 0);
+	if (over > h->cost_ns)
+		h->cost_ns += (over - h->cost_ns) >> RCTL_HWAIT_COST_UP_SHIFT;
+	else
+		h->cost_ns = ewma(h->cost_ns, over);
 }

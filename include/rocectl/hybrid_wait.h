@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #define RCTL_HWAIT_SHIFT 3		/* EWMA weight of a new sample: 1/8 */
+#define RCTL_HWAIT_COST_UP_SHIFT 1	/* a larger overshoot than the cost weighs 1/2 */
 #define RCTL_HWAIT_FRAC_NUM 1		/* sleep this fraction of what is left of the interval ... */
 #define RCTL_HWAIT_FRAC_DEN 2		/* ... (the kernel's hybrid poll: half) */
 #define RCTL_HWAIT_MIN_NS 1000ull	/* never ask for a shorter sleep */
@@ -57,7 +58,7 @@ void rctl_hwait_reaped(struct rctl_hwait *h, uint64_t now);
  */
 uint64_t rctl_hwait_plan(struct rctl_hwait *h, uint64_t now);
 
-/* A sleep of "asked" ns took "took" ns: the cost is what it overshot. */
+/* A sleep of "asked" ns took "took" ns: the cost follows what it overshot, faster upwards. */
 void rctl_hwait_slept(struct rctl_hwait *h, uint64_t asked, uint64_t took);
 
 #endif

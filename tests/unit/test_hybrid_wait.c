@@ -76,13 +76,16 @@ static void test_sleeps_half_of_what_is_left_minus_cost(void **state)
 	assert_int_equal(h.slept_idles, 1);
 	assert_int_equal(h.sleeps, 2);
 	assert_int_equal(h.slept_ns, 59 * US + 14500);
-	/* a sleep that overshot by 20 us: the cost moves an eighth of the way, to 11.25 us */
+	/* a sleep that overshot by 20 us: the cost rises half the way, to 15 us */
 	rctl_hwait_slept(&h, 38 * US, 58 * US);
-	assert_int_equal(h.cost_ns, 11250);
+	assert_int_equal(h.cost_ns, 15 * US);
+	/* one that overshot by 3 us: it falls an eighth of the way, to 13.5 us */
+	rctl_hwait_slept(&h, 38 * US, 41 * US);
+	assert_int_equal(h.cost_ns, 13500);
 	/* the next reap opens a new idle period */
 	rctl_hwait_reaped(&h, t + 100 * US);
 	assert_false(h.idle_planned);
-	assert_int_equal(rctl_hwait_plan(&h, t + 100 * US), 50 * US - 11250);
+	assert_int_equal(rctl_hwait_plan(&h, t + 100 * US), 50 * US - 13500);
 	assert_int_equal(h.idles, 2);
 	assert_int_equal(h.slept_idles, 2);
 }
