@@ -5,9 +5,9 @@
 #	LAB_SMP=2 tests/lab/lab run -- bench/nvmf.sh
 # For each transport of TRANSPORTS (default "rdma tcp": nvmet-rdma and
 # nvmet-tcp, the same subsystem), alternates (ROUNDS times) rocectl bench
-# nvmf --transport T (busy-poll, then --event) and nvme connect -t T + fio
-# (libaio and io_uring, direct): 4k randread QD1 mean and p99 latency, QD32
-# IOPS, and CPU per I/O
+# nvmf --transport T (its default adaptive wait, then --poll and --event) and
+# nvme connect -t T + fio (libaio and io_uring, direct): 4k randread QD1 mean
+# and p99 latency, QD32 IOPS, and CPU per I/O
 # counted guest-wide: busy jiffies of /proc/stat (user, nice, system, irq,
 # softirq, steal) over each run divided by its I/Os, since rxe and the target
 # work in softirq outside any process's own accounting; and the interrupts per
@@ -21,9 +21,17 @@
 #              the packet, the initiator's
 #   shared     no steering, nothing pinned: initiator, target and rxe share both
 #              CPUs; also rocectl with 2 queues of QD32 (one thread each)
-# The ratios are against the goals: over RDMA those of issue 12 (QD32 IOPS >=
-# 1.2x fio's, guest-wide CPU per I/O <= 0.8x, QD1 mean latency <= 0.9x,
-# busy-poll), over TCP those of issue 26 (1.0x, 1.0x, 1.0x). At the end,
+# The ratios are against the goals: over RDMA those of issues 12 and 30 (QD32
+# IOPS >= 1.2x fio's, guest-wide CPU per I/O <= 0.8x, QD1 mean latency <=
+# 0.9x), over TCP those of issue 26 (1.0x, 1.0x, 1.0x). Each layout ends with
+# the goal table of the default (adaptive) mode: the QD32 ratios against both
+# engines in every round (rocectl's run over the engine's run of that round),
+# their medians' ratio, the goal and whether it is met; the share of idle
+# moments the adaptive wait slept through is the last column of its rows.
+# Knobs: ROUNDS (3), SECS (3 per run), LAYOUTS, TRANSPORTS, given inside the
+# command line (the lab passes no environment to the guest):
+#	LAB_SMP=2 LAB_TIMEOUT=3000 tests/lab/lab run -- env ROUNDS=3 TRANSPORTS=rdma bench/nvmf.sh
+# At the end,
 # rocectl's --compare-tcp table at QD1 and QD32 (shared layout). Not a test:
 # nothing is asserted.
 set -u
@@ -53,16 +61,17 @@ rps_ipis() {
 # ipis I0 IOS: RPS interrupts per I/O since I0.
 ipis() { awk -v a="$1" -v b="$(rps_ipis)" -v n="$2" 'BEGIN { print (n > 0 ? (b - a) / n : 0) }'; }
 
-# rocectl QD [ARGS]: prints "mean_us p99_us iops guest_cpu_s_per_io rps_ipis_per_io"
+# rocectl QD [ARGS]: prints "mean_us p99_us iops guest_cpu_s_per_io rps_ipis_per_io
+# sleep_share" (the last "-" outside the adaptive mode)
 rocectl_run() {
 	local qd=$1 j0 i0 out
 	shift
 	i0=$(rps_ipis) j0=$(busy_jiffies)
 	out=$($T "$R" -j -q bench nvmf --target "$B" --transport "$TR" --nqn "$NQN" --qd "$qd" \
 		--time "$SECS" $PIN "$@" |
-		jq -r '.results | "\(.latency_ns.mean / 1000) \(.latency_ns.percentiles["99"] / 1000) \(.ios_per_s) \(.ios)"')
+		jq -r '.results | "\(.latency_ns.mean / 1000) \(.latency_ns.percentiles["99"] / 1000) \(.ios_per_s) \(.ios) \(if .adaptive then "\(.adaptive.sleep_share * 100 | floor)%" else "-" end)"')
 	set -- $out
-	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}") $(ipis "$i0" "${4:-0}")"
+	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}") $(ipis "$i0" "${4:-0}") ${5:--}"
 }
 
 # fio ENGINE QD DEV: the same five figures.
@@ -73,7 +82,7 @@ fio_run() {
 		--iodepth="$2" --time_based --runtime="$SECS" --output-format=json 2>/dev/null |
 		jq -r '.jobs[0] | "\(.read.clat_ns.mean / 1000) \(.read.clat_ns.percentile["99.000000"] / 1000) \(.read.iops) \(.read.total_ios)"')
 	set -- $out
-	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}") $(ipis "$i0" "${4:-0}")"
+	echo "$1 $2 $3 $(guest_cpu "$j0" "${4:-0}") $(ipis "$i0" "${4:-0}") -"
 }
 
 kernel_connect() {
@@ -93,13 +102,51 @@ layout() {
 	two-hosts)
 		[ "$(nproc)" -ge 2 ] || { echo "layout two-hosts: needs 2 CPUs (LAB_SMP=2)" >&2; return 1; }
 		knob_rx_cpu "$LAB_B_IF" 0 && knob_rx_cpu "$LAB_A_IF" 1 || return 1
-		WHO="rocectl rocectl-event libaio io_uring" PIN="--cpus 1" TASKSET="taskset -c 1" ;;
-	shared) WHO="rocectl rocectl-event rocectl-2q libaio io_uring" PIN= TASKSET= ;;
+		WHO="rocectl rocectl-poll rocectl-event libaio io_uring" PIN="--cpus 1" TASKSET="taskset -c 1" ;;
+	shared) WHO="rocectl rocectl-poll rocectl-event rocectl-2q libaio io_uring" PIN= TASKSET= ;;
 	*) echo "no layout '$1' (two-hosts, shared)" >&2; return 1 ;;
 	esac
 }
 
 med() { printf '%s' "${V[$1]}" | grep -v '^$' | median; }
+
+# nth NAME I: the figure NAME of round I.
+nth() { printf '%s' "${V[$1]}" | grep -v '^$' | sed -n "$2p"; }
+
+# goal_row LABEL FIG K GOAL OP: rocectl (the default mode) over engine K for
+# figure FIG in every round, then the medians' ratio against the goal.
+goal_row() {
+	local i rounds=
+	for ((i = 1; i <= ROUNDS; i++)); do
+		rounds+=$(awk -v a="$(nth rocectl.$2 "$i")" -v b="$(nth "$3.$2" "$i")" \
+			'BEGIN { printf " %6.2f", (b > 0 ? a / b : 0) }')
+	done
+	awk -v l="$1 vs $3" -v r="$rounds" -v a="$(med rocectl.$2)" -v b="$(med "$3.$2")" \
+		-v g="$4" -v op="$5" 'BEGIN { x = b > 0 ? a / b : 0;
+		ok = op == ">=" ? x >= g : (x <= g && x > 0);
+		printf "  %-32s%s  %7.2f  %s %s  %s\n", l, r, x, op, g, (ok ? "met" : "not met") }'
+}
+
+# The goal table of issue 30 for this layout: the default mode, every round.
+goal_table() {
+	local i k head=
+	for ((i = 1; i <= ROUNDS; i++)); do
+		head+=$(printf ' %6s' "r$i")
+	done
+	echo "goal table, $TR, layout $LAYOUT, default mode (adaptive): QD32 4k randread, ratio per round and of the medians"
+	printf '  %-32s%s  %7s  %s\n' "measure" "$head" medians "goal"
+	for k in libaio io_uring; do
+		goal_row "IOPS" iops32 "$k" "$(goal iops)" ">="
+	done
+	for k in libaio io_uring; do
+		goal_row "guest CPU per I/O" cpu32 "$k" "$(goal cpu)" "<="
+	done
+	printf '  %-32s' "adaptive: share of idle slept"
+	for ((i = 1; i <= ROUNDS; i++)); do
+		printf ' %6s' "$(nth rocectl.sleep32 "$i")"
+	done
+	echo
+}
 
 ratio() { # NAME A B GOAL OP: one line of "NAME A/B: x (OP GOAL) met|not met"
 	awk -v r="$2" -v k="$3" -v n="$1" -v g="$4" -v op="$5" 'BEGIN { x = k > 0 ? r / k : 0;
@@ -124,7 +171,7 @@ report() {
 			"$(awk -v c="$(med $who.cpu32)" 'BEGIN { print c * 1e6 }')" "$(med $who.ipi32)"
 	done
 	echo "ratios (goal):"
-	for r in rocectl rocectl-event; do
+	for r in rocectl rocectl-poll rocectl-event; do
 		for k in libaio io_uring; do
 			ratio "QD32 IOPS $r/$k" "$(med $r.iops32)" "$(med $k.iops32)" "$(goal iops)" ">="
 			ratio "QD32 guest CPU per I/O $r/$k" "$(med $r.cpu32)" "$(med $k.cpu32)" \
@@ -138,17 +185,19 @@ report() {
 	[[ " $WHO " == *" rocectl-2q "* ]] &&
 		awk -v a="$(med rocectl-2q.iops32)" -v b="$(med rocectl.iops32)" \
 			'BEGIN { printf "  QD32 IOPS 2 queues / 1 queue (rocectl): %.2f\n", (b > 0 ? a / b : 0) }'
+	goal_table
 	return 0
 }
 
 rounds() {
 	local i who q1 q32
-	printf '%-6s %-14s %12s %12s %12s %18s %10s\n' round who "QD1 mean us" "QD1 p99 us" "QD32 IOPS" \
-		"QD32 guest us/io" "IPIs/io"
+	printf '%-6s %-14s %12s %12s %12s %18s %10s %8s\n' round who "QD1 mean us" "QD1 p99 us" "QD32 IOPS" \
+		"QD32 guest us/io" "IPIs/io" "slept"
 	for ((i = 1; i <= ROUNDS; i++)); do
 		for who in $WHO; do
 			case $who in
 			rocectl) q1=$(rocectl_run 1); q32=$(rocectl_run 32) ;;
+			rocectl-poll) q1=$(rocectl_run 1 --poll); q32=$(rocectl_run 32 --poll) ;;
 			rocectl-event) q1=$(rocectl_run 1 --event); q32=$(rocectl_run 32 --event) ;;
 			rocectl-2q) q1="0 0 0 0 0"; q32=$(rocectl_run 32 --queues 2) ;;
 			*) q1=$(fio_run "$who" 1 "$dev"); q32=$(fio_run "$who" 32 "$dev") ;;
@@ -158,9 +207,11 @@ rounds() {
 			add "$who.iops32" "$(col 3 <<<"$q32")"
 			add "$who.cpu32" "$(col 4 <<<"$q32")"
 			add "$who.ipi32" "$(col 5 <<<"$q32")"
-			printf '%-6s %-14s %12.1f %12.1f %12.1f %18.1f %10.2f\n' "$i" "$who" "$(col 1 <<<"$q1")" \
+			add "$who.sleep32" "$(col 6 <<<"$q32")"
+			printf '%-6s %-14s %12.1f %12.1f %12.1f %18.1f %10.2f %8s\n' "$i" "$who" "$(col 1 <<<"$q1")" \
 				"$(col 2 <<<"$q1")" "$(col 3 <<<"$q32")" \
-				"$(awk -v c="$(col 4 <<<"$q32")" 'BEGIN { print c * 1e6 }')" "$(col 5 <<<"$q32")"
+				"$(awk -v c="$(col 4 <<<"$q32")" 'BEGIN { print c * 1e6 }')" "$(col 5 <<<"$q32")" \
+				"$(col 6 <<<"$q32")"
 		done
 		echo "round $i: load $(cut -d' ' -f1-3 /proc/loadavg)"
 	done
@@ -176,6 +227,7 @@ transport() {
 		--ios 10 | jq -r .clock_source)"
 	for lay in $LAYOUTS; do
 		layout "$lay" || continue
+		LAYOUT=$lay
 		echo "layout $lay: RPS CPU mask $LAB_B_IF (target) $(lab_rx_cpus "$LAB_B_IF"), $LAB_A_IF" \
 			"(initiator) $(lab_rx_cpus "$LAB_A_IF"); initiators pinned: ${TASKSET:-no}"
 		V=()

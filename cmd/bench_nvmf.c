@@ -32,7 +32,7 @@ static struct {
 	int port, nsid, mix, qd, queues, tos;
 	uint64_t bs, ios;
 	double time, ramp, timeout;
-	bool write_ok, verify, histogram, strict, event, digest, compare_tcp;
+	bool write_ok, verify, histogram, strict, event, poll, digest, compare_tcp;
 	bool time_given, ios_given, tos_given, timeout_given;
 } o = {
 	.port = RCTL_NVMF_PORT, .nsid = 1, .rw = "randread", .mix = 50, .qd = 1,
@@ -96,8 +96,11 @@ static const struct rctl_opt nvmf_opts[] = {
 	  .help = "print the latency histogram" },
 	{ .name = "strict", .type = OPT_FLAG, .dst = &o.strict,
 	  .help = "refuse instead of clamping --qd and --queues to the target's limits" },
+	{ .name = "poll", .type = OPT_FLAG, .dst = &o.poll,
+	  .help = "busy-poll the completion queues (default: adaptive, sleep part of the "
+		  "measured interval between completions, then poll)" },
 	{ .name = "event", .type = OPT_FLAG, .dst = &o.event,
-	  .help = "after 10 us without a completion, sleep on completion events (shared machines)" },
+	  .help = "after 10 us without a completion, sleep on completion events" },
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", .dst = &o.output,
 	  .choices = output_names,
 	  .help = "text (default), json (as -j) or fio (fio's json+ document, for tools that read fio's output)" },
@@ -160,10 +163,18 @@ static int check_usage(struct rctl_ctx *ctx)
 	if (o.compare_tcp && (o.transport || fio_out()))
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "bench nvmf: --compare-tcp runs both "
 				  "transports and prints its own table; drop --transport and -o fio");
+	if (o.poll && o.event)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
+				  "bench nvmf: --poll and --event exclude each other");
 	if (o.digest && !o.compare_tcp && trtype_of(o.transport) != RCTL_NVMF_TR_TCP)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE,
 				  "bench nvmf: --digest is for --transport tcp (NVMe/TCP digests)");
 	return 0;
+}
+
+static enum rctl_nvmf_wait_mode wait_mode(void)
+{
+	return o.poll ? RCTL_WAIT_POLL : o.event ? RCTL_WAIT_EVENT : RCTL_WAIT_ADAPTIVE;
 }
 
 static int secs_ms(double secs)
@@ -250,7 +261,7 @@ static void print_setup(const struct rctl_nvmf_session *s)
 	out_u64(OUT_ANY, "size_bytes", "  bs %" PRIu64, o.bs);
 	out_u64(OUT_ANY, "qd", "  qd %" PRIu64, s->qd);
 	out_u64(OUT_ANY, "queues", "  queues %" PRIu64, (uint64_t)s->nq);
-	out_str(OUT_ANY, "mode", "  %s", o.event ? "event" : "busy-poll");
+	out_str(OUT_ANY, "mode", "  %s", rctl_nvmf_wait_name(wait_mode()));
 	out_str(OUT_ANY, "clock_source", "  clock %s", rctl_fast_clock_init());
 	out_bool(OUT_ANY, "verify", o.verify ? "  verify\n" : "\n", o.verify);
 	if (o.event)
@@ -268,6 +279,28 @@ static void print_lat(const struct rctl_hist *h)
 	for (i = 0; i < RCTL_HIST_NCUTOFFS; i++)
 		out_text("  %9.5f%% : %10.1f us\n", rctl_hist_cutoffs[i],
 			 rctl_hist_percentile(h, rctl_hist_cutoffs[i]) / 1000.0);
+}
+
+/* What the adaptive wait did: how many idle moments it slept through, what it measured. */
+static void print_wait(const struct rctl_nvmf_wait_stat *w)
+{
+	double share = w->idles ? (double)w->slept / (double)w->idles : 0;
+
+	if (wait_mode() != RCTL_WAIT_ADAPTIVE)
+		return;
+	out_obj_begin("adaptive");
+	out_u64(OUT_ANY, "idles", "adaptive: %" PRIu64 " idle waits", w->idles);
+	out_u64(OUT_ANY, "slept", ", %" PRIu64 " slept in", w->slept);
+	out_u64(OUT_JSON, "polls", NULL, w->idles - w->slept);
+	out_dbl(OUT_JSON, "sleep_share", NULL, share);
+	out_text(" (%.1f%%, the rest polled)", share * 100);
+	out_u64(OUT_ANY, "sleeps", ", %" PRIu64 " sleeps", w->sleeps);
+	out_dbl(OUT_ANY, "slept_s", "  asleep %.2f s", w->slept_s);
+	out_u64(OUT_JSON, "interval_ns", NULL, w->interval_ns);
+	out_u64(OUT_JSON, "sleep_cost_ns", NULL, w->cost_ns);
+	out_text("  interval %.1f us  sleep cost %.1f us\n", (double)w->interval_ns / 1000,
+		 (double)w->cost_ns / 1000);
+	out_obj_end();
 }
 
 static void print_results(const struct rctl_nvmf_session *s, const struct rctl_nvmf_bench_res *r)
@@ -293,6 +326,7 @@ static void print_results(const struct rctl_nvmf_session *s, const struct rctl_n
 	if (o.verify)
 		out_u64(OUT_ANY, "verified", "  verified %" PRIu64, r->verified);
 	out_text("%s\n", r->partial ? "  (partial)" : "");
+	print_wait(&r->wait);
 	print_lat(&r->lat);
 	if (r->reads && r->writes) {
 		out_u64(OUT_JSON, "read_mean_ns", NULL, (uint64_t)(rctl_hist_mean(&r->rlat) + 0.5));
@@ -358,7 +392,7 @@ static int open_session(struct rctl_ctx *ctx, enum rctl_nvmf_trtype tr, const ch
 	struct rctl_nvmf_session_cfg cfg = {
 		.conn = conn_opts(tr), .nqn = nqn, .nsid = (uint32_t)o.nsid,
 		.bs = (uint32_t)o.bs, .qd = o.qd, .queues = o.queues, .strict = o.strict,
-		.event = o.event,
+		.event = wait_mode() == RCTL_WAIT_EVENT,
 	};
 	const struct rctl_nvmf_clamp *c;
 	int ret = rctl_nvmf_session_open(&cfg, s, e), i;
@@ -381,7 +415,7 @@ static int run(struct rctl_nvmf_session *s, struct rctl_nvmf_bench_res *r,
 		.rw = rw_of(o.rw), .mix_read = (unsigned int)o.mix, .bs = (uint32_t)o.bs,
 		.nsid = (uint32_t)o.nsid, .ns_blocks = s->ns.nsze, .lbads = s->ns.lbads,
 		.time_s = o.ios_given ? 0 : o.time, .ios = o.ios_given ? o.ios : 0,
-		.ramp_s = o.ramp, .verify = o.verify, .event = o.event,
+		.ramp_s = o.ramp, .verify = o.verify, .wait = wait_mode(),
 		.io_timeout_ms = o.timeout_given ? secs_ms(o.timeout) : RCTL_NVMF_IO_TIMEOUT_MS,
 		.progress = show_progress ? on_progress : NULL,
 	};

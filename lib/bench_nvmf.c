@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The I/O engine of 'rocectl bench nvmf': one thread per I/O queue (pinned
- * with cfg->cpus), busy-polling its CQ (or sleeping on its completion
- * channel), keeps the queue at its granted depth, times every command from
- * ibv_post_send to its CQE, and the statistics are merged at the end. The
- * calling thread keeps the admin queue alive and prints progress.
+ * with cfg->cpus), waiting for its completions as cfg->wait says, keeps the
+ * queue at its granted depth, times every command from ibv_post_send to its
+ * CQE, and the statistics are merged at the end. The calling thread keeps
+ * the admin queue alive and prints progress.
+ *
+ * By default (adaptive) a queue thread that finds its CQ empty sleeps for
+ * part of what is left of the interval at which it has been finding
+ * completions, then polls (rocectl/hybrid_wait.h decides). The sleep is a
+ * clock_nanosleep with the thread's timer slack at 1 ns, not the completion
+ * channel: one system call, where the channel is an arm, a poll(2) with a
+ * millisecond timeout and an event to consume, for a queue that is expected
+ * to be busy again within microseconds. --poll busy-polls; --event sleeps on
+ * the completion channel.
  *
  * Each queue has "limit" workers; worker w of queue q owns the I/O units
  * (bs-sized blocks) u with u % (nq * limit) == q * limit + w, so in verify
@@ -15,10 +24,12 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "rocectl/clock.h"
+#include "rocectl/hybrid_wait.h"
 #include "rocectl/nvmf.h"
 
 #define MAXQ 64
@@ -27,6 +38,7 @@
 #define CLOCK_EVERY 64			/* busy polls between clock reads of the queue loop */
 #define YIELD_NS 50000ull		/* busy poll: no CQE this long, yield at each clock read */
 #define SLEEP_NS 10000ull		/* event: no CQE this long, sleep on the channel */
+#define COST_SLEEPS 8			/* adaptive: sleeps that measure the first sleep cost */
 
 struct worker {
 	uint64_t stripe;	/* first unit of this worker */
@@ -47,6 +59,8 @@ struct qctx {
 	int *waiting, nwaiting;	/* workers with no free slot yet */
 	uint64_t rng;
 	uint64_t last_progress;
+	uint64_t t_reap;	/* when the last completions were seen (their t_done_ns) */
+	struct rctl_hwait hw;	/* adaptive mode */
 	struct rctl_hist *lat, *rlat, *wlat;
 	struct rctl_nvmf_qstat st;	/* st.ios read by the progress line (relaxed) */
 	uint64_t reads, writes, verified;
@@ -248,8 +262,10 @@ static int poll_queue(struct run *r, struct qctx *qc, uint64_t now, struct rctl_
 	n = rctl_nvmf_q_poll(qc->q, d, 32, e);
 	if (n < 0)
 		return n;
-	if (n)
+	if (n) {
 		qc->last_progress = now;
+		qc->t_reap = d[n - 1].t_done_ns;
+	}
 	/* Check every buffer of the batch before any slot is reused by a submit. */
 	for (i = 0; i < n; i++) {
 		wi[i] = qc->slot_worker[d[i].slot];
@@ -297,13 +313,53 @@ static int idle_wait(struct run *r, struct qctx *qc, struct rctl_err *e)
 	return rctl_nvmf_wait(&qc->q, 1, IDLE_WAIT_MS, e);
 }
 
-static int queue_loop(struct qctx *qc)
+static void sleep_ns(uint64_t ns)
 {
-	struct run *r = qc->r;
-	struct rctl_err *e = &qc->err;
-	uint64_t now = rctl_fast_ns();
-	unsigned int polls = 0;
-	int w, n, ret;
+	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+
+	clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+}
+
+/* Adaptive mode: the first sleep cost, what a few of the shortest sleeps overshoot. */
+static void hybrid_init(struct qctx *qc)
+{
+	uint64_t t0, took, sum = 0;
+	int i;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);	/* sleeps end when asked, not 50 us later */
+	for (i = 0; i < COST_SLEEPS; i++) {
+		t0 = rctl_fast_ns();
+		sleep_ns(RCTL_HWAIT_MIN_NS);
+		took = rctl_fast_ns() - t0;
+		sum += took > RCTL_HWAIT_MIN_NS ? took - RCTL_HWAIT_MIN_NS : 0;
+	}
+	rctl_hwait_init(&qc->hw, sum / COST_SLEEPS);
+}
+
+/* Adaptive mode, after a poll that found n completions (0: idle). */
+static void hybrid_turn(struct qctx *qc, int n)
+{
+	uint64_t now, ns;
+
+	if (n) {
+		rctl_hwait_reaped(&qc->hw, qc->t_reap);
+		return;
+	}
+	/* decided already, or nothing to decide on: poll without a clock read */
+	if (qc->hw.idle_planned || !qc->hw.interval_ns || !rctl_nvmf_q_outstanding(qc->q))
+		return;
+	now = rctl_fast_ns();
+	ns = rctl_hwait_plan(&qc->hw, now);
+	if (!ns)
+		return;
+	sleep_ns(ns);
+	rctl_hwait_slept(&qc->hw, ns, rctl_fast_ns() - now);
+}
+
+/* Queue the first commands: every worker of the queue gets one. */
+static int fill_queue(struct run *r, struct qctx *qc, uint64_t now, struct rctl_err *e)
+{
+	int w, ret;
 
 	qc->last_progress = now;
 	for (w = 0; w < rctl_nvmf_q_limit(qc->q); w++) {
@@ -311,15 +367,31 @@ static int queue_loop(struct qctx *qc)
 		if (ret)
 			return ret;
 	}
-	ret = rctl_nvmf_q_flush(qc->q, e);
+	return rctl_nvmf_q_flush(qc->q, e);
+}
+
+static int queue_loop(struct qctx *qc)
+{
+	struct run *r = qc->r;
+	struct rctl_err *e = &qc->err;
+	enum rctl_nvmf_wait_mode mode = r->cfg->wait;
+	uint64_t now = rctl_fast_ns();
+	unsigned int polls = 0;
+	int n, ret;
+
+	if (mode == RCTL_WAIT_ADAPTIVE)
+		hybrid_init(qc);
+	ret = fill_queue(r, qc, now, e);
 	while (!ret) {
 		if (stopping(r) && !rctl_nvmf_q_outstanding(qc->q))
 			return 0;
 		n = poll_queue(r, qc, now, e);
 		if (n < 0)
 			return n;
+		if (mode == RCTL_WAIT_ADAPTIVE)
+			hybrid_turn(qc, n);
 		/* the clock only every CLOCK_EVERY polls: where it is HPET, a read is a syscall */
-		if (++polls % CLOCK_EVERY && !(r->cfg->event && !n))
+		if (++polls % CLOCK_EVERY && !(mode == RCTL_WAIT_EVENT && !n))
 			continue;
 		now = rctl_fast_ns();
 		if (now >= r->t_end)
@@ -335,9 +407,10 @@ static int queue_loop(struct qctx *qc)
 		 * that come in bursts; longer, it kept that same work waiting
 		 * (lab, QD32, 3 rounds: 50 us 6221 IOPS, 10 us 6729, 0 6559).
 		 */
-		if (ret || n || now - qc->last_progress <= (r->cfg->event ? SLEEP_NS : YIELD_NS))
+		if (ret || n ||
+		    now - qc->last_progress <= (mode == RCTL_WAIT_EVENT ? SLEEP_NS : YIELD_NS))
 			continue;
-		if (r->cfg->event)
+		if (mode == RCTL_WAIT_EVENT)
 			ret = idle_wait(r, qc, e);
 		else
 			sched_yield();
@@ -529,6 +602,27 @@ static int setup(struct run *r, struct rctl_nvmf_q **qs, int nq, struct rctl_err
 	return 0;
 }
 
+const char *rctl_nvmf_wait_name(enum rctl_nvmf_wait_mode m)
+{
+	static const char *const names[] = {
+		[RCTL_WAIT_ADAPTIVE] = "adaptive", [RCTL_WAIT_POLL] = "poll",
+		[RCTL_WAIT_EVENT] = "event",
+	};
+
+	return (unsigned int)m < sizeof(names) / sizeof(names[0]) ? names[m] : "unknown";
+}
+
+/* One queue's adaptive wait into the run's: counts summed, estimates averaged. */
+static void add_wait(struct rctl_nvmf_wait_stat *w, const struct rctl_hwait *h, int nq)
+{
+	w->idles += h->idles;
+	w->slept += h->slept_idles;
+	w->sleeps += h->sleeps;
+	w->slept_s += (double)h->slept_ns / 1e9;
+	w->interval_ns += h->interval_ns / (uint64_t)nq;
+	w->cost_ns += h->cost_ns / (uint64_t)nq;
+}
+
 static void merge(struct run *r, struct rctl_nvmf_bench_res *res)
 {
 	int i;
@@ -547,6 +641,7 @@ static void merge(struct run *r, struct rctl_nvmf_bench_res *res)
 		res->reads += qc->reads;
 		res->writes += qc->writes;
 		res->verified += qc->verified;
+		add_wait(&res->wait, &qc->hw, r->nq);
 		free(qc->w);
 		free(qc->slot_worker);
 		free(qc->waiting);

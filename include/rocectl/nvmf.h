@@ -229,6 +229,17 @@ struct rctl_nvmf_progress {
 	double iops, mibs;	/* over the last interval */
 };
 
+/*
+ * How a queue thread waits for its completions: adaptive (the default) sleeps
+ * part of the interval it measures, then polls (rocectl/hybrid_wait.h); poll
+ * busy-polls; event sleeps on the completion channel after 10 us idle (the
+ * queues must be created with event).
+ */
+enum rctl_nvmf_wait_mode { RCTL_WAIT_ADAPTIVE, RCTL_WAIT_POLL, RCTL_WAIT_EVENT };
+
+/* Its name in text and JSON: "adaptive", "poll", "event". */
+const char *rctl_nvmf_wait_name(enum rctl_nvmf_wait_mode m);
+
 struct rctl_nvmf_bench_cfg {
 	enum rctl_nvmf_rw rw;
 	unsigned int mix_read;	/* randrw: percent reads */
@@ -240,7 +251,7 @@ struct rctl_nvmf_bench_cfg {
 	uint64_t ios;		/* measured I/Os, 0 with time_s */
 	double ramp_s;
 	bool verify;		/* each I/O unit: write a pattern, read it back, compare */
-	bool event;		/* sleep on completion channels instead of busy polling */
+	enum rctl_nvmf_wait_mode wait;
 	const int *cpus;	/* thread of queue i pinned to cpus[i % ncpus]; 0: unpinned */
 	int ncpus;
 	int io_timeout_ms;	/* no completion for this long: the target is gone */
@@ -254,6 +265,16 @@ struct rctl_nvmf_qstat {
 	int cpu;		/* pinned to this CPU, -1: not pinned */
 };
 
+/* What the adaptive wait did, summed over the queues. */
+struct rctl_nvmf_wait_stat {
+	uint64_t idles;		/* idle periods it decided */
+	uint64_t slept;		/* of those, the ones it slept in (the rest it polled) */
+	uint64_t sleeps;	/* sleeps, in all */
+	double slept_s;		/* time asleep */
+	uint64_t interval_ns;	/* the queues' mean interval at the end */
+	uint64_t cost_ns;	/* the queues' mean sleep cost at the end */
+};
+
 struct rctl_nvmf_bench_res {
 	struct rctl_hist lat, rlat, wlat;	/* ns, merged from every queue */
 	uint64_t ios, reads, writes, bytes;
@@ -265,6 +286,7 @@ struct rctl_nvmf_bench_res {
 	const char *clock_source;		/* rctl_fast_clock_source() */
 	uint32_t nq;
 	struct rctl_nvmf_qstat q[64];
+	struct rctl_nvmf_wait_stat wait;	/* adaptive mode only */
 };
 
 /* Run on nq ready I/O queues (nq <= 64); res is filled even on error (partial). */

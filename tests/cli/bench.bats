@@ -57,6 +57,21 @@ load helpers
 	assert_failure 64
 }
 
+@test "--poll and --event force one wait and exclude each other; the default adapts" {
+	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --poll --event
+	assert_failure 64
+	assert_equal "$stderr" "rocectl: bench nvmf: --poll and --event exclude each other"
+	run --separate-stderr rocectl -j bench nvmf --target 192.0.2.1 --event --poll
+	assert_failure 64
+	echo "$output" | jq -e '.error.message == "bench nvmf: --poll and --event exclude each other"'
+	# each alone passes the usage checks: it fails later, at the address
+	run --separate-stderr timeout 20 "$ROCECTL" bench nvmf --target 192.0.2.1 --nqn nqn.x:y --time 1 --poll
+	assert_failure 3
+	run --separate-stderr rocectl bench nvmf --help
+	assert_success
+	[[ $output == *"--poll"*"default: adaptive"* ]]
+}
+
 @test "--cpus: a bad CPU list is a usage error naming the bad part, before any connect" {
 	run --separate-stderr rocectl bench nvmf --target 192.0.2.1 --cpus 0-x
 	assert_failure 64

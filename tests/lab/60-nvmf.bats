@@ -53,12 +53,32 @@ bench() {
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 4 --queues 2 --cpus 0 --time 1
 	assert_success
 	assert_results "$output"
-	echo "$output" | jq -e '.mode == "busy-poll" and (.clock_source | test("^(tsc|clock_gettime)")) and
+	echo "$output" | jq -e '.mode == "adaptive" and (.clock_source | test("^(tsc|clock_gettime)")) and
 		(.results.per_queue | length == 2) and all(.results.per_queue[]; .cpu == 0 and .cpu_s > 0 and .ios > 0) and
 		([.results.per_queue[].ios] | add) == .results.ios'
 	run --separate-stderr bench --nqn "$LAB_NQN" --qd 2 --time 1 --event
 	assert_success
 	assert_line --partial "event mode: sleeps on completion events, for shared machines"
+}
+
+@test "the completion wait is named: adaptive by default with what it did, --poll and --event" {
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 8 --time 1
+	assert_success
+	assert_results "$output"
+	# every idle moment it decided was slept or polled; its estimates are positive
+	echo "$output" | jq -e '.mode == "adaptive" and (.results.adaptive | .idles > 0 and
+		.slept + .polls == .idles and .sleeps >= .slept and .sleep_share >= 0 and .sleep_share <= 1 and
+		.interval_ns > 0 and .sleep_cost_ns >= 0 and .slept_s >= 0)'
+	run --separate-stderr bench --nqn "$LAB_NQN" --qd 8 --time 1
+	assert_success
+	assert_line --regexp '^randread  bs 4096  qd 8  queues 1  adaptive  clock '
+	assert_line --regexp '^adaptive: [0-9]+ idle waits, [0-9]+ slept in \([0-9.]+%, the rest polled\), [0-9]+ sleeps  asleep [0-9.]+ s  interval [0-9.]+ us  sleep cost [0-9.]+ us$'
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 8 --time 1 --poll
+	assert_success
+	echo "$output" | jq -e '.mode == "poll" and (.results | has("adaptive") | not) and .results.ios > 0'
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 8 --time 1 --event
+	assert_success
+	echo "$output" | jq -e '.mode == "event" and (.results | has("adaptive") | not) and .results.ios > 0'
 }
 
 @test "randread at QD1, QD16 and over 3 queues reports IOPS and ordered percentiles" {
