@@ -605,7 +605,7 @@ static int setup(struct run *r, struct rctl_nvmf_q **qs, int nq, struct rctl_err
 const char *rctl_nvmf_wait_name(enum rctl_nvmf_wait_mode m)
 {
 	static const char *const names[] = {
-		[RCTL_WAIT_ADAPTIVE] = "adaptive", [RCTL_WAIT_POLL] = "poll",
+		[RCTL_WAIT_ADAPTIVE] = "adaptive", [RCTL_WAIT_POLL] = "busy-poll",
 		[RCTL_WAIT_EVENT] = "event",
 	};
 

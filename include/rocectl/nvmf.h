@@ -237,7 +237,7 @@ struct rctl_nvmf_progress {
  */
 enum rctl_nvmf_wait_mode { RCTL_WAIT_ADAPTIVE, RCTL_WAIT_POLL, RCTL_WAIT_EVENT };
 
-/* Its name in text and JSON: "adaptive", "poll", "event". */
+/* Its name in text and JSON: "adaptive", "busy-poll" (as before the adaptive wait), "event". */
 const char *rctl_nvmf_wait_name(enum rctl_nvmf_wait_mode m);
 
 struct rctl_nvmf_bench_cfg {

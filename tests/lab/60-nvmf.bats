@@ -75,7 +75,7 @@ bench() {
 	assert_line --regexp '^adaptive: [0-9]+ idle waits, [0-9]+ slept in \([0-9.]+%, the rest polled\), [0-9]+ sleeps  asleep [0-9.]+ s  interval [0-9.]+ us  sleep cost [0-9.]+ us$'
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 8 --time 1 --poll
 	assert_success
-	echo "$output" | jq -e '.mode == "poll" and (.results | has("adaptive") | not) and .results.ios > 0'
+	echo "$output" | jq -e '.mode == "busy-poll" and (.results | has("adaptive") | not) and .results.ios > 0'
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 8 --time 1 --event
 	assert_success
 	echo "$output" | jq -e '.mode == "event" and (.results | has("adaptive") | not) and .results.ios > 0'
