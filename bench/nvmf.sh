@@ -28,8 +28,13 @@
 # engines in every round (rocectl's run over the engine's run of that round),
 # their medians' ratio, the goal and whether it is met; the share of idle
 # moments the adaptive wait slept through is the last column of its rows.
-# Knobs: ROUNDS (3), SECS (3 per run), LAYOUTS, TRANSPORTS, given inside the
-# command line (the lab passes no environment to the guest):
+# BEFORE=PATH adds, over RDMA, the rows "rocectl-before" of an older rocectl
+# binary (its default mode, busy-poll, without --transport, which it may not
+# have), and the ratios of today's --poll rows to it: the same script in the
+# same boot says whether a change made the RDMA path slower (issue 26: the
+# split of the NVMe-oF host; build the older one in a worktree of its commit).
+# Knobs: ROUNDS (3), SECS (3 per run), LAYOUTS, TRANSPORTS, BEFORE, given
+# inside the command line (the lab passes no environment to the guest):
 #	LAB_SMP=2 LAB_TIMEOUT=3000 tests/lab/lab run -- env ROUNDS=3 TRANSPORTS=rdma bench/nvmf.sh
 # At the end,
 # rocectl's --compare-tcp table at QD1 and QD32 (shared layout). Not a test:
@@ -37,7 +42,7 @@
 set -u
 source "$(dirname "$0")/lab.bash"
 ROUNDS=${ROUNDS:-3} SECS=${SECS:-3} LAYOUTS=${LAYOUTS:-two-hosts shared}
-TRANSPORTS=${TRANSPORTS:-rdma tcp}
+TRANSPORTS=${TRANSPORTS:-rdma tcp} BEFORE=${BEFORE:-}
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -62,12 +67,14 @@ rps_ipis() {
 ipis() { awk -v a="$1" -v b="$(rps_ipis)" -v n="$2" 'BEGIN { print (n > 0 ? (b - a) / n : 0) }'; }
 
 # rocectl QD [ARGS]: prints "mean_us p99_us iops guest_cpu_s_per_io rps_ipis_per_io
-# sleep_share" (the last "-" outside the adaptive mode)
+# sleep_share" (the last "-" outside the adaptive mode); BIN=PATH runs another
+# rocectl, without --transport (RDMA, its only transport before NVMe/TCP).
 rocectl_run() {
-	local qd=$1 j0 i0 out
+	local qd=$1 j0 i0 out tr=(--transport "$TR")
 	shift
+	[ -z "${BIN:-}" ] || tr=()
 	i0=$(rps_ipis) j0=$(busy_jiffies)
-	out=$($T "$R" -j -q bench nvmf --target "$B" --transport "$TR" --nqn "$NQN" --qd "$qd" \
+	out=$($T "${BIN:-$R}" -j -q bench nvmf --target "$B" "${tr[@]}" --nqn "$NQN" --qd "$qd" \
 		--time "$SECS" $PIN "$@" |
 		jq -r '.results | "\(.latency_ns.mean / 1000) \(.latency_ns.percentiles["99"] / 1000) \(.ios_per_s) \(.ios) \(if .adaptive then "\(.adaptive.sleep_share * 100 | floor)%" else "-" end)"')
 	set -- $out
@@ -106,6 +113,8 @@ layout() {
 	shared) WHO="rocectl rocectl-poll rocectl-event rocectl-2q libaio io_uring" PIN= TASKSET= ;;
 	*) echo "no layout '$1' (two-hosts, shared)" >&2; return 1 ;;
 	esac
+	[ -z "$BEFORE" ] || [ "$TR" != rdma ] || WHO+=" rocectl-before"
+	return 0
 }
 
 med() { printf '%s' "${V[$1]}" | grep -v '^$' | median; }
@@ -162,6 +171,17 @@ goal() {
 	esac
 }
 
+# Today's busy poller against the older binary's (BEFORE): no worse is >= 1.0
+# for IOPS and <= 1.0 for CPU per I/O and QD1 latency.
+before_ratios() {
+	ratio "QD32 IOPS rocectl-poll/rocectl-before" "$(med rocectl-poll.iops32)" \
+		"$(med rocectl-before.iops32)" 1.0 ">="
+	ratio "QD32 guest CPU per I/O rocectl-poll/rocectl-before" "$(med rocectl-poll.cpu32)" \
+		"$(med rocectl-before.cpu32)" 1.0 "<="
+	ratio "QD1 mean latency rocectl-poll/rocectl-before" "$(med rocectl-poll.mean)" \
+		"$(med rocectl-before.mean)" 1.0 "<="
+}
+
 report() {
 	local r k
 	echo "medians:"
@@ -182,6 +202,7 @@ report() {
 		ratio "QD1 mean latency rocectl/$k" "$(med rocectl.mean)" "$(med $k.mean)" \
 			"$(goal lat)" "<="
 	done
+	[[ " $WHO " == *" rocectl-before "* ]] && before_ratios
 	[[ " $WHO " == *" rocectl-2q "* ]] &&
 		awk -v a="$(med rocectl-2q.iops32)" -v b="$(med rocectl.iops32)" \
 			'BEGIN { printf "  QD32 IOPS 2 queues / 1 queue (rocectl): %.2f\n", (b > 0 ? a / b : 0) }'
@@ -200,6 +221,7 @@ rounds() {
 			rocectl-poll) q1=$(rocectl_run 1 --poll); q32=$(rocectl_run 32 --poll) ;;
 			rocectl-event) q1=$(rocectl_run 1 --event); q32=$(rocectl_run 32 --event) ;;
 			rocectl-2q) q1="0 0 0 0 0"; q32=$(rocectl_run 32 --queues 2) ;;
+			rocectl-before) q1=$(BIN=$BEFORE rocectl_run 1); q32=$(BIN=$BEFORE rocectl_run 32) ;;
 			*) q1=$(fio_run "$who" 1 "$dev"); q32=$(fio_run "$who" 32 "$dev") ;;
 			esac
 			add "$who.mean" "$(col 1 <<<"$q1")"
