@@ -134,8 +134,11 @@ deps:
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "unit: $$t"; $$t; done
 
+# The CLI tests CLI_JOBS at a time (bats --jobs, GNU parallel; default: one a
+# CPU): each has its own temporary directory and none binds a fixed port.
+CLI_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 cli: $(BUILD)/rocectl
-	$(Q)ROCECTL=$(abspath $(BUILD)/rocectl) bats tests/cli
+	$(Q)ROCECTL=$(abspath $(BUILD)/rocectl) bats $(if $(filter-out 1,$(CLI_JOBS)),--jobs $(CLI_JOBS)) tests/cli
 
 # Every header compiles on its own (as git's hdr-check): what it uses it
 # includes. cmd/'s headers with -Icmd, as cmd/ is built.
