@@ -175,8 +175,9 @@ HOST_LANE := nice -n 10
 check:
 	$(Q)mkdir -p $(BUILD) && rm -f $(CHECK_TIMES)
 	$(Q)CHECK_TIMES=$(CHECK_TIMES) $(TIMED) all $(MAKE) check-tiers; rc=$$?; \
-		echo "check: the tiers, slowest first:"; sort -k2,2nr $(CHECK_TIMES) | \
-		awk '{ printf "check:   %5d s  %s\n", $$2, $$1 }'; exit $$rc
+		echo "check: the tiers, slowest first (the two lanes overlap):"; \
+		sort -k2,2nr $(CHECK_TIMES) 2>/dev/null | \
+		awk '$$1 != "all" { printf "check:   %5d s  %s\n", $$2, $$1 }'; exit $$rc
 
 check-tiers:
 	$(Q)$(TIMED) deps $(MAKE) deps pkg-deps lab-deps lab-fetch
