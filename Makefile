@@ -34,7 +34,7 @@ DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
 	prometheus-node-exporter icinga2-bin curl systemd \
-	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo devscripts
+	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo devscripts parallel
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
 # V is exported for scripts/install-packages and tests/lab/lab (apt's output).
@@ -134,8 +134,11 @@ deps:
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "unit: $$t"; $$t; done
 
+# The CLI tests CLI_JOBS at a time (bats --jobs, GNU parallel; default: one a
+# CPU): each has its own temporary directory and none binds a fixed port.
+CLI_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 cli: $(BUILD)/rocectl
-	$(Q)ROCECTL=$(abspath $(BUILD)/rocectl) bats tests/cli
+	$(Q)ROCECTL=$(abspath $(BUILD)/rocectl) bats $(if $(filter-out 1,$(CLI_JOBS)),--jobs $(CLI_JOBS)) tests/cli
 
 # Every header compiles on its own (as git's hdr-check): what it uses it
 # includes. cmd/'s headers with -Icmd, as cmd/ is built.
@@ -152,21 +155,59 @@ hdr-check: | check-deps
 asan:
 	$(Q)$(MAKE) BUILD=$(BUILD)/asan SAN=1 unit cli
 
-# Each tier says how long it took (scripts/timed), and the whole run at the end.
+# Each tier says how long it took (scripts/timed), and at the end the tiers
+# again, slowest first, and the whole run.
+#
+# Every package is installed and everything is built first; then two lanes run
+# side by side, as two make jobs: the lab (the .deb for 33-upgrade, then the
+# guest tests: qemu's one vCPU keeps one core busy, and the lab is the longest
+# tier) and the host's tiers, niced so that the lab keeps its core and they
+# take the rest. Each tier's output comes whole when the tier ends
+# (make -O), so the lanes do not mix lines; the lab's comes last. CHECK_JOBS=1
+# runs the same tiers one after the other.
 TIMED = scripts/timed
+CHECK_TIMES = $(abspath $(BUILD))/check-times
+CHECK_LANES := check-lab-lane check-host-lane
+CHECK_JOBS ?= 2
+HOST_LANE := nice -n 10
+.PHONY: $(CHECK_LANES) check-deb check-lab check-hdr check-unit check-cli check-fuzz \
+	check-pkg check-asan check-lab-host
 check:
-	$(Q)$(TIMED) all $(MAKE) check-tiers
+	$(Q)mkdir -p $(BUILD) && rm -f $(CHECK_TIMES)
+	$(Q)CHECK_TIMES=$(CHECK_TIMES) $(TIMED) all $(MAKE) check-tiers; rc=$$?; \
+		echo "check: the tiers, slowest first (the two lanes overlap):"; \
+		sort -k2,2nr $(CHECK_TIMES) 2>/dev/null | \
+		awk '$$1 != "all" { printf "check:   %5d s  %s\n", $$2, $$1 }'; exit $$rc
 
 check-tiers:
-	$(Q)$(TIMED) deps $(MAKE) deps
-	$(Q)$(TIMED) build $(MAKE) all
-	$(Q)$(TIMED) hdr-check $(MAKE) hdr-check
-	$(Q)$(TIMED) unit $(MAKE) unit
-	$(Q)$(TIMED) cli $(MAKE) cli
-	$(Q)$(TIMED) fuzz-smoke $(MAKE) fuzz-smoke
-	$(Q)$(TIMED) pkg-check $(MAKE) pkg-check
-	$(Q)$(TIMED) lab-check $(MAKE) lab-check
-	$(Q)$(TIMED) asan $(MAKE) asan
+	$(Q)$(TIMED) deps $(MAKE) deps pkg-deps lab-deps lab-fetch
+	$(Q)$(TIMED) build $(MAKE) -j2 all
+	$(Q)$(MAKE) -j$(CHECK_JOBS) --output-sync=recurse $(CHECK_LANES)
+
+# The lanes: each tier a target, in order within its lane (prerequisites);
+# pkg-check waits for the lab lane's .deb, which it tests as well.
+check-lab-lane: check-lab
+check-host-lane: check-lab-host
+check-deb:
+	$(Q)$(TIMED) deb $(MAKE) deb
+check-lab: check-deb
+	$(Q)$(TIMED) lab-check $(MAKE) lab-guest
+check-hdr:
+	$(Q)$(HOST_LANE) $(TIMED) hdr-check $(MAKE) hdr-check
+check-unit: check-hdr
+	$(Q)$(HOST_LANE) $(TIMED) unit $(MAKE) unit
+check-cli: check-unit
+	$(Q)$(HOST_LANE) $(TIMED) cli $(MAKE) cli
+check-fuzz: check-cli
+	$(Q)$(HOST_LANE) $(TIMED) fuzz-smoke $(MAKE) fuzz-smoke
+check-pkg: check-fuzz check-deb
+	$(Q)$(HOST_LANE) $(TIMED) pkg-check $(MAKE) pkg-check
+check-asan: check-pkg
+	$(Q)$(HOST_LANE) $(TIMED) asan $(MAKE) asan
+# The lab harness's own tests (three short boots of their own) on the host's
+# lane, beside the long guest run.
+check-lab-host: check-asan
+	$(Q)$(HOST_LANE) $(TIMED) lab-host $(MAKE) lab-host
 
 # libFuzzer harnesses (tests/fuzz/fuzz_*.c): the library again, built by clang
 # with ASan+UBSan and the fuzzer's coverage; each harness is a binary. Seeds
@@ -264,13 +305,20 @@ pkg_tree = rm -rf $(1) && mkdir -p $(1) && \
 pkg-deps:
 	$(Q)scripts/install-packages pkg-deps $(DEB_BUILD) $(DEB_PACKAGING)
 
-# dpkg-buildpackage's and lintian's output only on failure or with V=1.
-deb: pkg-deps
+# The .deb is a file made from the tree's files: built again only when one of
+# them changed, so that pkg-check and the lab's 33-upgrade.bats (make check
+# runs them side by side) test the one package built once.
+# dpkg-buildpackage's and lintian's output only on failure or with V=1; a .deb
+# lintian refuses is removed. -J: the build's make -j as many as the CPUs.
+PKG_FILES := $(wildcard $(shell git ls-files --cached --others --exclude-standard 2>/dev/null))
+deb: $(DEB_FILE)
+$(DEB_FILE): $(PKG_FILES) | pkg-deps
 	@echo "deb: building $(notdir $(DEB_FILE))…"
 	$(Q)$(call pkg_tree,$(DEB_DIR)/rocectl-$(VERSION))
-	$(Q)cd $(DEB_DIR)/rocectl-$(VERSION) && scripts/quiet dpkg-buildpackage -us -uc -b
+	$(Q)cd $(DEB_DIR)/rocectl-$(VERSION) && scripts/quiet dpkg-buildpackage -us -uc -b -J
 	@echo "deb: lintian…"
-	$(Q)scripts/quiet lintian --fail-on error,warning $(DEB_DIR)/rocectl_$(VERSION)_*.changes
+	$(Q)scripts/quiet lintian --fail-on error,warning $(DEB_DIR)/rocectl_$(VERSION)_*.changes || \
+		{ rm -f $@; exit 1; }
 	@echo "deb: $(DEB_FILE)"
 
 # rocectl.spec generated from rocectl.spec.in (VERSION, the date, the units in
@@ -293,7 +341,7 @@ rpm: pkg-deps
 	@echo "rpm: $$(ls $(RPM_TOP)/RPMS/*/rocectl-$(VERSION)-*.rpm)"
 
 # The .deb unpacked into a scratch root and run from there, the .rpm's version (tests/pkg).
-pkg-check: deb rpm
+pkg-check: $(DEB_FILE) rpm
 	$(Q)ROCECTL_DEB=$(abspath $(DEB_FILE)) \
 		ROCECTL_RPM=$$(ls $(RPM_TOP)/RPMS/*/rocectl-$(VERSION)-*.rpm) bats tests/pkg
 
