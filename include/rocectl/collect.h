@@ -54,6 +54,8 @@ int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft rule
 
 /* The rules of "nft -j list ruleset" that drop RoCE's ports, into nf. */
 int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err *e);
+/* Whether a line of modules.builtin names nf_tables (built into the kernel). */
+bool rctl_nft_builtin(const char *line);
 
 /*
  * The netlink reply parsers, on one message (nlmsg_len within the buffer):
