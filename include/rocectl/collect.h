@@ -22,7 +22,9 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e);
 
 /* The parts, in the order rctl_collect() runs them. */
 int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e);
-int rctl_verbs_collect(struct rctl_host *h, struct rctl_err *e);
+/* The kernel driver id (enum rdma_driver_id) of RDMA device "index" (lib/rdma_nl.c). */
+int rctl_rdma_uverbs_driver(struct rctl_nl *nl, uint32_t index, uint32_t *id);
+int rctl_verbs_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e);
 int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e);
 
 /*

@@ -111,3 +111,14 @@ state_listing() {
 	diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
 	[ ! -d "/sys/kernel/config/rdma_cm/$LAB_A_DEV" ]
 }
+
+@test "collect loads the verbs provider of rxe only, and has every verbs fact" {
+	strace -f -qq -e trace=openat -o "$BATS_TEST_TMPDIR/open" \
+		"$ROCECTL" collect >"$BATS_TEST_TMPDIR/snap.json"
+	# libibverbs alone loads every provider installed (rdma-core load_drivers()).
+	run -0 grep -o 'libibverbs/lib[^"/]*-rdmav[0-9]*\.so' "$BATS_TEST_TMPDIR/open"
+	assert_output --regexp '^libibverbs/librxe-rdmav[0-9]+\.so$'
+	jq -e '[.host.devices[].ports[] | .link_layer == "Ethernet" and .active_mtu == 1024 and
+		.max_mtu == 4096 and any(.gids[]; .type == "RoCE v2" and .ip != null)] |
+		length == 2 and all' "$BATS_TEST_TMPDIR/snap.json"
+}
