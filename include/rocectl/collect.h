@@ -79,5 +79,7 @@ bool rctl_qos_parse_dscp2prio(const char *txt, uint8_t map[64]);
 
 /* MLNX_OFED qos/prio2buffer or buffer_size rows into u8[8] or u64[8]. */
 bool rctl_qos_parse_rows(const char *txt, uint8_t *u8, uint64_t *u64);
+/* Whether a line of /proc/net/unix is lldpad's control socket (lib/qos.c). */
+bool rctl_unix_line_lldpad(const char *line);
 
 #endif

@@ -192,6 +192,21 @@ static struct nlmsghdr *nldev_msg(void)
 	return nlh;
 }
 
+/* /proc/net/unix lines (Linux 6.1 unix_seq_show()): lldpad's socket, its client's, others. */
+static void test_unix_line_lldpad(void **state)
+{
+	(void)state;
+	assert_true(rctl_unix_line_lldpad("0000000000000000: 00000002 00000000 00000000 0002 01 "
+					  "21345 @/com/intel/lldpad\n"));
+	assert_false(rctl_unix_line_lldpad("0000000000000000: 00000002 00000000 00000000 0002 01 "
+					   "21399 @/com/intel/lldpad/812\n"));
+	assert_false(rctl_unix_line_lldpad("0000000000000000: 00000002 00000000 00010000 0001 01 "
+					   "18772 /run/lldpd.socket\n"));
+	assert_false(rctl_unix_line_lldpad("0000000000000000: 00000003 00000000 00000000 0001 03 "
+					   "22011\n"));
+	assert_false(rctl_unix_line_lldpad("Num       RefCount Protocol Flags    Type St Inode Path\n"));
+}
+
 static void test_nldev_dev(void **state)
 {
 	struct nlmsghdr *nlh = nldev_msg();
@@ -271,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_dcb_misaligned_pfc),
 		cmocka_unit_test(test_dcb_short),
 		cmocka_unit_test(test_dcb_set_status),
+		cmocka_unit_test(test_unix_line_lldpad),
 		cmocka_unit_test(test_nldev_dev),
 		cmocka_unit_test(test_nldev_dev_malformed),
 		cmocka_unit_test(test_nldev_port),
