@@ -409,12 +409,7 @@ static void fail_reason(struct rctl_netfilter *nf, struct nft_run *r, int status
 
 bool rctl_nft_builtin(const char *line)
 {
-	static const char ko[] = "/nf_tables.ko";
-	size_t n = strlen(line), k = sizeof(ko) - 1;
-
-	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
-		n--;
-	return n >= k && !strncmp(line + n - k, ko, k);
+	return rctl_line_ends_with(line, "/nf_tables.ko");
 }
 
 /*
@@ -423,11 +418,8 @@ bool rctl_nft_builtin(const char *line)
  */
 static int nf_tables_present(void)
 {
-	char path[PATH_MAX], *line = NULL;
+	char path[PATH_MAX];
 	struct utsname u;
-	size_t cap = 0;
-	int found = 0;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/module/nf_tables", rctl_sysfs());
 	if (!access(path, F_OK))
@@ -435,14 +427,7 @@ static int nf_tables_present(void)
 	if (uname(&u))
 		return -errno;
 	snprintf(path, sizeof(path), "/lib/modules/%s/modules.builtin", u.release);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (!found && getline(&line, &cap, f) > 0)
-		found = rctl_nft_builtin(line);
-	free(line);
-	fclose(f);
-	return found;
+	return rctl_file_any_line(path, rctl_nft_builtin);
 }
 
 static int count_rule(const struct nlmsghdr *nlh, void *data)

@@ -238,12 +238,7 @@ static void qos_one(struct rctl_host *h, struct rctl_netdev *nd)
  */
 bool rctl_unix_line_lldpad(const char *line)
 {
-	static const char sock[] = " @/com/intel/lldpad";
-	size_t n = strlen(line), k = sizeof(sock) - 1;
-
-	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-		n--;
-	return n >= k && !strncmp(line + n - k, sock, k);
+	return rctl_line_ends_with(line, " @/com/intel/lldpad");
 }
 
 /*
@@ -256,18 +251,7 @@ bool rctl_unix_line_lldpad(const char *line)
  */
 static int lldpad_socket(void)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int found = 0;
-	FILE *f = fopen("/proc/net/unix", "r");
-
-	if (!f)
-		return -errno;
-	while (!found && getline(&line, &cap, f) > 0)
-		found = rctl_unix_line_lldpad(line);
-	free(line);
-	fclose(f);
-	return found;
+	return rctl_file_any_line("/proc/net/unix", rctl_unix_line_lldpad);
 }
 
 /* lldpad as a process name in /proc/<pid>/comm, when its socket says it may run. */

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <linux/dcbnl.h>
@@ -19,6 +20,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 
 /* 8-byte aligned, so a payload at offset 28 is misaligned for a u64. */
 static uint64_t nlbuf[1024];
@@ -207,6 +209,30 @@ static void test_unix_line_lldpad(void **state)
 	assert_false(rctl_unix_line_lldpad("Num       RefCount Protocol Flags    Type St Inode Path\n"));
 }
 
+static bool is_nf_tables(const char *line)
+{
+	return rctl_nft_builtin(line);
+}
+
+/* modules.builtin read line by line, the last without its newline; a missing file is -ENOENT. */
+static void test_file_any_line(void **state)
+{
+	char path[] = "/tmp/rocectl-lines-XXXXXX";
+	int fd = mkstemp(path);
+	static const char txt[] = "kernel/net/netfilter/nfnetlink.ko\n"
+				  "kernel/net/netfilter/nf_tables_set.ko\n"
+				  "kernel/net/netfilter/nf_tables.ko";
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(rctl_file_any_line(path, is_nf_tables), 0);
+	assert_int_equal(write(fd, txt, sizeof(txt) - 1), (ssize_t)sizeof(txt) - 1);
+	close(fd);
+	assert_int_equal(rctl_file_any_line(path, is_nf_tables), 1);
+	unlink(path);
+	assert_int_equal(rctl_file_any_line(path, is_nf_tables), -ENOENT);
+}
+
 static void test_nldev_dev(void **state)
 {
 	struct nlmsghdr *nlh = nldev_msg();
@@ -287,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_dcb_short),
 		cmocka_unit_test(test_dcb_set_status),
 		cmocka_unit_test(test_unix_line_lldpad),
+		cmocka_unit_test(test_file_any_line),
 		cmocka_unit_test(test_nldev_dev),
 		cmocka_unit_test(test_nldev_dev_malformed),
 		cmocka_unit_test(test_nldev_port),
