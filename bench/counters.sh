@@ -8,7 +8,8 @@
 #   1. N runs of `rocectl counters -j` versus N runs of `rdma statistic show -j`
 #      plus `ethtool -S` of each port's netdev (what it replaces): wall and CPU
 #      time per run, and the ratios rocectl / peers. The runs alternate in ROUNDS
-#      rounds, so that drift of a TCG guest (JIT warm-up, host load) hits both alike.
+#      rounds, so that drift of a TCG guest (JIT warm-up, host load) hits both alike;
+#      every round's wall ratio is printed, and their median.
 #   2. `rocectl counters --watch 1 -j` for WATCH_SECS: CPU seconds used and CPU %.
 #
 # Environment: ROCECTL (default build/rocectl), N (default 50), ROUNDS (default 5),
@@ -47,19 +48,25 @@ ours >/dev/null; peers	# warm caches
 ow=0 oc=0 pw=0 pc=0
 per=$(((N + ROUNDS - 1) / ROUNDS))
 N=$((per * ROUNDS))
-for ((r = 0; r < ROUNDS; r++)); do
+ratios=()
+for ((r = 1; r <= ROUNDS; r++)); do
 	read -r w c < <(measure ours "$per")
 	ow=$(echo "$ow + $w" | bc -l) oc=$(echo "$oc + $c" | bc -l)
-	read -r w c < <(measure peers "$per")
-	pw=$(echo "$pw + $w" | bc -l) pc=$(echo "$pc + $c" | bc -l)
+	read -r w2 c2 < <(measure peers "$per")
+	pw=$(echo "$pw + $w2" | bc -l) pc=$(echo "$pc + $c2" | bc -l)
+	ratios+=("$(echo "$w / $w2" | bc -l)")
+	printf '  round %d: rocectl wall %7.2f ms, peers wall %7.2f ms per run, ratio %.3f\n' "$r" \
+		"$(echo "$w * 1000 / $per" | bc -l)" "$(echo "$w2 * 1000 / $per" | bc -l)" "${ratios[-1]}"
 done
+median=$(printf '%s\n' "${ratios[@]}" | sort -g | awk '{ v[NR] = $1 }
+	END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 printf 'one read of every counter of %s, %d runs each\n' "${netdevs//$'\n'/,}" "$N"
 printf '  %-44s wall %7.2f ms  cpu %7.2f ms\n' "rocectl counters -j" \
 	"$(echo "$ow * 1000 / $N" | bc -l)" "$(echo "$oc * 1000 / $N" | bc -l)"
 printf '  %-44s wall %7.2f ms  cpu %7.2f ms\n' "rdma statistic show -j + ethtool -S (each)" \
 	"$(echo "$pw * 1000 / $N" | bc -l)" "$(echo "$pc * 1000 / $N" | bc -l)"
-printf '  ratio rocectl/peers: wall %.2f  cpu %.2f\n' "$(echo "$ow / $pw" | bc -l)" \
-	"$(echo "if ($pc > 0) $oc / $pc else 0" | bc -l)"
+printf '  ratio rocectl/peers: wall %.2f  cpu %.2f (all rounds); median wall ratio of the rounds %.3f\n' \
+	"$(echo "$ow / $pw" | bc -l)" "$(echo "if ($pc > 0) $oc / $pc else 0" | bc -l)" "$median"
 
 # --watch 1: CPU of the process itself over WATCH_SECS (utime + stime of its /proc stat).
 "$ROCECTL" counters -j --watch 1 >/dev/null &

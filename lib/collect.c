@@ -37,13 +37,13 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e)
 		return ret;
 	}
 	ret = rctl_rdma_collect(&nl, h, e);
+	if (!ret && (what & RCTL_COLLECT_INVENTORY)) {
+		rctl_verbs_collect(&nl, h, e);
+		rctl_netdev_collect(h, e);
+	}
 	rctl_nl_close(&nl);
 	if (ret)
 		return ret;
-	if (what & RCTL_COLLECT_INVENTORY) {
-		rctl_verbs_collect(h, e);
-		rctl_netdev_collect(h, e);
-	}
 	rctl_host_index(h);	/* the netdevs are all in */
 	/* Counters read what the inventory found: ports, and their netdevs. */
 	if ((what & RCTL_COLLECT_COUNTERS) && rctl_collect_counters(h, e))

@@ -183,6 +183,7 @@ static const enum mnl_attr_data_type nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE] = MNL_TYPE_U64,
 	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC] = MNL_TYPE_U8,
 	[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID] = MNL_TYPE_U32,
 };
 
 int rctl_nldev_attr_cb(const struct nlattr *a, void *data)

@@ -230,13 +230,42 @@ static void qos_one(struct rctl_host *h, struct rctl_netdev *nd)
 	(void)h;
 }
 
-/* lldpad as a process name in /proc/<pid>/comm. */
+/*
+ * A line of /proc/net/unix whose path is lldpad's control socket, the
+ * abstract "@/com/intel/lldpad" (openlldp include/clif_sock.h; the kernel
+ * prints an abstract name with '@', net/unix/af_unix.c unix_seq_show()).
+ * Its clients bind "@/com/intel/lldpad/<pid>": not the same path.
+ */
+bool rctl_unix_line_lldpad(const char *line)
+{
+	return rctl_line_ends_with(line, " @/com/intel/lldpad");
+}
+
+/*
+ * 0 when no lldpad can run in this network namespace, the only one whose
+ * netdevs it would manage: lldpad binds its control socket before it
+ * serves and exits when it cannot (openlldp lldpad.c, ctrl_iface_init()),
+ * and systemd's lldpad.socket holds the same name. 1 when the socket is
+ * there, -errno when /proc/net/unix cannot be read. One file instead of
+ * one per process.
+ */
+static int lldpad_socket(void)
+{
+	return rctl_file_any_line("/proc/net/unix", rctl_unix_line_lldpad);
+}
+
+/* lldpad as a process name in /proc/<pid>/comm, when its socket says it may run. */
 static void scan_lldpad(struct rctl_host *h)
 {
 	struct dirent *de;
 	char path[300], comm[32];
-	DIR *d = opendir("/proc");
+	DIR *d;
 
+	if (lldpad_socket() == 0) {
+		h->procs.ok = true;
+		return;
+	}
+	d = opendir("/proc");
 	if (!d) {
 		rctl_part_fail(&h->procs, errno, NULL);
 		rctl_host_unread(h, errno, h->procs.reason, "process list (/proc)");

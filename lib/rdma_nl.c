@@ -161,6 +161,43 @@ int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *
 	return 0;
 }
 
+/* ---- the uverbs driver id ---------------------------------------------- */
+
+static int driver_id_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[RDMA_NLDEV_ATTR_MAX] = { 0 };
+
+	mnl_attr_parse(nlh, 0, rctl_nldev_attr_cb, tb);
+	if (tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID])
+		*(int64_t *)data = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID]);
+	return MNL_CB_OK;
+}
+
+/*
+ * GET_CHARDEV of "uverbs" names the kernel driver's enum rdma_driver_id
+ * (drivers/infiniband/core/uverbs_main.c, ib_uverbs_get_nl_info(); absent for
+ * a driver with uverbs_no_driver_id_binding), which rdma-core matches its
+ * providers by (libibverbs/ibdev_nl.c, VERBS_DRIVER_ID()).
+ */
+int rctl_rdma_uverbs_driver(struct rctl_nl *nl, uint32_t index, uint32_t *id)
+{
+	struct nlmsghdr *nlh;
+	int64_t got = -1;
+	int ret;
+
+	nlh = rctl_nl_msg(nl, RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET_CHARDEV),
+			  NLM_F_ACK);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_CHARDEV_TYPE, "uverbs");
+	ret = rctl_nl_talk(nl, nlh, driver_id_cb, &got);
+	if (ret)
+		return ret;
+	if (got < 0)
+		return -ENOENT;
+	*id = (uint32_t)got;
+	return 0;
+}
+
 /* ---- STAT: hw counters of a port ------------------------------------- */
 
 static int hwc_entry(const struct nlattr *nest, struct rctl_port *p)

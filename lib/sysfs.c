@@ -40,6 +40,31 @@ const char *rctl_configfs(void)
 	return root("ROCECTL_CONFIGFS", "/sys/kernel/config");
 }
 
+int rctl_file_any_line(const char *path, bool (*match)(const char *line))
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	while (!found && getline(&line, &cap, f) > 0)
+		found = match(line);
+	free(line);
+	fclose(f);
+	return found;
+}
+
+bool rctl_line_ends_with(const char *line, const char *tail)
+{
+	size_t n = strlen(line), k = strlen(tail);
+
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+		n--;
+	return n >= k && !strncmp(line + n - k, tail, k);
+}
+
 int rctl_read_file(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");

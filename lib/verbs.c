@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* libibverbs: port attributes and the GID table (anchor: rdma-core devinfo.c). */
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_ioctl_verbs.h>
 
 #include "rocectl/collect.h"
 
@@ -137,7 +141,90 @@ static int dev_query(struct ibv_device *ibdev, struct rctl_host *h,
 	return ret > 0 ? -ret : ret;
 }
 
-int rctl_verbs_collect(struct rctl_host *h, struct rctl_err *e)
+/* ---- the providers of the devices present ------------------------------ */
+
+/*
+ * rdma-core's provider of each kernel driver id (enum rdma_driver_id,
+ * include/uapi/rdma/ib_user_ioctl_verbs.h): providers/<name>/, built as
+ * lib<name>-rdmav<PABI>.so into libibverbs/ beside libibverbs itself
+ * (rdma-core buildlib, VERBS_PROVIDER_DIR; rdma-core 44: rdmav34).
+ */
+static const char *const provider_of[] = {
+	[RDMA_DRIVER_MLX5] = "mlx5",		[RDMA_DRIVER_MLX4] = "mlx4",
+	[RDMA_DRIVER_CXGB4] = "cxgb4",		[RDMA_DRIVER_MTHCA] = "mthca",
+	[RDMA_DRIVER_BNXT_RE] = "bnxt_re",	[RDMA_DRIVER_OCRDMA] = "ocrdma",
+	[RDMA_DRIVER_IRDMA] = "irdma",		[RDMA_DRIVER_VMW_PVRDMA] = "vmw_pvrdma",
+	[RDMA_DRIVER_QEDR] = "qedr",		[RDMA_DRIVER_HNS] = "hns",
+	[RDMA_DRIVER_RXE] = "rxe",		[RDMA_DRIVER_HFI1] = "hfi1verbs",
+	[RDMA_DRIVER_QIB] = "ipathverbs",	[RDMA_DRIVER_EFA] = "efa",
+	[RDMA_DRIVER_SIW] = "siw",		[RDMA_DRIVER_ERDMA] = "erdma",
+};
+
+/* libibverbs's directory of providers: "libibverbs" beside the library itself. */
+static int provider_dir(char *dir, size_t len)
+{
+	void *sym = dlsym(RTLD_DEFAULT, "ibv_get_device_list");
+	const char *slash;
+	Dl_info di;
+
+	if (!sym || !dladdr(sym, &di) || !di.dli_fname || !(slash = strrchr(di.dli_fname, '/')))
+		return -ENOENT;
+	if (snprintf(dir, len, "%.*s/libibverbs", (int)(slash - di.dli_fname),
+		     di.dli_fname) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* dlopen "lib<name>-rdmav*.so" of dir: its constructor registers the provider. */
+static void provider_load(const char *dir, const char *name)
+{
+	char prefix[64], path[PATH_MAX];
+	struct dirent *de;
+	size_t n, k;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	k = (size_t)snprintf(prefix, sizeof(prefix), "lib%s-rdmav", name);
+	while ((de = readdir(d))) {
+		n = strlen(de->d_name);
+		if (n <= k + 3 || strncmp(de->d_name, prefix, k) || strcmp(de->d_name + n - 3, ".so"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (dlopen(path, RTLD_NOW))
+			break;
+	}
+	closedir(d);
+}
+
+/*
+ * Without this, ibv_get_device_list() dlopens every provider installed
+ * (rdma-core libibverbs/init.c: load_drivers() when a device matches no
+ * provider yet): 17 on Debian 12, most of its time. Loaded first, the
+ * providers of the devices present match them, and no other is loaded. A
+ * device this cannot place (no driver id, one not in the table, no file)
+ * leaves libibverbs to load them all, as before: the device list is the same.
+ */
+static void providers_preload(struct rctl_nl *nl, const struct rctl_host *h)
+{
+	bool want[sizeof(provider_of) / sizeof(provider_of[0])] = { false };
+	char dir[PATH_MAX];
+	uint32_t i, id;
+
+	for (i = 0; i < h->n_devs; i++) {
+		if (rctl_rdma_uverbs_driver(nl, h->devs[i].index, &id) ||
+		    id >= sizeof(provider_of) / sizeof(provider_of[0]) || !provider_of[id])
+			return;
+		want[id] = true;
+	}
+	if (provider_dir(dir, sizeof(dir)))
+		return;
+	for (i = 0; i < sizeof(provider_of) / sizeof(provider_of[0]); i++)
+		if (want[i])
+			provider_load(dir, provider_of[i]);
+}
+
+int rctl_verbs_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e)
 {
 	struct ibv_device **list;
 	int n, i, ret;
@@ -145,6 +232,7 @@ int rctl_verbs_collect(struct rctl_host *h, struct rctl_err *e)
 
 	if (!h->n_devs)
 		return 0;
+	providers_preload(nl, h);
 	list = ibv_get_device_list(&n);
 	if (!list) {
 		rctl_host_unread(h, errno, strerror(errno), "verbs device list");

@@ -22,7 +22,9 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e);
 
 /* The parts, in the order rctl_collect() runs them. */
 int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e);
-int rctl_verbs_collect(struct rctl_host *h, struct rctl_err *e);
+/* The kernel driver id (enum rdma_driver_id) of RDMA device "index" (lib/rdma_nl.c). */
+int rctl_rdma_uverbs_driver(struct rctl_nl *nl, uint32_t index, uint32_t *id);
+int rctl_verbs_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e);
 int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e);
 
 /*
@@ -54,6 +56,8 @@ int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft rule
 
 /* The rules of "nft -j list ruleset" that drop RoCE's ports, into nf. */
 int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err *e);
+/* Whether a line of modules.builtin names nf_tables (built into the kernel). */
+bool rctl_nft_builtin(const char *line);
 
 /*
  * The netlink reply parsers, on one message (nlmsg_len within the buffer):
@@ -75,5 +79,7 @@ bool rctl_qos_parse_dscp2prio(const char *txt, uint8_t map[64]);
 
 /* MLNX_OFED qos/prio2buffer or buffer_size rows into u8[8] or u64[8]. */
 bool rctl_qos_parse_rows(const char *txt, uint8_t *u8, uint64_t *u64);
+/* Whether a line of /proc/net/unix is lldpad's control socket (lib/qos.c). */
+bool rctl_unix_line_lldpad(const char *line);
 
 #endif

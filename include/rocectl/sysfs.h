@@ -24,6 +24,15 @@ const char *rctl_configfs(void);
 int rctl_read_file(const char *path, char *buf, size_t len);
 
 /*
+ * 1 when a line of the file at "path" (of any length) satisfies "match", 0
+ * when none does, -errno when it cannot be read.
+ */
+int rctl_file_any_line(const char *path, bool (*match)(const char *line));
+
+/* Whether "line", its trailing newline and blanks aside, ends with "tail". */
+bool rctl_line_ends_with(const char *line, const char *tail);
+
+/*
  * A number file's text (newline stripped): digits in "base" (0: decimal or
  * 0x-hex), trailing spaces allowed, no sign, no leading blank. -EINVAL/-ERANGE.
  */

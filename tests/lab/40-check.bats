@@ -11,6 +11,13 @@ setup() {
 }
 
 teardown() {
+	# The lldpad stand-ins of the lldpad test, if it left them.
+	local p
+	if [ -s "$BATS_TEST_TMPDIR/pids" ]; then
+		while read -r p; do
+			if kill -0 "$p" 2>/dev/null; then kill "$p"; fi
+		done <"$BATS_TEST_TMPDIR/pids"
+	fi
 	knob_roce_cm_reset "$LAB_A_DEV"
 	knob_mtu "$LAB_A_IF" 1500
 	lab_reset
@@ -110,4 +117,37 @@ state_listing() {
 	state_listing >"$BATS_TEST_TMPDIR/after"
 	diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
 	[ ! -d "/sys/kernel/config/rdma_cm/$LAB_A_DEV" ]
+}
+
+@test "collect loads the verbs provider of rxe only, and has every verbs fact" {
+	strace -f -qq -e trace=openat -o "$BATS_TEST_TMPDIR/open" \
+		"$ROCECTL" collect >"$BATS_TEST_TMPDIR/snap.json"
+	# libibverbs alone loads every provider installed (rdma-core load_drivers()).
+	run -0 grep -o 'libibverbs/lib[^"/]*-rdmav[0-9]*\.so' "$BATS_TEST_TMPDIR/open"
+	assert_output --regexp '^libibverbs/librxe-rdmav[0-9]+\.so$'
+	jq -e '[.host.devices[].ports[] | .link_layer == "Ethernet" and .active_mtu == 1024 and
+		.max_mtu == 4096 and any(.gids[]; .type == "RoCE v2" and .ip != null)] |
+		length == 2 and all' "$BATS_TEST_TMPDIR/snap.json"
+}
+
+@test "lldpad: the process list is read only when lldpad's control socket exists, and then it is found" {
+	strace -f -qq -e trace=openat -o "$BATS_TEST_TMPDIR/open" \
+		"$ROCECTL" collect >"$BATS_TEST_TMPDIR/snap.json"
+	run -1 grep -c '"/proc/[0-9]*/comm"' "$BATS_TEST_TMPDIR/open"
+	assert_output 0
+	jq -e '.host.procs.ok and .host.lldpad_running == false' "$BATS_TEST_TMPDIR/snap.json"
+	# Its socket (openlldp include/clif_sock.h: abstract "/com/intel/lldpad") and a process named lldpad.
+	python3 -c 'import socket, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind("\0/com/intel/lldpad")
+time.sleep(120)' &
+	echo $! >>"$BATS_TEST_TMPDIR/pids"
+	cp /bin/sleep "$BATS_TEST_TMPDIR/lldpad"
+	"$BATS_TEST_TMPDIR/lldpad" 120 &
+	local pid=$!
+	echo $pid >>"$BATS_TEST_TMPDIR/pids"
+	lab_wait 60 grep -q ' @/com/intel/lldpad$' /proc/net/unix
+	"$ROCECTL" collect >"$BATS_TEST_TMPDIR/snap.json"
+	jq -e --argjson pid "$pid" '.host.procs.ok and .host.lldpad_running and .host.lldpad_pid == $pid' \
+		"$BATS_TEST_TMPDIR/snap.json"
 }

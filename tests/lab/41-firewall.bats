@@ -47,3 +47,40 @@ not_passed() {
 	echo "$output" | jq -e '[.areas[] | select(.area == "firewall")] | length == 1 and .[0].fail == 0 and
 		.[0].unknown == 0 and .[0].pass >= 2'
 }
+
+# How many times "$@" ran nft (strace's execve trace); its stdout goes to $BATS_TEST_TMPDIR/out.
+nft_runs() {
+	local st=0
+	strace -f -qq -e trace=execve -o "$BATS_TEST_TMPDIR/exec" "$@" >"$BATS_TEST_TMPDIR/out" || st=$?
+	echo "status $st nft $(grep -c '^[0-9]* *execve("[^"]*/nft"' "$BATS_TEST_TMPDIR/exec")"
+}
+
+# Out of the kernel with every module that holds it, holders first.
+unload_module() {
+	local h
+	for h in /sys/module/"$1"/holders/*; do
+		if [ -e "$h" ]; then
+			unload_module "${h##*/}" || return 1
+		fi
+	done
+	rmmod "$1"
+}
+
+@test "nft runs only when a rule exists: none without nf_tables (left unloaded), none for an empty ruleset" {
+	knob_restore_roce
+	knob_hop_mtu_clear
+	unload_module nf_tables
+	[ ! -e /sys/module/nf_tables ]
+	run -0 nft_runs "$ROCECTL" check firewall -j
+	assert_output "status 0 nft 0"
+	jq -e '.findings | length > 0 and all(.status == "pass")' "$BATS_TEST_TMPDIR/out"
+	# Reading loaded nothing: asking nft would have loaded nf_tables.
+	[ ! -e /sys/module/nf_tables ]
+	modprobe nf_tables
+	run -0 nft_runs "$ROCECTL" check firewall -j
+	assert_output "status 0 nft 0"
+	knob_drop_roce
+	run -0 nft_runs "$ROCECTL" check firewall -j
+	assert_output "status 2 nft 1"
+	jq -e '[.findings[] | select(.status == "fail")] | length == 2' "$BATS_TEST_TMPDIR/out"
+}

@@ -124,6 +124,19 @@ static void test_parse_huge_handle(void **state)
 	free(nf.rules);
 }
 
+/* modules.builtin lines (Linux scripts/Makefile.modbuiltin): the path of each built-in module. */
+static void test_builtin_line(void **state)
+{
+	(void)state;
+	assert_true(rctl_nft_builtin("kernel/net/netfilter/nf_tables.ko\n"));
+	assert_true(rctl_nft_builtin("kernel/net/netfilter/nf_tables.ko"));
+	assert_false(rctl_nft_builtin("kernel/net/netfilter/nf_tables_set.ko\n"));
+	assert_false(rctl_nft_builtin("kernel/net/netfilter/nft_nf_tables.ko.xz\n"));
+	assert_false(rctl_nft_builtin("kernel/net/netfilter/nfnetlink.ko\n"));
+	assert_false(rctl_nft_builtin("nf_tables.ko"));
+	assert_false(rctl_nft_builtin(""));
+}
+
 static char dir[64];
 
 /* An executable "nft" stand-in that runs a shell body; returns its path. */
@@ -232,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_parse_huge_handle),
+		cmocka_unit_test(test_builtin_line),
 		cmocka_unit_test(test_collect_runs_nft),
 		cmocka_unit_test(test_collect_failures),
 	};

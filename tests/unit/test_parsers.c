@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <linux/dcbnl.h>
@@ -19,6 +20,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "rocectl/collect.h"
+#include "rocectl/sysfs.h"
 
 /* 8-byte aligned, so a payload at offset 28 is misaligned for a u64. */
 static uint64_t nlbuf[1024];
@@ -192,6 +194,45 @@ static struct nlmsghdr *nldev_msg(void)
 	return nlh;
 }
 
+/* /proc/net/unix lines (Linux 6.1 unix_seq_show()): lldpad's socket, its client's, others. */
+static void test_unix_line_lldpad(void **state)
+{
+	(void)state;
+	assert_true(rctl_unix_line_lldpad("0000000000000000: 00000002 00000000 00000000 0002 01 "
+					  "21345 @/com/intel/lldpad\n"));
+	assert_false(rctl_unix_line_lldpad("0000000000000000: 00000002 00000000 00000000 0002 01 "
+					   "21399 @/com/intel/lldpad/812\n"));
+	assert_false(rctl_unix_line_lldpad("0000000000000000: 00000002 00000000 00010000 0001 01 "
+					   "18772 /run/lldpd.socket\n"));
+	assert_false(rctl_unix_line_lldpad("0000000000000000: 00000003 00000000 00000000 0001 03 "
+					   "22011\n"));
+	assert_false(rctl_unix_line_lldpad("Num       RefCount Protocol Flags    Type St Inode Path\n"));
+}
+
+static bool is_nf_tables(const char *line)
+{
+	return rctl_nft_builtin(line);
+}
+
+/* modules.builtin read line by line, the last without its newline; a missing file is -ENOENT. */
+static void test_file_any_line(void **state)
+{
+	char path[] = "/tmp/rocectl-lines-XXXXXX";
+	int fd = mkstemp(path);
+	static const char txt[] = "kernel/net/netfilter/nfnetlink.ko\n"
+				  "kernel/net/netfilter/nf_tables_set.ko\n"
+				  "kernel/net/netfilter/nf_tables.ko";
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(rctl_file_any_line(path, is_nf_tables), 0);
+	assert_int_equal(write(fd, txt, sizeof(txt) - 1), (ssize_t)sizeof(txt) - 1);
+	close(fd);
+	assert_int_equal(rctl_file_any_line(path, is_nf_tables), 1);
+	unlink(path);
+	assert_int_equal(rctl_file_any_line(path, is_nf_tables), -ENOENT);
+}
+
 static void test_nldev_dev(void **state)
 {
 	struct nlmsghdr *nlh = nldev_msg();
@@ -271,6 +312,8 @@ int main(void)
 		cmocka_unit_test(test_dcb_misaligned_pfc),
 		cmocka_unit_test(test_dcb_short),
 		cmocka_unit_test(test_dcb_set_status),
+		cmocka_unit_test(test_unix_line_lldpad),
+		cmocka_unit_test(test_file_any_line),
 		cmocka_unit_test(test_nldev_dev),
 		cmocka_unit_test(test_nldev_dev_malformed),
 		cmocka_unit_test(test_nldev_port),
