@@ -210,15 +210,35 @@ void rctl_say(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, .
 	va_end(ap);
 }
 
+static void pass_v(struct rctl_judge *j, const struct rctl_target *t, const char *expected,
+		   const char *observed, const char *evidence, const char *fmt, va_list ap)
+{
+	const struct rctl_say s = { .status = RCTL_PASS,
+				    .target = t ? t->name : NULL,
+				    .expected = expected,
+				    .observed = observed,
+				    .evidence = evidence };
+
+	say_v(j, &s, fmt, ap);
+}
+
 void rctl_pass(struct rctl_judge *j, const struct rctl_target *t, const char *expected,
 	       const char *observed, const char *fmt, ...)
 {
-	const struct rctl_say s = { .status = RCTL_PASS, .target = t ? t->name : NULL,
-				    .expected = expected, .observed = observed };
 	va_list ap;
 
 	va_start(ap, fmt);
-	say_v(j, &s, fmt, ap);
+	pass_v(j, t, expected, observed, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void rctl_pass_ev(struct rctl_judge *j, const struct rctl_target *t, const char *expected,
+		  const char *observed, const char *evidence, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	pass_v(j, t, expected, observed, evidence, fmt, ap);
 	va_end(ap);
 }
 
@@ -226,14 +246,6 @@ void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s)
 {
 	if (j->r->n && j->r->f[j->r->n - 1].id == j->rule->id)
 		j->r->f[j->r->n - 1].setting = s;
-}
-
-void rctl_emit_evidence(struct rctl_judge *j, const char *evidence)
-{
-	struct rctl_finding *f = j->r->n ? &j->r->f[j->r->n - 1] : NULL;
-
-	if (f && f->id == j->rule->id)
-		snprintf(f->evidence, sizeof(f->evidence), "%s", evidence);
 }
 
 void rctl_emit_ratio(struct rctl_judge *j, double ratio)

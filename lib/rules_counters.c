@@ -245,14 +245,9 @@ void rule_counters_loss_budget(struct rctl_judge *j, const struct rctl_target *t
 			 "RoCE loss counters rose by %llu over %.1f s", (unsigned long long)lost,
 			 j->h->sample_interval_s);
 	} else {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = "no loss, no traffic",
-					     .evidence = ev },
-			 "no RoCE traffic and no loss over %.1f s: the rate was not measured",
-			 j->h->sample_interval_s);
+		rctl_pass_ev(j, t, exp, "no loss, no traffic", ev,
+			     "no RoCE traffic and no loss over %.1f s: the rate was not measured",
+			     j->h->sample_interval_s);
 	}
 }
 

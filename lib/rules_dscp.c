@@ -117,14 +117,9 @@ static void vlan_pcp(struct rctl_judge *j, const struct rctl_target *t)
 			snprintf(ev, sizeof(ev), "egress-qos-map of '%s' (VLAN %u on '%s')", v->name,
 				 v->vlan_id, v->vlan_lower);
 		if (pcp == (uint32_t)j->in->prio) {
-			rctl_say(j,
-				 &(struct rctl_say){ .status = RCTL_PASS,
-						     .target = t->name,
-						     .expected = exp,
-						     .observed = got,
-						     .evidence = ev },
-				 "PCP trust with RoCE on VLAN %u: the VLAN tag carries prio %u",
-				 v->vlan_id, pcp);
+			rctl_pass_ev(j, t, exp, got, ev,
+				     "PCP trust with RoCE on VLAN %u: the VLAN tag carries prio %u",
+				     v->vlan_id, pcp);
 			continue;
 		}
 		if (direct)
@@ -385,13 +380,8 @@ void rule_cnp_mismatch(struct rctl_judge *j, const struct rctl_target *t)
 	else if (hp && cp != (uint64_t)j->in->cnp_prio)
 		cc_fix(cc, "np_cnp_prio", j->in->cnp_prio, fix, sizeof(fix));
 	else {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got,
-					     .evidence = rctl_cc_evidence(cc) },
-			 "CNP DSCP and priority are as intended");
+		rctl_pass_ev(j, t, exp, got, rctl_cc_evidence(cc),
+			     "CNP DSCP and priority are as intended");
 		return;
 	}
 	rctl_say(j,
@@ -426,13 +416,8 @@ void rule_dscp_roce_marking(struct rctl_judge *j, const struct rctl_target *t)
 	bad_d = d != (uint64_t)j->in->dscp;
 	bad_p = p != (uint64_t)j->in->prio;
 	if (!bad_d && !bad_p) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got,
-					     .evidence = rctl_cc_evidence(cc) },
-			 "the driver maps the RoCE DSCP to the RoCE priority");
+		rctl_pass_ev(j, t, exp, got, rctl_cc_evidence(cc),
+			     "the driver maps the RoCE DSCP to the RoCE priority");
 		return;
 	}
 	cc_fix(cc, bad_d ? "roce_dscp" : "roce_prio", bad_d ? j->in->dscp : j->in->prio, fix,

@@ -179,13 +179,8 @@ static void ecn_side(struct rctl_judge *j, const struct rctl_target *t, bool np)
 		return;
 	}
 	if (on) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = "on",
-					     .evidence = rctl_ecn_evidence(t, np) },
-			 "ECN %s is on for prio %d", side, p);
+		rctl_pass_ev(j, t, exp, "on", rctl_ecn_evidence(t, np), "ECN %s is on for prio %d",
+			     side, p);
 		return;
 	}
 	rctl_ecn_fix(t, p, np, fix, sizeof(fix));
@@ -269,13 +264,9 @@ void rule_dcqcn_params(struct rctl_judge *j, const struct rctl_target *t)
 		snprintf(cp, sizeof(cp), "%llu", (unsigned long long)v);
 	snprintf(ev, sizeof(ev), "%s %s: %u parameters%s", cc->source, cc->path, cc->n_params,
 		 cc->enable_known ? ", per-priority enables" : "");
-	rctl_say(j,
-		 &(struct rctl_say){ .status = RCTL_PASS,
-				     .target = t->name,
-				     .expected = "readable",
-				     .observed = "readable",
-				     .evidence = ev },
-		 "DCQCN parameters read from %s (cnp_dscp %s, cnp_prio %s)", cc->source, cd, cp);
+	rctl_pass_ev(j, t, "readable", "readable", ev,
+		     "DCQCN parameters read from %s (cnp_dscp %s, cnp_prio %s)", cc->source, cd,
+		     cp);
 }
 
 /*

@@ -70,13 +70,8 @@ static void no_v2_one(struct rctl_judge *j, const struct rctl_target *t,
 	snprintf(exp, sizeof(exp), "a RoCE v2 GID for %s", a->ip);
 	snprintf(ev, sizeof(ev), "%u GIDs on %s", t->port->n_gids, t->name);
 	if (v2_gid(t->port, a->ip))
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = "present",
-					     .evidence = ev },
-			 "%s on '%s' has a RoCE v2 GID", a->ip, nd->name);
+		rctl_pass_ev(j, t, exp, "present", ev, "%s on '%s' has a RoCE v2 GID", a->ip,
+			     nd->name);
 	else
 		rctl_say(j,
 			 &(struct rctl_say){ .status = RCTL_FAIL,
@@ -110,13 +105,8 @@ static void index_one(struct rctl_judge *j, const struct rctl_target *t,
 	if (!g)
 		return;
 	snprintf(got, sizeof(got), "index %u", g->index);
-	rctl_say(j,
-		 &(struct rctl_say){ .status = RCTL_PASS,
-				     .target = t->name,
-				     .expected = "looked up, never hard-coded",
-				     .observed = got,
-				     .evidence = g->gid },
-		 "RoCE v2 GID of %s is index %u", g->ip, g->index);
+	rctl_pass_ev(j, t, "looked up, never hard-coded", got, g->gid,
+		     "RoCE v2 GID of %s is index %u", g->ip, g->index);
 }
 
 void rule_gid_index(struct rctl_judge *j, const struct rctl_target *t)

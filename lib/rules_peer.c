@@ -101,13 +101,7 @@ void rule_peer_pfc_prio(struct rctl_judge *j, const struct rctl_target *t)
 	evidence(p, "PFC configuration TLV", ev, sizeof(ev));
 	sw(p, who, sizeof(who));
 	if (p->pfc_en[pr]) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got,
-					     .evidence = ev },
-			 "%s has PFC on RoCE priority %d", who, pr);
+		rctl_pass_ev(j, t, exp, got, ev, "%s has PFC on RoCE priority %d", who, pr);
 		return;
 	}
 	snprintf(fix, sizeof(fix), "%s: enable PFC (no-drop) on priority %d", who, pr);
@@ -143,13 +137,7 @@ void rule_peer_pfc_extra(struct rctl_judge *j, const struct rctl_target *t)
 	evidence(p, "PFC configuration TLV", ev, sizeof(ev));
 	sw(p, who, sizeof(who));
 	if (!n) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got,
-					     .evidence = ev },
-			 "%s has PFC on no other priority", who);
+		rctl_pass_ev(j, t, exp, got, ev, "%s has PFC on no other priority", who);
 		return;
 	}
 	rctl_prio_list(more, extra, sizeof(extra));
@@ -211,13 +199,8 @@ static void app_one(struct rctl_judge *j, const struct rctl_target *t,
 			 "%s advertises no DSCP map: it may not classify the %s DSCP %d at all",
 			 who, what, dscp);
 	else if (prios[prio] && !other)
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got,
-					     .evidence = ev },
-			 "%s maps the %s DSCP %d to priority %d", who, what, dscp, prio);
+		rctl_pass_ev(j, t, exp, got, ev, "%s maps the %s DSCP %d to priority %d", who, what,
+			     dscp, prio);
 	else
 		rctl_say(j,
 			 &(struct rctl_say){ .status = RCTL_FAIL,
@@ -277,13 +260,8 @@ void rule_peer_ets(struct rctl_judge *j, const struct rctl_target *t)
 					     .fix = fix },
 			 "%s gives tc %d of RoCE priority %d no bandwidth", who, tc, pr);
 	} else {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "switch ETS share > 0 or strict",
-					     .observed = got,
-					     .evidence = ev },
-			 "%s gives tc %d of RoCE priority %d bandwidth", who, tc, pr);
+		rctl_pass_ev(j, t, "switch ETS share > 0 or strict", got, ev,
+			     "%s gives tc %d of RoCE priority %d bandwidth", who, tc, pr);
 	}
 }
 
@@ -360,13 +338,8 @@ void rule_peer_willing(struct rctl_judge *j, const struct rctl_target *t)
 			 "which differs from the intent: %s",
 			 who, why);
 	} else {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "one side willing",
-					     .observed = got,
-					     .evidence = ev },
-			 "DCBX willing bits leave one configuration in charge");
+		rctl_pass_ev(j, t, "one side willing", got, ev,
+			     "DCBX willing bits leave one configuration in charge");
 	}
 }
 
@@ -402,13 +375,7 @@ void rule_peer_mfs(struct rctl_judge *j, const struct rctl_target *t)
 		 p->source, t->nd->mtu, j->in->mtu);
 	sw(p, who, sizeof(who));
 	if (p->mfs >= need) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got,
-					     .evidence = ev },
-			 "%s admits the host's %u-byte frames", who, need);
+		rctl_pass_ev(j, t, exp, got, ev, "%s admits the host's %u-byte frames", who, need);
 		return;
 	}
 	snprintf(fix, sizeof(fix),

@@ -32,15 +32,11 @@ static void pfc_by_frames(struct rctl_judge *j, const struct rctl_target *t, con
 		 "PFC read as zero; prio %d PFC frames +%llu sent, +%llu received",
 		 p, (unsigned long long)tx, (unsigned long long)rx);
 	if (tx) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = exp,
-					     .observed = got,
-					     .evidence = nd->pfc.st.reason },
-			 "PFC is on for RoCE prio %d: the driver reads zero (firmware-managed), "
-			 "but '%s' sent PFC frames on it",
-			 p, nd->name);
+		rctl_pass_ev(
+			j, t, exp, got, nd->pfc.st.reason,
+			"PFC is on for RoCE prio %d: the driver reads zero (firmware-managed), "
+			"but '%s' sent PFC frames on it",
+			p, nd->name);
 		return;
 	}
 	rctl_say(j,
@@ -264,13 +260,8 @@ void rule_pfc_buffer(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(ev, sizeof(ev), "dcbnl buffer of '%s': total %llu bytes", t->nd->name,
 		 (unsigned long long)bu->total_size);
 	if (bu->buffer_size[b]) {
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_PASS,
-					     .target = t->name,
-					     .expected = "a buffer of non-zero size",
-					     .observed = got,
-					     .evidence = ev },
-			 "prio %d has a receive buffer", p);
+		rctl_pass_ev(j, t, "a buffer of non-zero size", got, ev,
+			     "prio %d has a receive buffer", p);
 		return;
 	}
 	for (k = 7; k > 0 && !bu->buffer_size[k]; k--)
@@ -379,11 +370,10 @@ void rule_pfc_dcbx_owner(struct rctl_judge *j, const struct rctl_target *t)
 		rctl_pass(j, t, "DCB owner known", got, "DCB is managed by the host");
 		return;
 	}
-	rctl_pass(j, t, "DCB owner known", got,
-		  "DCB of '%s' is managed by the firmware DCBX agent (host settings %s): "
-		  "judged as the firmware reports it",
-		  t->nd->name, rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
-	rctl_emit_evidence(j, why);
+	rctl_pass_ev(j, t, "DCB owner known", got, why,
+		     "DCB of '%s' is managed by the firmware DCBX agent (host settings %s): "
+		     "judged as the firmware reports it",
+		     t->nd->name, rctl_dcb_owner_refuses(f) ? "are refused" : "may be overwritten");
 }
 
 void rule_pfc_lldpad(struct rctl_judge *j, const struct rctl_target *host)

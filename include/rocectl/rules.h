@@ -218,13 +218,15 @@ void rctl_say(struct rctl_judge *j, const struct rctl_say *s, const char *fmt, .
 /* A passing finding on t (NULL: the host), what was expected and what was read. */
 void rctl_pass(struct rctl_judge *j, const struct rctl_target *t, const char *expected,
 	       const char *observed, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The same, with the evidence: the values read and where from. */
+void rctl_pass_ev(struct rctl_judge *j, const struct rctl_target *t, const char *expected,
+		  const char *observed, const char *evidence, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
 /* The setting of the finding just emitted, where the rule's default is not it. */
 void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s);
 /* The setting a rule's findings judge by default (lib/rules.c). */
 enum rctl_setting rctl_rule_setting(const char *rule_id);
-/* The evidence of the finding just emitted (a pass that says where it read). */
-void rctl_emit_evidence(struct rctl_judge *j, const char *evidence);
 /* Attach a measured ratio (the loss rate) to the finding just emitted. */
 void rctl_emit_ratio(struct rctl_judge *j, double ratio);
 
