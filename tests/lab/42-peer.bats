@@ -23,9 +23,12 @@ setup() {
 
 teardown() {
 	local p
+	# An lldpd a test already stopped is not killed again; one that is
+	# killed must be gone within 10 s, or the teardown fails.
 	for p in "${PIDS[@]}"; do
-		kill "$p" 2>/dev/null || true
-		timeout 10 tail --pid="$p" -f /dev/null || true
+		if kill "$p" 2>/dev/null; then
+			timeout 10 tail --pid="$p" -f /dev/null
+		fi
 	done
 	rm -f "$SW_SOCK" /run/lldpd.socket
 	lab_reset
