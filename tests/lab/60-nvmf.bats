@@ -156,19 +156,7 @@ bench() {
 }
 
 @test "the nvmet port removed mid-run: the run ends within the timeout with partial results" {
-	local start=$SECONDS rc=0
-	RESET=1
-	timeout 60 "$R" -j bench nvmf --target "$T" --nqn "$LAB_NQN" --qd 4 --time 40 \
-		>"$BATS_TEST_TMPDIR/out.json" 2>"$BATS_TEST_TMPDIR/err" &
-	local pid=$!
-	sleep 3
-	knob_nvmet_port_remove
-	wait "$pid" || rc=$?
-	cat "$BATS_TEST_TMPDIR/err"
-	[ "$rc" -eq 3 ]
-	[ $((SECONDS - start)) -lt 30 ]
-	jq -e '.results.partial == true and .results.ios > 0 and .error.message != null' \
-		"$BATS_TEST_TMPDIR/out.json"
+	assert_mid_run rdma knob_nvmet_port_remove
 }
 
 @test "5% loss on the initiator's link: the connects retry and the run completes or ends classified with partial results" {

@@ -76,31 +76,14 @@ tcp() {
 	assert_equal "$stderr" "rocectl: admin queue: connect to '10.0.0.2:4421' refused: nothing listening on that TCP port"
 }
 
-# The run started in the background, the knob after 3 s, then the verdict.
-mid_run() {
-	local start=$SECONDS rc=0 pid
-	RESET=1
-	timeout 60 "$R" -j bench nvmf --target "$T" --transport tcp --nqn "$LAB_NQN" --qd 4 \
-		--time 40 >"$BATS_TEST_TMPDIR/out.json" 2>"$BATS_TEST_TMPDIR/err" &
-	pid=$!
-	sleep 3
-	"$@"
-	wait "$pid" || rc=$?
-	cat "$BATS_TEST_TMPDIR/err"
-	[ "$rc" -eq 3 ]
-	[ $((SECONDS - start)) -lt 30 ]
-	jq -e '.results.partial == true and .results.ios > 0 and .error.message != null' \
-		"$BATS_TEST_TMPDIR/out.json"
-}
-
 @test "the target closes the connection mid-run (its controller deleted): partial results, exit 3" {
-	mid_run knob_nvmet_tcp_unlink
+	assert_mid_run tcp knob_nvmet_tcp_unlink
 	grep -Eq "closed the connection|terminated the connection|cannot (send|receive)|no completion" \
 		"$BATS_TEST_TMPDIR/err"
 }
 
 @test "the nvmet-tcp port removed mid-run: partial results, exit 3" {
-	mid_run knob_nvmet_tcp_port_remove
+	assert_mid_run tcp knob_nvmet_tcp_port_remove
 }
 
 @test "--compare-tcp: the same workload over RDMA then TCP, side by side with ratios" {

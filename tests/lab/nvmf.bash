@@ -46,3 +46,22 @@ assert_wrong_nqn() {
 	assert_failure 3
 	assert_equal "$stderr" "rocectl: admin queue: connect to subsystem 'nqn.2014-08.org.rocectl:nope' on '10.0.0.2:4420' failed: connect invalid parameters (sct 0x1 sc 0x82 dnr; connect data byte 256: subnqn); the target's discovery log lists these NVM subsystems: '$LAB_NQN'"
 }
+
+# assert_mid_run TRANSPORT CMD...: a 40 s run over TRANSPORT, CMD 3 s into it:
+# the run ends within 30 s with exit 3, its partial results kept.
+assert_mid_run() {
+	local tr=$1 start=$SECONDS rc=0 pid
+	shift
+	RESET=1
+	timeout 60 "$R" -j bench nvmf --target "$T" --transport "$tr" --nqn "$LAB_NQN" --qd 4 \
+		--time 40 >"$BATS_TEST_TMPDIR/out.json" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	sleep 3
+	"$@"
+	wait "$pid" || rc=$?
+	cat "$BATS_TEST_TMPDIR/err"
+	[ "$rc" -eq 3 ]
+	[ $((SECONDS - start)) -lt 30 ]
+	jq -e '.results.partial == true and .results.ios > 0 and .error.message != null' \
+		"$BATS_TEST_TMPDIR/out.json"
+}
