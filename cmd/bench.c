@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rocectl bench: prove the fabric with real traffic.
- *   bench nvmf   a userspace NVMe-oF RDMA host (cmd/bench_nvmf.c)
+ *   bench nvmf   a userspace NVMe-oF host over RDMA or TCP (cmd/bench_nvmf.c)
  *   bench rdma   raw RDMA latency and bandwidth (cmd/bench_rdma.c)
  * (their latency printers are in cmd/common.c).
  */

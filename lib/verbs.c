@@ -159,6 +159,7 @@ static const char *const provider_of[] = {
 	[RDMA_DRIVER_QIB] = "ipathverbs",	[RDMA_DRIVER_EFA] = "efa",
 	[RDMA_DRIVER_SIW] = "siw",		[RDMA_DRIVER_ERDMA] = "erdma",
 };
+#define N_PROVIDERS (sizeof(provider_of) / sizeof(provider_of[0]))
 
 /* libibverbs's directory of providers: "libibverbs" beside the library itself. */
 static int provider_dir(char *dir, size_t len)
@@ -207,19 +208,19 @@ static void provider_load(const char *dir, const char *name)
  */
 static void providers_preload(struct rctl_nl *nl, const struct rctl_host *h)
 {
-	bool want[sizeof(provider_of) / sizeof(provider_of[0])] = { false };
+	bool want[N_PROVIDERS] = { false };
 	char dir[PATH_MAX];
 	uint32_t i, id;
 
 	for (i = 0; i < h->n_devs; i++) {
 		if (rctl_rdma_uverbs_driver(nl, h->devs[i].index, &id) ||
-		    id >= sizeof(provider_of) / sizeof(provider_of[0]) || !provider_of[id])
+		    id >= N_PROVIDERS || !provider_of[id])
 			return;
 		want[id] = true;
 	}
 	if (provider_dir(dir, sizeof(dir)))
 		return;
-	for (i = 0; i < sizeof(provider_of) / sizeof(provider_of[0]); i++)
+	for (i = 0; i < N_PROVIDERS; i++)
 		if (want[i])
 			provider_load(dir, provider_of[i]);
 }
