@@ -11,8 +11,13 @@
  * Write buf to "path", by what "path" is:
  * - absent or a regular file: atomically, a temporary file in the same
  *   directory ("path.XXXXXX", which node_exporter's textfile collector
- *   ignores: it reads only *.prom), fsync, then rename over "path"; mode 0644;
- * - a symbolic link to a regular file: its target is replaced so, the link stays;
+ *   ignores: it reads only *.prom), fsync, then renameat(2) over "path" in its
+ *   directory held open; the file replaced keeps its permission bits, a new
+ *   one gets 0644;
+ * - a symbolic link: followed only if the user running owns it or no other
+ *   user (root aside) can write its directory, each link of a chain judged so
+ *   (else refused: another user's link never redirects the write); to a
+ *   regular file, its target is replaced as above and the link stays;
  * - a character device (/dev/null, /dev/stdout on a terminal) or a FIFO:
  *   written in place, never created, truncated or replaced; a FIFO without a
  *   reader fails (ENXIO) instead of waiting;

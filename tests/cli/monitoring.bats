@@ -173,6 +173,48 @@ load helpers
 	assert_equal "$stderr" "rocectl: cannot write '$d/dangling': it is a dangling symbolic link"
 }
 
+@test "-O never follows another user's link in a directory others can write; a replaced file keeps its mode" {
+	local f="$FIXTURES/mlx5-upstream-healthy.json" d="$BATS_TEST_TMPDIR"
+	# a textfile directory that prometheus (here nobody) owns and writes
+	mkdir "$d/textfile"
+	chown nobody "$d/textfile"
+	echo secret >"$d/secret"
+	chmod 0600 "$d/secret"
+	ln -s "$d/secret" "$d/textfile/rocectl.prom"
+	chown -h nobody "$d/textfile/rocectl.prom"
+	run -3 --separate-stderr rocectl check all -o prometheus -O "$d/textfile/rocectl.prom" -i "$f"
+	assert_equal "$stderr" "rocectl: cannot write '$d/textfile/rocectl.prom': it is a symbolic link of uid 65534 in a directory other users can write"
+	assert_equal "$(cat "$d/secret")" secret
+	assert_equal "$(stat -c %a "$d/secret")" 600
+	[ -L "$d/textfile/rocectl.prom" ]
+	# the same through a link of ours that leads into that directory
+	ln -s "$d/textfile/rocectl.prom" "$d/mine.prom"
+	run -3 --separate-stderr rocectl check all -o prometheus -O "$d/mine.prom" -i "$f"
+	assert_equal "$stderr" "rocectl: cannot write '$d/mine.prom': it is a symbolic link of uid 65534 in a directory other users can write"
+	assert_equal "$(cat "$d/secret")" secret
+	# a group- or world-writable directory is one too, whoever owns it
+	mkdir "$d/shared"
+	chmod 0777 "$d/shared"
+	ln -s "$d/secret" "$d/shared/x.prom"
+	chown -h nobody "$d/shared/x.prom"
+	run -3 rocectl counters -o prometheus -i "$f" -O "$d/shared/x.prom"
+	assert_equal "$(cat "$d/secret")" secret
+	# a link that we own is followed there; a file is replaced in that directory
+	ln -sf "$d/secret" "$d/shared/ours.prom"
+	run -0 rocectl check all -o prometheus -O "$d/shared/ours.prom" -i "$f"
+	grep -q '^rocectl_check_exit_status 0$' "$d/secret"
+	assert_equal "$(stat -c %a "$d/secret")" 600
+	rm "$d/textfile/rocectl.prom"
+	run -0 rocectl check all -o prometheus -O "$d/textfile/rocectl.prom" -i "$f"
+	[ -f "$d/textfile/rocectl.prom" ] && [ ! -L "$d/textfile/rocectl.prom" ]
+	assert_equal "$(stat -c %a "$d/textfile/rocectl.prom")" 644
+	chmod 0640 "$d/textfile/rocectl.prom"
+	run -0 rocectl check all -o prometheus -O "$d/textfile/rocectl.prom" -i "$f"
+	assert_equal "$(stat -c %a "$d/textfile/rocectl.prom")" 640
+	run -0 ls "$d/textfile"
+	assert_output rocectl.prom
+}
+
 @test "nagios without root: the rdma_cm defaults are UNKNOWN with the reason, never a failure" {
 	jq '.host.devices[0].ports[0].rdma_cm = {"ok": false, "errno": 1,
 		"reason": "needs root (mkdir in rdma_cm configfs)"}' \
