@@ -573,17 +573,13 @@ int rctl_nvmf_set_queues(struct rctl_nvmf_ctrl *c, uint16_t want, uint16_t *got,
 {
 	struct rctl_nvme_cmd cmd;
 	struct rctl_nvmf_done d;
-	uint16_t nsq, ncq;
 	int ret;
 
 	rctl_nvme_set_nq_cmd(&cmd, want, want);
 	ret = exec_ok(c->admin, -1, &cmd, 0, "set features number of queues failed", &d, e);
 	if (ret)
 		return ret;
-	rctl_nvme_nq_decode(d.dw0, &nsq, &ncq);
-	*got = want < nsq ? want : nsq;
-	if (ncq < *got)
-		*got = ncq;
+	*got = rctl_nvme_nq_granted(d.dw0, want);
 	return 0;
 }
 

@@ -419,10 +419,19 @@ uint32_t rctl_nvme_ns_list_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 	return i;
 }
 
-void rctl_nvme_nq_decode(uint32_t dw0, uint16_t *nsq, uint16_t *ncq)
+void rctl_nvme_nq_decode(uint32_t dw0, uint32_t *nsq, uint32_t *ncq)
 {
-	*nsq = (uint16_t)((dw0 & 0xffff) + 1);
-	*ncq = (uint16_t)((dw0 >> 16) + 1);
+	*nsq = (dw0 & 0xffff) + 1;
+	*ncq = (dw0 >> 16) + 1;
+}
+
+uint16_t rctl_nvme_nq_granted(uint32_t dw0, uint16_t want)
+{
+	uint32_t nsq, ncq, n = want ? want : 1;
+
+	rctl_nvme_nq_decode(dw0, &nsq, &ncq);
+	n = n < nsq ? n : nsq;
+	return (uint16_t)(n < ncq ? n : ncq);
 }
 
 void rctl_nvmf_disc_hdr_decode(const uint8_t p[1024], struct rctl_nvmf_disc_hdr *h)

@@ -204,8 +204,18 @@ uint64_t rctl_nvme_ready_ms(uint64_t cap, uint64_t bound_ms);
 uint32_t rctl_nvme_ns_list_decode(const uint8_t p[RCTL_NVME_IDENTIFY_SIZE],
 				  uint32_t *ids, uint32_t max);
 
-/* Set Features Number of Queues result: allocated counts, 1's based. */
-void rctl_nvme_nq_decode(uint32_t dw0, uint16_t *nsq, uint16_t *ncq);
+/*
+ * Set Features Number of Queues result: allocated counts, 1's based (up to
+ * 65536: NSQA 0xffff + 1 does not fit 16 bits).
+ */
+void rctl_nvme_nq_decode(uint32_t dw0, uint32_t *nsq, uint32_t *ncq);
+/*
+ * The I/O queues to use of "want" asked for: as many as both counts allow,
+ * never more than asked (a target may allocate more: NVMe Base Specification,
+ * Number of Queues, Feature ID 07h), at least 1; as nvme_set_queue_count()
+ * of drivers/nvme/host/core.c.
+ */
+uint16_t rctl_nvme_nq_granted(uint32_t dw0, uint16_t want);
 
 /* Discovery log page (LID 0x70). */
 #define RCTL_NVME_LOG_DISC 0x70

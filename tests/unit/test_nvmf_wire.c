@@ -336,7 +336,7 @@ static void test_id_ns_and_list(void **state)
 
 static void test_nq_decode(void **state)
 {
-	uint16_t nsq, ncq;
+	uint32_t nsq, ncq;
 
 	rctl_nvme_nq_decode(0x007f007f, &nsq, &ncq);	/* nvmet max_qid 128 */
 	assert_int_equal(nsq, 128);
@@ -344,6 +344,15 @@ static void test_nq_decode(void **state)
 	rctl_nvme_nq_decode(0x00030001, &nsq, &ncq);
 	assert_int_equal(nsq, 2);
 	assert_int_equal(ncq, 4);
+	rctl_nvme_nq_decode(0xffffffff, &nsq, &ncq);	/* no 16-bit wrap to 0 */
+	assert_int_equal(nsq, 65536);
+	assert_int_equal(ncq, 65536);
+	/* granted: never more than asked, never 0 */
+	assert_int_equal(rctl_nvme_nq_granted(0x007f007f, 4), 4);
+	assert_int_equal(rctl_nvme_nq_granted(0x00030001, 4), 2);
+	assert_int_equal(rctl_nvme_nq_granted(0xffffffff, 4), 4);
+	assert_int_equal(rctl_nvme_nq_granted(0xffffffff, 65535), 65535);
+	assert_int_equal(rctl_nvme_nq_granted(0, 8), 1);
 }
 
 static void test_discovery(void **state)
