@@ -8,6 +8,9 @@
  * IOCCSZ on I/O queues); a longer write waits for the target's R2T and goes
  * as H2CData PDUs of at most MAXH2CDATA; read data comes as C2HData. A
  * command is done at its CapsuleResp, or at a last C2HData with SUCCESS.
+ * The target is believed only where it keeps to what the host asked: one
+ * R2T at a time per command (ICReq's MAXR2T 0), each byte asked once, a
+ * success only for data that moved; the send buffer is bounded (tx_bound()).
  *
  * The bytes to send are copied into one buffer and written by the flush (one
  * send() per batch, as one doorbell per batch on RDMA) and by every poll
@@ -56,6 +59,8 @@ struct tslot {
 	uint16_t status;
 	uint32_t dw0, dw1;
 	uint32_t len, c2h_done;		/* data length, C2HData bytes so far */
+	uint32_t h2c_done;		/* write data queued: in the capsule or asked by R2Ts */
+	uint64_t r2t_sent_at;		/* tx_total when its R2T's data is all sent */
 	uint64_t t_submit, t_done;
 };
 
@@ -72,6 +77,8 @@ struct tq {
 	uint16_t *stamp, nstamp;	/* queued since the last flush: t_submit */
 	uint8_t *tx;
 	size_t txcap, txhead, txtail;
+	size_t txmax;			/* the most ever buffered: every slot's data once */
+	uint64_t tx_sent;		/* bytes ever sent */
 	uint8_t *rx;
 	size_t rxhead, rxtail;
 	int rstate;			/* receive state of the PDU being parsed */
@@ -117,14 +124,35 @@ static uint8_t *tx_reserve(struct tq *q, size_t n)
 	}
 	if (used + n <= q->txcap)
 		return q->tx + q->txtail;
+	if (q->txmax && used + n > q->txmax) {
+		errno = ENOBUFS;
+		return NULL;
+	}
 	for (cap = q->txcap ? q->txcap : TX_BUF; cap < used + n; cap *= 2)
 		;
 	nb = realloc(q->tx, cap);
-	if (!nb)
+	if (!nb) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	q->tx = nb;
 	q->txcap = cap;
 	return q->tx + q->txtail;
+}
+
+/* tx_reserve() failed: out of memory, or a target that does not read. */
+static int tx_fail(struct tq *q, struct rctl_err *e, const char *what)
+{
+	char qn[32];
+	int err = errno;
+
+	q->b.dead = true;
+	if (err == ENOBUFS)
+		return rctl_err_plain(e, ENOBUFS, "%s: cannot queue %s: %zu bytes wait for a "
+				    "target that does not read them", qname(q, qn, sizeof(qn)),
+				    what, q->txtail - q->txhead);
+	return rctl_err_strerror(e, ENOMEM, "%s: cannot queue %s", qname(q, qn, sizeof(qn)),
+				 what);
 }
 
 /* Write what is buffered, as far as the socket takes it now. */
@@ -145,6 +173,7 @@ static int tx_push(struct tq *q, struct rctl_err *e)
 			return q_fail(q, e, errno == EPIPE ? ECONNRESET : errno, msg);
 		}
 		q->txhead += (size_t)n;
+		q->tx_sent += (uint64_t)n;
 	}
 	q->txhead = q->txtail = 0;
 	return 0;
@@ -196,7 +225,7 @@ static int tcp_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cmd
 	uint8_t *p = tx_reserve(q, HBUF);
 
 	if (!p)
-		return rctl_err_strerror(e, ENOMEM, "cannot queue a command");
+		return tx_fail(q, e, "a command");
 	s->gen = rctl_nvme_gen_next(s->gen, q->cid_bits);
 	cmd->cid = rctl_nvme_cid((uint16_t)slot, s->gen, q->cid_bits);
 	memset(&cmd->sgl, 0, sizeof(cmd->sgl));
@@ -206,9 +235,9 @@ static int tcp_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cmd
 	pdo = rctl_tcp_cmd_encode(p, q->hdgst, q->ddgst, q->cpda, in_capsule ? len : 0);
 	q->txtail += pdo;
 	if (in_capsule && tx_data(q, tcp_buf(bq, slot), len))
-		return rctl_err_strerror(e, ENOMEM, "cannot queue a command");
+		return tx_fail(q, e, "a command");
 	*s = (struct tslot){ .busy = true, .write = host_to_ctrl(cmd), .gen = s->gen,
-			     .len = len };
+			     .len = len, .h2c_done = in_capsule ? len : 0 };
 	q->stamp[q->nstamp++] = (uint16_t)slot;
 	q->b.outstanding++;
 	return 0;
@@ -266,6 +295,16 @@ static void complete(struct tq *q, int slot, uint64_t now, struct rctl_nvmf_done
 	q->b.outstanding--;
 }
 
+/*
+ * A command may succeed only once its data moved: a read's C2HData covered
+ * its length, a write's data went in the capsule or was asked for by R2Ts.
+ * (A failed one may end anywhere: the status says why.)
+ */
+static bool rsp_covers(const struct tslot *s)
+{
+	return (s->write ? s->h2c_done : s->c2h_done) == s->len;
+}
+
 static int on_rsp(struct tq *q, const uint8_t *b, uint64_t now, struct rctl_nvmf_done *d,
 		  struct rctl_err *e)
 {
@@ -276,6 +315,11 @@ static int on_rsp(struct tq *q, const uint8_t *b, uint64_t now, struct rctl_nvmf
 	slot = slot_of(q, cqe.cid);
 	if (slot < 0)
 		return proto_err(q, e, "completion with unknown CID %#x", cqe.cid);
+	if (!cqe.status && !rsp_covers(&q->slots[slot]))
+		return proto_err(q, e, "success for CID %#x after %u of its %u bytes of %s",
+				 cqe.cid, q->slots[slot].write ? q->slots[slot].h2c_done :
+				 q->slots[slot].c2h_done, q->slots[slot].len,
+				 q->slots[slot].write ? "write data asked" : "read data");
 	q->slots[slot].status = cqe.status;
 	q->slots[slot].dw0 = cqe.dw0;
 	q->slots[slot].dw1 = cqe.dw1;
@@ -287,6 +331,7 @@ static int on_rsp(struct tq *q, const uint8_t *b, uint64_t now, struct rctl_nvmf
 static int on_r2t(struct tq *q, const uint8_t *b, struct rctl_err *e)
 {
 	struct rctl_tcp_data r, h;
+	struct tslot *s;
 	uint32_t off, pdo;
 	uint8_t *p;
 	int slot;
@@ -295,23 +340,32 @@ static int on_r2t(struct tq *q, const uint8_t *b, struct rctl_err *e)
 	slot = slot_of(q, r.cccid);
 	if (slot < 0 || !q->slots[slot].write)
 		return proto_err(q, e, "R2T for CID %#x, no write outstanding", r.cccid);
-	if (!r.length || r.offset > q->slots[slot].len ||
-	    r.length > q->slots[slot].len - r.offset)
-		return proto_err(q, e, "R2T beyond the command's %u bytes",
-				 q->slots[slot].len);
+	s = &q->slots[slot];
+	/* ICReq's MAXR2T 0: one R2T at a time, its data all sent before the next */
+	if (q->tx_sent < s->r2t_sent_at)
+		return proto_err(q, e, "R2T for CID %#x while its last R2T is outstanding "
+				 "(MAXR2T 1)", r.cccid);
+	/* each byte asked once, in order (nvme_tcp_handle_r2t() of the Linux host) */
+	if (!r.length || r.offset != s->h2c_done || r.offset > s->len ||
+	    r.length > s->len - r.offset)
+		return proto_err(q, e, "R2T for bytes %u-%u of CID %#x: %u of its %u bytes "
+				 "were asked before", r.offset, r.offset + r.length, r.cccid,
+				 s->h2c_done, s->len);
 	for (off = 0; off < r.length; off += h.length) {
 		h = (struct rctl_tcp_data){ .cccid = r.cccid, .ttag = r.ttag,
 					    .offset = r.offset + off };
 		h.length = r.length - off < q->maxh2c ? r.length - off : q->maxh2c;
 		p = tx_reserve(q, HBUF);
 		if (!p)
-			return rctl_err_strerror(e, ENOMEM, "cannot queue write data");
+			return tx_fail(q, e, "write data");
 		pdo = rctl_tcp_h2c_encode(p, q->hdgst, q->ddgst, q->cpda, &h,
 					  off + h.length == r.length);
 		q->txtail += pdo;
 		if (tx_data(q, (uint8_t *)tcp_buf(&q->b, slot) + h.offset, h.length))
-			return rctl_err_strerror(e, ENOMEM, "cannot queue write data");
+			return tx_fail(q, e, "write data");
 	}
+	s->h2c_done += r.length;
+	s->r2t_sent_at = q->tx_sent + (q->txtail - q->txhead);
 	return 0;
 }
 
@@ -684,6 +738,20 @@ static void tcp_q_free(struct rctl_nvmf_q *bq)
 	free(q);
 }
 
+/*
+ * What the send buffer may ever hold: each slot's command and its data once
+ * (each byte of a write is asked for once), cut in H2CData PDUs of at least
+ * MAXH2CDATA's floor, each with its header and digests. More is a target
+ * that asks again what it had, or does not read: an error, not memory.
+ */
+static size_t tx_bound(uint16_t limit, uint32_t buf_size)
+{
+	size_t pdu = HBUF + 2 * RCTL_TCP_DIGEST;
+
+	return TX_BUF + (size_t)limit * (pdu + buf_size +
+					 (buf_size / RCTL_TCP_MAXH2C_MIN + 1) * pdu);
+}
+
 static int q_alloc(struct rctl_nvmf_ctrl *c, const struct rctl_nvmf_qparams *p,
 		   struct tq **out, struct rctl_err *e)
 {
@@ -698,6 +766,7 @@ static int q_alloc(struct rctl_nvmf_ctrl *c, const struct rctl_nvmf_qparams *p,
 				     .depth = p->depth, .limit = p->limit,
 				     .buf_size = p->buf_size, .inline_max = p->inline_max };
 	q->cid_bits = rctl_nvme_cid_bits(p->limit);
+	q->txmax = tx_bound(p->limit, p->buf_size);
 	q->data = calloc(p->limit, p->buf_size);
 	q->slots = calloc(p->limit, sizeof(*q->slots));
 	q->free = calloc(p->limit, sizeof(*q->free));
