@@ -60,6 +60,7 @@ struct qctx {
 	uint64_t rng;
 	uint64_t last_progress;
 	uint64_t t_reap;	/* when the last completions were seen (their t_done_ns) */
+	uint64_t t_stop;	/* when this thread first saw the run stopping, 0 before */
 	struct rctl_hwait hw;	/* adaptive mode */
 	struct rctl_hist *lat, *rlat, *wlat;
 	struct rctl_nvmf_qstat st;	/* st.ios read by the progress line (relaxed) */
@@ -288,13 +289,26 @@ static int poll_queue(struct run *r, struct qctx *qc, uint64_t now, struct rctl_
 	return ret ? ret : n;
 }
 
-/* No completion for io_timeout_ms while commands are outstanding: the target is gone. */
+/*
+ * No completion for io_timeout_ms while commands are outstanding: the target
+ * is gone. Once the run stops, what is outstanding has io_timeout_ms from
+ * then, all of it together: a target that answers one command a little
+ * before each timeout would otherwise hold the end for qd timeouts.
+ */
 static int check_stall(struct qctx *qc, uint64_t now, struct rctl_err *e)
 {
 	const struct rctl_nvmf_bench_cfg *cfg = qc->r->cfg;
+	uint64_t tmo = (uint64_t)cfg->io_timeout_ms * 1000000;
 
-	if (rctl_nvmf_q_outstanding(qc->q) &&
-	    now - qc->last_progress > (uint64_t)cfg->io_timeout_ms * 1000000)
+	if (!rctl_nvmf_q_outstanding(qc->q))
+		return 0;
+	if (stopping(qc->r) && !qc->t_stop)
+		qc->t_stop = now;
+	if (qc->t_stop && now - qc->t_stop > tmo)
+		return rctl_err_plain(e, ETIMEDOUT, "I/O queue %d: %u commands got no answer "
+				    "within %d ms of the run's end", (int)(qc - qc->r->qc) + 1,
+				    rctl_nvmf_q_outstanding(qc->q), cfg->io_timeout_ms);
+	if (now - qc->last_progress > tmo)
 		return rctl_err_plain(e, ETIMEDOUT, "I/O queue %d: %u commands got no answer "
 				    "within %d ms: target gone?", (int)(qc - qc->r->qc) + 1,
 				    rctl_nvmf_q_outstanding(qc->q), cfg->io_timeout_ms);
@@ -396,8 +410,7 @@ static int queue_loop(struct qctx *qc)
 		now = rctl_fast_ns();
 		if (now >= r->t_end)
 			__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
-		if (!n)
-			ret = check_stall(qc, now, e);
+		ret = check_stall(qc, now, e);
 		/*
 		 * The work our commands wait for (rxe's softirq, the target's
 		 * kworkers) may be queued on this CPU, behind us for a whole
