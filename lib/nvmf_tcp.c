@@ -243,9 +243,9 @@ static int tcp_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cmd
 	return 0;
 }
 
-static int tcp_flush(struct rctl_nvmf_q *bq, struct rctl_err *e)
+/* The commands queued since the last flush leave now: their submit time. */
+static void stamp(struct tq *q)
 {
-	struct tq *q = tq_of(bq);
 	uint64_t now;
 	uint16_t i;
 
@@ -255,6 +255,13 @@ static int tcp_flush(struct rctl_nvmf_q *bq, struct rctl_err *e)
 			q->slots[q->stamp[i]].t_submit = now;
 		q->nstamp = 0;
 	}
+}
+
+static int tcp_flush(struct rctl_nvmf_q *bq, struct rctl_err *e)
+{
+	struct tq *q = tq_of(bq);
+
+	stamp(q);
 	return tx_push(q, e);
 }
 
@@ -510,12 +517,31 @@ static int rx_step(struct tq *q, uint64_t now, struct rctl_nvmf_done *d,
 	return ret < 0 ? ret : ret ? 1 : 2;
 }
 
-/* Read what the socket has into the receive buffer. 0 or -errno (closed: -ECONNRESET). */
-static int rx_fill(struct tq *q, struct rctl_err *e)
+/*
+ * Parse what is buffered, up to max completions into d: their number, or
+ * <0 on a protocol error (the queue is then dead). The receive state
+ * machine, on the buffer only: rctl_nvmf_tcp_rx() feeds it without a socket.
+ */
+static int rx_parse(struct tq *q, uint64_t now, struct rctl_nvmf_done *d, int max,
+		    struct rctl_err *e)
 {
-	ssize_t n;
-	char what[96];
+	int done = 0, ret;
 
+	while (done < max) {
+		ret = rx_step(q, now, &d[done], e);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			break;
+		if (ret == 1)
+			done++;
+	}
+	return done;
+}
+
+/* Room at the end of the receive buffer, moving what is left to its start. */
+static size_t rx_room(struct tq *q)
+{
 	if (q->rxhead == q->rxtail) {
 		q->rxhead = q->rxtail = 0;
 	} else if (q->rxhead && q->rxtail > RX_BUF / 2) {
@@ -523,9 +549,19 @@ static int rx_fill(struct tq *q, struct rctl_err *e)
 		q->rxtail -= q->rxhead;
 		q->rxhead = 0;
 	}
-	if (q->rxtail == RX_BUF)
+	return RX_BUF - q->rxtail;
+}
+
+/* Read what the socket has into the receive buffer. 0 or -errno (closed: -ECONNRESET). */
+static int rx_fill(struct tq *q, struct rctl_err *e)
+{
+	size_t room = rx_room(q);
+	ssize_t n;
+	char what[96];
+
+	if (!room)
 		return 0;	/* full of a PDU being parsed: room comes as it is */
-	n = recv(q->fd, q->rx + q->rxtail, RX_BUF - q->rxtail, MSG_DONTWAIT);
+	n = recv(q->fd, q->rx + q->rxtail, room, MSG_DONTWAIT);
 	if (n > 0) {
 		q->rxtail += (size_t)n;
 		return 0;
@@ -542,26 +578,21 @@ static int tcp_poll(struct rctl_nvmf_q *bq, struct rctl_nvmf_done *d, int max,
 		    struct rctl_err *e)
 {
 	struct tq *q = tq_of(bq);
-	int done = 0, ret = 0, reads = 0;
-	uint64_t now = 0;
+	int done = 0, ret, reads;
 
 	if (q->txtail > q->txhead && tx_push(q, e))
 		return -e->errnum;
-	while (done < max) {
-		if (!now && q->rxtail > q->rxhead)
-			now = rctl_fast_ns();
-		ret = rx_step(q, now, &d[done], e);
+	/* what is buffered, then one read from the socket and what it brought */
+	for (reads = 0; done < max; reads++) {
+		ret = rx_parse(q, q->rxtail > q->rxhead ? rctl_fast_ns() : 0, d + done,
+			       max - done, e);
 		if (ret < 0)
 			return ret;
-		if (ret == 1)
-			done++;
-		if (ret)
-			continue;
-		if (reads++)
+		done += ret;
+		if (done == max || reads)
 			break;
 		if (rx_fill(q, e))
 			return -e->errnum;
-		now = 0;
 	}
 	if (q->txtail > q->txhead && tx_push(q, e))	/* H2CData for R2Ts just read */
 		return -e->errnum;
@@ -813,6 +844,53 @@ static uint32_t tcp_inline_max(const struct rctl_nvmf_ctrl *c, uint16_t qid)
 	if (c->info.id.icdoff)
 		return 0;
 	return rctl_nvme_inline_max(c->info.id.ioccsz);
+}
+
+/* ---- without a socket: the receive state machine for tests and fuzzing ---- */
+
+int rctl_nvmf_tcp_q_detached(const struct rctl_nvmf_qparams *p, bool hdgst, bool ddgst,
+			     uint32_t maxh2c, struct rctl_nvmf_q **out, struct rctl_err *e)
+{
+	struct tq *q;
+	int ret = q_alloc(NULL, p, &q, e);
+
+	*out = NULL;
+	if (ret) {
+		tcp_q_free(q ? &q->b : NULL);
+		return ret;
+	}
+	q->hdgst = hdgst;
+	q->ddgst = ddgst;
+	q->maxh2c = maxh2c < RCTL_TCP_MAXH2C_MIN ? RCTL_TCP_MAXH2C_MIN : maxh2c;
+	*out = &q->b;
+	return 0;
+}
+
+int rctl_nvmf_tcp_rx(struct rctl_nvmf_q *bq, const uint8_t *b, size_t len, size_t *taken,
+		     uint64_t now, struct rctl_nvmf_done *d, int max, struct rctl_err *e)
+{
+	struct tq *q = tq_of(bq);
+	size_t room = rx_room(q);
+
+	*taken = len < room ? len : room;
+	memcpy(q->rx + q->rxtail, b, *taken);
+	q->rxtail += *taken;
+	return rx_parse(q, now, d, max, e);
+}
+
+size_t rctl_nvmf_tcp_tx_sent(struct rctl_nvmf_q *bq, size_t n, size_t *bound)
+{
+	struct tq *q = tq_of(bq);
+	size_t pending = q->txtail - q->txhead;
+
+	stamp(q);
+	n = n < pending ? n : pending;
+	q->txhead += n;
+	q->tx_sent += n;
+	if (q->txhead == q->txtail)
+		q->txhead = q->txtail = 0;
+	*bound = q->txmax;
+	return q->txtail - q->txhead;
 }
 
 const struct rctl_nvmf_transport rctl_nvmf_tcp = {

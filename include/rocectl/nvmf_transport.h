@@ -81,6 +81,21 @@ extern const struct rctl_nvmf_transport rctl_nvmf_rdma;
 extern const struct rctl_nvmf_transport rctl_nvmf_tcp;
 
 /*
+ * The NVMe/TCP queue without a socket, for tests and fuzzing: commands go
+ * through q->tr as always; rctl_nvmf_tcp_rx() appends what the target
+ * "sent" (as much as the receive buffer takes: *taken) and runs the receive
+ * state machine over it, up to max completions (their number, or <0 and the
+ * queue dead); rctl_nvmf_tcp_tx_sent() is the flush: it takes n bytes of the
+ * send buffer as written to the socket and returns what is still pending,
+ * *bound the most it may ever hold. Free with q->tr->q_free().
+ */
+int rctl_nvmf_tcp_q_detached(const struct rctl_nvmf_qparams *p, bool hdgst, bool ddgst,
+			     uint32_t maxh2c, struct rctl_nvmf_q **out, struct rctl_err *e);
+int rctl_nvmf_tcp_rx(struct rctl_nvmf_q *q, const uint8_t *b, size_t len, size_t *taken,
+		     uint64_t now, struct rctl_nvmf_done *d, int max, struct rctl_err *e);
+size_t rctl_nvmf_tcp_tx_sent(struct rctl_nvmf_q *q, size_t n, size_t *bound);
+
+/*
  * "admin queue", "I/O queue 3": the subject of a queue's messages (inline:
  * the transports call nothing of the controller, which calls them).
  */
