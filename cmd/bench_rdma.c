@@ -139,7 +139,8 @@ static void compare_tcp(const struct rctl_conn_opts *o, const struct rctl_bench_
 		return;
 	rctl_hist_init(h);
 	out_obj_begin("compare_tcp");
-	if (rctl_tcp_pingpong(o->dst, o->src, size, (unsigned int)n, o->timeout_s, h, &st, &e)) {
+	if (rctl_tcp_pingpong(o->dst, o->src, size, (unsigned int)n, o->timeout_s, o->token, h,
+			      &st, &e)) {
 		out_str(OUT_ANY, "error", "  tcp: %s\n", e.msg);
 	} else {
 		rctl_lat_of(&l, h, &st);

@@ -77,6 +77,9 @@ static void serve_event(void *arg, const struct rctl_serve_event *ev)
 		out_str(OUT_ANY, "reason", " (%s)", ev->why);
 	if (ev->kind == RCTL_SERVE_REJECT && (out_json() || ev->count > 1))
 		out_u64(OUT_ANY, "count", " %" PRIu64 " times since the last such line", ev->count);
+	if (ev->kind == RCTL_SERVE_REJECT && (out_json() || ev->unreported))
+		out_u64(OUT_ANY, "unreported", ", %" PRIu64 " other rejections not logged",
+			ev->unreported);
 	if (ev->kind != RCTL_SERVE_LISTEN)
 		out_u64(OUT_ANY, "clients", " [%" PRIu64 " connected]", ev->clients);
 	out_text("\n");

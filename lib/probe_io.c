@@ -291,11 +291,14 @@ static int ctl_connect(const struct sockaddr *dst, const struct sockaddr *src,
 	return fd;
 }
 
-/* Read the banner line; serve of version 2 and later echoes after it. */
-static int ctl_hello(int fd, int ms, struct rctl_err *e)
+/*
+ * Read the banner line; serve of version 2 and later echoes after it, and
+ * first wants the --token-file token when the line ends in " token".
+ */
+static int ctl_hello(int fd, int ms, const uint8_t *token, struct rctl_err *e)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	char line[64];
+	char line[64], word[16] = "";
 	size_t got = 0;
 	unsigned int v;
 	ssize_t n;
@@ -309,10 +312,20 @@ static int ctl_hello(int fd, int ms, struct rctl_err *e)
 		got += (size_t)n;
 	}
 	line[got] = '\0';
-	if (sscanf(line, "rocectl-serve %u", &v) != 1)
+	if (sscanf(line, "rocectl-serve %u %15s", &v, word) < 1)
 		return rctl_err_plain(e, EPROTO, "the TCP control port does not answer as 'rocectl serve'");
 	if (v < 2)
 		return rctl_err_plain(e, EPROTO, "serve speaks v%u: it does not echo on its TCP control port", v);
+	if (strcmp(word, "token"))
+		return 0;
+	if (!token)
+		return rctl_err_plain(e, EACCES, "serve's TCP control port wants the token of "
+				    "its --token-file: give it with --token-file");
+	/* 24 bytes into an empty socket buffer: written whole or not at all */
+	errno = 0;
+	if (write(fd, token, RCTL_TOKEN_LEN) != RCTL_TOKEN_LEN)
+		return rctl_err_strerror(e, errno ? errno : EIO,
+				    "cannot send the token to serve's TCP control port");
 	return 0;
 }
 
@@ -351,7 +364,8 @@ static int tcp_round(int fd, char *buf, uint32_t len, uint64_t deadline)
 
 int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
 		      uint32_t len, unsigned int count, double timeout_s,
-		      struct rctl_hist *h, struct rctl_stat *st, struct rctl_err *e)
+		      const uint8_t *token, struct rctl_hist *h, struct rctl_stat *st,
+		      struct rctl_err *e)
 {
 	int fd, ret = 0, ms = (int)(timeout_s * 1000);
 	unsigned int i;
@@ -367,7 +381,7 @@ int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
 		free(buf);
 		return fd;
 	}
-	ret = ctl_hello(fd, ms, e);
+	ret = ctl_hello(fd, ms, token, e);
 	for (i = 0; !ret && i < count; i++) {
 		t0 = rctl_fast_ns();
 		ret = tcp_round(fd, buf, len, rctl_clock_ns() + (uint64_t)(timeout_s * 1e9));

@@ -128,7 +128,7 @@ static void compare_tcp(const struct rctl_reach_opts *o, struct rctl_reach_resul
 
 	rctl_hist_init(h);
 	r->tcp_done = !rctl_tcp_pingpong(dst, o->src, o->size, o->count,
-					 o->timeout_s, h, &st, &r->tcp_err);
+					 o->timeout_s, o->token, h, &st, &r->tcp_err);
 	rctl_lat_of(&r->tcp, h, &st);
 }
 

@@ -70,6 +70,7 @@
 #define HANDSHAKE_NS 10000000000ull	/* REQ to ESTABLISHED, at most */
 #define TCP_IDLE_NS 10000000000ull	/* an echo connection silent this long is closed */
 #define TCP_BUF 65536
+#define TCP_AUTH_NS 3000000000ull	/* a control connection's token must be in by then */
 #define KEEPALIVE_NS RCTL_SERVE_KEEPALIVE_NS
 #define WRITE_BACK_NS KEEPALIVE_NS	/* a poll-mode answer must complete within */
 enum {
@@ -122,6 +123,10 @@ struct tconn {
 	struct rctl_peer_key key;
 	uint64_t last, born;
 	uint32_t off, len;		/* bytes read and not yet written back */
+	uint32_t tokgot;		/* token bytes read; echoes once it is all in */
+	bool authed;			/* no --token-file, or its token was read */
+	uint8_t tok[RCTL_TOKEN_LEN];
+	char peer[RCTL_ADDR_LEN + 8];
 	char buf[TCP_BUF];
 };
 
@@ -587,26 +592,34 @@ static void report_reject(struct server *sv, const struct rctl_peer_key *k,
 	struct rctl_serve_event ev = { .kind = RCTL_SERVE_REJECT, .clients = sv->n,
 				       .why = why };
 
-	if (!rctl_reject_log_note(&sv->rlog, k, key_why, rctl_clock_ns(), &ev.count))
+	if (!rctl_reject_log_note(&sv->rlog, k, key_why, rctl_clock_ns(), &ev.count,
+				  &ev.unreported))
 		return;
 	snprintf(ev.peer, sizeof(ev.peer), "%s", peer);
 	sv->cb(sv->arg, &ev);
 }
 
+/*
+ * A peer outside --allow gets a bare REJ: no status, no version, and no
+ * work done for it (no port or netdev query). Any other refusal gets our
+ * version and the status, in the full layout (its first 32 bytes are
+ * version 1's, so a client of any version reads them), and no MTUs or
+ * netdev name: they are for clients that are served.
+ */
 static void reject(struct server *sv, struct rdma_cm_id *id, uint8_t st,
 		   const struct rctl_peer_key *k)
 {
-	struct rctl_welcome w = { 0 };
+	struct rctl_welcome w = { .version = RCTL_PROBE_VERSION, .status = st };
 	uint8_t buf[RCTL_WELCOME_LEN];
 	char peer[RCTL_ADDR_LEN + 8];
 	size_t n;
 
-	/*
-	 * Our own version, in the full layout: its first 32 bytes are version
-	 * 1's, so a client of any version reads the status and our version.
-	 */
-	n = welcome(id, RCTL_PROBE_VERSION, st, &w, buf);
-	rdma_reject(id, buf, (uint8_t)n);
+	if (st == RCTL_PROBE_NOT_ALLOWED) {
+		rdma_reject(id, NULL, 0);
+	} else {
+		n = rctl_welcome_encode(&w, buf);
+		rdma_reject(id, buf, (uint8_t)n);
+	}
 	peer_str(id, peer, sizeof(peer));
 	report_reject(sv, k, st, peer, status_why(st));
 }
@@ -890,12 +903,38 @@ static void tcp_accept(struct server *sv, int lfd)
 	t->key = k;
 	t->born = t->last = rctl_clock_ns();
 	t->off = 0;
-	t->len = (uint32_t)snprintf(t->buf, sizeof(t->buf), "rocectl-serve %u\n",
-				    RCTL_PROBE_VERSION);
+	t->tokgot = 0;
+	t->authed = !sv->o->token;
+	addr_port_str((struct sockaddr *)&ss, t->peer, sizeof(t->peer));
+	/* " token": echoes begin after the --token-file token (probe_io.c sends it) */
+	t->len = (uint32_t)snprintf(t->buf, sizeof(t->buf), "rocectl-serve %u%s\n",
+				    RCTL_PROBE_VERSION, t->authed ? "" : " token");
+}
+
+/*
+ * Before its first echo, a connection to a serve with --token-file sends the
+ * token (RCTL_TOKEN_LEN bytes, NUL padded); a wrong one is closed and logged.
+ */
+static void tcp_auth(struct server *sv, struct tconn *t)
+{
+	ssize_t n = read(t->fd, t->tok + t->tokgot, RCTL_TOKEN_LEN - t->tokgot);
+
+	if (n == 0 || (n < 0 && errno != EAGAIN))
+		return tcp_close(t);
+	t->tokgot += n > 0 ? (uint32_t)n : 0;
+	if (t->tokgot < RCTL_TOKEN_LEN)
+		return;
+	if (rctl_const_eq(t->tok, sv->o->token, RCTL_TOKEN_LEN)) {
+		t->authed = true;
+		return;
+	}
+	report_reject(sv, &t->key, 0x80 | RCTL_PROBE_TOKEN, t->peer,
+		      "token missing or wrong, tcp control port");
+	tcp_close(t);
 }
 
 /* Write back what is pending, then read more: never blocks. */
-static void tcp_echo(struct tconn *t, short revents, uint64_t now)
+static void tcp_echo(struct server *sv, struct tconn *t, short revents, uint64_t now)
 {
 	ssize_t n;
 
@@ -911,13 +950,15 @@ static void tcp_echo(struct tconn *t, short revents, uint64_t now)
 	}
 	if (!(revents & (POLLIN | POLLHUP | POLLERR)))
 		return;
+	if (!t->authed)
+		return tcp_auth(sv, t);
 	n = read(t->fd, t->buf, sizeof(t->buf));
 	if (n == 0 || (n < 0 && errno != EAGAIN))
 		return tcp_close(t);
 	if (n > 0) {
 		t->len = (uint32_t)n;
 		t->last = now;
-		tcp_echo(t, 0, now);
+		tcp_echo(sv, t, 0, now);
 	}
 }
 
@@ -1005,10 +1046,12 @@ static void loop_serve(struct server *sv, struct loop_fds *f)
 	unsigned int i;
 
 	for (i = 0; i < f->ntc; i++)
-		if (now > f->tc[i]->born && now - f->tc[i]->born > lifetime)
+		if (now > f->tc[i]->born && (now - f->tc[i]->born > lifetime ||
+					     (!f->tc[i]->authed &&
+					      now - f->tc[i]->born > TCP_AUTH_NS)))
 			tcp_close(f->tc[i]);
 		else if (f->p[2 + i].revents)
-			tcp_echo(f->tc[i], f->p[2 + i].revents, now);
+			tcp_echo(sv, f->tc[i], f->p[2 + i].revents, now);
 		else if (now > f->tc[i]->last && now - f->tc[i]->last > TCP_IDLE_NS)
 			tcp_close(f->tc[i]);
 	/* before CM events, which may free a connection of the list */

@@ -163,14 +163,35 @@ static struct rctl_reject_slot *reject_slot(struct rctl_reject_log *l,
 	return old;
 }
 
+/* The line budget of every peer together: false when it is spent. */
+static bool reject_budget(struct rctl_reject_log *l, uint64_t now)
+{
+	if (!l->lines || now - l->window >= RCTL_REJECT_LOG_NS) {
+		l->window = now;
+		l->lines = 0;
+	}
+	if (l->lines >= RCTL_REJECT_LOG_BURST) {
+		l->unreported++;
+		return false;
+	}
+	l->lines++;
+	return true;
+}
+
 bool rctl_reject_log_note(struct rctl_reject_log *l, const struct rctl_peer_key *k,
-			  uint8_t why, uint64_t now, uint64_t *count)
+			  uint8_t why, uint64_t now, uint64_t *count, uint64_t *others)
 {
 	struct rctl_reject_slot *s = reject_slot(l, k, why);
 
-	s->count++;
-	if (s->used && now - s->last < RCTL_REJECT_LOG_NS)
+	if (s->used && now - s->last < RCTL_REJECT_LOG_NS) {
+		s->count++;
 		return false;
+	}
+	if (!reject_budget(l, now))
+		return false;	/* counted in unreported, not in the slot */
+	s->count++;
+	*others = l->unreported;
+	l->unreported = 0;
 	s->used = true;
 	s->last = now;
 	*count = s->count;

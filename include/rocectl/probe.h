@@ -172,13 +172,15 @@ void rctl_lat_of(struct rctl_lat *l, const struct rctl_hist *h,
 
 /*
  * --compare-tcp: "count" round trips of "len" bytes over TCP against serve's
- * control port (connect, banner, then echo; TCP_NODELAY), each bounded by
- * timeout_s. 0, or -errno with the message in e (-EPROTO: not a serve that
- * echoes).
+ * control port (connect, banner, the token when the banner asks for one,
+ * then echo; TCP_NODELAY), each bounded by timeout_s. token: RCTL_TOKEN_LEN
+ * bytes of --token-file, or NULL. 0, or -errno with the message in e
+ * (-EPROTO: not a serve that echoes; -EACCES: it wants a token we lack).
  */
 int rctl_tcp_pingpong(const struct sockaddr *dst, const struct sockaddr *src,
 		      uint32_t len, unsigned int count, double timeout_s,
-		      struct rctl_hist *h, struct rctl_stat *st, struct rctl_err *e);
+		      const uint8_t *token, struct rctl_hist *h, struct rctl_stat *st,
+		      struct rctl_err *e);
 
 /*
  * The IPv4 (else IPv6) address of the first RoCE v2 GID of dev/port, or of

@@ -57,6 +57,7 @@ struct rctl_serve_event {
 	uint64_t messages;		/* handled, on disconnect */
 	double secs;			/* connected for, on disconnect */
 	uint64_t count;			/* reject: rejections this line stands for */
+	uint64_t unreported;		/* reject: of other lines, over the log's budget */
 	const char *why;		/* reject/disconnect reason, or NULL */
 };
 

@@ -57,10 +57,13 @@ bool rctl_cidr_match(const struct rctl_cidr *c, unsigned int n,
  * reported at once, later ones of the same peer and reason at most once per
  * RCTL_REJECT_LOG_NS, with how many there were. The table remembers the
  * RCTL_REJECT_LOG_SLOTS most recent pairs (the oldest is forgotten first), so
- * a flood from many addresses costs a line per address, never memory.
+ * a flood from many addresses costs no memory; and whatever the addresses,
+ * at most RCTL_REJECT_LOG_BURST lines are reported per RCTL_REJECT_LOG_NS:
+ * the rejections past that are counted and said in the next line reported.
  */
 #define RCTL_REJECT_LOG_SLOTS 64u
 #define RCTL_REJECT_LOG_NS 60000000000ull
+#define RCTL_REJECT_LOG_BURST 64u
 
 struct rctl_reject_log {
 	struct rctl_reject_slot {
@@ -70,14 +73,19 @@ struct rctl_reject_log {
 		uint64_t last;		/* when it was last reported */
 		uint64_t count;		/* rejections not yet reported */
 	} slot[RCTL_REJECT_LOG_SLOTS];
+	uint64_t window;		/* start of the current RCTL_REJECT_LOG_NS */
+	unsigned int lines;		/* reported in it */
+	uint64_t unreported;		/* rejections over the budget, not yet said */
 };
 
 /*
  * Count one rejection at now (ns); true when it is to be reported now, with
- * *count the rejections the line stands for (this one included).
+ * *count the rejections of this peer and reason the line stands for (this
+ * one included) and *others those of any peer that went unreported because
+ * the budget was spent.
  */
 bool rctl_reject_log_note(struct rctl_reject_log *l, const struct rctl_peer_key *k,
-			  uint8_t why, uint64_t now, uint64_t *count);
+			  uint8_t why, uint64_t now, uint64_t *count, uint64_t *others);
 
 /* Compare n bytes in time that does not depend on where they differ. */
 bool rctl_const_eq(const void *a, const void *b, size_t n);

@@ -113,7 +113,7 @@ reach() {
 	serve_start --allow "$LAB_B_IP/32" --allow fd00::/8
 	run reach --timeout 3
 	assert_equal "$status" 2
-	assert_output --partial "rejected (this address is not in serve's --allow list)"
+	assert_output --partial "rejected (by the listener, without a reason: a serve does so to an address outside its --allow list)"
 	run reach --timeout 3
 	assert_equal "$status" 2
 	# one line per peer and reason a minute, however often it tries
@@ -142,6 +142,30 @@ reach() {
 	grep -q '^rejected 10\.0\.0\.1:[0-9]* (token missing or wrong)' "$SERVE_LOG"
 	run reach -c 2 --token-file "$t"
 	assert_success
+	# the TCP control port too: --compare-tcp sends the token, a peer without it gets no echo
+	run reach -c 2 --compare-tcp --token-file "$t"
+	assert_success
+	run timeout 30 python3 - "$LAB_A_IP" "$LAB_B_IP" <<-'EOF'
+	import socket, sys, time
+	def conn():
+	    s = socket.socket()
+	    s.bind((sys.argv[1], 0))
+	    s.settimeout(10)
+	    s.connect((sys.argv[2], 18520))
+	    return s
+	a, b = conn(), conn()
+	for s in (a, b):
+	    l = s.recv(64)
+	    assert l.startswith(b"rocectl-serve ") and l.endswith(b" token\n"), l
+	a.send(b"x" * 24)           # a wrong token: closed, never echoed
+	assert a.recv(64) == b""
+	t0 = time.time()
+	b.send(b"x")                 # too short, then silence: closed within 3 s
+	assert b.recv(64) == b""
+	assert time.time() - t0 < 6, "a connection without its token was held"
+	EOF
+	assert_success
+	grep -q '^rejected 10\.0\.0\.1:[0-9]* (token missing or wrong, tcp control port)' "$SERVE_LOG"
 	run timeout 60 "$ROCECTL" bench rdma "$LAB_B_IP" --src "$LAB_A_IP" --iters 50 --token-file "$t" -j
 	assert_success
 	jq -e '.iters == 50' <<<"$output"

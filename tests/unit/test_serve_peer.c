@@ -116,31 +116,43 @@ static void test_cidr_match(void **state)
 	assert_false(rctl_cidr_match(c, 1, &out));
 }
 
-/* Once per peer and reason a minute, with the count; a flood of addresses costs no memory. */
+/*
+ * Once per peer and reason a minute, with the count; a flood of addresses
+ * costs no memory, and at most RCTL_REJECT_LOG_BURST lines a minute whatever
+ * the addresses, the rest said in the next line.
+ */
 static void test_reject_log(void **state)
 {
 	static struct rctl_reject_log l;
 	struct rctl_peer_key a = key4("10.0.0.1"), b = key4("10.0.0.2");
-	uint64_t n = 0, t = 1000;
+	uint64_t n = 0, o = 0, t = 1000, t1 = t + RCTL_REJECT_LOG_NS;
 	unsigned int i, lines = 0;
 
-	assert_true(rctl_reject_log_note(&l, &a, 7, t, &n));
+	assert_true(rctl_reject_log_note(&l, &a, 7, t, &n, &o));
 	assert_int_equal(n, 1);
+	assert_int_equal(o, 0);
 	for (i = 0; i < 100; i++)
-		assert_false(rctl_reject_log_note(&l, &a, 7, t + i, &n));
+		assert_false(rctl_reject_log_note(&l, &a, 7, t + i, &n, &o));
 	/* another reason or another peer is its own line */
-	assert_true(rctl_reject_log_note(&l, &a, 6, t, &n));
-	assert_true(rctl_reject_log_note(&l, &b, 7, t, &n));
-	assert_true(rctl_reject_log_note(&l, &a, 7, t + RCTL_REJECT_LOG_NS, &n));
+	assert_true(rctl_reject_log_note(&l, &a, 6, t, &n, &o));
+	assert_true(rctl_reject_log_note(&l, &b, 7, t, &n, &o));
+	assert_true(rctl_reject_log_note(&l, &a, 7, t1, &n, &o));
 	assert_int_equal(n, 101);
+	/* 1000 addresses in a minute: the budget's lines, then silence */
 	for (i = 0; i < 1000; i++) {
 		struct rctl_peer_key k = key4("10.9.0.0");
 
 		k.addr[2] = (uint8_t)(i >> 8);
 		k.addr[3] = (uint8_t)i;
-		lines += rctl_reject_log_note(&l, &k, 7, t + 10 + i, &n);
+		lines += rctl_reject_log_note(&l, &k, 7, t1 + 10 + i, &n, &o);
 	}
-	assert_int_equal(lines, 1000);
+	assert_int_equal(lines, RCTL_REJECT_LOG_BURST - 1);
+	/* the next minute's first line says how many went unsaid */
+	assert_true(rctl_reject_log_note(&l, &b, 7, t1 + RCTL_REJECT_LOG_NS + 10, &n, &o));
+	assert_int_equal(n, 1);
+	assert_int_equal(o, 1000 - (RCTL_REJECT_LOG_BURST - 1));
+	assert_true(rctl_reject_log_note(&l, &a, 6, t1 + RCTL_REJECT_LOG_NS + 11, &n, &o));
+	assert_int_equal(o, 0);
 }
 
 static void test_const_eq(void **state)
