@@ -80,41 +80,51 @@ static bool indexed(const struct rctl_host *h)
 	return h->idx_name && h->idx_base == h->netdevs && h->idx_n == h->n_netdevs;
 }
 
-/*
- * The first of idx[0..n) whose key (name or vlan_lower) is "key": the range
- * of them is [*first, *first + return).
- */
-static uint32_t idx_range(const struct rctl_host *h, const uint32_t *idx, uint32_t n,
-			  bool lower, const char *key, uint32_t *first)
+static const char *idx_key(const struct rctl_host *h, const uint32_t *idx, uint32_t i,
+			   bool lower)
 {
-	uint32_t lo = 0, hi = n, end;
+	const struct rctl_netdev *nd = &h->netdevs[idx[i]];
 
+	return lower ? nd->vlan_lower : nd->name;
+}
+
+/* The first of idx[lo..hi) whose key is >= "key" (past_equal: > "key"). */
+static uint32_t idx_bound(const struct rctl_host *h, const uint32_t *idx, uint32_t lo,
+			  uint32_t hi, bool lower, const char *key, bool past_equal)
+{
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		const struct rctl_netdev *nd = &h->netdevs[idx[mid]];
+		int c = strcmp(idx_key(h, idx, mid, lower), key);
 
-		if (strcmp(lower ? nd->vlan_lower : nd->name, key) < 0)
+		if (c < 0 || (past_equal && !c))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (end = lo; end < n; end++) {
-		const struct rctl_netdev *nd = &h->netdevs[idx[end]];
+	return lo;
+}
 
-		if (strcmp(lower ? nd->vlan_lower : nd->name, key))
-			break;
-	}
-	*first = lo;
-	return end - lo;
+/*
+ * The netdevs of idx[0..n) whose key (name or vlan_lower) is "key": the range
+ * [*first, *first + return), found by two binary searches, so that a lookup
+ * costs log n however many netdevs share the key.
+ */
+static uint32_t idx_range(const struct rctl_host *h, const uint32_t *idx, uint32_t n,
+			  bool lower, const char *key, uint32_t *first)
+{
+	*first = idx_bound(h, idx, 0, n, lower, key, false);
+	return idx_bound(h, idx, *first, n, lower, key, true) - *first;
 }
 
 struct rctl_netdev *rctl_host_netdev(const struct rctl_host *h, const char *name)
 {
 	uint32_t i;
 
-	if (indexed(h))
-		return idx_range(h, h->idx_name, h->n_netdevs, false, name, &i) ?
+	if (indexed(h)) {
+		i = idx_bound(h, h->idx_name, 0, h->n_netdevs, false, name, false);
+		return i < h->n_netdevs && !strcmp(idx_key(h, h->idx_name, i, false), name) ?
 		       &h->netdevs[h->idx_name[i]] : NULL;
+	}
 	for (i = 0; i < h->n_netdevs; i++)
 		if (!strcmp(h->netdevs[i].name, name))
 			return &h->netdevs[i];

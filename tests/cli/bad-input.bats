@@ -169,3 +169,13 @@ bad() {
 	bad 3 tune revert /nonexistent.json
 	bad 3 tune revert --state-dir "$BATS_FILE_TMPDIR/none"
 }
+
+@test "a snapshot of 60,000 netdevs of one name is judged in linear time (a look-up was quadratic: minutes)" {
+	local big=$BATS_TEST_TMPDIR/60k.json
+	jq '.host.netdevs |= (. + [range(60000) as $i | (.[0] | {name, mtu, kind})])' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$big"
+	# seconds under ASan; the quadratic look-up took 7 minutes on 2 cores
+	run -0 timeout 30 "$ROCECTL" check all -i "$big"
+	run -0 timeout 30 "$ROCECTL" check all -i "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_equal "$(timeout 30 "$ROCECTL" check all -i "$big")" "$output"
+}
