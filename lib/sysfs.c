@@ -208,8 +208,15 @@ int rctl_write_text(const char *path, const char *text)
 	int fd, ret = 0;
 
 	/* Like echo: the kernel parsers accept the trailing newline. */
+	if (len + 1 >= sizeof(buf))
+		return -EINVAL;
 	snprintf(buf, sizeof(buf), "%s\n", text);
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	/*
+	 * O_TRUNC as the shell's "echo V > FILE": nothing to sysfs, configfs
+	 * and debugfs attributes, and on a regular file (a test's redirected
+	 * root) "0" over "106" leaves "0", not "0\n6".
+	 */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, buf, len + 1) != (ssize_t)(len + 1))

@@ -625,6 +625,28 @@ static void test_apply_revert(void **state)
 }
 
 /*
+ * A shorter value over a longer one leaves only itself: "0" over "106" of a
+ * regular file (the tests' redirected roots) reads "0", not "0\n6".
+ */
+static void test_write_truncates(void **state)
+{
+	struct rctl_tune_plan p;
+	struct rctl_err e = { 0 };
+	char name[256] = "";
+	struct rctl_tune_dir d;
+
+	(void)state;
+	open_sd(&d, "state-trunc");
+	file_plan(&p, 1);
+	snprintf(p.ch[0].new_text, sizeof(p.ch[0].new_text), "0");
+	put(p.ch[0].path, "106\n");
+	assert_int_equal(rctl_tune_apply(&p, &d, name, sizeof(name), &e), 0);
+	assert_string_equal(get(p.ch[0].path), "0\n");
+	rctl_tune_plan_free(&p);
+	rctl_tune_dir_close(&d);
+}
+
+/*
  * An undo that fails stays to be done: the state file is not marked
  * reverted, and the next revert retries that undo, and only that one.
  */
@@ -987,6 +1009,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_persist, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_persist_config_path, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_apply_revert, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_write_truncates, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_revert_retries_failed_undo, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_killed_apply_reverts_what_ran, setup_dir,
