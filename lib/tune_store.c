@@ -75,6 +75,39 @@ static int dir_lock(struct rctl_tune_dir *d, struct rctl_err *e)
 	return rctl_err_strerror(e, errno, "cannot lock '%s/%s'", d->path, RCTL_TUNE_LOCK);
 }
 
+/* A temporary file of open_temp(): ".NAME.PID.N.tmp". */
+static bool temp_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	return n[0] == '.' && len > 5 && !strcmp(n + len - 4, ".tmp");
+}
+
+/*
+ * Under the lock no other apply or revert writes here: a temporary file
+ * left is one a killed rocectl (SIGKILL, a power cut) did not rename or
+ * unlink. Removed, so that they do not pile up; best effort.
+ */
+static void sweep_temps(const struct rctl_tune_dir *d)
+{
+	struct dirent *de;
+	struct stat st;
+	/* its own open of ".", not a dup: a dup shares the offset readdir moves */
+	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(dir)))
+		if (temp_name(de->d_name) &&
+		    !fstatat(d->fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
+			unlinkat(d->fd, de->d_name, 0);
+	closedir(dir);
+}
+
 int rctl_tune_dir_open(struct rctl_tune_dir *d, const char *path, bool create,
 		       struct rctl_err *e)
 {
@@ -99,6 +132,8 @@ int rctl_tune_dir_open(struct rctl_tune_dir *d, const char *path, bool create,
 		ret = dir_lock(d, e);
 	if (ret)
 		rctl_tune_dir_close(d);
+	else
+		sweep_temps(d);
 	return ret;
 }
 

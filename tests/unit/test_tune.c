@@ -624,6 +624,27 @@ static void test_apply_revert(void **state)
 	rctl_tune_dir_close(&d);
 }
 
+/* A temporary file that a killed apply left is gone at the next open. */
+static void test_killed_temp_swept(void **state)
+{
+	struct rctl_tune_dir d;
+	char path[256];
+
+	(void)state;
+	open_sd(&d, "state-sweep");
+	rctl_tune_dir_close(&d);
+	snprintf(path, sizeof(path), "%s/state-sweep/.tune-20261204.json.4242.7123.tmp", dir);
+	put(path, "{");
+	snprintf(path, sizeof(path), "%s/state-sweep/.keep", dir);
+	put(path, "x");
+	open_sd(&d, "state-sweep");
+	snprintf(path, sizeof(path), "%s/state-sweep/.tune-20261204.json.4242.7123.tmp", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/state-sweep/.keep", dir);
+	assert_int_equal(access(path, F_OK), 0);
+	rctl_tune_dir_close(&d);
+}
+
 /*
  * A shorter value over a longer one leaves only itself: "0" over "106" of a
  * regular file (the tests' redirected roots) reads "0", not "0\n6".
@@ -1010,6 +1031,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_persist_config_path, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_apply_revert, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_write_truncates, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_killed_temp_swept, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_revert_retries_failed_undo, setup_dir,
 						teardown_dir),
 		cmocka_unit_test_setup_teardown(test_killed_apply_reverts_what_ran, setup_dir,
