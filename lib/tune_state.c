@@ -194,17 +194,52 @@ static int check_write(const struct rctl_tune_change *c, const char *name,
 	return 0;
 }
 
+/*
+ * An APP entry as dcbnl carries it (struct dcb_app, include/uapi/linux/
+ * dcbnl.h): a selector of IEEE 802.1Qaz (1 ethertype to 5 DSCP, a u8 on the
+ * wire: 261 would go out as 5), a protocol that fits it (a DSCP is 6 bits),
+ * a priority 0-7; app-set's old priority too, unless there was none.
+ */
+static bool app_ok(const struct rctl_tune_change *c, enum rctl_tune_op op)
+{
+	if (c->app_selector < 1 || c->app_selector > 5 || c->app_prio > 7 ||
+	    c->app_protocol > (c->app_selector == 5 ? 63u : 0xffffu))
+		return false;
+	return op != RCTL_TUNE_APP_SET || c->old_val <= 7 || c->old_val == RCTL_APP_NONE;
+}
+
+/*
+ * ETS as dcbnl's struct ieee_ets: each priority to one of 8 TCs, each TC's
+ * TSA strict (0), CBS (1), ETS (2) or vendor (255), its bandwidth a percent.
+ */
+static bool ets_ok(const struct rctl_tune_change *c)
+{
+	unsigned int i;
+
+	if (c->ets_willing > 1)
+		return false;
+	for (i = 0; i < 8; i++)
+		if (c->old_prio_tc[i] > 7 || c->new_prio_tc[i] > 7 || c->tc_tx_bw[i] > 100 ||
+		    (c->tc_tsa[i] > 2 && c->tc_tsa[i] != 255))
+			return false;
+	return true;
+}
+
 static int check_netdev_op(const struct rctl_tune_change *c, enum rctl_tune_op op,
 			   const char *name, uint32_t i, struct rctl_err *e)
 {
+	bool app = op == RCTL_TUNE_APP_ADD || op == RCTL_TUNE_APP_DEL || op == RCTL_TUNE_APP_SET;
+
 	if (!valid_ifname(c->ifname))
 		return bad(e, name, i, "not a netdev name: ifname", c->ifname);
 	if ((op == RCTL_TUNE_PAUSE && (c->old_val > 7 || c->new_val > 7)) ||
 	    (op == RCTL_TUNE_PFC && (c->old_val > 0xff || c->new_val > 0xff)))
 		return bad(e, name, i, "value out of range for op", rctl_tune_op_name(op));
-	if ((op == RCTL_TUNE_APP_ADD || op == RCTL_TUNE_APP_DEL) &&
-	    (c->app_selector > 255 || c->app_protocol > 0xffff || c->app_prio > 7))
+	if (app && !app_ok(c, op))
 		return bad(e, name, i, "APP entry out of range for op", rctl_tune_op_name(op));
+	if (op == RCTL_TUNE_ETS && !ets_ok(c))
+		return bad(e, name, i, "prio_tc, tc_tsa, tc_tx_bw or ets_willing out of range for op",
+			   rctl_tune_op_name(op));
 	return 0;
 }
 

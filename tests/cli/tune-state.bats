@@ -104,6 +104,29 @@ revert_refused() {
 	revert_refused "$T/s.json"
 	state "$T/s.json" '{"op": "app-add", "target": "eth0", "setting": "dscp-prio 26", "via": "dcbnl", "ifname": "eth0", "app_prio": 9, "status": "applied"}'
 	revert_refused "$T/s.json"
+	# app-set too, and by what dcbnl carries: a u8 selector of 1-5 (261 went out as 5), a 6-bit DSCP
+	# (a netdev this host does not have: an old revert that let them through sends nothing)
+	local app='"target": "eth0", "setting": "dscp-prio 26", "via": "dcbnl", "ifname": "rctl-none0", "status": "applied"'
+	state "$T/s.json" "{\"op\": \"app-set\", $app, \"app_selector\": 261, \"app_protocol\": 26, \"app_prio\": 3}"
+	revert_refused "$T/s.json"
+	assert_regex "$stderr" "change 1: APP entry out of range for op 'app-set'"
+	state "$T/s.json" "{\"op\": \"app-set\", $app, \"app_selector\": 5, \"app_protocol\": 26, \"app_prio\": 3, \"old_val\": 8}"
+	revert_refused "$T/s.json"
+	assert_regex "$stderr" "APP entry out of range"
+	state "$T/s.json" "{\"op\": \"app-del\", $app, \"app_selector\": 5, \"app_protocol\": 64, \"app_prio\": 3}"
+	revert_refused "$T/s.json"
+	assert_regex "$stderr" "APP entry out of range"
+	# ETS: a priority's TC 0-7, a TSA of dcbnl's (0, 1, 2, 255), a bandwidth in percent
+	local ets='"op": "ets", "target": "eth0", "setting": "ets", "via": "dcbnl", "ifname": "rctl-none0", "status": "applied"'
+	state "$T/s.json" "{$ets, \"old_prio_tc\": [0,0,0,9,0,0,0,0]}"
+	revert_refused "$T/s.json"
+	assert_regex "$stderr" "change 1: prio_tc, tc_tsa, tc_tx_bw or ets_willing out of range for op 'ets'"
+	state "$T/s.json" "{$ets, \"tc_tsa\": [2,2,3,2,2,2,2,2]}"
+	revert_refused "$T/s.json"
+	assert_regex "$stderr" "out of range for op 'ets'"
+	state "$T/s.json" "{$ets, \"tc_tx_bw\": [101,0,0,0,0,0,0,0]}"
+	revert_refused "$T/s.json"
+	assert_regex "$stderr" "out of range for op 'ets'"
 	state "$T/s.json" '{"op": "rm-rf", "target": "eth0", "setting": "x", "via": "x", "status": "applied"}'
 	revert_refused "$T/s.json"
 	assert_regex "$stderr" "unknown op 'rm-rf'"
