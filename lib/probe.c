@@ -265,8 +265,12 @@ static int handle_reject(struct rctl_conn *c, const struct rctl_rdma_cm_ev *ev,
 		if (w.status == RCTL_PROBE_VERSION_MISMATCH)
 			return version_mismatch(c, w.version, e);
 		snprintf(msg, sizeof(msg), "%s", busy_why(w.status));
-	} else if (ev->status == 28 && !ev->priv_len) {
-		/* serve answers a peer outside its --allow list with nothing at all */
+	} else if (ev->status == 28) {
+		/*
+		 * Consumer defined, no welcome in the private data (the CM's REJ
+		 * carries its zeroed bytes): how serve answers a peer outside its
+		 * --allow list, with nothing at all.
+		 */
 		snprintf(msg, sizeof(msg), "by the listener, without a reason: a serve does so to "
 			 "an address outside its --allow list");
 	} else {
