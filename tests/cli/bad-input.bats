@@ -149,6 +149,22 @@ bad() {
 	bad 64 check all -i ok.json --config bad-value.conf
 	bad 64 check all -i ok.json --config no-equals.conf
 	assert_equal "$stderr" "rocectl: 'no-equals.conf' line 1: expected 'key = value'"
+	# a FIFO is refused at once, not waited on (through ROCECTL_CONF too)
+	mkfifo fifo.conf
+	bad 64 check all -i ok.json --config fifo.conf
+	assert_equal "$stderr" "rocectl: cannot read config 'fifo.conf': it is not a regular file"
+	ROCECTL_CONF=fifo.conf bad 64 check all -i ok.json
+	# a NUL byte would hide the rest of its line: refused
+	printf 'dscp = 26\0\nprio = 5\n' >nul.conf
+	bad 64 check all -i ok.json --config nul.conf
+	assert_equal "$stderr" "rocectl: cannot read config 'nul.conf': it holds a NUL byte"
+	# a key set twice: which one wins is nobody's guess
+	printf 'dscp = 26\n\ndscp = 24\n' >dup.conf
+	bad 64 check all -i ok.json --config dup.conf
+	assert_equal "$stderr" "rocectl: 'dup.conf' line 3: 'dscp' was set on line 1 already"
+	printf 'profile = lossless-dscp\nprofile = lossless-dscp\n' >dup.conf
+	bad 64 check all -i ok.json --config dup.conf
+	assert_equal "$stderr" "rocectl: 'dup.conf' line 2: 'profile' was set on line 1 already"
 }
 
 @test "compare and tune with bad files: 64 or 3" {
