@@ -29,6 +29,13 @@ unit() {
 	done
 }
 
+@test "rocectl-serve.service: what systemd-analyze security lists that serve does not need is off" {
+	unit rocectl-serve.service
+	run -0 systemd-analyze security --offline=yes --threshold=25 "$U/rocectl-serve.service"
+	assert_output --regexp "Overall exposure level for rocectl-serve.service: [0-1]\.[0-9] OK"
+	refute_line --regexp "^✗ (SystemCallFilter=~@privileged|PrivateMounts=) "
+}
+
 @test "rocectl-tune.service: sandboxed (systemd-analyze security below 2.5), bounded, ordered after the RDMA hardware" {
 	unit rocectl-tune.service
 	run -0 systemd-analyze security --offline=yes --threshold=25 "$U/rocectl-tune.service"
