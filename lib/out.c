@@ -131,6 +131,24 @@ void out_reset(void)
 	o.depth = 0;
 }
 
+/*
+ * The document as cJSON printed it, but the C1 controls (U+0080..U+009F,
+ * UTF-8 C2 80..C2 9F) written as \u0080..\u009f: cJSON escapes only those
+ * below U+0020, and a terminal takes U+009B for a CSI, as ESC [. Outside
+ * strings a JSON document is ASCII, so the bytes can only be in a string:
+ * the same document, every string the same value.
+ */
+static void put_json(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fprintf(f, "\\u%04x", *++p);
+		else
+			fputc(*p, f);
+}
+
 static int out_write_doc(void)
 {
 	FILE *f = out_stream();
@@ -141,7 +159,7 @@ static int out_write_doc(void)
 	s = o.pretty ? cJSON_Print(o.root) : cJSON_PrintUnformatted(o.root);
 	if (!s)
 		return -ENOMEM;
-	fputs(s, f);
+	put_json(f, s);
 	fputc('\n', f);
 	cJSON_free(s);
 	return 0;

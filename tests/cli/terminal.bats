@@ -30,6 +30,11 @@ no_raw_controls() { ! printf '%s' "$1" | LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\
 	run -0 rocectl devices -j -i "$ESC"
 	[ "$(jq -r .hostname <<<"$output")" = $'node\e]0;pwned\a\u009b' ]
 	[ "$(jq -r '.devices[0].ports[0].netdev' <<<"$output")" = $'ens1\e[2Jx' ]
+	# ... and escaped as JSON, U+009B too (cJSON escapes only C0): no raw CSI reaches a terminal
+	printf '%s' "$output" | grep -qF '\u009b'
+	! printf '%s' "$output" | LC_ALL=C grep -q $'\xc2[\x80-\x9f]'
+	run -0 rocectl devices -p -i "$ESC"
+	! printf '%s' "$output" | LC_ALL=C grep -q $'\xc2[\x80-\x9f]'
 	run -0 rocectl compare -j "$ESC" "$FIXTURES/mlx5-upstream-healthy.json"
 	jq -e --arg h $'node\e]0;pwned\a\u009b' '[.. | strings | select(. == $h)] | length > 0' <<<"$output"
 }
