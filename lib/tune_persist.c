@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "rocectl/fileio.h"
+#include "rocectl/json.h"
 #include "rocectl/tune_persist.h"
 
 #define DROPIN_NAME "persist.conf"
@@ -88,12 +89,33 @@ static int quote(char *out, size_t len, const char *s)
 	return 0;
 }
 
+/*
+ * A path systemd takes in Environment=: printable UTF-8. systemd ignores an
+ * assignment that is not valid UTF-8 (with a warning in the journal only),
+ * and the boot would then apply /etc/rocectl.conf instead, silently.
+ */
+static const char *path_flaw(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	size_t n;
+
+	while (p < end) {
+		if (*p < ' ' || *p == 0x7f || (p[0] == 0xc2 && p + 1 < end && p[1] < 0xa0))
+			return "a control character";
+		n = *p < 0x80 ? 1 : rctl_utf8_len(p, (size_t)(end - p));
+		if (!n)
+			return "bytes that are not UTF-8";
+		p += n;
+	}
+	return NULL;
+}
+
 /* The config file as the boot will find it: absolute, a regular file, printable. */
 static int boot_conf(const char *conf, char *abs, size_t len, struct rctl_err *e)
 {
 	char cwd[PATH_MAX];
 	struct stat st;
-	const char *c;
+	const char *flaw;
 
 	if (conf[0] == '/')
 		snprintf(abs, len, "%s", conf);
@@ -101,10 +123,10 @@ static int boot_conf(const char *conf, char *abs, size_t len, struct rctl_err *e
 		return rctl_err_strerror(e, errno, "cannot persist config '%s': no working directory", conf);
 	else if (snprintf(abs, len, "%s/%s", cwd, conf) >= (int)len)
 		return rctl_err_strerror(e, ENAMETOOLONG, "cannot persist config '%s'", conf);
-	for (c = abs; *c; c++)
-		if ((unsigned char)*c < ' ' || *c == 0x7f)
-			return rctl_err_plain(e, EINVAL, "cannot persist config '%s': its path holds "
-					    "a control character", conf);
+	flaw = path_flaw(abs);
+	if (flaw)
+		return rctl_err_plain(e, EINVAL, "cannot persist config '%s': its path holds %s",
+				    conf, flaw);
 	if (stat(abs, &st))
 		return rctl_err_strerror(e, errno, "cannot persist config '%s'", abs);
 	if (!S_ISREG(st.st_mode))

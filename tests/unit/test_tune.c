@@ -558,6 +558,14 @@ static void test_persist_config_path(void **state)
 	snprintf(bi.conf, sizeof(bi.conf), "%s/x\"\nExecStartPre=/bin/sh", dir);
 	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "control character"));
+	/* systemd ignores an Environment= that is not UTF-8: the boot would use the default */
+	snprintf(bi.conf, sizeof(bi.conf), "%s/caf\xe9.conf", dir);
+	put(bi.conf, "");
+	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "its path holds bytes that are not UTF-8"));
+	snprintf(bi.conf, sizeof(bi.conf), "%s/caf\xc3\xa9.conf", dir);
+	put(bi.conf, "");
+	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), 0);
 	snprintf(bi.conf, sizeof(bi.conf), "%s", dir);
 	assert_int_equal(rctl_tune_dropin_text(&bi, NULL, false, text, sizeof(text), &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "not a regular file"));
