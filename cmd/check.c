@@ -29,16 +29,20 @@ static const char *const outputs[] = {
 	"text", "json", "nagios", "prometheus", "openmetrics", NULL
 };
 
+/* --unknown-as: what unknowns alone make of the exit, in the exit's order. */
+static const char *const unknown_as[] = { "ok", "warning", "unknown", NULL };
+static const int unknown_exit[] = { RCTL_EXIT_OK, RCTL_EXIT_WARN, RCTL_EXIT_UNKNOWN };
+
 static struct {
 	const char *dev;
-	const char *output, *output_file;
+	const char *output, *output_file, *unknown_as;
 	double interval, lldp_wait;
 	bool no_sample;
 	struct rctl_opt_list skip;
 	struct rctl_range warn, crit;
 	int time_limit;
 	struct rctl_intent_args ia;
-} o = { .interval = 2.0, .output = "text" };
+} o = { .interval = 2.0, .output = "text", .unknown_as = "unknown" };
 
 #define COMMON_OPTS							\
 	CMD_DEV_OPT(o.dev),						\
@@ -60,6 +64,10 @@ static struct {
 	{ .name = "time-limit", .aliases = "timeout", .short_name = 't', .type = OPT_INT, \
 	  .arg = "SECS", .dst = &o.time_limit, .min = 1, .max = 3600,	\
 	  .help = "give up after SECS seconds: UNKNOWN, exit 3 (a plugin's -t)" }, \
+	{ .name = "unknown-as", .type = OPT_CHOICE, .arg = "STATUS",	\
+	  .dst = &o.unknown_as, .choices = unknown_as,			\
+	  .help = "what unknowns alone exit with: unknown (3, default), warning (1) or ok (0); " \
+		  "a warning or failure always wins" }, \
 	RCTL_INTENT_OPTS(o.ia)
 
 static const struct rctl_opt check_opts[] = {
@@ -241,17 +249,31 @@ static bool worst_ratio(const struct rctl_report *r, double *v)
 	return any;
 }
 
+static const struct rctl_finding *first_of(const struct rctl_report *r, enum rctl_status st)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].status == st)
+			return &r->f[i];
+	return NULL;
+}
+
 /*
- * "ROCECTL CRITICAL - 1 failed (mtu.active rxe0/1 (veth0)), ... | perfdata",
- * then one line per finding that is not a pass (the plugin's long output).
+ * "ROCECTL WARNING - 0 failed, 1 unknown, 1 warnings, 26 passed: first
+ * mode.tos ...; first unknown peer.pfc ... | perfdata", then one line per
+ * finding that is not a pass (the plugin's long output). The summary names
+ * the finding that decided the exit, and the first unknown beside it, so
+ * that neither hides the other.
  */
 static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 			 const struct rctl_intent *in, double interval, int status)
 {
-	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN };
+	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_WARN, RCTL_UNKNOWN };
 	static const enum rctl_status by_exit[] = {
 		[1] = RCTL_WARN, [2] = RCTL_FAIL, [3] = RCTL_UNKNOWN,
 	};
+	const struct rctl_finding *f, *u;
 	char a[48], b[48];
 	double loss = 0;
 	uint32_t i;
@@ -260,12 +282,12 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 	out_text("ROCECTL %s - %u failed, %u unknown, %u warnings, %u passed",
 		 nagios_word[status], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN],
 		 r->count[RCTL_WARN], r->count[RCTL_PASS]);
-	/* The first finding of the status that decided the exit, for the summary. */
-	for (i = 0; status && i < r->n; i++)
-		if (r->f[i].status == by_exit[status]) {
-			out_text(": first %s %s", r->f[i].id, r->f[i].target);
-			break;
-		}
+	f = status ? first_of(r, by_exit[status]) : NULL;
+	u = !f || f->status != RCTL_UNKNOWN ? first_of(r, RCTL_UNKNOWN) : NULL;
+	if (f)
+		out_text(": first %s %s", f->id, f->target);
+	if (u)
+		out_text("%s first unknown %s %s", f ? ";" : ":", u->id, u->target);
 	out_text(" | pass=%u warn=%u fail=%u unknown=%u", r->count[RCTL_PASS],
 		 r->count[RCTL_WARN], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN]);
 	if (worst_ratio(r, &loss))
@@ -476,7 +498,7 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	struct rctl_report r;
 	struct rctl_host h;
 	unsigned int n_rules;
-	int status;
+	int status, i;
 
 	status = check_output(ctx);
 	if (status)
@@ -495,7 +517,9 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	}
 	rctl_judge_rules(&h, &in, areas, o.dev, rules, n_rules, &r);
 	rctl_report_ratio_ranges(&r, &o.warn, &o.crit);
-	status = rctl_report_exit(&r);
+	for (i = 0; strcmp(unknown_as[i], o.unknown_as); i++)
+		;
+	status = rctl_report_exit_as(&r, unknown_exit[i]);
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
 	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))

@@ -572,3 +572,31 @@ before_snapshot() {
 	assert_failure
 	assert_output --partial FAILED
 }
+
+# A peer without LLDP (no lldpd, nothing captured) is unknown: it must not
+# turn a real warning into UNKNOWN, and the operator chooses what it alone gives.
+@test "nagios: an unknown never hides a warning; the line names both; --unknown-as decides unknowns alone" {
+	local nolldp='.host.netdevs[0].lldp = {"ok": false, "errno": 2,
+		"reason": "lldpd does not run (no '\''/run/lldpd.socket'\''), and no --lldp-wait was given"}'
+	jq "$nolldp" "$FIXTURES/fault-tos-0.json" >"$BATS_TEST_TMPDIR/warn.json"
+	jq "$nolldp" "$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/unknown.json"
+	local as
+	for as in "" "--unknown-as ok" "--unknown-as warning" "--unknown-as unknown"; do
+		# shellcheck disable=SC2086
+		run -1 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/warn.json" $as
+		assert_line --index 0 --partial "ROCECTL WARNING - 0 failed, 1 unknown, 1 warnings, 27 passed: first mode.tos mlx5_0/1 (ens1f0np0); first unknown peer.neighbor mlx5_0/1 (ens1f0np0) | "
+		assert_line --index 1 --partial "WARN mode.tos mlx5_0/1 (ens1f0np0): "
+		assert_line --index 2 --partial "UNKNOWN peer.neighbor mlx5_0/1 (ens1f0np0): no LLDP neighbour"
+	done
+	run -3 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/unknown.json"
+	assert_line --index 0 --partial "ROCECTL UNKNOWN - 0 failed, 1 unknown, 0 warnings, 28 passed: first peer.neighbor mlx5_0/1 (ens1f0np0) | "
+	run -1 rocectl doctor -o nagios -i "$BATS_TEST_TMPDIR/unknown.json" --unknown-as warning
+	assert_line --index 0 --partial "ROCECTL WARNING - 0 failed, 1 unknown, 0 warnings, 28 passed: first unknown peer.neighbor mlx5_0/1 (ens1f0np0) | "
+	run -0 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/unknown.json" --unknown-as ok
+	assert_line --index 0 --partial "ROCECTL OK - 0 failed, 1 unknown, 0 warnings, 28 passed: first unknown peer.neighbor"
+	# the same verdict outside the plugin mode, and a failure still wins
+	run -1 rocectl check all -i "$BATS_TEST_TMPDIR/warn.json"
+	run -2 rocectl doctor -i "$FIXTURES/fault-out-of-sequence-rising.json" --unknown-as ok
+	run --separate-stderr -3 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/warn.json" --unknown-as green
+	assert_output --partial "ROCECTL UNKNOWN - check all: invalid value 'green' for '--unknown-as'"
+}

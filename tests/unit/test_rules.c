@@ -34,9 +34,27 @@ static void test_aggregation(void **state)
 	assert_int_equal(exit_of(0, 0, 0, 0), 0);
 	assert_int_equal(exit_of(5, 0, 0, 0), 0);
 	assert_int_equal(exit_of(5, 1, 0, 0), 1);
-	assert_int_equal(exit_of(5, 1, 1, 0), 3);	/* unknown beats warn */
+	assert_int_equal(exit_of(5, 1, 1, 0), 1);	/* an unknown never hides a warning */
+	assert_int_equal(exit_of(5, 0, 1, 0), 3);
 	assert_int_equal(exit_of(5, 1, 1, 1), 2);	/* fail beats all */
 	assert_int_equal(exit_of(0, 0, 0, 1), 2);
+}
+
+/* --unknown-as: unknowns alone give what the operator chose, nothing else moves. */
+static void test_aggregation_unknown_as(void **state)
+{
+	struct rctl_report r = { .count = { [RCTL_UNKNOWN] = 2 } };
+
+	(void)state;
+	assert_int_equal(rctl_report_exit_as(&r, 0), 0);
+	assert_int_equal(rctl_report_exit_as(&r, 1), 1);
+	assert_int_equal(rctl_report_exit_as(&r, 3), 3);
+	r.count[RCTL_WARN] = 1;
+	assert_int_equal(rctl_report_exit_as(&r, 0), 1);
+	r.oom = true;		/* a lost finding may have failed */
+	assert_int_equal(rctl_report_exit_as(&r, 0), 3);
+	r.count[RCTL_FAIL] = 1;
+	assert_int_equal(rctl_report_exit_as(&r, 0), 2);
 }
 
 /* A rule run through the real emit path counts per status and per area. */
@@ -569,6 +587,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aggregation),
+		cmocka_unit_test(test_aggregation_unknown_as),
 		cmocka_unit_test(test_emit_counts),
 		cmocka_unit_test(test_rule_scopes),
 		cmocka_unit_test(test_loss_rate),
