@@ -505,7 +505,8 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 		return status;
 	if (rctl_intent_resolve(&in, &o.ia, &e) ||
 	    rctl_rules_skip(o.skip.v, o.skip.n, &areas, rules, &n_rules, &e))
-		return cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e);
+		return cmd_prom_failed(ctx, o.output, o.output_file,
+				       cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e));
 	arm_time_limit(ctx);
 	status = load_host(ctx, &h, sample, areas & (1u << RCTL_AREA_PEER));
 	if (status)
@@ -549,15 +550,15 @@ static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 		if (a >= 0 || !strcmp(name, "all"))
 			areas |= a < 0 ? (1u << RCTL_AREA_N) - 1 : 1u << a;
 		else if (dev)
-			return cmd_errorf(ctx, usage, "%s: '%s' and '%s' are no areas, and one "
-					  "device at most is judged (see 'rocectl check --help')",
-					  ctx->path, dev, name);
+			return cmd_prom_failed(ctx, o.output, o.output_file, cmd_errorf(ctx, usage,
+					"%s: '%s' and '%s' are no areas, and one device at most is "
+					"judged (see 'rocectl check --help')", ctx->path, dev, name));
 		else
 			dev = name;
 	}
 	if (dev && o.dev && strcmp(dev, o.dev))
-		return cmd_errorf(ctx, usage, "%s: '%s' and '--dev %s' name two devices; give one",
-				  ctx->path, dev, o.dev);
+		return cmd_prom_failed(ctx, o.output, o.output_file, cmd_errorf(ctx, usage,
+				"%s: '%s' and '--dev %s' name two devices; give one", ctx->path, dev, o.dev));
 	pos_dev = dev;
 	o.dev = dev ? dev : o.dev;
 	return run_checks(ctx, areas, false);
@@ -567,7 +568,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	int ret = cmd_dev_arg(ctx, o.dev, argc, argv, &o.dev);
 
-	return ret ? ret : run_checks(ctx, (1u << RCTL_AREA_N) - 1,
+	return ret ? cmd_prom_failed(ctx, o.output, o.output_file, ret) : run_checks(ctx, (1u << RCTL_AREA_N) - 1,
 				      !ctx->input && !o.no_sample);
 }
 

@@ -205,6 +205,7 @@ int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file
 {
 	struct rctl_prom_run run = {
 		.command = ctx->path, .up = up, .now = (uint64_t)time(NULL),
+		.error = up ? NULL : cmd_last_err,
 	};
 	struct rctl_err e = { 0 };
 	int ret;
@@ -227,7 +228,7 @@ int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, 
 {
 	struct rctl_prom pr = { .openmetrics = !strcmp(format, "openmetrics") };
 
-	if (!file || status != RCTL_EXIT_UNKNOWN || prom_finished ||
+	if (!file || !status || status == RCTL_EXIT_WARN || status == RCTL_EXIT_FAIL || prom_finished ||
 	    (strcmp(format, "prometheus") && strcmp(format, "openmetrics")))
 		return status;
 	cmd_prom_finish(ctx, &pr, file, false);

@@ -88,6 +88,13 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
  */
 bool rctl_opt_given(const struct rctl_opt *o, const char *val, int argc, char **argv);
 
+/*
+ * The last value given to option o on such a line, without parsing it (NULL
+ * when none): the -o and -O of a line that does not parse, so that its
+ * textfile still says the run failed.
+ */
+const char *rctl_opt_value(const struct rctl_opt *o, int argc, char **argv);
+
 /* "  -j, --json               print JSON" lines for --help. */
 void rctl_opt_help(FILE *f, const struct rctl_opt *opts);
 

@@ -225,10 +225,38 @@ load helpers
 	grep -qx 'rocectl_up{command="check all"} 0' "$out"
 	run -3 rocectl counters -o prometheus -O "$out" -i "$bad"
 	grep -qx 'rocectl_up{command="counters"} 0' "$out"
-	# a usage error writes nothing
-	rm -f "$out"
+}
+
+# A timer that runs a broken line must not leave the last good verdicts in
+# place for ten minutes: every failure says rocectl_up 0, and why.
+@test "-O: a usage error (config, option, positional) writes rocectl_up 0 with the reason, exit 64" {
+	local out=$BATS_TEST_TMPDIR/rocectl.prom f=$FIXTURES/bnxt-healthy.json
+	printf 'dscp = 64\n' >"$BATS_TEST_TMPDIR/bad.conf"
+	good() { rocectl doctor -o prometheus -O "$out" -i "$f"; grep -qx 'rocectl_up{command="doctor"} 1' "$out"; }
+	good
+	ROCECTL_CONF=$BATS_TEST_TMPDIR/bad.conf run -64 rocectl doctor -o prometheus -O "$out" -i "$f"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$out"
+	grep -qx "rocectl_error_info{command=\"doctor\",error=\"'$BATS_TEST_TMPDIR/bad.conf' line 1: invalid value '64' for 'dscp'\"} 1" "$out"
+	grep -q '^rocectl_last_success_timestamp_seconds{command="doctor"} [0-9]' "$out"
+	run grep '^rocectl_check_status' "$out"
+	assert_failure 1
+	run -0 promtool check metrics <"$out"
+	good
 	run -64 rocectl doctor -o prometheus -O "$out" --interval 0
-	[ ! -e "$out" ]
+	grep -qx 'rocectl_up{command="doctor"} 0' "$out"
+	grep -q "^rocectl_error_info{command=\"doctor\",error=\"doctor: invalid value '0' for '--interval'" "$out"
+	# a positional typo as --dev's: both say rocectl_up 0
+	run -64 rocectl check all -o prometheus -O "$out" -i "$f" bnxt_re9
+	grep -qx 'rocectl_up{command="check all"} 0' "$out"
+	run -3 rocectl check all -o prometheus -O "$out" -i "$f" --dev bnxt_re9
+	grep -qx 'rocectl_up{command="check all"} 0' "$out"
+	run -64 rocectl counters -o prometheus --output-file="$out" --bogus
+	grep -qx 'rocectl_up{command="counters"} 0' "$out"
+	grep -q '^rocectl_error_info{command="counters",error="counters: unknown option' "$out"
+	# a run that succeeds says no error
+	good
+	run grep '^rocectl_error_info' "$out"
+	assert_failure 1
 }
 
 # node_exporter's textfile collector on loopback, started by the test (never by the package).
