@@ -416,8 +416,8 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 			 "Exit status of the check: 0 ok, 1 warning, 2 failure, 3 unknown");
 	rctl_prom_u64(&pr, NULL, 0, status);
 	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
-			 "When the check ran, in seconds since the epoch");
-	rctl_prom_u64(&pr, NULL, 0, (uint64_t)time(NULL));
+			 "When the judged state was read (a snapshot's own time with --input), in seconds since the epoch");
+	rctl_prom_u64(&pr, NULL, 0, ctx->input && h->time > 0 ? (uint64_t)h->time : (uint64_t)time(NULL));
 	ret = cmd_prom_finish(ctx, &pr, o.output_file, true);
 	/* With -O the verdict is in FILE: the exit says the check ran and FILE is written. */
 	return ret ? ret : o.output_file ? RCTL_EXIT_OK : status;
@@ -430,9 +430,14 @@ static void print_text(struct rctl_ctx *ctx, const struct rctl_report *r,
 		       unsigned int areas, int status)
 {
 	bool deltas = rctl_host_has_deltas(h);
+	char when[32];
 	int a;
 
-	out_text("%s: ", h->hostname);
+	/* A snapshot says when it was read: its verdict is of that time. */
+	out_text("%s", h->hostname);
+	if (ctx->input && cmd_rfc3339(h->time, when, sizeof(when)))
+		out_text(" at %s", when);
+	out_text(": ");
 	out_dbl(OUT_ANY, "sample_interval_s", deltas ? "counters over %.1f s, " :
 		"one counter sample, ", h->sample_interval_s);
 	print_intent(in);
