@@ -788,6 +788,29 @@ int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
 	return 0;
 }
 
+/* A change's target: a netdev, a device, or DEV/PORT for rdma_cm. */
+static bool change_on(const struct rctl_tune_change *c, const struct rctl_finding *f)
+{
+	char port[RCTL_NAME_LEN + 16];
+
+	snprintf(port, sizeof(port), "%s/%u", f->device, f->port);
+	return (f->netdev[0] && !strcmp(c->target, f->netdev)) ||
+	       (f->device[0] && (!strcmp(c->target, f->device) || !strcmp(c->target, port)));
+}
+
+bool rctl_tune_plan_covers(const struct rctl_tune_plan *p, const struct rctl_finding *f)
+{
+	uint32_t i;
+
+	if (f->setting == RCTL_SET_NONE)
+		return false;
+	for (i = 0; i < p->n_ch; i++)
+		if (!p->ch[i].skip[0] && rctl_tune_setting_id(&p->ch[i]) == f->setting &&
+		    change_on(&p->ch[i], f))
+			return true;
+	return false;
+}
+
 const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_t len)
 {
 	if (c->area == RCTL_AREA_MODE)
