@@ -403,6 +403,13 @@ static void plan_cc(struct planner *pl, const struct tgt *t)
 	plan_cc_param(pl, t, RCTL_AREA_DSCP, "roce_prio", pl->in->prio);	/* bnxt_re */
 	plan_cc_param(pl, t, RCTL_AREA_DSCP, "roce_dscp", pl->in->dscp);
 	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_dscp", pl->in->cnp_dscp);
+	/*
+	 * mlx5's np_cnp_prio_mode 1 makes np_cnp_prio unused (cong.c): the mode
+	 * goes to 0 first. Undone in reverse, the mode comes back last, after
+	 * the old np_cnp_prio, whose write sets the mode to 0 again.
+	 */
+	if (rctl_cc_get(cc, "np_cnp_prio", &(uint64_t){ 0 }))
+		plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_prio_mode", 0);
 	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_prio", pl->in->cnp_prio);
 }
 

@@ -242,3 +242,24 @@ plan_lines() {
 	run --separate-stderr -64 rocectl tune apply mlx5_0 mlx5_2 --yes
 	assert_equal "$stderr" "rocectl: tune apply: too many arguments (see 'rocectl tune apply --help')"
 }
+
+# mlx5's np_cnp_prio_mode 1: the CNP takes each packet's priority and
+# np_cnp_prio is unused (drivers/infiniband/hw/mlx5/cong.c), so an
+# np_cnp_prio at the intent is not the CNP's priority.
+@test "np_cnp_prio_mode 1: check cnp warns with np_cnp_prio's fix, tune plan sets the mode to 0 first" {
+	local f=$BATS_TEST_TMPDIR/mode1.json
+	jq '(.host.netdevs[0].cc.params[] | select(.name == "np_cnp_prio_mode") | .value) = 1' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$f"
+	run -1 rocectl check cnp -j -i "$f"
+	jq -e '[.findings[] | select(.status != "pass")] | length == 1 and .[0].id == "cnp.mismatch" and
+		.[0].got == "CNP DSCP 48 prio of each packet (np_cnp_prio_mode 1)" and
+		.[0].setting_id == "cnp-prio" and
+		.[0].fix == "echo 6 > /sys/kernel/debug/mlx5/0000:3b:00.0/cc_params/np_cnp_prio"' <<<"$output"
+	run -0 rocectl tune plan -j -i "$f"
+	jq -e '.to_apply == 1 and .manual == [] and .changes[0].setting == "np_cnp_prio_mode" and
+		.changes[0].from == "1" and .changes[0].to == "0" and .changes[0].setting_id == "cnp-prio"' <<<"$output"
+	# mode 0 with np_cnp_prio at the intent: nothing to change
+	run -0 rocectl check cnp -i "$FIXTURES/mlx5-upstream-healthy.json"
+	run -0 rocectl tune plan -j -i "$FIXTURES/mlx5-upstream-healthy.json"
+	jq -e '.to_apply == 0 and .at_intent' <<<"$output"
+}
