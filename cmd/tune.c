@@ -5,6 +5,7 @@
  * then a re-read and the checks of the touched areas), and put the saved
  * values back. Only apply and revert write; plan reads like check does.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -581,9 +582,15 @@ static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 	ret = open_dir(ctx, &d, argc ? dir : o.state_dir, false);
 	if (ret)
 		return ret;
-	if (!argc && rctl_tune_newest_state(&d, name, sizeof(name), &e)) {
+	if (!argc && (ret = rctl_tune_newest_state(&d, name, sizeof(name), &e))) {
 		rctl_tune_dir_close(&d);
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+		if (ret != -ENOENT)
+			return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+		/* Nothing applied is left: the host is as it was, which is what was asked. */
+		out_u64(OUT_JSON, "reverted", NULL, 0);
+		out_u64(OUT_JSON, "not_reverted", NULL, 0);
+		out_text("nothing to revert: %s\n", e.msg);
+		return RCTL_EXIT_OK;
 	}
 	state_file("reverting %s\n", &d, name);
 	ret = rctl_tune_revert(&d, name, &p, &e);
