@@ -131,13 +131,36 @@ static int conf_split(char *line, char **k, char **v)
 	return **k && **v ? 1 : -EINVAL;
 }
 
+/* The keys seen so far, for a key given twice: which value wins would be a guess. */
+struct conf_seen {
+	const char *key[32];
+	int line[32];
+	unsigned int n;
+};
+
+/* 0, or the line that gave k before (k is then not added). */
+static int conf_again(struct conf_seen *s, const char *k, int line)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->key[i], k))
+			return s->line[i];
+	if (s->n < sizeof(s->key) / sizeof(s->key[0])) {
+		s->key[s->n] = k;
+		s->line[s->n++] = line;
+	}
+	return 0;
+}
+
 /* Walk the lines; with "profile" set, only pick up the profile key into it. */
 static int conf_walk(struct rctl_intent *in, const char *text, const char *name,
 		     char *profile, size_t plen, struct rctl_err *e)
 {
 	char *copy = strdup(text), *line, *next, *k, *v;
 	bool tos_set = false, dscp_set = false;
-	int ret = 0, n = 0, r;
+	struct conf_seen seen = { .n = 0 };
+	int ret = 0, n = 0, r, first;
 
 	if (!copy)
 		return rctl_err_strerror(e, ENOMEM, "cannot read '%s'", name);
@@ -153,6 +176,12 @@ static int conf_walk(struct rctl_intent *in, const char *text, const char *name,
 					   name, n);
 		if (r <= 0)
 			continue;
+		first = conf_again(&seen, k, n);
+		if (first) {
+			ret = rctl_err_plain(e, EINVAL, "'%s' line %d: '%s' given again (first on line %d)",
+					     name, n, k, first);
+			continue;
+		}
 		if (profile) {
 			if (!strcmp(k, "profile"))
 				snprintf(profile, plen, "%s", v);

@@ -190,6 +190,12 @@ static void test_conf_errors(void **state)
 	assert_int_equal(rctl_intent_parse_conf(&in, "roce_mode = v3\n", "a.conf", NULL, &e), -EINVAL);
 	assert_int_equal(rctl_intent_parse_conf(&in, "profile = x\n", "a.conf", NULL, &e), -EINVAL);
 	assert_int_equal(rctl_intent_parse_conf(&in, "prio =\n", "a.conf", NULL, &e), -EINVAL);
+	/* a key given twice: neither value is taken on a guess */
+	assert_int_equal(rctl_intent_parse_conf(&in, "dscp = 26\nprio = 3\n# x\ndscp = 24\n", "a.conf",
+						NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 4: 'dscp' given again (first on line 1)");
+	assert_int_equal(rctl_intent_parse_conf(&in, "profile = lossy-ecn\nprofile = lossy-ecn\n",
+						"a.conf", NULL, &e), -EINVAL);
 }
 
 static void test_resolve_layers(void **state)
