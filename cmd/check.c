@@ -483,10 +483,19 @@ static void on_time_limit(int sig)
 	_exit(RCTL_EXIT_UNKNOWN);
 }
 
-static void arm_time_limit(struct rctl_ctx *ctx)
+/*
+ * A plugin never hangs (a FIFO as --input, a wedged read): -o nagios without
+ * -t gives up after 30 s, or the sampling and LLDP waits and 25 s more.
+ */
+#define NAGIOS_TIME_LIMIT 30
+
+static void arm_time_limit(struct rctl_ctx *ctx, bool sample)
 {
 	struct sigaction sa = { .sa_handler = on_time_limit };
+	double waits = (sample ? o.interval : 0) + o.lldp_wait + 25;
 
+	if (!o.time_limit && ctx->nagios)
+		o.time_limit = waits > NAGIOS_TIME_LIMIT ? (int)waits + 1 : NAGIOS_TIME_LIMIT;
 	if (!o.time_limit)
 		return;
 	time_limit = o.time_limit;
@@ -512,7 +521,7 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	    rctl_rules_skip(o.skip.v, o.skip.n, &areas, rules, &n_rules, &e))
 		return cmd_prom_failed(ctx, o.output, o.output_file,
 				       cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e));
-	arm_time_limit(ctx);
+	arm_time_limit(ctx, sample);
 	status = load_host(ctx, &h, sample, areas & (1u << RCTL_AREA_PEER));
 	if (status)
 		return cmd_prom_failed(ctx, o.output, o.output_file, status);

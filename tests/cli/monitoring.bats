@@ -628,3 +628,15 @@ before_snapshot() {
 	run --separate-stderr -3 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/warn.json" --unknown-as green
 	assert_output --partial "ROCECTL UNKNOWN - check all: invalid value 'green' for '--unknown-as'"
 }
+
+# A plugin that never answers (a FIFO given as --input, a wedged read) hangs
+# the monitoring side: -o nagios has a time limit even without -t.
+@test "nagios: without -t a time limit of 30 s is armed; -t sets it; other outputs have none" {
+	local f=$FIXTURES/bnxt-healthy.json
+	run -0 --separate-stderr strace -e trace=alarm "$ROCECTL" check all -o nagios -i "$f"
+	[[ $stderr == *"alarm(30)"* ]] || fail "$stderr"
+	run -0 --separate-stderr strace -e trace=alarm "$ROCECTL" doctor -o nagios -t 7 -i "$f"
+	[[ $stderr == *"alarm(7)"* ]] || fail "$stderr"
+	run -0 --separate-stderr strace -e trace=alarm "$ROCECTL" check all -i "$f"
+	[[ $stderr != *"alarm("* ]] || fail "$stderr"
+}
