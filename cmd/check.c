@@ -54,6 +54,7 @@ static struct {
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \
 	CMD_LLDP_WAIT_OPT(o.lldp_wait),					\
 	{ .name = "skip", .type = OPT_LIST, .arg = "ID", .dst = &o.skip,	\
+	  .kind = ARG_RULE,						\
 	  .help = "leave out this rule id or area (repeatable)" },	\
 	{ .name = "warning", .short_name = 'w', .type = OPT_RANGE, .arg = "RANGE", \
 	  .dst = &o.warn,						\

@@ -40,6 +40,7 @@ enum rctl_arg_kind {
 	ARG_HOST,
 	ARG_STATE,	/* a state file of tune apply */
 	ARG_AREA_DEV,	/* check's positionals: an area of the rules, or ARG_DEV */
+	ARG_RULE,	/* --skip: a rule id or an area, from the rule table at run time */
 };
 
 struct rctl_opt {
