@@ -640,3 +640,20 @@ before_snapshot() {
 	run -0 --separate-stderr strace -e trace=alarm "$ROCECTL" check all -i "$f"
 	[[ $stderr != *"alarm("* ]] || fail "$stderr"
 }
+
+# cron runs a line with PATH=/usr/bin:/bin: a bare 'rocectl' (in /usr/sbin)
+# is never found. The line of rocectl-counters(8), run as cron would.
+@test "rocectl-counters(8): the cron line runs with cron's PATH and writes its textfile" {
+	local line cmd out=$BATS_TEST_TMPDIR/rocectl-counters.prom
+	line=$(man_text "$ROOT/man/rocectl-counters.8" | grep -E '^ *\* \* \* \* \* root ')
+	cmd=$(sed -E 's/^ *(\S+ +){5}root +//' <<<"$line")
+	[[ $cmd == /usr/sbin/rocectl\ * ]] || fail "not the packages' absolute path: $cmd"
+	# the packages' path is this build here; the textfile directory the test's
+	cmd=${cmd/#\/usr\/sbin\/rocectl/$ROCECTL}
+	cmd=${cmd/\/var\/lib\/prometheus\/node-exporter\/rocectl-counters.prom/$out}
+	run env -i PATH=/usr/bin:/bin sh -c "$cmd -i $FIXTURES/bnxt-healthy.json"
+	assert_success
+	grep -qx 'rocectl_up{command="counters"} 1' "$out"
+	# a bare name is what cron's PATH does not find
+	run -127 env -i PATH=/usr/bin:/bin sh -c 'rocectl --version'
+}
