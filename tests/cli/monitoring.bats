@@ -415,9 +415,13 @@ teardown() {
 		printf 'object Endpoint "master" { }\nobject Zone "master" { endpoints = [ "master" ] }\n'
 		printf 'object Endpoint "node11" { }\n'
 		printf 'object Zone "node11" { endpoints = [ "node11" ]; parent = "master" }\n'
-		printf 'object Host "node11" {\n  zone = "master"\n  check_command = "rocectl"\n  vars.roce = true\n'
-		printf '  vars.rocectl_warning = "1e-7"\n  vars.rocectl_skip = [ "firewall" ]\n}\n'
+		# the host block as printed (hostalive: the ITL and plugins every setup includes),
+		# put in the master's zone as zones.d/master would
+		printf 'const PluginDir = "/usr/lib/nagios/plugins"\ninclude <itl>\ninclude <plugins>\n'
+		man_text "$ROOT/man/rocectl-check.8" |
+			sed -n '/^ *object Host "node11"/,/^ *}/p' | sed '1a\  zone = "master"'
 	} >"$conf"
+	grep -q 'vars.rocectl_warning = "1e-7"' "$conf"
 	chmod 0644 "$conf"
 	grep -q 'arguments = {' "$conf"
 	run icinga2 daemon -C -c "$conf"
