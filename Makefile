@@ -21,7 +21,10 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 # prometheus/rocectl.rules.yml goes beside the README, as the packages put it.
 DOCDIR ?= $(PREFIX)/share/doc/rocectl
 
-PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson lldpctl
+# lldpctl gives its header only: lib/lldp_collect.c loads liblldpctl at run
+# time, where lldpd runs (Debian ships the library in the lldpd package).
+PKGS_LINKED := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
+PKGS := $(PKGS_LINKED) lldpctl
 
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
 # prometheus ships promtool, which checks every metric rocectl writes and
@@ -85,7 +88,7 @@ LDFLAGS += -fsanitize=address,undefined,float-cast-overflow
 endif
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS_LINKED) 2>/dev/null)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(HARDEN_CPPFLAGS) $(CPPFLAGS) $(HARDEN_CFLAGS) $(CFLAGS) \
 	-D_GNU_SOURCE -Iinclude \
 	-DROCECTL_VERSION='"$(VERSION)"' $(PKG_CFLAGS) -MMD -MP

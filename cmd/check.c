@@ -29,16 +29,20 @@ static const char *const outputs[] = {
 	"text", "json", "nagios", "prometheus", "openmetrics", NULL
 };
 
+/* --unknown-as: what unknowns alone make of the exit, in the exit's order. */
+static const char *const unknown_as[] = { "ok", "warning", "unknown", NULL };
+static const int unknown_exit[] = { RCTL_EXIT_OK, RCTL_EXIT_WARN, RCTL_EXIT_UNKNOWN };
+
 static struct {
 	const char *dev;
-	const char *output, *output_file;
+	const char *output, *output_file, *unknown_as;
 	double interval, lldp_wait;
 	bool no_sample;
 	struct rctl_opt_list skip;
 	struct rctl_range warn, crit;
 	int time_limit;
 	struct rctl_intent_args ia;
-} o = { .interval = 2.0, .output = "text" };
+} o = { .interval = 2.0, .output = "text", .unknown_as = "unknown" };
 
 #define COMMON_OPTS							\
 	CMD_DEV_OPT(o.dev),						\
@@ -50,6 +54,7 @@ static struct {
 	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \
 	CMD_LLDP_WAIT_OPT(o.lldp_wait),					\
 	{ .name = "skip", .type = OPT_LIST, .arg = "ID", .dst = &o.skip,	\
+	  .kind = ARG_RULE,						\
 	  .help = "leave out this rule id or area (repeatable)" },	\
 	{ .name = "warning", .short_name = 'w', .type = OPT_RANGE, .arg = "RANGE", \
 	  .dst = &o.warn,						\
@@ -60,6 +65,10 @@ static struct {
 	{ .name = "time-limit", .aliases = "timeout", .short_name = 't', .type = OPT_INT, \
 	  .arg = "SECS", .dst = &o.time_limit, .min = 1, .max = 3600,	\
 	  .help = "give up after SECS seconds: UNKNOWN, exit 3 (a plugin's -t)" }, \
+	{ .name = "unknown-as", .type = OPT_CHOICE, .arg = "STATUS",	\
+	  .dst = &o.unknown_as, .choices = unknown_as,			\
+	  .help = "what unknowns alone exit with: unknown (3, default), warning (1) or ok (0); " \
+		  "a warning or failure always wins" }, \
 	RCTL_INTENT_OPTS(o.ia)
 
 static const struct rctl_opt check_opts[] = {
@@ -241,17 +250,31 @@ static bool worst_ratio(const struct rctl_report *r, double *v)
 	return any;
 }
 
+static const struct rctl_finding *first_of(const struct rctl_report *r, enum rctl_status st)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].status == st)
+			return &r->f[i];
+	return NULL;
+}
+
 /*
- * "ROCECTL CRITICAL - 1 failed (mtu.active rxe0/1 (veth0)), ... | perfdata",
- * then one line per finding that is not a pass (the plugin's long output).
+ * "ROCECTL WARNING - 0 failed, 1 unknown, 1 warnings, 26 passed: first
+ * mode.tos ...; first unknown peer.pfc ... | perfdata", then one line per
+ * finding that is not a pass (the plugin's long output). The summary names
+ * the finding that decided the exit, and the first unknown beside it, so
+ * that neither hides the other.
  */
 static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 			 const struct rctl_intent *in, double interval, int status)
 {
-	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN };
+	static const enum rctl_status order[] = { RCTL_FAIL, RCTL_WARN, RCTL_UNKNOWN };
 	static const enum rctl_status by_exit[] = {
 		[1] = RCTL_WARN, [2] = RCTL_FAIL, [3] = RCTL_UNKNOWN,
 	};
+	const struct rctl_finding *f, *u;
 	char a[48], b[48];
 	double loss = 0;
 	uint32_t i;
@@ -260,12 +283,12 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 	out_text("ROCECTL %s - %u failed, %u unknown, %u warnings, %u passed",
 		 nagios_word[status], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN],
 		 r->count[RCTL_WARN], r->count[RCTL_PASS]);
-	/* The first finding of the status that decided the exit, for the summary. */
-	for (i = 0; status && i < r->n; i++)
-		if (r->f[i].status == by_exit[status]) {
-			out_text(": first %s %s", r->f[i].id, r->f[i].target);
-			break;
-		}
+	f = status ? first_of(r, by_exit[status]) : NULL;
+	u = !f || f->status != RCTL_UNKNOWN ? first_of(r, RCTL_UNKNOWN) : NULL;
+	if (f)
+		out_text(": first %s %s", f->id, f->target);
+	if (u)
+		out_text("%s first unknown %s %s", f ? ";" : ":", u->id, u->target);
 	out_text(" | pass=%u warn=%u fail=%u unknown=%u", r->count[RCTL_PASS],
 		 r->count[RCTL_WARN], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN]);
 	if (worst_ratio(r, &loss))
@@ -394,8 +417,8 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 			 "Exit status of the check: 0 ok, 1 warning, 2 failure, 3 unknown");
 	rctl_prom_u64(&pr, NULL, 0, status);
 	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
-			 "When the check ran, in seconds since the epoch");
-	rctl_prom_u64(&pr, NULL, 0, (uint64_t)time(NULL));
+			 "When the judged state was read (a snapshot's own time with --input), in seconds since the epoch");
+	rctl_prom_u64(&pr, NULL, 0, ctx->input && h->time > 0 ? (uint64_t)h->time : (uint64_t)time(NULL));
 	ret = cmd_prom_finish(ctx, &pr, o.output_file, true);
 	/* With -O the verdict is in FILE: the exit says the check ran and FILE is written. */
 	return ret ? ret : o.output_file ? RCTL_EXIT_OK : status;
@@ -408,9 +431,14 @@ static void print_text(struct rctl_ctx *ctx, const struct rctl_report *r,
 		       unsigned int areas, int status)
 {
 	bool deltas = rctl_host_has_deltas(h);
+	char when[32];
 	int a;
 
-	out_text("%s: ", h->hostname);
+	/* A snapshot says when it was read: its verdict is of that time. */
+	out_text("%s", h->hostname);
+	if (ctx->input && cmd_rfc3339(h->time, when, sizeof(when)))
+		out_text(" at %s", when);
+	out_text(": ");
 	out_dbl(OUT_ANY, "sample_interval_s", deltas ? "counters over %.1f s, " :
 		"one counter sample, ", h->sample_interval_s);
 	print_intent(in);
@@ -456,10 +484,19 @@ static void on_time_limit(int sig)
 	_exit(RCTL_EXIT_UNKNOWN);
 }
 
-static void arm_time_limit(struct rctl_ctx *ctx)
+/*
+ * A plugin never hangs (a FIFO as --input, a wedged read): -o nagios without
+ * -t gives up after 30 s, or the sampling and LLDP waits and 25 s more.
+ */
+#define NAGIOS_TIME_LIMIT 30
+
+static void arm_time_limit(struct rctl_ctx *ctx, bool sample)
 {
 	struct sigaction sa = { .sa_handler = on_time_limit };
+	double waits = (sample ? o.interval : 0) + o.lldp_wait + 25;
 
+	if (!o.time_limit && ctx->nagios)
+		o.time_limit = waits > NAGIOS_TIME_LIMIT ? (int)waits + 1 : NAGIOS_TIME_LIMIT;
 	if (!o.time_limit)
 		return;
 	time_limit = o.time_limit;
@@ -476,15 +513,16 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	struct rctl_report r;
 	struct rctl_host h;
 	unsigned int n_rules;
-	int status;
+	int status, i;
 
 	status = check_output(ctx);
 	if (status)
 		return status;
 	if (rctl_intent_resolve(&in, &o.ia, &e) ||
 	    rctl_rules_skip(o.skip.v, o.skip.n, &areas, rules, &n_rules, &e))
-		return cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e);
-	arm_time_limit(ctx);
+		return cmd_prom_failed(ctx, o.output, o.output_file,
+				       cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e));
+	arm_time_limit(ctx, sample);
 	status = load_host(ctx, &h, sample, areas & (1u << RCTL_AREA_PEER));
 	if (status)
 		return cmd_prom_failed(ctx, o.output, o.output_file, status);
@@ -495,7 +533,9 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	}
 	rctl_judge_rules(&h, &in, areas, o.dev, rules, n_rules, &r);
 	rctl_report_ratio_ranges(&r, &o.warn, &o.crit);
-	status = rctl_report_exit(&r);
+	for (i = 0; strcmp(unknown_as[i], o.unknown_as); i++)
+		;
+	status = rctl_report_exit_as(&r, unknown_exit[i]);
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
 	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))
@@ -525,15 +565,15 @@ static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 		if (a >= 0 || !strcmp(name, "all"))
 			areas |= a < 0 ? (1u << RCTL_AREA_N) - 1 : 1u << a;
 		else if (dev)
-			return cmd_errorf(ctx, usage, "%s: '%s' and '%s' are no areas, and one "
-					  "device at most is judged (see 'rocectl check --help')",
-					  ctx->path, dev, name);
+			return cmd_prom_failed(ctx, o.output, o.output_file, cmd_errorf(ctx, usage,
+					"%s: '%s' and '%s' are no areas, and one device at most is "
+					"judged (see 'rocectl check --help')", ctx->path, dev, name));
 		else
 			dev = name;
 	}
 	if (dev && o.dev && strcmp(dev, o.dev))
-		return cmd_errorf(ctx, usage, "%s: '%s' and '--dev %s' name two devices; give one",
-				  ctx->path, dev, o.dev);
+		return cmd_prom_failed(ctx, o.output, o.output_file, cmd_errorf(ctx, usage,
+				"%s: '%s' and '--dev %s' name two devices; give one", ctx->path, dev, o.dev));
 	pos_dev = dev;
 	o.dev = dev ? dev : o.dev;
 	return run_checks(ctx, areas, false);
@@ -543,7 +583,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 {
 	int ret = cmd_dev_arg(ctx, o.dev, argc, argv, &o.dev);
 
-	return ret ? ret : run_checks(ctx, (1u << RCTL_AREA_N) - 1,
+	return ret ? cmd_prom_failed(ctx, o.output, o.output_file, ret) : run_checks(ctx, (1u << RCTL_AREA_N) - 1,
 				      !ctx->input && !o.no_sample);
 }
 

@@ -61,10 +61,13 @@ struct rctl_cmd {
  * command.
  */
 
+/* t (seconds since the epoch) as RFC 3339 UTC into buf; NULL when t is 0 (unknown). */
+const char *cmd_rfc3339(int64_t t, char *buf, size_t len);
+
 /*
  * Read the host the way ctx->cmd declares (plus the collectors in "more"), or
  * load ctx->input when the command was given --input; stamps the document
- * with the host's name. 0, or -errno with e filled (the caller reports it:
+ * with the host's name (and a snapshot's time: the document describes then). 0, or -errno with e filled (the caller reports it:
  * devices prints its empty list first).
  */
 struct rctl_host;

@@ -97,18 +97,28 @@ int cmd_dev_arg(struct rctl_ctx *ctx, const char *opt, int argc, char **argv,
 	return 0;
 }
 
+const char *cmd_rfc3339(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NULL;
+	return buf;
+}
+
 int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
 		  struct rctl_err *e)
 {
 	unsigned int need = ctx->cmd->host;
+	bool snap = ctx->input && ctx->cmd->host_input;
+	char when[32];
 	int ret;
 
-	if (ctx->input && ctx->cmd->host_input)
-		ret = rctl_snapshot_load(ctx->input, h, e);
-	else
-		ret = rctl_collect(h, need | more, e);
+	ret = snap ? rctl_snapshot_load(ctx->input, h, e) : rctl_collect(h, need | more, e);
+	/* The host described, and for a snapshot the time it was read, not now. */
 	if (!ret)
-		out_set_stamp(h->hostname, NULL);	/* the host described */
+		out_set_stamp(h->hostname, snap ? cmd_rfc3339(h->time, when, sizeof(when)) : NULL);
 	return ret;
 }
 
@@ -205,6 +215,7 @@ int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file
 {
 	struct rctl_prom_run run = {
 		.command = ctx->path, .up = up, .now = (uint64_t)time(NULL),
+		.error = up ? NULL : cmd_last_err,
 	};
 	struct rctl_err e = { 0 };
 	int ret;
@@ -227,7 +238,7 @@ int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, 
 {
 	struct rctl_prom pr = { .openmetrics = !strcmp(format, "openmetrics") };
 
-	if (!file || status != RCTL_EXIT_UNKNOWN || prom_finished ||
+	if (!file || !status || status == RCTL_EXIT_WARN || status == RCTL_EXIT_FAIL || prom_finished ||
 	    (strcmp(format, "prometheus") && strcmp(format, "openmetrics")))
 		return status;
 	cmd_prom_finish(ctx, &pr, file, false);

@@ -422,7 +422,7 @@ static int do_counters(struct rctl_ctx *ctx, int argc, char **argv)
 
 	ret = cmd_dev_arg(ctx, o.dev, argc, argv, &filter) ?: check_options(ctx, prom);
 	if (ret)
-		return ret;
+		return prom ? cmd_prom_failed(ctx, o.output, o.output_file, ret) : ret;
 	ret = load_host(ctx, &h, prom);
 	if (ret)
 		return prom ? cmd_prom_failed(ctx, o.output, o.output_file, ret) : ret;

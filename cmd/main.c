@@ -77,6 +77,26 @@ static void output_json_is_json(const struct rctl_opt *opts)
 	}
 }
 
+/*
+ * A line that does not parse, of a command that writes a textfile (-o
+ * prometheus -O FILE): FILE still says the run failed, and why.
+ */
+static int usage_failed(struct rctl_ctx *ctx, const struct rctl_opt *opts, int argc, char **argv,
+			int status)
+{
+	const struct rctl_opt *fmt = NULL, *file = NULL;
+
+	for (; opts && opts->name; opts++)
+		if (!strcmp(opts->name, "output"))
+			fmt = opts;
+		else if (!strcmp(opts->name, "output-file"))
+			file = opts;
+	if (!fmt || !file || !rctl_opt_value(fmt, argc, argv) || !rctl_opt_value(file, argc, argv))
+		return status;
+	return cmd_prom_failed(ctx, rctl_opt_value(fmt, argc, argv),
+			       rctl_opt_value(file, argc, argv), status);
+}
+
 static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 		    char *path, int argc, char **argv)
 {
@@ -87,8 +107,9 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 	argv[0] = path;
 	ctx->nagios = (c->flags & CMD_CHECK) && wants_nagios(argc, argv);
 	if (rctl_opt_parse(opts, cmd_global_opts, argc, argv, 0, &pos, &e))
-		return cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
-				  path, e.msg, path);
+		return usage_failed(ctx, opts, argc, argv,
+				    cmd_errorf(ctx, usage_status(ctx), "%s: %s (see 'rocectl %s --help')",
+					       path, e.msg, path));
 	output_json_is_json(opts);
 	ctx->json = cmd_global.json || cmd_global.pretty;
 	ctx->pretty = cmd_global.pretty;

@@ -626,8 +626,10 @@ static int reach_targets(struct rctl_ctx *ctx, int argc, char **argv,
 	for (i = 0; i < argc; i++)
 		if (rctl_reach_targets_add(list, n, argv[i], &e))
 			return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	/* A file that cannot be read is a runtime error, as a missing --input is; a bad line in it is usage. */
 	if (ro.targets && rctl_reach_targets_load(ro.targets, list, n, &e))
-		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+		return cmd_error(ctx, e.errnum && e.errnum != EINVAL ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE,
+				 &e);
 	if (!*n)
 		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "reach: no target (give TARGET or --targets FILE)");
 	return 0;

@@ -365,6 +365,32 @@ static void comp_state(const char *cur)
 		puts("@file");
 }
 
+/* The --input on the line: its devices and netdevs, not this machine's, complete. */
+static const char *comp_input;
+
+/* 0 when the snapshot of --input was read and its names offered. */
+static int comp_snapshot(const char *cur, bool devs)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	char port[RCTL_NAME_LEN + 16];
+	uint32_t i, k;
+
+	if (!comp_input || !strcmp(comp_input, "-") || rctl_snapshot_load(comp_input, &h, &e))
+		return -1;
+	for (i = 0; devs && i < h.n_devs; i++) {
+		comp_word(cur, h.devs[i].name);
+		for (k = 0; k < h.devs[i].n_ports; k++) {
+			snprintf(port, sizeof(port), "%s/%u", h.devs[i].name, h.devs[i].ports[k].port);
+			comp_word(cur, port);
+		}
+	}
+	for (i = 0; i < h.n_netdevs; i++)
+		comp_word(cur, h.netdevs[i].name);
+	rctl_host_free(&h);
+	return 0;
+}
+
 static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 {
 	int a;
@@ -372,6 +398,13 @@ static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 	switch (kind) {
 	case ARG_STATE:
 		comp_state(cur);
+		break;
+	case ARG_RULE:
+		/* The table itself: a rule or area added later completes by itself. */
+		for (a = 0; a < RCTL_AREA_N; a++)
+			comp_word(cur, rctl_area_name(a));
+		for (a = 0; a < (int)rctl_n_rules; a++)
+			comp_word(cur, rctl_rules[a].id);
 		break;
 	case ARG_AREA_DEV:
 		for (a = 0; a < RCTL_AREA_N; a++)
@@ -381,10 +414,14 @@ static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 			puts("all");
 		/* fall through */
 	case ARG_DEV:
+		if (!comp_snapshot(cur, true))
+			break;
 		comp_dir(cur, "/sys/class/infiniband");
 		comp_dir(cur, "/sys/class/net");
 		break;
 	case ARG_NETDEV:
+		if (!comp_snapshot(cur, false))
+			break;
 		comp_dir(cur, "/sys/class/net");
 		break;
 	case ARG_FILE:
@@ -473,12 +510,15 @@ static int do_complete(struct rctl_ctx *ctx, int argc, char **argv)
 
 	(void)ctx;
 	comp_state_dir = RCTL_TUNE_STATE_DIR;
+	comp_input = NULL;
 	for (i = 0; i < argc - 1; i++) {
 		if (pending && !strcmp(argv[i], "="))
 			continue;
 		if (pending) {
 			if (!strcmp(pending->name, "state-dir"))
 				comp_state_dir = argv[i];
+			else if (!strcmp(pending->name, "input"))
+				comp_input = argv[i];
 			pending = NULL;
 			continue;
 		}

@@ -5,6 +5,7 @@
  * then a re-read and the checks of the touched areas), and put the saved
  * values back. Only apply and revert write; plan reads like check does.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,22 @@ static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
 	return 0;
 }
 
+/*
+ * What check says of the host the plan was made from, for what tune does
+ * not change (a manual step) and what it cannot read (unknown). Counters
+ * need two samples and the peer area the switch's LLDP, which tune does not
+ * read: 'rocectl doctor' judges them.
+ */
+static struct rctl_report judged;
+
+#define TUNE_JUDGED_AREAS (((1u << RCTL_AREA_N) - 1) & \
+			   ~(1u << RCTL_AREA_COUNTERS | 1u << RCTL_AREA_PEER))
+
+static bool manual_step(const struct rctl_tune_plan *p, const struct rctl_finding *f)
+{
+	return (f->status == RCTL_WARN || f->status == RCTL_FAIL) && !rctl_tune_plan_covers(p, f);
+}
+
 static int make_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
 		     struct rctl_tune_plan *p)
 {
@@ -183,26 +200,63 @@ static int make_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
 		return ret;
 	}
 	ret = rctl_tune_plan_dev(&h, in, o.dev, p, &e);
+	if (!ret)
+		rctl_judge_host(&h, in, TUNE_JUDGED_AREAS, o.dev, &judged);
 	rctl_host_free(&h);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	return 0;
 }
 
+/* What tune leaves to the operator, with check's fix for each. */
+static void print_manual(const struct rctl_tune_plan *p)
+{
+	uint32_t i, n = 0;
+
+	out_arr_begin("manual");
+	for (i = 0; i < judged.n; i++) {
+		if (!manual_step(p, &judged.f[i]))
+			continue;
+		if (!n++)
+			out_text("\nmanual steps (tune does not change these; 'rocectl check' reports them):\n");
+		cmd_print_finding(&judged.f[i], false);
+	}
+	out_arr_end();
+	rctl_report_free(&judged);
+	memset(&judged, 0, sizeof(judged));
+}
+
+/*
+ * "At the intent" only where check would pass: no change left, no manual
+ * step, nothing unknown (of the areas tune judges).
+ */
 static void print_summary(const struct rctl_tune_plan *p, const struct rctl_intent *in)
 {
-	uint32_t n = rctl_tune_plan_active(p);
+	uint32_t n = rctl_tune_plan_active(p), manual = 0, unknown = judged.count[RCTL_UNKNOWN];
+	uint32_t i;
 
+	for (i = 0; i < judged.n; i++)
+		manual += manual_step(p, &judged.f[i]);
 	out_u64(OUT_JSON, "to_apply", NULL, n);
 	out_u64(OUT_JSON, "skipped", NULL, p->n_ch - n);
+	out_u64(OUT_JSON, "manual_steps", NULL, manual);
+	out_u64(OUT_JSON, "unknown", NULL, unknown);
+	out_bool(OUT_JSON, "at_intent", NULL, !n && !manual && !unknown && !judged.oom);
 	if (n)
 		out_text("%u change%s to reach the intent (profile %s)", n,
 			 n == 1 ? "" : "s", in->profile);
-	else
+	else if (!manual && !unknown)
 		out_text("nothing to change: the host is at the intent (profile %s)",
 			 in->profile);
+	else
+		out_text("nothing tune can change, but the host is not %s the intent (profile %s)",
+			 manual ? "at" : "known to be at", in->profile);
 	if (p->n_ch - n)
 		out_text(", %u skipped", p->n_ch - n);
+	if (manual)
+		out_text(", %u manual step%s (below)", manual, manual == 1 ? "" : "s");
+	if (unknown)
+		out_text(", %u unknown (see 'rocectl check all')", unknown);
 	out_text("\n");
 	out_bool(OUT_JSON, "persistent", NULL, false);
 	if (n)
@@ -225,6 +279,7 @@ static int do_tune_plan(struct rctl_ctx *ctx, int argc, char **argv)
 		return ret;
 	print_summary(&p, &in);
 	print_plan(&p);
+	print_manual(&p);
 	rctl_tune_plan_free(&p);
 	return RCTL_EXIT_OK;
 }
@@ -422,6 +477,7 @@ static int plan_and_apply(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	/* With --yes the result table below says it all; JSON keeps both. */
 	if (!n || !o.yes || out_json())
 		print_plan(&p);
+	print_manual(&p);
 	if (!n) {
 		rctl_tune_plan_free(&p);
 		return o.persist ? persist(ctx, in) : RCTL_EXIT_OK;
@@ -526,9 +582,15 @@ static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 	ret = open_dir(ctx, &d, argc ? dir : o.state_dir, false);
 	if (ret)
 		return ret;
-	if (!argc && rctl_tune_newest_state(&d, name, sizeof(name), &e)) {
+	if (!argc && (ret = rctl_tune_newest_state(&d, name, sizeof(name), &e))) {
 		rctl_tune_dir_close(&d);
-		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+		if (ret != -ENOENT)
+			return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+		/* Nothing applied is left: the host is as it was, which is what was asked. */
+		out_u64(OUT_JSON, "reverted", NULL, 0);
+		out_u64(OUT_JSON, "not_reverted", NULL, 0);
+		out_text("nothing to revert: %s\n", e.msg);
+		return RCTL_EXIT_OK;
 	}
 	state_file("reverting %s\n", &d, name);
 	ret = rctl_tune_revert(&d, name, &p, &e);

@@ -7,7 +7,10 @@
  *    TLVs, which lldpd keeps as unknown organisation TLVs
  *    (lldpctl_k_custom_tlvs: OUI, subtype, information string) for
  *    lib/lldp.c to decode. Over our own socket callbacks, so that every
- *    read and write waits at most RCTL_LLDPD_TIMEOUT_MS;
+ *    read and write waits at most RCTL_LLDPD_TIMEOUT_MS. liblldpctl is
+ *    loaded at run time, and only once lldpd's socket answers: the library
+ *    ships in Debian's lldpd package, whose installation starts an LLDP
+ *    agent on every interface, so the package must not depend on it;
  *  - when asked, one frame per netdev from an AF_PACKET socket bound to the
  *    netdev and the LLDP ethertype, behind a classic BPF filter. Nothing is
  *    sent; the socket joins the nearest-bridge group 01:80:c2:00:00:0e so
@@ -15,6 +18,7 @@
  *  - else "unknown", with the reason that fits: a firmware LLDP agent that
  *    takes the frames, no CAP_NET_RAW, no LLDP in the time given.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <net/if.h>
 #include <poll.h>
@@ -68,11 +72,86 @@ struct lldpd_io {
 	uint64_t deadline;
 };
 
+/*
+ * lldpd's control socket when ROCECTL_LLDPD_SOCKET does not name one: lldpd
+ * 1.0.16's configure.ac, --with-lldpd-ctl-socket, ${runstatedir}/lldpd.socket,
+ * which is /run/lldpd.socket in Debian's and Fedora's builds and what their
+ * liblldpctl's lldpctl_get_default_transport() returns. Known before the
+ * library is loaded, since whether lldpd runs decides whether to load it.
+ */
+#define RCTL_LLDPD_SOCKET "/run/lldpd.socket"
+
+/* liblldpctl's soname (objdump -p of Debian 12's lldpd 1.0.16: liblldpctl.so.4.9.1). */
+#define RCTL_LLDPCTL_SONAME "liblldpctl.so.4"
+
+/*
+ * The functions of liblldpctl this file calls, typed by the header
+ * (liblldpctl-dev is a build dependency, the library is not linked), each
+ * looked up by name and checked before any is called.
+ */
+#define LLDPCTL_FUNCS(X)                                                          \
+	X(lldpctl_new) X(lldpctl_release) X(lldpctl_last_error) X(lldpctl_strerror)   \
+	X(lldpctl_get_interfaces) X(lldpctl_get_port) X(lldpctl_atom_get)             \
+	X(lldpctl_atom_get_int) X(lldpctl_atom_get_str) X(lldpctl_atom_get_buffer)    \
+	X(lldpctl_atom_dec_ref) X(lldpctl_atom_iter) X(lldpctl_atom_iter_next)        \
+	X(lldpctl_atom_iter_value)
+
+static struct lldpctl_fns {
+#define LLDPCTL_PTR(f) __typeof__(f) *f;
+	LLDPCTL_FUNCS(LLDPCTL_PTR)
+#undef LLDPCTL_PTR
+} lc;
+
+/* Each function's name and where its address goes (POSIX's dlsym() idiom). */
+static const struct {
+	const char *name;
+	void **slot;
+} lldpctl_syms[] = {
+#define LLDPCTL_SYM(f) { .name = #f, .slot = (void **)&lc.f },
+	LLDPCTL_FUNCS(LLDPCTL_SYM)
+#undef LLDPCTL_SYM
+};
+
+/* 0 when every function of lc is there; else why not, in why. */
+static int lldpctl_load(char *why, size_t len)
+{
+	static void *dl;
+	const char *err;
+	size_t i;
+
+	if (dl)
+		return 0;
+	dl = dlopen(RCTL_LLDPCTL_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		err = dlerror();
+		snprintf(why, len, "lldpd runs, but its library cannot be loaded: %s",
+			 err ? err : RCTL_LLDPCTL_SONAME);
+		return -ENOENT;
+	}
+	for (i = 0; i < sizeof(lldpctl_syms) / sizeof(lldpctl_syms[0]); i++) {
+		*lldpctl_syms[i].slot = dlsym(dl, lldpctl_syms[i].name);
+		if (!*lldpctl_syms[i].slot) {
+			snprintf(why, len, "lldpd runs, but '%s' has no '%s'", RCTL_LLDPCTL_SONAME,
+				 lldpctl_syms[i].name);
+			dlclose(dl);
+			dl = NULL;
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+/* lldpctl_atom_foreach() of lldpctl.h, through lc. */
+#define lc_foreach(atom, value)                                                       \
+	for (lldpctl_atom_iter_t *it_ = lc.lldpctl_atom_iter(atom);                      \
+	     it_ && ((value) = lc.lldpctl_atom_iter_value(atom, it_));                   \
+	     it_ = lc.lldpctl_atom_iter_next(atom, it_), lc.lldpctl_atom_dec_ref(value))
+
 static const char *lldpd_socket(void)
 {
 	const char *s = getenv("ROCECTL_LLDPD_SOCKET");
 
-	return s && s[0] ? s : lldpctl_get_default_transport();
+	return s && s[0] ? s : RCTL_LLDPD_SOCKET;
 }
 
 static int io_wait(struct lldpd_io *io, short ev)
@@ -136,15 +215,15 @@ static void lldpd_id(lldpctl_atom_t *a, lldpctl_key_t key, lldpctl_key_t sub, bo
 	const uint8_t *id;
 	size_t n = 0;
 
-	*subtype = (uint32_t)lldpctl_atom_get_int(a, sub);
-	id = lldpctl_atom_get_buffer(a, key, &n);
+	*subtype = (uint32_t)lc.lldpctl_atom_get_int(a, sub);
+	id = lc.lldpctl_atom_get_buffer(a, key, &n);
 	if (id && n)
 		rctl_lldp_id_text(*subtype, chassis, id, n, buf, size);
 }
 
 static void lldpd_str(lldpctl_atom_t *a, lldpctl_key_t key, char *buf, size_t size)
 {
-	const char *s = lldpctl_atom_get_str(a, key);
+	const char *s = lc.lldpctl_atom_get_str(a, key);
 
 	snprintf(buf, size, "%s", s ? s : "");
 }
@@ -152,38 +231,38 @@ static void lldpd_str(lldpctl_atom_t *a, lldpctl_key_t key, char *buf, size_t si
 /* The organisation TLVs lldpd did not know, through the one decoder. */
 static int lldpd_custom(lldpctl_atom_t *nb, struct rctl_lldp_peer *p)
 {
-	lldpctl_atom_t *list = lldpctl_atom_get(nb, lldpctl_k_custom_tlvs), *tlv;
+	lldpctl_atom_t *list = lc.lldpctl_atom_get(nb, lldpctl_k_custom_tlvs), *tlv;
 	const uint8_t *oui, *info;
 	size_t on = 0, in = 0;
 	int ret = 0;
 
 	if (!list)
 		return 0;
-	lldpctl_atom_foreach(list, tlv) {
-		oui = lldpctl_atom_get_buffer(tlv, lldpctl_k_custom_tlv_oui, &on);
-		info = lldpctl_atom_get_buffer(tlv, lldpctl_k_custom_tlv_oui_info_string, &in);
+	lc_foreach(list, tlv) {
+		oui = lc.lldpctl_atom_get_buffer(tlv, lldpctl_k_custom_tlv_oui, &on);
+		info = lc.lldpctl_atom_get_buffer(tlv, lldpctl_k_custom_tlv_oui_info_string, &in);
 		if (oui && on == 3 && rctl_lldp_decode_org(
 			    (uint32_t)oui[0] << 16 | oui[1] << 8 | oui[2],
-			    (uint8_t)lldpctl_atom_get_int(tlv, lldpctl_k_custom_tlv_oui_subtype),
+			    (uint8_t)lc.lldpctl_atom_get_int(tlv, lldpctl_k_custom_tlv_oui_subtype),
 			    info ? info : (const uint8_t *)"", info ? in : 0, p) == -ENOMEM)
 			ret = -ENOMEM;
 	}
-	lldpctl_atom_dec_ref(list);
+	lc.lldpctl_atom_dec_ref(list);
 	return ret;
 }
 
 static int lldpd_neighbour(lldpctl_atom_t *nb, struct rctl_lldp_peer *p)
 {
-	lldpctl_atom_t *ch = lldpctl_atom_get(nb, lldpctl_k_port_chassis);
-	long mfs = lldpctl_atom_get_int(nb, lldpctl_k_port_dot3_mfs);
-	long ttl = lldpctl_atom_get_int(nb, lldpctl_k_port_ttl);
+	lldpctl_atom_t *ch = lc.lldpctl_atom_get(nb, lldpctl_k_port_chassis);
+	long mfs = lc.lldpctl_atom_get_int(nb, lldpctl_k_port_dot3_mfs);
+	long ttl = lc.lldpctl_atom_get_int(nb, lldpctl_k_port_ttl);
 
 	rctl_lldp_clear(p);
 	if (ch) {
 		lldpd_id(ch, lldpctl_k_chassis_id, lldpctl_k_chassis_id_subtype, true,
 			 &p->chassis_id_subtype, p->chassis_id, sizeof(p->chassis_id));
 		lldpd_str(ch, lldpctl_k_chassis_name, p->system_name, sizeof(p->system_name));
-		lldpctl_atom_dec_ref(ch);
+		lc.lldpctl_atom_dec_ref(ch);
 	}
 	lldpd_id(nb, lldpctl_k_port_id, lldpctl_k_port_id_subtype, false, &p->port_id_subtype,
 		 p->port_id, sizeof(p->port_id));
@@ -200,42 +279,42 @@ static int lldpd_neighbour(lldpctl_atom_t *nb, struct rctl_lldp_peer *p)
 /* The first neighbour lldpd holds on one interface, into nd. */
 static int lldpd_interface(lldpctl_atom_t *ifc, struct rctl_netdev *nd)
 {
-	lldpctl_atom_t *port = lldpctl_get_port(ifc), *nbs, *nb;
+	lldpctl_atom_t *port = lc.lldpctl_get_port(ifc), *nbs, *nb;
 	int ret = 0;
 
 	if (!port)
 		return 0;
-	nbs = lldpctl_atom_get(port, lldpctl_k_port_neighbors);
+	nbs = lc.lldpctl_atom_get(port, lldpctl_k_port_neighbors);
 	if (nbs) {
-		lldpctl_atom_foreach(nbs, nb) {
-			if (lldpctl_atom_get_int(nb, lldpctl_k_port_hidden) > 0)
+		lc_foreach(nbs, nb) {
+			if (lc.lldpctl_atom_get_int(nb, lldpctl_k_port_hidden) > 0)
 				continue;
 			ret = lldpd_neighbour(nb, &nd->lldp);
-			lldpctl_atom_dec_ref(nb);
+			lc.lldpctl_atom_dec_ref(nb);
 			break;
 		}
-		lldpctl_atom_dec_ref(nbs);
+		lc.lldpctl_atom_dec_ref(nbs);
 	}
-	lldpctl_atom_dec_ref(port);
+	lc.lldpctl_atom_dec_ref(port);
 	return ret;
 }
 
 static int lldpd_read(struct rctl_host *h, lldpctl_conn_t *conn, char *why, size_t len)
 {
-	lldpctl_atom_t *ifs = lldpctl_get_interfaces(conn), *ifc;
+	lldpctl_atom_t *ifs = lc.lldpctl_get_interfaces(conn), *ifc;
 	struct rctl_netdev *nd;
 	int ret = 0;
 
 	if (!ifs) {
-		snprintf(why, len, "lldpd did not answer: %s", lldpctl_last_strerror(conn));
+		snprintf(why, len, "lldpd did not answer: %s", lc.lldpctl_strerror(lc.lldpctl_last_error(conn)));
 		return -EIO;
 	}
-	lldpctl_atom_foreach(ifs, ifc) {
-		nd = rctl_host_netdev(h, lldpctl_atom_get_str(ifc, lldpctl_k_interface_name) ?: "");
+	lc_foreach(ifs, ifc) {
+		nd = rctl_host_netdev(h, lc.lldpctl_atom_get_str(ifc, lldpctl_k_interface_name) ?: "");
 		if (nd && lldp_netdev(h, nd) && !ret)
 			ret = lldpd_interface(ifc, nd);
 	}
-	lldpctl_atom_dec_ref(ifs);
+	lc.lldpctl_atom_dec_ref(ifs);
 	return ret;
 }
 
@@ -249,13 +328,18 @@ static int lldpd_collect(struct rctl_host *h, char *why, size_t len)
 	ret = lldpd_connect(&io, why, len);
 	if (ret)
 		return ret;
-	conn = lldpctl_new(io_send, io_recv, &io);
+	ret = lldpctl_load(why, len);
+	if (ret) {
+		close(io.fd);
+		return ret;
+	}
+	conn = lc.lldpctl_new(io_send, io_recv, &io);
 	if (!conn) {
 		close(io.fd);
 		return -ENOMEM;
 	}
 	ret = lldpd_read(h, conn, why, len);
-	lldpctl_release(conn);
+	lc.lldpctl_release(conn);
 	close(io.fd);
 	return ret;
 }

@@ -224,6 +224,37 @@ bool rctl_opt_given(const struct rctl_opt *o, const char *val, int argc, char **
 	return false;
 }
 
+/* The value of a word that names o ("--output=V", "--output V", "-oV", "-o V"), else NULL. */
+static const char *value_of(const struct rctl_opt *o, const char *w, const char *next)
+{
+	char alias[32];
+	const char *name = o->name;
+	size_t len;
+	int a = 0;
+
+	if (w[1] != '-')
+		return o->short_name && w[1] == o->short_name ? (w[2] ? w + 2 : next) : NULL;
+	w += 2;
+	len = strcspn(w, "=");
+	do {
+		if (strlen(name) == len && !strncmp(w, name, len))
+			return w[len] ? w + len + 1 : next;
+	} while ((name = rctl_opt_alias(o, a++, alias, sizeof(alias))));
+	return NULL;
+}
+
+const char *rctl_opt_value(const struct rctl_opt *o, int argc, char **argv)
+{
+	const char *v, *last = NULL;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (argv[i][0] == '-' && argv[i][1] &&
+		    (v = value_of(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL)))
+			last = v;
+	return last;
+}
+
 static const struct rctl_opt *opt_find(const struct rctl_opt *opts,
 				       const struct rctl_opt *globals, int idx)
 {

@@ -17,9 +17,10 @@ static const char last_family[] = "rocectl_last_success_timestamp_seconds";
 void rctl_prom_run_families(struct rctl_prom *p, const struct rctl_prom_run *r)
 {
 	const struct rctl_prom_label cmd = { "command", r->command };
+	char error[256];
 
 	rctl_prom_family(p, "rocectl_up", "gauge",
-			 "1 when rocectl ran to a result, 0 when it could not run (the error is in its log)");
+			 "1 when rocectl ran to a result, 0 when it could not run (rocectl_error_info says why)");
 	rctl_prom_u64(p, &cmd, 1, r->up);
 	rctl_prom_family(p, last_family, "gauge",
 			 "When rocectl last ran to a result, in seconds since the epoch");
@@ -27,6 +28,13 @@ void rctl_prom_run_families(struct rctl_prom *p, const struct rctl_prom_run *r)
 		rctl_prom_u64(p, &cmd, 1, r->now);
 	else if (r->have_last)
 		rctl_prom_u64(p, &cmd, 1, r->last_success);
+	if (!r->up && r->error && r->error[0]) {
+		/* Bounded, so that its escaped form always fits a label. */
+		snprintf(error, sizeof(error), "%s", r->error);
+		rctl_prom_family(p, "rocectl_error_info", "info",
+				 "Why rocectl could not run to a result: its error message; only when rocectl_up is 0");
+		rctl_prom_u64(p, (struct rctl_prom_label[]){ cmd, { "error", error } }, 2, 1);
+	}
 	rctl_prom_family(p, "rocectl_build_info", "gauge",
 			 "The version of rocectl that wrote these metrics; always 1");
 	rctl_prom_u64(p, (struct rctl_prom_label[]){

@@ -536,15 +536,23 @@ void rctl_report_free(struct rctl_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int rctl_report_exit(const struct rctl_report *r)
+int rctl_report_exit_as(const struct rctl_report *r, int unknown_exit)
 {
 	if (r->count[RCTL_FAIL])
 		return 2;
-	if (r->count[RCTL_UNKNOWN] || r->oom)
+	/* Findings were lost: one of them may have failed. */
+	if (r->oom)
 		return 3;
 	if (r->count[RCTL_WARN])
 		return 1;
+	if (r->count[RCTL_UNKNOWN])
+		return unknown_exit;
 	return 0;
+}
+
+int rctl_report_exit(const struct rctl_report *r)
+{
+	return rctl_report_exit_as(r, 3);
 }
 
 static void set_status(struct rctl_report *r, struct rctl_finding *f, enum rctl_status st)

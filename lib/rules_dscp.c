@@ -287,6 +287,18 @@ static void cc_fix(const struct rctl_cc *cc, const char *name, unsigned int v,
 		rctl_cc_write_cmd(cc, path, rctl_cc_value_text(cc, v, text, sizeof(text)), buf, len);
 }
 
+/*
+ * mlx5's np_cnp_prio_mode 1: the CNP takes the priority of the packet it
+ * answers, np_cnp_prio is unused (cong.c: cnp_prio_mode beside
+ * cnp_802p_prio; a write of np_cnp_prio sets the mode back to 0).
+ */
+static bool cnp_prio_follows(const struct rctl_cc *cc)
+{
+	uint64_t m;
+
+	return rctl_cc_get(cc, "np_cnp_prio_mode", &m) && m == 1;
+}
+
 /* Where CNPs land: their priority from the map, else np_cnp_prio. */
 static int cnp_lands(const struct rctl_netdev *nd, uint64_t cdscp, bool hp,
 		     uint64_t cprio)
@@ -340,14 +352,23 @@ void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
 		return;
 	}
 	hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
+	/* Following the packet, a CNP answering RoCE data takes the data's priority. */
+	if (cnp_prio_follows(cc)) {
+		hp = true;
+		cp = (uint64_t)j->in->prio;
+	}
 	lands = cnp_lands(t->nd, cd, hp, cp);
 	pfc = lands >= 0 && t->nd->pfc.st.ok && t->nd->pfc.pfc_en[lands];
-	snprintf(got, sizeof(got), "CNP DSCP %llu -> prio %d", (unsigned long long)cd, lands);
+	snprintf(got, sizeof(got), "CNP DSCP %llu -> prio %d%s", (unsigned long long)cd, lands,
+		 cnp_prio_follows(cc) ? " (np_cnp_prio_mode 1)" : "");
 	if (cd != (uint64_t)j->in->dscp && lands != j->in->prio && !pfc) {
 		rctl_pass(j, t, "CNPs apart from data", got, "CNPs travel apart from RoCE data");
 		return;
 	}
-	cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
+	if (cd == (uint64_t)j->in->dscp || !cnp_prio_follows(cc))
+		cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
+	else
+		cc_fix(cc, "np_cnp_prio", j->in->cnp_prio, fix, sizeof(fix));
 	rctl_say(j,
 		 &(struct rctl_say){ .status = RCTL_FAIL,
 				     .target = t->name,
@@ -358,11 +379,13 @@ void rule_cnp_data_prio(struct rctl_judge *j, const struct rctl_target *t)
 		 "CNPs share %s: they queue behind the congestion they report",
 		 lands == j->in->prio || cd == (uint64_t)j->in->dscp ? "the RoCE data priority" :
 								       "a PFC priority");
+	if (cd != (uint64_t)j->in->dscp && cnp_prio_follows(cc))
+		rctl_emit_setting(j, RCTL_SET_CNP_PRIO);
 }
 
 void rule_cnp_mismatch(struct rctl_judge *j, const struct rctl_target *t)
 {
-	char exp[48], got[48], fix[320];
+	char exp[48], got[80], fix[320];
 	uint64_t cd, cp = 0;
 	bool hp;
 
@@ -373,11 +396,15 @@ void rule_cnp_mismatch(struct rctl_judge *j, const struct rctl_target *t)
 		return;
 	hp = rctl_cc_get(cc, "np_cnp_prio", &cp);
 	snprintf(exp, sizeof(exp), "CNP DSCP %d prio %d", j->in->cnp_dscp, j->in->cnp_prio);
-	snprintf(got, sizeof(got), "CNP DSCP %llu prio %lld", (unsigned long long)cd,
-		 hp ? (long long)cp : -1LL);
+	if (cnp_prio_follows(cc))
+		snprintf(got, sizeof(got), "CNP DSCP %llu prio of each packet (np_cnp_prio_mode 1)",
+			 (unsigned long long)cd);
+	else
+		snprintf(got, sizeof(got), "CNP DSCP %llu prio %lld", (unsigned long long)cd,
+			 hp ? (long long)cp : -1LL);
 	if (cd != (uint64_t)j->in->cnp_dscp)
 		cc_fix(cc, "np_cnp_dscp", j->in->cnp_dscp, fix, sizeof(fix));
-	else if (hp && cp != (uint64_t)j->in->cnp_prio)
+	else if (hp && (cp != (uint64_t)j->in->cnp_prio || cnp_prio_follows(cc)))
 		cc_fix(cc, "np_cnp_prio", j->in->cnp_prio, fix, sizeof(fix));
 	else {
 		rctl_pass_ev(j, t, exp, got, rctl_cc_evidence(cc),
@@ -392,6 +419,8 @@ void rule_cnp_mismatch(struct rctl_judge *j, const struct rctl_target *t)
 				     .evidence = rctl_cc_evidence(cc),
 				     .fix = fix },
 		 "CNP marking differs from the intent (and likely from the switches)");
+	if (cd == (uint64_t)j->in->cnp_dscp)
+		rctl_emit_setting(j, RCTL_SET_CNP_PRIO);
 }
 
 /*

@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rocectl/collect.h"
 #include "rocectl/json.h"
@@ -192,9 +194,24 @@ int rctl_snapshot_parse(const char *text, const char *name, struct rctl_host *h,
 /* One byte more than the reader takes, so that it names the bound. */
 #define SNAPSHOT_MAX (RCTL_JSON_MAX_BYTES + 1)
 
+/* "-" is standard input, as 'rocectl collect -O -' writes to standard output. */
+static FILE *snapshot_open(const char *path)
+{
+	int fd;
+	FILE *f;
+
+	if (strcmp(path, "-"))
+		return fopen(path, "re");
+	fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
+}
+
 int rctl_snapshot_load(const char *path, struct rctl_host *h, struct rctl_err *e)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = snapshot_open(path);
 	size_t n = 0, cap = 65536, got;
 	char *buf, *more;
 	struct stat st;

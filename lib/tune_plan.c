@@ -403,6 +403,13 @@ static void plan_cc(struct planner *pl, const struct tgt *t)
 	plan_cc_param(pl, t, RCTL_AREA_DSCP, "roce_prio", pl->in->prio);	/* bnxt_re */
 	plan_cc_param(pl, t, RCTL_AREA_DSCP, "roce_dscp", pl->in->dscp);
 	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_dscp", pl->in->cnp_dscp);
+	/*
+	 * mlx5's np_cnp_prio_mode 1 makes np_cnp_prio unused (cong.c): the mode
+	 * goes to 0 first. Undone in reverse, the mode comes back last, after
+	 * the old np_cnp_prio, whose write sets the mode to 0 again.
+	 */
+	if (rctl_cc_get(cc, "np_cnp_prio", &(uint64_t){ 0 }))
+		plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_prio_mode", 0);
 	plan_cc_param(pl, t, RCTL_AREA_CNP, "np_cnp_prio", pl->in->cnp_prio);
 }
 
@@ -786,6 +793,29 @@ int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
 		return rctl_err_strerror(e, ENOMEM, "cannot build the tune plan");
 	}
 	return 0;
+}
+
+/* A change's target: a netdev, a device, or DEV/PORT for rdma_cm. */
+static bool change_on(const struct rctl_tune_change *c, const struct rctl_finding *f)
+{
+	char port[RCTL_NAME_LEN + 16];
+
+	snprintf(port, sizeof(port), "%s/%u", f->device, f->port);
+	return (f->netdev[0] && !strcmp(c->target, f->netdev)) ||
+	       (f->device[0] && (!strcmp(c->target, f->device) || !strcmp(c->target, port)));
+}
+
+bool rctl_tune_plan_covers(const struct rctl_tune_plan *p, const struct rctl_finding *f)
+{
+	uint32_t i;
+
+	if (f->setting == RCTL_SET_NONE)
+		return false;
+	for (i = 0; i < p->n_ch; i++)
+		if (!p->ch[i].skip[0] && rctl_tune_setting_id(&p->ch[i]) == f->setting &&
+		    change_on(&p->ch[i], f))
+			return true;
+	return false;
 }
 
 const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_t len)

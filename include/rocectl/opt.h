@@ -40,6 +40,7 @@ enum rctl_arg_kind {
 	ARG_HOST,
 	ARG_STATE,	/* a state file of tune apply */
 	ARG_AREA_DEV,	/* check's positionals: an area of the rules, or ARG_DEV */
+	ARG_RULE,	/* --skip: a rule id or an area, from the rule table at run time */
 };
 
 struct rctl_opt {
@@ -87,6 +88,13 @@ int rctl_opt_parse(const struct rctl_opt *opts, const struct rctl_opt *globals,
  * "-o nagios", the -j of a group given without its command.
  */
 bool rctl_opt_given(const struct rctl_opt *o, const char *val, int argc, char **argv);
+
+/*
+ * The last value given to option o on such a line, without parsing it (NULL
+ * when none): the -o and -O of a line that does not parse, so that its
+ * textfile still says the run failed.
+ */
+const char *rctl_opt_value(const struct rctl_opt *o, int argc, char **argv);
 
 /* "  -j, --json               print JSON" lines for --help. */
 void rctl_opt_help(FILE *f, const struct rctl_opt *opts);

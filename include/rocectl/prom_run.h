@@ -3,7 +3,7 @@
  * rocectl's own health beside its metrics, for node_exporter's textfile
  * collector: did this run reach a result (rocectl_up), when did it last
  * (rocectl_last_success_timestamp_seconds), which build wrote the file
- * (rocectl_build_info). Every series carries command="doctor" (the command
+ * (rocectl_build_info), and why it did not (rocectl_error_info). Every series carries command="doctor" (the command
  * path): two textfiles of one host (doctor, counters) never give node_exporter
  * the same series twice. rocectl-check(8) PROMETHEUS documents the families.
  */
@@ -21,9 +21,13 @@ struct rctl_prom_run {
 	uint64_t now;		/* seconds since the epoch */
 	bool have_last;		/* last_success is known */
 	uint64_t last_success;	/* seconds since the epoch */
+	const char *error;	/* why it did not, when known: rocectl_error_info */
 };
 
-/* The three families of r (the last success: now when up, else the one read back, if any). */
+/*
+ * The families of r (the last success: now when up, else the one read back,
+ * if any; when not up and the error is known, rocectl_error_info with it).
+ */
 void rctl_prom_run_families(struct rctl_prom *p, const struct rctl_prom_run *r);
 
 /*

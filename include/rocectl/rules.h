@@ -179,8 +179,17 @@ void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,
 		      unsigned int n, struct rctl_report *r);
 void rctl_report_free(struct rctl_report *r);
 
-/* Any fail -> 2, else any unknown -> 3, else any warn -> 1, else 0. */
+/*
+ * Any fail -> 2, else any warn -> 1, else any unknown -> 3, else 0: an
+ * unknown never hides a warning or a failure that was read.
+ */
 int rctl_report_exit(const struct rctl_report *r);
+/*
+ * The same, with what unknowns alone give (0, 1 or 3: --unknown-as); a
+ * report that ran out of memory, and so may miss a failure, is 3 unless it
+ * holds one.
+ */
+int rctl_report_exit_as(const struct rctl_report *r, int unknown_exit);
 
 /*
  * --skip NAME...: each NAME is an area (its bit leaves *areas) or a rule id

@@ -69,6 +69,14 @@ int rctl_tune_plan_dev(const struct rctl_host *h, const struct rctl_intent *in,
 		       const char *filter, struct rctl_tune_plan *p, struct rctl_err *e);
 
 /*
+ * Whether an active change of p writes what finding f judges: f's setting,
+ * on f's netdev, device or port. A warning or failure it does not cover is
+ * a manual step: tune cannot bring the host to where check passes.
+ */
+struct rctl_finding;
+bool rctl_tune_plan_covers(const struct rctl_tune_plan *p, const struct rctl_finding *f);
+
+/*
  * What undoes a change without rocectl: every setting tune writes is runtime
  * state of the kernel or the NIC (dcbnl, ethtool, sysfs, debugfs, configfs).
  * Into buf: "reboot, mlx5_core reload" or "reboot, rdma_cm reload".

@@ -161,10 +161,10 @@ bad() {
 	# a key set twice: which one wins is nobody's guess
 	printf 'dscp = 26\n\ndscp = 24\n' >dup.conf
 	bad 64 check all -i ok.json --config dup.conf
-	assert_equal "$stderr" "rocectl: 'dup.conf' line 3: 'dscp' was set on line 1 already"
+	assert_equal "$stderr" "rocectl: 'dup.conf' line 3: 'dscp' given again (first on line 1)"
 	printf 'profile = lossless-dscp\nprofile = lossless-dscp\n' >dup.conf
 	bad 64 check all -i ok.json --config dup.conf
-	assert_equal "$stderr" "rocectl: 'dup.conf' line 2: 'profile' was set on line 1 already"
+	assert_equal "$stderr" "rocectl: 'dup.conf' line 2: 'profile' given again (first on line 1)"
 }
 
 @test "compare and tune with bad files: 64 or 3" {

@@ -638,3 +638,20 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	assert_equal "$stderr" "rocectl: netdev 'eno1' has no RDMA port on 'node11' (is its RDMA driver loaded?)"
 	run --separate-stderr -3 rocectl tune plan -i "$BATS_TEST_TMPDIR/eno.json" --dev eno1
 }
+
+# A snapshot judged later is judged as of its own time: the verdict of an
+# old snapshot must not look fresh.
+@test "check -i and doctor -i keep the snapshot's own time: text, JSON and rocectl_check_timestamp_seconds" {
+	local f=$FIXTURES/bnxt-healthy.json t when
+	t=$(jq '.host.time' "$f")
+	when=$(date -u -d "@$t" +%Y-%m-%dT%H:%M:%SZ)
+	run -0 rocectl check mtu -i "$f"
+	assert_line --index 0 --regexp "^node21 at $when: counters over "
+	run -0 rocectl doctor -j -i "$f"
+	jq -e --arg w "$when" '.time == $w and .hostname == "node21"' <<<"$output"
+	run -0 rocectl check all -o prometheus -i "$f"
+	assert_line "rocectl_check_timestamp_seconds $t"
+	# the run's own success stays the time it ran
+	run -0 rocectl doctor -o prometheus -i "$f"
+	refute_line "rocectl_last_success_timestamp_seconds{command=\"doctor\"} $t"
+}

@@ -80,3 +80,15 @@ load helpers
 	run -0 rocectl check mtu -j --input "$new"
 	jq -e '.hostname == "other"' <<<"$output"
 }
+
+# collect writes to '-': every reader of a snapshot takes '-' as standard input.
+@test "--input - reads the snapshot from standard input: check, doctor, devices, counters, tune plan" {
+	local f=$FIXTURES/bnxt-healthy.json cmd
+	for cmd in "check mtu" "doctor" "devices" "counters" "tune plan"; do
+		# shellcheck disable=SC2086
+		run -0 --separate-stderr bash -c '"$1" $2 -j --input - <"$3"' _ "$ROCECTL" "$cmd" "$f"
+		jq -e '.hostname == "node21"' <<<"$output" || fail "$cmd: $output $stderr"
+	done
+	run -3 --separate-stderr bash -c '"$1" check mtu -i - </dev/null' _ "$ROCECTL"
+	assert_equal "$stderr" "rocectl: cannot read snapshot '-': not valid JSON"
+}

@@ -74,3 +74,41 @@ setup() {
 		diff <(complete_in . $cmd "") <(echo "$netdevs")
 	done
 }
+
+# --skip takes a rule id or an area: both come from the rule table at run
+# time, so rules and areas added later complete without a completion change.
+@test "--skip <TAB> offers the areas and rule ids of the rule table" {
+	run -0 complete_in . check all --skip m
+	assert_line mtu
+	assert_line mode
+	assert_line mtu.active
+	assert_line mode.tos
+	refute_line --regexp '^[^m]'
+	run -0 complete_in . doctor --skip pfc.
+	assert_line pfc.prio_disabled
+	assert_line pfc.lldpad
+	refute_line --regexp '^[^p]'
+	# every id the man page lists under RULES completes
+	local id
+	for id in $(sed -n '/^\.SH RULES/,/^\.SH /{/^\.B [a-z]*\.[a-z_]*$/s/^\.B //p}' "$ROOT/man/rocectl-check.8"); do
+		run -0 complete_in . check all --skip "$id"
+		assert_line "$id"
+	done
+}
+
+# With -i FILE the devices judged are the snapshot's: they complete, not
+# this machine's.
+@test "-i FILE --dev <TAB> offers the snapshot's devices, ports and netdevs" {
+	local f=$FIXTURES/bnxt-healthy.json
+	run -0 complete_in . check all -i "$f" --dev ""
+	assert_output "$(printf '%s\n' bnxt_re0 bnxt_re0/1 ens2f0np0)"
+	run -0 complete_in . doctor --input "$f" ""
+	assert_output "$(printf '%s\n' bnxt_re0 bnxt_re0/1 ens2f0np0)"
+	run -0 complete_in . check all -i "$f" --dev ens
+	assert_output ens2f0np0
+	# without a snapshot that reads, this machine's
+	run -0 complete_in . check all --dev lo
+	assert_line lo
+	run -0 complete_in . check all -i /nonexistent.json --dev lo
+	assert_line lo
+}

@@ -267,10 +267,38 @@ load helpers
 	grep -qx 'rocectl_up{command="check all"} 0' "$out"
 	run -3 rocectl counters -o prometheus -O "$out" -i "$bad"
 	grep -qx 'rocectl_up{command="counters"} 0' "$out"
-	# a usage error writes nothing
-	rm -f "$out"
+}
+
+# A timer that runs a broken line must not leave the last good verdicts in
+# place for ten minutes: every failure says rocectl_up 0, and why.
+@test "-O: a usage error (config, option, positional) writes rocectl_up 0 with the reason, exit 64" {
+	local out=$BATS_TEST_TMPDIR/rocectl.prom f=$FIXTURES/bnxt-healthy.json
+	printf 'dscp = 64\n' >"$BATS_TEST_TMPDIR/bad.conf"
+	good() { rocectl doctor -o prometheus -O "$out" -i "$f"; grep -qx 'rocectl_up{command="doctor"} 1' "$out"; }
+	good
+	ROCECTL_CONF=$BATS_TEST_TMPDIR/bad.conf run -64 rocectl doctor -o prometheus -O "$out" -i "$f"
+	grep -qx 'rocectl_up{command="doctor"} 0' "$out"
+	grep -qx "rocectl_error_info{command=\"doctor\",error=\"'$BATS_TEST_TMPDIR/bad.conf' line 1: invalid value '64' for 'dscp'\"} 1" "$out"
+	grep -q '^rocectl_last_success_timestamp_seconds{command="doctor"} [0-9]' "$out"
+	run grep '^rocectl_check_status' "$out"
+	assert_failure 1
+	run -0 promtool check metrics <"$out"
+	good
 	run -64 rocectl doctor -o prometheus -O "$out" --interval 0
-	[ ! -e "$out" ]
+	grep -qx 'rocectl_up{command="doctor"} 0' "$out"
+	grep -q "^rocectl_error_info{command=\"doctor\",error=\"doctor: invalid value '0' for '--interval'" "$out"
+	# a positional typo as --dev's: both say rocectl_up 0
+	run -64 rocectl check all -o prometheus -O "$out" -i "$f" bnxt_re9
+	grep -qx 'rocectl_up{command="check all"} 0' "$out"
+	run -3 rocectl check all -o prometheus -O "$out" -i "$f" --dev bnxt_re9
+	grep -qx 'rocectl_up{command="check all"} 0' "$out"
+	run -64 rocectl counters -o prometheus --output-file="$out" --bogus
+	grep -qx 'rocectl_up{command="counters"} 0' "$out"
+	grep -q '^rocectl_error_info{command="counters",error="counters: unknown option' "$out"
+	# a run that succeeds says no error
+	good
+	run grep '^rocectl_error_info' "$out"
+	assert_failure 1
 }
 
 # node_exporter's textfile collector on loopback, started by the test (never by the package).
@@ -429,9 +457,13 @@ teardown() {
 		printf 'object Endpoint "master" { }\nobject Zone "master" { endpoints = [ "master" ] }\n'
 		printf 'object Endpoint "node11" { }\n'
 		printf 'object Zone "node11" { endpoints = [ "node11" ]; parent = "master" }\n'
-		printf 'object Host "node11" {\n  zone = "master"\n  check_command = "rocectl"\n  vars.roce = true\n'
-		printf '  vars.rocectl_warning = "1e-7"\n  vars.rocectl_skip = [ "firewall" ]\n}\n'
+		# the host block as printed (hostalive: the ITL and plugins every setup includes),
+		# put in the master's zone as zones.d/master would
+		printf 'const PluginDir = "/usr/lib/nagios/plugins"\ninclude <itl>\ninclude <plugins>\n'
+		man_text "$ROOT/man/rocectl-check.8" |
+			sed -n '/^ *object Host "node11"/,/^ *}/p' | sed '1a\  zone = "master"'
 	} >"$conf"
+	grep -q 'vars.rocectl_warning = "1e-7"' "$conf"
 	chmod 0644 "$conf"
 	grep -q 'arguments = {' "$conf"
 	run icinga2 daemon -C -c "$conf"
@@ -613,4 +645,61 @@ before_snapshot() {
 	run promtool test rules test.yml
 	assert_failure
 	assert_output --partial FAILED
+}
+
+# A peer without LLDP (no lldpd, nothing captured) is unknown: it must not
+# turn a real warning into UNKNOWN, and the operator chooses what it alone gives.
+@test "nagios: an unknown never hides a warning; the line names both; --unknown-as decides unknowns alone" {
+	local nolldp='.host.netdevs[0].lldp = {"ok": false, "errno": 2,
+		"reason": "lldpd does not run (no '\''/run/lldpd.socket'\''), and no --lldp-wait was given"}'
+	jq "$nolldp" "$FIXTURES/fault-tos-0.json" >"$BATS_TEST_TMPDIR/warn.json"
+	jq "$nolldp" "$FIXTURES/mlx5-upstream-healthy.json" >"$BATS_TEST_TMPDIR/unknown.json"
+	local as
+	for as in "" "--unknown-as ok" "--unknown-as warning" "--unknown-as unknown"; do
+		# shellcheck disable=SC2086
+		run -1 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/warn.json" $as
+		assert_line --index 0 --partial "ROCECTL WARNING - 0 failed, 1 unknown, 1 warnings, 27 passed: first mode.tos mlx5_0/1 (ens1f0np0); first unknown peer.neighbor mlx5_0/1 (ens1f0np0) | "
+		assert_line --index 1 --partial "WARN mode.tos mlx5_0/1 (ens1f0np0): "
+		assert_line --index 2 --partial "UNKNOWN peer.neighbor mlx5_0/1 (ens1f0np0): no LLDP neighbour"
+	done
+	run -3 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/unknown.json"
+	assert_line --index 0 --partial "ROCECTL UNKNOWN - 0 failed, 1 unknown, 0 warnings, 28 passed: first peer.neighbor mlx5_0/1 (ens1f0np0) | "
+	run -1 rocectl doctor -o nagios -i "$BATS_TEST_TMPDIR/unknown.json" --unknown-as warning
+	assert_line --index 0 --partial "ROCECTL WARNING - 0 failed, 1 unknown, 0 warnings, 28 passed: first unknown peer.neighbor mlx5_0/1 (ens1f0np0) | "
+	run -0 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/unknown.json" --unknown-as ok
+	assert_line --index 0 --partial "ROCECTL OK - 0 failed, 1 unknown, 0 warnings, 28 passed: first unknown peer.neighbor"
+	# the same verdict outside the plugin mode, and a failure still wins
+	run -1 rocectl check all -i "$BATS_TEST_TMPDIR/warn.json"
+	run -2 rocectl doctor -i "$FIXTURES/fault-out-of-sequence-rising.json" --unknown-as ok
+	run --separate-stderr -3 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/warn.json" --unknown-as green
+	assert_output --partial "ROCECTL UNKNOWN - check all: invalid value 'green' for '--unknown-as'"
+}
+
+# A plugin that never answers (a FIFO given as --input, a wedged read) hangs
+# the monitoring side: -o nagios has a time limit even without -t.
+@test "nagios: without -t a time limit of 30 s is armed; -t sets it; other outputs have none" {
+	local f=$FIXTURES/bnxt-healthy.json
+	run -0 --separate-stderr strace -e trace=alarm "$ROCECTL" check all -o nagios -i "$f"
+	[[ $stderr == *"alarm(30)"* ]] || fail "$stderr"
+	run -0 --separate-stderr strace -e trace=alarm "$ROCECTL" doctor -o nagios -t 7 -i "$f"
+	[[ $stderr == *"alarm(7)"* ]] || fail "$stderr"
+	run -0 --separate-stderr strace -e trace=alarm "$ROCECTL" check all -i "$f"
+	[[ $stderr != *"alarm("* ]] || fail "$stderr"
+}
+
+# cron runs a line with PATH=/usr/bin:/bin: a bare 'rocectl' (in /usr/sbin)
+# is never found. The line of rocectl-counters(8), run as cron would.
+@test "rocectl-counters(8): the cron line runs with cron's PATH and writes its textfile" {
+	local line cmd out=$BATS_TEST_TMPDIR/rocectl-counters.prom
+	line=$(man_text "$ROOT/man/rocectl-counters.8" | grep -E '^ *\* \* \* \* \* root ')
+	cmd=$(sed -E 's/^ *(\S+ +){5}root +//' <<<"$line")
+	[[ $cmd == /usr/sbin/rocectl\ * ]] || fail "not the packages' absolute path: $cmd"
+	# the packages' path is this build here; the textfile directory the test's
+	cmd=${cmd/#\/usr\/sbin\/rocectl/$ROCECTL}
+	cmd=${cmd/\/var\/lib\/prometheus\/node-exporter\/rocectl-counters.prom/$out}
+	run env -i PATH=/usr/bin:/bin sh -c "$cmd -i $FIXTURES/bnxt-healthy.json"
+	assert_success
+	grep -qx 'rocectl_up{command="counters"} 1' "$out"
+	# a bare name is what cron's PATH does not find
+	run -127 env -i PATH=/usr/bin:/bin sh -c 'rocectl --version'
 }

@@ -49,3 +49,15 @@ version() { sed -n 's/^VERSION := //p' "$ROOT/Makefile"; }
 		[[ $f == tests/lab/* ]] || fail "$f is GPL-2.0-only outside tests/lab/"
 	done
 }
+
+# Debian 12 ships liblldpctl.so.4 in the lldpd package, whose postinst starts
+# an LLDP agent on every interface: linked, the .deb would depend on lldpd.
+@test "the binary does not link liblldpctl: it loads it at run time, where lldpd runs" {
+	run -0 objdump -p "$ROCECTL"
+	assert_line --regexp '^ +NEEDED +libibverbs\.so\.'
+	refute_line --regexp '^ +NEEDED +liblldpctl'
+	run -0 objdump -T "$ROCECTL"
+	assert_line --regexp ' dlopen'
+	refute_line --regexp ' lldpctl_'
+
+}

@@ -38,6 +38,10 @@ scratch_root() {
 	local u=$UNITS/rocectl-prometheus.service
 	run -0 systemd-analyze security --offline=yes --threshold=30 "$u"
 	assert_output --regexp 'Overall exposure level for rocectl-prometheus.service: [0-2]\.[0-9] OK'
+	# the unit's own comment gives the score it has, not an older one
+	local score
+	score=$(sed -n 's/.*Overall exposure level for rocectl-prometheus.service: \([0-9.]*\) .*/\1/p' <<<"$output")
+	grep -q "^# security --offline: 8.9 unrestricted, $score with this" "$u" || fail "the comment does not say $score"
 	# without the sandbox lines the bound fails (the test can fail)
 	sed -n '1,/^Nice=/p' "$u" >"$BATS_TEST_TMPDIR/rocectl-prometheus.service"
 	run systemd-analyze security --offline=yes --threshold=25 "$BATS_TEST_TMPDIR/rocectl-prometheus.service"

@@ -44,9 +44,9 @@ one_line_error() {
 	assert_equal "$stderr" "rocectl: reach: --dev and --src exclude each other"
 }
 
-@test "reach --targets: comments and blank lines skipped, bad files are usage errors" {
+@test "reach --targets: comments and blank lines skipped, bad lines are usage errors" {
 	local f=$BATS_TEST_TMPDIR/hosts.txt
-	one_line_error 64 reach --targets "$BATS_TEST_TMPDIR/none.txt"
+	one_line_error 3 reach --targets "$BATS_TEST_TMPDIR/none.txt"
 	assert_equal "$stderr" "rocectl: cannot open '$BATS_TEST_TMPDIR/none.txt': No such file or directory"
 	printf '# rack 1\n\n   # only a comment\n' >"$f"
 	one_line_error 64 reach --targets "$f"
@@ -63,7 +63,7 @@ one_line_error() {
 	printf '10.0.0.2\0\n' >"$f"
 	one_line_error 64 reach --targets "$f"
 	assert_equal "$stderr" "rocectl: '$f' is not a text file"
-	one_line_error 64 reach --targets "$BATS_TEST_TMPDIR"
+	one_line_error 3 reach --targets "$BATS_TEST_TMPDIR"
 	assert_equal "$stderr" "rocectl: cannot read '$BATS_TEST_TMPDIR': Is a directory"
 }
 
@@ -283,4 +283,13 @@ EOF
 	# a good one passes on to listening (no rdma_cm here: 3)
 	printf 'abcdefghijklmnopqrstuv\n' >"$t"
 	one_line_error 3 serve --bind 127.0.0.1 --token-file "$t"
+}
+
+# A file that cannot be read is a runtime error wherever it is named: a
+# missing --targets file exits 3, as a missing --input does.
+@test "reach --targets: a file that cannot be read exits 3, as a missing --input does" {
+	run -3 --separate-stderr "$ROCECTL" reach --targets /nonexistent.txt
+	assert_equal "$stderr" "rocectl: cannot open '/nonexistent.txt': No such file or directory"
+	run -3 --separate-stderr "$ROCECTL" reach --targets "$BATS_TEST_TMPDIR"
+	run -3 --separate-stderr "$ROCECTL" check all -i /nonexistent.json
 }

@@ -133,3 +133,19 @@ complete_words() {
 			{ echo "'$path --help' lacks -i, --input FILE"; return 1; }
 	done <<<"$want"
 }
+
+# An option's choices and a finding's keys are named in each man page that
+# documents them: check and doctor print the same document.
+@test "check and doctor man pages name every -o choice and every key of a finding" {
+	local cmd page v
+	for cmd in doctor "check all"; do
+		page=$ROOT/man/rocectl-${cmd%% *}.8
+		for v in $(meta ".commands[] | .. | objects | select(.path? == \"$cmd\") | .options[] |
+				select(.long == \"output\") | .choices[]"); do
+			man_text "$page" | grep -qw -- "$v" || fail "$page: no -o $v"
+		done
+		for v in $(rocectl $cmd -j -i "$FIXTURES/bnxt-healthy.json" | jq -r '.findings[0] | keys[]'); do
+			man_text "$page" | grep -q "\"$v\"" || fail "$page: no finding key \"$v\""
+		done
+	done
+}

@@ -19,7 +19,7 @@ no_raw_controls() { ! printf '%s' "$1" | LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\
 	assert_line '        netdev ens1\x1b[2Jx (up)  mtu 4200'
 	no_raw_controls "$output"
 	run -0 rocectl check mtu -i "$ESC"
-	assert_line --index 0 --regexp '^node\\x1b\]0;pwned\\x07\\xc2\\x9b: counters over'
+	assert_line --index 0 --regexp '^node\\x1b\]0;pwned\\x07\\xc2\\x9b at [0-9TZ:-]+: counters over'
 	no_raw_controls "$output"
 	run -0 rocectl compare "$ESC" "$FIXTURES/mlx5-upstream-healthy.json"
 	assert_line --regexp '^node\\x1b\]0;pwned\\x07\\xc2\\x9b +mlx5_0/1 \(ens1\\x1b\[2Jx\) '

@@ -174,8 +174,20 @@ revert_refused() {
 	mkdir -m 700 "$T/sd"
 	mkfifo -m 600 "$T/sd/tune-20990101T000000.000000000Z.json"
 	run --separate-stderr timeout 10 "$ROCECTL" tune revert --state-dir "$T/sd"
-	assert_failure 3
-	assert_equal "$stderr" "rocectl: no applied tune state file in '$T/sd'"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "nothing to revert: no applied tune state file in '$T/sd'"
+}
+
+# A second revert (or one on a host never tuned) finds the host as it was:
+# what was asked is done, said so, exit 0.
+@test "tune revert with nothing applied left is success, and says so" {
+	mkdir -m 700 "$T/empty"
+	run --separate-stderr timeout 10 "$ROCECTL" tune revert --state-dir "$T/empty"
+	assert_success
+	assert_output "nothing to revert: no applied tune state file in '$T/empty'"
+	run -0 --separate-stderr timeout 10 "$ROCECTL" tune revert -j --state-dir "$T/empty"
+	jq -e '.reverted == 0 and .not_reverted == 0' <<<"$output"
 }
 
 @test "a state directory that is not root's alone is refused with the reason" {

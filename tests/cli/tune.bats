@@ -121,7 +121,30 @@ plan_lines() {
 	echo "$output" | jq -e '.to_apply == 0 and .skipped == 1 and .changes[0].step == null and
 		(.changes[0].skip | startswith("current value unknown: debugfs not mounted"))'
 	run -0 rocectl tune plan --input "$FIXTURES/fault-debugfs-unreadable.json"
-	assert_line --index 0 "nothing to change: the host is at the intent (profile lossless-dscp), 1 skipped"
+	assert_line --index 0 "nothing tune can change, but the host is not known to be at the intent (profile lossless-dscp), 1 skipped, 1 unknown (see 'rocectl check all')"
+}
+
+# "At the intent" only where check passes: what tune does not write (MTU,
+# a firewall rule, lldpad, irdma before 6.5) is a manual step with its fix.
+@test "tune plan lists what check fails and tune does not fix as manual steps, with their fix" {
+	local f
+	run -0 rocectl tune plan --input "$FIXTURES/fault-mtu-1500-intent-4096.json"
+	assert_line --index 0 "nothing tune can change, but the host is not at the intent (profile lossless-dscp), 1 manual step (below)"
+	assert_line "manual steps (tune does not change these; 'rocectl check' reports them):"
+	assert_line "           fix: ip link set dev ens1f0np0 mtu 4192"
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-nft-drop-roce.json"
+	jq -e '.at_intent == false and .manual_steps == 1 and .manual[0].id == "firewall.roce_udp"' <<<"$output"
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-lldpad-running.json"
+	jq -e '.manual[0].id == "pfc.lldpad" and .manual[0].fix == "systemctl disable --now lldpad"' <<<"$output"
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-irdma-vlan-pre65.json"
+	jq -e '.at_intent == false and ([.manual[].id] | index("dscp.trust_pcp") != null)' <<<"$output"
+	# what tune changes is no manual step; a healthy host is at the intent
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-pfc-off-prio3.json"
+	jq -e '.to_apply == 1 and .manual_steps == 0 and .manual == [] and .at_intent == false' <<<"$output"
+	for f in mlx5-upstream-healthy bnxt-healthy ice-irdma-healthy; do
+		run -0 rocectl tune plan -j --input "$FIXTURES/$f.json"
+		jq -e '.at_intent == true and .manual == [] and .unknown == 0' <<<"$output"
+	done
 }
 
 @test "intent options change the plan; lldpad marks DCB changes as needing --force" {
@@ -218,4 +241,25 @@ plan_lines() {
 	assert_equal "$stderr" "rocectl: tune apply: 'mlx5_0' and '--dev mlx5_2' name two devices; give one"
 	run --separate-stderr -64 rocectl tune apply mlx5_0 mlx5_2 --yes
 	assert_equal "$stderr" "rocectl: tune apply: too many arguments (see 'rocectl tune apply --help')"
+}
+
+# mlx5's np_cnp_prio_mode 1: the CNP takes each packet's priority and
+# np_cnp_prio is unused (drivers/infiniband/hw/mlx5/cong.c), so an
+# np_cnp_prio at the intent is not the CNP's priority.
+@test "np_cnp_prio_mode 1: check cnp warns with np_cnp_prio's fix, tune plan sets the mode to 0 first" {
+	local f=$BATS_TEST_TMPDIR/mode1.json
+	jq '(.host.netdevs[0].cc.params[] | select(.name == "np_cnp_prio_mode") | .value) = 1' \
+		"$FIXTURES/mlx5-upstream-healthy.json" >"$f"
+	run -1 rocectl check cnp -j -i "$f"
+	jq -e '[.findings[] | select(.status != "pass")] | length == 1 and .[0].id == "cnp.mismatch" and
+		.[0].got == "CNP DSCP 48 prio of each packet (np_cnp_prio_mode 1)" and
+		.[0].setting_id == "cnp-prio" and
+		.[0].fix == "echo 6 > /sys/kernel/debug/mlx5/0000:3b:00.0/cc_params/np_cnp_prio"' <<<"$output"
+	run -0 rocectl tune plan -j -i "$f"
+	jq -e '.to_apply == 1 and .manual == [] and .changes[0].setting == "np_cnp_prio_mode" and
+		.changes[0].from == "1" and .changes[0].to == "0" and .changes[0].setting_id == "cnp-prio"' <<<"$output"
+	# mode 0 with np_cnp_prio at the intent: nothing to change
+	run -0 rocectl check cnp -i "$FIXTURES/mlx5-upstream-healthy.json"
+	run -0 rocectl tune plan -j -i "$FIXTURES/mlx5-upstream-healthy.json"
+	jq -e '.to_apply == 0 and .at_intent' <<<"$output"
 }

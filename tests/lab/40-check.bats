@@ -113,7 +113,8 @@ state_listing() {
 	knob_roce_tos "$LAB_B_DEV" 106	# one rdma_cm directory exists, the other does not
 	state_listing >"$BATS_TEST_TMPDIR/before"
 	grep -qx "/sys/kernel/config/rdma_cm/$LAB_B_DEV/ports/1/default_roce_tos=106" "$BATS_TEST_TMPDIR/before"
-	run -3 timeout 60 "$ROCECTL" doctor --interval 1 --mtu 1024
+	# A's ToS 0 warns: the warning decides the exit, not the unknowns beside it
+	run -1 timeout 60 "$ROCECTL" doctor --interval 1 --mtu 1024
 	state_listing >"$BATS_TEST_TMPDIR/after"
 	diff "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
 	[ ! -d "/sys/kernel/config/rdma_cm/$LAB_A_DEV" ]

@@ -43,7 +43,8 @@ not_passed() {
 	knob_restore_roce
 	run -0 timeout 30 "$ROCECTL" check firewall
 	assert_line "firewall   passed"
-	run -3 --separate-stderr timeout 60 "$ROCECTL" doctor -j --no-sample --mtu 1024
+	# ToS 0 warns: the warning decides the exit, not the unknowns beside it
+	run -1 --separate-stderr timeout 60 "$ROCECTL" doctor -j --no-sample --mtu 1024
 	echo "$output" | jq -e '[.areas[] | select(.area == "firewall")] | length == 1 and .[0].fail == 0 and
 		.[0].unknown == 0 and .[0].pass >= 2'
 }

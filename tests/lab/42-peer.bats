@@ -138,7 +138,8 @@ not_passed() {
 
 @test "capture: doctor listens during its interval" {
 	switch_port "$PFC_3" "$APP_INTENT" "$ETS_INTENT" "$MFS_1522"
-	run -3 --separate-stderr timeout 60 "$ROCECTL" doctor -j --interval 3 --dev "$LAB_A_DEV" --mtu 1024
+	# veth's warnings decide the exit, the unknowns beside them do not hide them
+	run -1 --separate-stderr timeout 60 "$ROCECTL" doctor -j --interval 3 --dev "$LAB_A_DEV" --mtu 1024
 	echo "$output" | jq -e '[.findings[] | select(.area == "peer")] |
 		(map(.status) | unique) == ["pass"] and (map(.id) | index("peer.pfc_prio")) != null'
 }

@@ -39,6 +39,20 @@ setup() {
 	assert_output "$VERSION"
 }
 
+@test "installing starts no LLDP agent: lldpd is suggested, never a dependency, in both packages" {
+	local f
+	for f in Depends Pre-Depends Recommends; do
+		run -0 dpkg-deb -f "$ROCECTL_DEB" "$f"
+		refute_output --partial lldpd
+	done
+	run -0 dpkg-deb -f "$ROCECTL_DEB" Suggests
+	assert_output --partial lldpd
+	run -0 rpm -qp --requires --recommends "$ROCECTL_RPM"
+	refute_output --regexp 'lldp'
+	run -0 rpm -qp --suggests "$ROCECTL_RPM"
+	assert_line lldpd
+}
+
 @test "the installed binary runs from the scratch root: help" {
 	run -0 "$BIN" help
 	assert_line --regexp '^ +devices '

@@ -264,6 +264,21 @@ static void test_list(void **state)
 	assert_string_equal(l.v[2], "c");
 }
 
+/* The value of an option on a line that does not parse: each spelling, the last one given. */
+static void test_value_unparsed(void **state)
+{
+	char *line[] = { "x", "--bogus", "-tA", "--group", "pfc", "--qd=9", "--", "-t", "B", NULL };
+	char *more[] = { "x", "--target", "C", "--iodepth", "4", "-t", NULL };
+
+	(void)state;
+	assert_string_equal(rctl_opt_value(&opts[5], 9, line), "A");	/* "--" ends options */
+	assert_string_equal(rctl_opt_value(&opts[4], 9, line), "pfc");
+	assert_string_equal(rctl_opt_value(&opts[1], 9, line), "9");
+	assert_null(rctl_opt_value(&opts[2], 9, line));
+	assert_string_equal(rctl_opt_value(&opts[1], 6, more), "4");	/* an alias */
+	assert_string_equal(rctl_opt_value(&opts[5], 6, more), "C");	/* the last -t has none */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_value_unparsed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,9 +34,27 @@ static void test_aggregation(void **state)
 	assert_int_equal(exit_of(0, 0, 0, 0), 0);
 	assert_int_equal(exit_of(5, 0, 0, 0), 0);
 	assert_int_equal(exit_of(5, 1, 0, 0), 1);
-	assert_int_equal(exit_of(5, 1, 1, 0), 3);	/* unknown beats warn */
+	assert_int_equal(exit_of(5, 1, 1, 0), 1);	/* an unknown never hides a warning */
+	assert_int_equal(exit_of(5, 0, 1, 0), 3);
 	assert_int_equal(exit_of(5, 1, 1, 1), 2);	/* fail beats all */
 	assert_int_equal(exit_of(0, 0, 0, 1), 2);
+}
+
+/* --unknown-as: unknowns alone give what the operator chose, nothing else moves. */
+static void test_aggregation_unknown_as(void **state)
+{
+	struct rctl_report r = { .count = { [RCTL_UNKNOWN] = 2 } };
+
+	(void)state;
+	assert_int_equal(rctl_report_exit_as(&r, 0), 0);
+	assert_int_equal(rctl_report_exit_as(&r, 1), 1);
+	assert_int_equal(rctl_report_exit_as(&r, 3), 3);
+	r.count[RCTL_WARN] = 1;
+	assert_int_equal(rctl_report_exit_as(&r, 0), 1);
+	r.oom = true;		/* a lost finding may have failed */
+	assert_int_equal(rctl_report_exit_as(&r, 0), 3);
+	r.count[RCTL_FAIL] = 1;
+	assert_int_equal(rctl_report_exit_as(&r, 0), 2);
 }
 
 /* A rule run through the real emit path counts per status and per area. */
@@ -172,6 +190,12 @@ static void test_conf_errors(void **state)
 	assert_int_equal(rctl_intent_parse_conf(&in, "roce_mode = v3\n", "a.conf", NULL, &e), -EINVAL);
 	assert_int_equal(rctl_intent_parse_conf(&in, "profile = x\n", "a.conf", NULL, &e), -EINVAL);
 	assert_int_equal(rctl_intent_parse_conf(&in, "prio =\n", "a.conf", NULL, &e), -EINVAL);
+	/* a key given twice: neither value is taken on a guess */
+	assert_int_equal(rctl_intent_parse_conf(&in, "dscp = 26\nprio = 3\n# x\ndscp = 24\n", "a.conf",
+						NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 4: 'dscp' given again (first on line 1)");
+	assert_int_equal(rctl_intent_parse_conf(&in, "profile = lossy-ecn\nprofile = lossy-ecn\n",
+						"a.conf", NULL, &e), -EINVAL);
 }
 
 static void test_resolve_layers(void **state)
@@ -569,6 +593,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aggregation),
+		cmocka_unit_test(test_aggregation_unknown_as),
 		cmocka_unit_test(test_emit_counts),
 		cmocka_unit_test(test_rule_scopes),
 		cmocka_unit_test(test_loss_rate),

@@ -53,7 +53,9 @@ def main():
         inner = labels[1:-1] if labels else ''
         lab = ','.join(x for x in (inner, a.labels) if x)
         series = f'{name}{{{lab}}}' if lab else name
-        print(f"      - series: '{series}'")
+        # YAML's single-quoted scalar: a quote in a label value is doubled
+        quoted = series.replace("'", "''")
+        print(f"      - series: '{quoted}'")
         print(f"        values: '{v0!r}{'+' if step >= 0 else ''}{step!r}x{a.steps}'")
 
 
