@@ -308,7 +308,7 @@ static bool same_series(const struct rctl_finding *a, const struct rctl_finding 
  * One series per finding; findings with the same labels (gid.index of two
  * addresses, host-wide ones) become one series holding the worst status.
  */
-static void prom_status(struct rctl_prom *pr, const struct rctl_report *r)
+static void prom_status(struct rctl_prom *pr, const char *cmd, const struct rctl_report *r)
 {
 	uint32_t i, k;
 
@@ -331,13 +331,37 @@ static void prom_status(struct rctl_prom *pr, const struct rctl_report *r)
 		if (f->port)
 			snprintf(port, sizeof(port), "%u", f->port);
 		rctl_prom_u64(pr, (struct rctl_prom_label[]){
-			{ "id", f->id }, { "area", rctl_area_name(f->area) },
+			{ "command", cmd }, { "id", f->id }, { "area", rctl_area_name(f->area) },
 			{ "device", f->device }, { "port", port }, { "netdev", f->netdev },
-		}, 5, prom_value[worst]);
+		}, 6, prom_value[worst]);
 	}
 }
 
-static void prom_loss(struct rctl_prom *pr, const struct rctl_report *r)
+/* The worst status of each area that had something to judge, as in the text's area lines. */
+static void prom_areas(struct rctl_prom *pr, const char *cmd, const struct rctl_report *r,
+		       unsigned int areas, bool deltas)
+{
+	static const enum rctl_status worst_first[] = {
+		RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN, RCTL_PASS,
+	};
+	unsigned int k;
+	int a;
+
+	rctl_prom_family(pr, "rocectl_check_area_status", "gauge",
+			 "Worst verdict of an area's findings: 0 pass, 1 warn, 2 fail, 3 unknown");
+	for (a = 0; a < RCTL_AREA_N; a++) {
+		if (!(areas & (1u << a)) || (!deltas && a == RCTL_AREA_COUNTERS))
+			continue;
+		for (k = 0; k < 4 && !r->area_count[a][worst_first[k]]; k++)
+			;
+		if (k < 4)
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+				{ "command", cmd }, { "area", rctl_area_name(a) },
+			}, 2, prom_value[worst_first[k]]);
+	}
+}
+
+static void prom_loss(struct rctl_prom *pr, const char *cmd, const struct rctl_report *r)
 {
 	char port[16];
 	uint32_t i;
@@ -349,14 +373,14 @@ static void prom_loss(struct rctl_prom *pr, const struct rctl_report *r)
 			continue;
 		snprintf(port, sizeof(port), "%u", r->f[i].port);
 		rctl_prom_dbl(pr, (struct rctl_prom_label[]){
-			{ "device", r->f[i].device }, { "port", port },
+			{ "command", cmd }, { "device", r->f[i].device }, { "port", port },
 			{ "netdev", r->f[i].netdev },
-		}, 3, r->f[i].ratio);
+		}, 4, r->f[i].ratio);
 	}
 }
 
 /* The switch port of each RoCE netdev that has one: which ToR, which port. */
-static void prom_neighbors(struct rctl_prom *pr, const struct rctl_host *h)
+static void prom_neighbors(struct rctl_prom *pr, const char *cmd, const struct rctl_host *h)
 {
 	const struct rctl_lldp_peer *p;
 	uint32_t i, k, n;
@@ -375,36 +399,44 @@ static void prom_neighbors(struct rctl_prom *pr, const struct rctl_host *h)
 						 "The switch port at the other end of a RoCE netdev, by LLDP");
 			snprintf(port, sizeof(port), "%u", pt->port);
 			rctl_prom_u64(pr, (struct rctl_prom_label[]){
-				{ "device", h->devs[i].name }, { "port", port },
+				{ "command", cmd }, { "device", h->devs[i].name }, { "port", port },
 				{ "netdev", nd->name }, { "switch", p->system_name },
 				{ "switch_port", p->port_id }, { "chassis_id", p->chassis_id },
 				{ "source", p->source },
-			}, 7, 1);
+			}, 8, 1);
 		}
 }
 
+/*
+ * Every series carries command="doctor", "check pfc" (as rocectl_up): two
+ * textfiles of one host (doctor and check pfc) never give node_exporter the
+ * same series twice.
+ */
 static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
-		      const struct rctl_host *h, const struct rctl_intent *in, int status)
+		      const struct rctl_host *h, const struct rctl_intent *in, unsigned int areas,
+		      int status)
 {
 	double interval = h->sample_interval_s;
 	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
+	const struct rctl_prom_label cmd = { "command", ctx->path };
 	int ret;
 
-	prom_status(&pr, r);
-	prom_loss(&pr, r);
-	prom_neighbors(&pr, h);
+	prom_status(&pr, ctx->path, r);
+	prom_areas(&pr, ctx->path, r, areas, rctl_host_has_deltas(h));
+	prom_loss(&pr, ctx->path, r);
+	prom_neighbors(&pr, ctx->path, h);
 	rctl_prom_family(&pr, "rocectl_check_loss_budget_ratio", "gauge",
 			 "The loss budget of the intent the host was judged against");
-	rctl_prom_dbl(&pr, NULL, 0, in->loss_budget);
+	rctl_prom_dbl(&pr, &cmd, 1, in->loss_budget);
 	rctl_prom_family(&pr, "rocectl_check_sample_interval_seconds", "gauge",
 			 "Seconds between the two counter samples (0: one sample, no counter deltas)");
-	rctl_prom_dbl(&pr, NULL, 0, interval);
+	rctl_prom_dbl(&pr, &cmd, 1, interval);
 	rctl_prom_family(&pr, "rocectl_check_exit_status", "gauge",
 			 "Exit status of the check: 0 ok, 1 warning, 2 failure, 3 unknown");
-	rctl_prom_u64(&pr, NULL, 0, status);
+	rctl_prom_u64(&pr, &cmd, 1, status);
 	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
 			 "When the check ran, in seconds since the epoch");
-	rctl_prom_u64(&pr, NULL, 0, (uint64_t)time(NULL));
+	rctl_prom_u64(&pr, &cmd, 1, (uint64_t)time(NULL));
 	ret = cmd_prom_finish(ctx, &pr, o.output_file, true);
 	/* With -O the verdict is in FILE: the exit says the check ran and FILE is written. */
 	return ret ? ret : o.output_file ? RCTL_EXIT_OK : status;
@@ -1116,12 +1148,32 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
 	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))
-		status = print_prom(ctx, &r, &h, &in, status);
+		status = print_prom(ctx, &r, &h, &in, areas, status);
 	else
 		print_text(ctx, &r, &h, &in, areas, status);
 	rctl_report_free(&r);
 	rctl_host_free(&h);
 	return status;
+}
+
+/*
+ * "check pfc ecn" of the areas judged, in the rule table's order, "check all"
+ * for every one: the command's name in messages and in the metrics' command
+ * label, so that "check pfc ecn" and "check pfc" write different series.
+ */
+static const char *areas_path(const char *path, unsigned int areas)
+{
+	static char buf[16 * (RCTL_AREA_N + 1)];
+	int a;
+
+	if (areas == (1u << RCTL_AREA_N) - 1)
+		return "check all";
+	snprintf(buf, sizeof(buf), "check");
+	for (a = 0; a < RCTL_AREA_N; a++)
+		if (areas & (1u << a))
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s",
+				 rctl_area_name(a));
+	return strcmp(buf, path) ? buf : path;
 }
 
 /*
@@ -1153,6 +1205,7 @@ static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 				  ctx->path, dev, o.dev);
 	pos_dev = dev;
 	o.dev = dev ? dev : o.dev;
+	ctx->path = areas_path(ctx->path, areas);
 	return run_checks(ctx, areas, false);
 }
 
