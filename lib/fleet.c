@@ -66,11 +66,13 @@ bool rctl_fleet_spec_many(const char *spec)
 	return is_dir(spec) || (is_pattern(spec) && access(spec, F_OK));
 }
 
+/* "x.json", or rpdcp's copy of it named after its host: "x.json.node01". */
 static bool json_name(const char *name)
 {
 	size_t n = strlen(name);
 
-	return name[0] != '.' && n > 5 && !strcmp(name + n - 5, ".json");
+	return name[0] != '.' &&
+	       ((n > 5 && !strcmp(name + n - 5, ".json")) || strstr(name, ".json.") != NULL);
 }
 
 /* The "*.json" files under dir, down to "depth" levels; symbolic links are not followed. */

@@ -88,8 +88,9 @@ struct rctl_fleet_judge {
 
 /*
  * The snapshot files that "specs" name, each a file, a directory (its
- * "*.json" files, depth first down to 8 levels: Ansible's fetch puts each
- * host's file under out/HOST/...) or a glob(7) pattern. Sorted and without
+ * "*.json" files and rpdcp's "*.json.HOST" copies, depth first down to 8
+ * levels: Ansible's fetch puts each host's file under out/HOST/...) or a
+ * glob(7) pattern. Sorted and without
  * repeats. A file that does not exist stays in the list (loading it names
  * it unreadable); a pattern that matches nothing, a directory without
  * snapshots and an unreadable directory are errors. *files is malloc'ed, each path too

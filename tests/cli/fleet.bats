@@ -174,3 +174,24 @@ fleet() {
 	run -2 rocectl check all -o openmetrics -i "$d"
 	assert_line '# EOF'
 }
+
+# The example of README and rocectl-check(8) FLEET, line for line ("..." elides).
+@test "README and rocectl-check(8): the fleet example is real output" {
+	local d block line
+	mkdir "$BATS_TEST_TMPDIR/snap"
+	d=$(fleet fault-peer-pfc-prio4:node51:33000 fault-peer-no-dcbx:node52:33000 ice-peer-healthy:node53:33000)
+	mv "$d"/*.json "$BATS_TEST_TMPDIR/snap/"
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	ln -s "$ROCECTL" "$BATS_TEST_TMPDIR/bin/rocectl"
+	export PATH="$BATS_TEST_TMPDIR/bin:$PATH"
+	cd "$BATS_TEST_TMPDIR"
+	for block in "$ROOT/README.md:rocectl doctor -i snap/ --by switch" \
+		     "$ROOT/man/rocectl-check.8:rocectl check all -i snap/ --by switch"; do
+		run -2 bash -c "$(python3 "$BATS_TEST_DIRNAME/lib/man_block.py" "${block%%:*}" "${block#*:}" |
+			grep -m1 '^\$ ' | sed 's/^\$ //')"
+		while IFS= read -r line; do
+			case $line in '' | '$ '* | '...' | 'fleet: '*) continue ;; esac
+			assert_line "$line"
+		done < <(python3 "$BATS_TEST_DIRNAME/lib/man_block.py" "${block%%:*}" "${block#*:}")
+	done
+}

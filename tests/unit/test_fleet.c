@@ -57,8 +57,9 @@ static void make_tree(char *dir, size_t len)
 	assert_non_null(mkdtemp(dir));
 	snprintf(p, sizeof(p), "%s/sub", dir);
 	assert_int_equal(mkdir(p, 0700), 0);
-	static const char *const files[] = { "a.json", "sub/b.json", ".hidden.json", "notes.txt" };
-	for (unsigned int i = 0; i < 4; i++) {
+	static const char *const files[] = { "a.json", "sub/b.json", ".hidden.json", "notes.txt",
+						   "sub/c.json.node01" };
+	for (unsigned int i = 0; i < 5; i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
 		f = fopen(p, "w");
 		assert_non_null(f);
@@ -68,10 +69,11 @@ static void make_tree(char *dir, size_t len)
 
 static void rm_tree(const char *dir)
 {
-	static const char *const files[] = { "a.json", "sub/b.json", ".hidden.json", "notes.txt" };
+	static const char *const files[] = { "a.json", "sub/b.json", ".hidden.json", "notes.txt",
+					     "sub/c.json.node01" };
 	char p[512];
 
-	for (unsigned int i = 0; i < 4; i++) {
+	for (unsigned int i = 0; i < 5; i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
 		unlink(p);
 	}
@@ -92,12 +94,13 @@ static void test_expand(void **state)
 	make_tree(dir, sizeof(dir));
 	snprintf(a, sizeof(a), "%s/a.json", dir);
 	snprintf(b, sizeof(b), "%s/sub/b.json", dir);
-	/* a directory: its .json files, below too, no dotfile, no other name */
+	/* a directory: its .json files and rpdcp's copies, below too, no dotfile, no other name */
 	specs[0] = dir;
 	assert_int_equal(rctl_fleet_expand(specs, 1, &files, &n, &e), 0);
-	assert_int_equal(n, 2);
+	assert_int_equal(n, 3);
 	assert_string_equal(files[0], a);
 	assert_string_equal(files[1], b);
+	assert_non_null(strstr(files[2], "/sub/c.json.node01"));
 	rctl_fleet_files_free(files, n);
 	assert_true(rctl_fleet_spec_many(dir));
 	/* a pattern, a file named again and a missing file: sorted, once each, kept */
@@ -120,6 +123,8 @@ static void test_expand(void **state)
 	/* so is a directory without snapshots */
 	snprintf(pat, sizeof(pat), "%s/sub", dir);
 	snprintf(b, sizeof(b), "%s/sub/b.json", dir);
+	unlink(b);
+	snprintf(b, sizeof(b), "%s/sub/c.json.node01", dir);
 	unlink(b);
 	specs[0] = pat;
 	assert_int_equal(rctl_fleet_expand(specs, 1, &files, &n, &e), -ENOENT);
