@@ -18,7 +18,8 @@ DESTDIR ?=
 # rocectl reads /etc/rocectl.conf whatever the PREFIX.
 SYSCONFDIR ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
-# prometheus/rocectl.rules.yml goes beside the README, as the packages put it.
+# prometheus/rocectl.rules.yml and the Grafana dashboard (grafana/rocectl.json) go beside
+# the README, as the packages put them.
 DOCDIR ?= $(PREFIX)/share/doc/rocectl
 
 # lldpctl gives its header only: lib/lldp_collect.c loads liblldpctl at run
@@ -275,6 +276,7 @@ install: all
 	$(if $(UNITS),$(Q)install -d $(DESTDIR)$(SYSTEMDUNITDIR) && \
 		install -m 0644 $(UNITS) $(DESTDIR)$(SYSTEMDUNITDIR)/)
 	$(Q)install -D -m 0644 prometheus/rocectl.rules.yml $(DESTDIR)$(DOCDIR)/rocectl.rules.yml
+	$(Q)install -D -m 0644 prometheus/grafana/rocectl.json $(DESTDIR)$(DOCDIR)/grafana/rocectl.json
 	@# The example (all defaults, commented out); never over an existing file.
 	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/rocectl.conf ] || \
 		install -D -m 0644 etc/rocectl.conf $(DESTDIR)$(SYSCONFDIR)/rocectl.conf

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <time.h>
@@ -17,6 +18,7 @@
 #include "rocectl/collect.h"
 #include "rocectl/counters.h"
 #include "rocectl/fileio.h"
+#include "rocectl/fleet.h"
 #include "rocectl/intent.h"
 #include "rocectl/lldp.h"
 #include "rocectl/out.h"
@@ -41,6 +43,8 @@ static struct {
 	struct rctl_opt_list skip;
 	struct rctl_range warn, crit;
 	int time_limit;
+	const char *by;
+	double max_age;
 	struct rctl_intent_args ia;
 } o = { .interval = 2.0, .output = "text", .unknown_as = "unknown" };
 
@@ -69,6 +73,11 @@ static struct {
 	  .dst = &o.unknown_as, .choices = unknown_as,			\
 	  .help = "what unknowns alone exit with: unknown (3, default), warning (1) or ok (0); " \
 		  "a warning or failure always wins" }, \
+	{ .name = "by", .type = OPT_CHOICE, .arg = "GROUP", .dst = &o.by,	\
+	  .choices = rctl_fleet_by_names,				\
+	  .help = "with several snapshots: group the hosts by switch (LLDP), driver (family) or rule" }, \
+	{ .name = "max-age", .type = OPT_SECS, .arg = "SECS", .dst = &o.max_age, \
+	  .help = "with several snapshots: warn of those older than SECS (default 93600, 26 h)" }, \
 	RCTL_INTENT_OPTS(o.ia)
 
 static const struct rctl_opt check_opts[] = {
@@ -322,7 +331,7 @@ static bool same_series(const struct rctl_finding *a, const struct rctl_finding 
  * One series per finding; findings with the same labels (gid.index of two
  * addresses, host-wide ones) become one series holding the worst status.
  */
-static void prom_status(struct rctl_prom *pr, const struct rctl_report *r)
+static void prom_status(struct rctl_prom *pr, const char *cmd, const struct rctl_report *r)
 {
 	uint32_t i, k;
 
@@ -345,13 +354,37 @@ static void prom_status(struct rctl_prom *pr, const struct rctl_report *r)
 		if (f->port)
 			snprintf(port, sizeof(port), "%u", f->port);
 		rctl_prom_u64(pr, (struct rctl_prom_label[]){
-			{ "id", f->id }, { "area", rctl_area_name(f->area) },
+			{ "command", cmd }, { "id", f->id }, { "area", rctl_area_name(f->area) },
 			{ "device", f->device }, { "port", port }, { "netdev", f->netdev },
-		}, 5, prom_value[worst]);
+		}, 6, prom_value[worst]);
 	}
 }
 
-static void prom_loss(struct rctl_prom *pr, const struct rctl_report *r)
+/* The worst status of each area that had something to judge, as in the text's area lines. */
+static void prom_areas(struct rctl_prom *pr, const char *cmd, const struct rctl_report *r,
+		       unsigned int areas, bool deltas)
+{
+	static const enum rctl_status worst_first[] = {
+		RCTL_FAIL, RCTL_UNKNOWN, RCTL_WARN, RCTL_PASS,
+	};
+	unsigned int k;
+	int a;
+
+	rctl_prom_family(pr, "rocectl_check_area_status", "gauge",
+			 "Worst verdict of an area's findings: 0 pass, 1 warn, 2 fail, 3 unknown");
+	for (a = 0; a < RCTL_AREA_N; a++) {
+		if (!(areas & (1u << a)) || (!deltas && a == RCTL_AREA_COUNTERS))
+			continue;
+		for (k = 0; k < 4 && !r->area_count[a][worst_first[k]]; k++)
+			;
+		if (k < 4)
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+				{ "command", cmd }, { "area", rctl_area_name(a) },
+			}, 2, prom_value[worst_first[k]]);
+	}
+}
+
+static void prom_loss(struct rctl_prom *pr, const char *cmd, const struct rctl_report *r)
 {
 	char port[16];
 	uint32_t i;
@@ -363,14 +396,14 @@ static void prom_loss(struct rctl_prom *pr, const struct rctl_report *r)
 			continue;
 		snprintf(port, sizeof(port), "%u", r->f[i].port);
 		rctl_prom_dbl(pr, (struct rctl_prom_label[]){
-			{ "device", r->f[i].device }, { "port", port },
+			{ "command", cmd }, { "device", r->f[i].device }, { "port", port },
 			{ "netdev", r->f[i].netdev },
-		}, 3, r->f[i].ratio);
+		}, 4, r->f[i].ratio);
 	}
 }
 
 /* The switch port of each RoCE netdev that has one: which ToR, which port. */
-static void prom_neighbors(struct rctl_prom *pr, const struct rctl_host *h)
+static void prom_neighbors(struct rctl_prom *pr, const char *cmd, const struct rctl_host *h)
 {
 	const struct rctl_lldp_peer *p;
 	uint32_t i, k, n;
@@ -389,39 +422,648 @@ static void prom_neighbors(struct rctl_prom *pr, const struct rctl_host *h)
 						 "The switch port at the other end of a RoCE netdev, by LLDP");
 			snprintf(port, sizeof(port), "%u", pt->port);
 			rctl_prom_u64(pr, (struct rctl_prom_label[]){
-				{ "device", h->devs[i].name }, { "port", port },
+				{ "command", cmd }, { "device", h->devs[i].name }, { "port", port },
 				{ "netdev", nd->name }, { "switch", p->system_name },
 				{ "switch_port", p->port_id }, { "chassis_id", p->chassis_id },
 				{ "source", p->source },
-			}, 7, 1);
+			}, 8, 1);
 		}
 }
 
+/*
+ * Every series carries command="doctor", "check pfc" (as rocectl_up): two
+ * textfiles of one host (doctor and check pfc) never give node_exporter the
+ * same series twice.
+ */
 static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
-		      const struct rctl_host *h, const struct rctl_intent *in, int status)
+		      const struct rctl_host *h, const struct rctl_intent *in, unsigned int areas,
+		      int status)
 {
 	double interval = h->sample_interval_s;
 	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
+	const struct rctl_prom_label cmd = { "command", ctx->path };
 	int ret;
 
-	prom_status(&pr, r);
-	prom_loss(&pr, r);
-	prom_neighbors(&pr, h);
+	prom_status(&pr, ctx->path, r);
+	prom_areas(&pr, ctx->path, r, areas, rctl_host_has_deltas(h));
+	prom_loss(&pr, ctx->path, r);
+	prom_neighbors(&pr, ctx->path, h);
 	rctl_prom_family(&pr, "rocectl_check_loss_budget_ratio", "gauge",
 			 "The loss budget of the intent the host was judged against");
-	rctl_prom_dbl(&pr, NULL, 0, in->loss_budget);
+	rctl_prom_dbl(&pr, &cmd, 1, in->loss_budget);
 	rctl_prom_family(&pr, "rocectl_check_sample_interval_seconds", "gauge",
 			 "Seconds between the two counter samples (0: one sample, no counter deltas)");
-	rctl_prom_dbl(&pr, NULL, 0, interval);
+	rctl_prom_dbl(&pr, &cmd, 1, interval);
 	rctl_prom_family(&pr, "rocectl_check_exit_status", "gauge",
 			 "Exit status of the check: 0 ok, 1 warning, 2 failure, 3 unknown");
-	rctl_prom_u64(&pr, NULL, 0, status);
+	rctl_prom_u64(&pr, &cmd, 1, status);
 	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
 			 "When the judged state was read (a snapshot's own time with --input), in seconds since the epoch");
-	rctl_prom_u64(&pr, NULL, 0, ctx->input && h->time > 0 ? (uint64_t)h->time : (uint64_t)time(NULL));
+	rctl_prom_u64(&pr, &cmd, 1, ctx->input && h->time > 0 ? (uint64_t)h->time : (uint64_t)time(NULL));
 	ret = cmd_prom_finish(ctx, &pr, o.output_file, true);
 	/* With -O the verdict is in FILE: the exit says the check ran and FILE is written. */
 	return ret ? ret : o.output_file ? RCTL_EXIT_OK : status;
+}
+
+/* ---- a fleet: many snapshots ----------------------------------------- */
+
+/*
+ * check and doctor over several snapshots (-i repeated, a directory, a
+ * pattern): one at a time, judged and freed (lib/fleet.c), then a hosts x
+ * areas table, the groups of --by and compare's outliers, in every format.
+ */
+static bool fleet_input(const struct rctl_ctx *ctx)
+{
+	return ctx->inputs && (ctx->inputs->n > 1 ||
+			       (ctx->inputs->n == 1 && rctl_fleet_spec_many(ctx->inputs->v[0])));
+}
+
+static enum rctl_fleet_by fleet_by(void)
+{
+	int i;
+
+	for (i = 0; o.by && i < RCTL_FLEET_BY_N; i++)
+		if (!strcmp(rctl_fleet_by_names[i], o.by))
+			return i;
+	return RCTL_FLEET_BY_NONE;
+}
+
+static double fleet_max_age(void)
+{
+	return o.max_age > 0 ? o.max_age : RCTL_FLEET_MAX_AGE_S;
+}
+
+static const char *const cell_word[] = {
+	[RCTL_PASS] = "ok", [RCTL_WARN] = "warn", [RCTL_UNKNOWN] = "unknown", [RCTL_FAIL] = "FAIL",
+};
+
+/* "3h", "2d", "45m", "12s": the age of a snapshot at a glance; "-" unknown. */
+static const char *age_text(const struct rctl_fleet_host *h, int64_t now, char *buf, size_t len)
+{
+	int64_t a = now - h->time;
+
+	if (h->time <= 0)
+		snprintf(buf, len, "-");
+	else if (a < 0)
+		snprintf(buf, len, "future");
+	else if (a < 120)
+		snprintf(buf, len, "%" PRId64 "s", a);
+	else if (a < 2 * 3600)
+		snprintf(buf, len, "%" PRId64 "m", a / 60);
+	else if (a < 2 * 86400)
+		snprintf(buf, len, "%" PRId64 "h", a / 3600);
+	else
+		snprintf(buf, len, "%" PRId64 "d", a / 86400);
+	return buf;
+}
+
+static const char *rfc3339(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NULL;
+	return buf;
+}
+
+/* The first finding of the host's worst status: "pfc.prio_disabled mlx5_0/1 (eth2)". */
+static const struct rctl_finding *fleet_first(const struct rctl_fleet_host *h)
+{
+	enum rctl_status worst = rctl_fleet_exit_status(h->exit);
+	uint32_t i;
+
+	for (i = 0; worst != RCTL_PASS && i < h->n_f; i++)
+		if (h->f[i].status == worst)
+			return &h->f[i];
+	return NULL;
+}
+
+static void fleet_cell(const struct rctl_fleet_cell *c, int a)
+{
+	const char *key = rctl_area_name(a);
+
+	if (!c->ran)
+		out_str(OUT_TEXT, key, NULL, "skip");
+	else if (!c->n)
+		out_str(OUT_TEXT, key, NULL, "-");
+	else
+		out_str(OUT_TEXT, key, NULL, cell_word[c->worst]);
+	out_obj_begin(NULL);
+	out_str(OUT_JSON, "area", NULL, key);
+	out_bool(OUT_JSON, "checked", NULL, c->ran);
+	out_str(OUT_JSON, "status", NULL, c->ran && c->n ? rctl_status_name(c->worst) : NULL);
+	out_str(OUT_JSON, "first", NULL, c->ran && c->n && c->worst ? c->first : NULL);
+	out_u64(OUT_JSON, "findings", NULL, c->n);
+	out_obj_end();
+}
+
+static void fleet_links(const struct rctl_fleet_host *h)
+{
+	uint32_t i;
+
+	out_arr_begin("ports");
+	for (i = 0; i < h->n_links; i++) {
+		const struct rctl_fleet_link *l = &h->links[i];
+
+		out_obj_begin(NULL);
+		out_str(OUT_JSON, "device", NULL, l->device);
+		out_u64(OUT_JSON, "port", NULL, l->port);
+		out_str(OUT_JSON, "netdev", NULL, l->netdev);
+		out_str(OUT_JSON, "driver_family", NULL, l->family);
+		out_str(OUT_JSON, "switch", NULL, l->has_peer ? l->sw : NULL);
+		out_str(OUT_JSON, "switch_port", NULL, l->has_peer ? l->sw_port : NULL);
+		out_obj_end();
+	}
+	out_arr_end();
+}
+
+static void fleet_host(struct rctl_ctx *ctx, const struct rctl_fleet_host *h, unsigned int areas,
+		       int64_t now)
+{
+	const struct rctl_finding *first = fleet_first(h);
+	char age[16], when[32], buf[RCTL_NAME_LEN * 3];
+	uint32_t i;
+	int a;
+
+	out_row_begin();
+	out_str(OUT_ANY, "host", NULL, h->hostname);
+	out_str(OUT_ANY, "file", NULL, h->file);
+	out_str(OUT_JSON, "time", NULL, rfc3339(h->time, when, sizeof(when)));
+	out_str(OUT_TEXT, "age", NULL, age_text(h, now, age, sizeof(age)));
+	if (h->time > 0)
+		out_s64(OUT_JSON, "age_s", NULL, now - h->time);
+	else
+		out_null(OUT_JSON, "age_s", NULL);
+	out_bool(OUT_JSON, "stale", NULL, rctl_fleet_stale(h, now, fleet_max_age()));
+	out_str(OUT_ANY, "status", NULL, rctl_status_name(rctl_fleet_exit_status(h->exit)));
+	out_u64(OUT_JSON, "exit_status", NULL, h->exit);
+	out_dbl(OUT_JSON, "sample_interval_s", NULL, h->sample_interval_s);
+	out_arr_begin("areas");
+	for (a = 0; a < RCTL_AREA_N; a++)
+		if (areas & (1u << a))
+			fleet_cell(&h->area[a], a);
+	out_arr_end();
+	if (first)
+		snprintf(buf, sizeof(buf), "%s %s", first->id, first->target);
+	out_str(OUT_TEXT, "first", NULL, first ? buf : "-");
+	fleet_links(h);
+	out_arr_begin("findings");
+	for (i = 0; out_json() && i < h->n_f; i++)
+		cmd_print_finding(&h->f[i], false);
+	out_arr_end();
+	out_row_end();
+	(void)ctx;
+}
+
+static void fleet_table(struct rctl_ctx *ctx, const struct rctl_fleet *fl, unsigned int areas,
+			int64_t now)
+{
+	struct out_col cols[6 + RCTL_AREA_N];
+	bool files = rctl_cmp_hosts_repeat(&fl->cmp);
+	uint32_t i;
+	int a, n = 0;
+
+	cols[n++] = (struct out_col){ .key = "host", .title = "HOST" };
+	if (files)	/* one host name twice: say which file a row is */
+		cols[n++] = (struct out_col){ .key = "file", .title = "FILE" };
+	cols[n++] = (struct out_col){ .key = "age", .title = "AGE", .flags = OUT_COL_RIGHT };
+	cols[n++] = (struct out_col){ .key = "status", .title = "STATUS" };
+	for (a = 0; a < RCTL_AREA_N; a++)
+		if (areas & (1u << a))
+			cols[n++] = (struct out_col){ .key = rctl_area_name(a),
+						      .title = rctl_area_name(a) };
+	cols[n++] = (struct out_col){ .key = "first", .title = "FIRST" };
+	out_table_begin("hosts", cols, n);
+	for (i = 0; i < fl->n; i++)
+		fleet_host(ctx, &fl->hosts[i], areas, now);
+	out_table_end();
+}
+
+/* Text: each host's findings that are no pass (-v); JSON has them in "hosts". */
+static void fleet_details(struct rctl_ctx *ctx, const struct rctl_fleet *fl)
+{
+	uint32_t i, k;
+
+	if (out_json() || !ctx->verbose)
+		return;
+	for (i = 0; i < fl->n; i++) {
+		if (!fl->hosts[i].n_f)
+			continue;
+		out_text("\n%s (%s):\n", fl->hosts[i].hostname, fl->hosts[i].file);
+		for (k = 0; k < fl->hosts[i].n_f; k++)
+			cmd_print_finding(&fl->hosts[i].f[k], false);
+	}
+}
+
+static void fleet_unreadable(const struct rctl_fleet *fl)
+{
+	uint32_t i;
+
+	out_arr_begin("unreadable");
+	for (i = 0; i < fl->cmp.n_bad; i++) {
+		if (!i)
+			out_text("\nUnreadable snapshots (%u), not judged:\n", fl->cmp.n_bad);
+		out_obj_begin(NULL);
+		out_str(OUT_ANY, "file", "  %s: ", fl->cmp.bad[i].file);
+		out_str(OUT_ANY, "message", "%s\n", fl->cmp.bad[i].reason);
+		out_obj_end();
+	}
+	out_arr_end();
+}
+
+/* Text lists of hosts stop after this many lines without -v: the counts say the rest. */
+#define FLEET_TEXT_LINES 20
+
+static uint32_t fleet_stale_text(const struct rctl_fleet *fl, int64_t now, bool verbose)
+{
+	char age[16], when[32];
+	uint32_t i, n = 0;
+
+	for (i = 0; i < fl->n; i++) {
+		const struct rctl_fleet_host *h = &fl->hosts[i];
+
+		if (!rctl_fleet_stale(h, now, fleet_max_age()))
+			continue;
+		if (!n++)
+			out_text("\nStale snapshots (older than %g h, or of no known time):\n",
+				 fleet_max_age() / 3600);
+		if (n > FLEET_TEXT_LINES && !verbose)
+			continue;
+		out_text("  %s  %s  taken %s (%s ago)\n", h->hostname, h->file,
+			 rfc3339(h->time, when, sizeof(when)) ?: "at an unknown time",
+			 age_text(h, now, age, sizeof(age)));
+	}
+	if (n > FLEET_TEXT_LINES && !verbose)
+		out_text("  ... and %u more (-v lists them all)\n", n - FLEET_TEXT_LINES);
+	return n;
+}
+
+static void fleet_groups(struct rctl_ctx *ctx, const struct rctl_fleet *fl)
+{
+	enum rctl_fleet_by by = fleet_by();
+	struct rctl_fleet_group *g;
+	uint32_t i, k, n, shown;
+
+	if (by == RCTL_FLEET_BY_NONE)
+		return;
+	if (rctl_fleet_groups(fl, by, &g, &n)) {
+		cmd_warn(ctx, "cannot group the hosts by %s: out of memory", o.by);
+		return;
+	}
+	out_obj_begin("groups");
+	out_str(OUT_ANY, "by", "\nBy %s:\n", o.by);
+	out_arr_begin("groups");
+	for (i = 0; i < n; i++) {
+		out_obj_begin(NULL);
+		out_str(OUT_ANY, "key", "  %s:", g[i].key);
+		out_u64(OUT_ANY, "fail", " %" PRIu64 " failed,", g[i].count[RCTL_FAIL]);
+		out_u64(OUT_ANY, "unknown", " %" PRIu64 " unknown,", g[i].count[RCTL_UNKNOWN]);
+		out_u64(OUT_ANY, "warn", " %" PRIu64 " warnings,", g[i].count[RCTL_WARN]);
+		out_u64(OUT_ANY, "pass", " %" PRIu64 " ok", g[i].count[RCTL_PASS]);
+		out_u64(OUT_ANY, "hosts", " of %" PRIu64 " hosts", g[i].n);
+		out_str(by == RCTL_FLEET_BY_SWITCH ? OUT_ANY : OUT_JSON, "switch_ports",
+			g[i].ports[0] ? "; not ok on ports %s" : NULL, g[i].ports);
+		out_text("\n");
+		out_arr_begin("members");
+		for (k = 0, shown = 0; k < g[i].n; k++) {
+			const struct rctl_fleet_member *m = &g[i].m[k];
+			bool show = out_json() || (m->status != RCTL_PASS &&
+						   (++shown <= FLEET_TEXT_LINES || ctx->verbose));
+
+			out_obj_begin(NULL);
+			/* text: the hosts that are no pass; JSON: all */
+			if (show) {
+				out_str(OUT_ANY, "status", "    %-7s", rctl_status_name(m->status));
+				out_str(OUT_ANY, "host", " %s", fl->hosts[m->host].hostname);
+				out_str(OUT_ANY, "where", m->where[0] ? " (%s)\n" : "\n", m->where);
+			}
+			out_obj_end();
+		}
+		out_arr_end();
+		if (shown > FLEET_TEXT_LINES && !ctx->verbose)
+			out_text("    ... and %u more (-v lists them all)\n", shown - FLEET_TEXT_LINES);
+		out_obj_end();
+	}
+	out_arr_end();
+	out_obj_end();
+	rctl_fleet_groups_free(g, n);
+}
+
+/* compare's outliers among the fleet's ports: what one host does unlike its peers. */
+static void fleet_outliers(struct rctl_ctx *ctx, const struct rctl_fleet *fl)
+{
+	struct rctl_cmp_outlier *ol = NULL;
+	uint32_t i, n = 0;
+
+	if (rctl_cmp_outliers(&fl->cmp, &ol, &n)) {
+		cmd_warn(ctx, "cannot find the outliers: out of memory");
+		return;
+	}
+	out_arr_begin("outliers");
+	for (i = 0; i < n; i++) {
+		const struct rctl_cmp_row *r = &fl->cmp.rows[ol[i].row];
+		const char *common = ol[i].common >= 0 ? fl->cmp.rows[ol[i].common].v[ol[i].col] : NULL;
+
+		if (!i)
+			out_text("\nOutliers among %s ports (as 'rocectl compare'):\n",
+				 "their driver family's");
+		out_obj_begin(NULL);
+		out_str(OUT_ANY, "host", "  %s", r->host);
+		out_str(OUT_JSON, "file", NULL, r->file);
+		out_str(OUT_ANY, "target", " %s:", r->target);
+		out_str(OUT_ANY, "field", " %s", rctl_cmp_keys[ol[i].col]);
+		out_str(OUT_ANY, "value", " %s", r->v[ol[i].col][0] ? r->v[ol[i].col] : "n/a");
+		out_str(OUT_ANY, "most_common", common ? " (most common %s" : " (no value is held by most",
+			common);
+		out_str(OUT_ANY, "group", " among %s ports)\n", r->group);
+		out_obj_end();
+	}
+	out_arr_end();
+	free(ol);
+}
+
+struct fleet_counts {
+	uint32_t hosts[RCTL_STATUS_N];
+	uint32_t stale;
+};
+
+static void fleet_count(const struct rctl_fleet *fl, int64_t now, struct fleet_counts *c)
+{
+	uint32_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < fl->n; i++) {
+		c->hosts[rctl_fleet_exit_status(fl->hosts[i].exit)]++;
+		c->stale += rctl_fleet_stale(&fl->hosts[i], now, fleet_max_age());
+	}
+}
+
+static void fleet_summary(const struct rctl_fleet *fl, const struct fleet_counts *c, int status)
+{
+	out_obj_begin("summary");
+	out_u64(OUT_ANY, "hosts", "\nSummary: %" PRIu64 " hosts judged", fl->n);
+	out_u64(OUT_ANY, "pass", ": %" PRIu64 " ok", c->hosts[RCTL_PASS]);
+	out_u64(OUT_ANY, "warn", ", %" PRIu64 " warnings", c->hosts[RCTL_WARN]);
+	out_u64(OUT_ANY, "fail", ", %" PRIu64 " failed", c->hosts[RCTL_FAIL]);
+	out_u64(OUT_ANY, "unknown", ", %" PRIu64 " unknown", c->hosts[RCTL_UNKNOWN]);
+	out_u64(OUT_ANY, "unreadable", "; %" PRIu64 " snapshots unreadable", fl->cmp.n_bad);
+	out_u64(OUT_ANY, "stale", ", %" PRIu64 " stale", c->stale);
+	out_dbl(OUT_JSON, "max_age_s", NULL, fleet_max_age());
+	out_u64(OUT_ANY, "exit_status", " (exit %" PRIu64 ")\n", status);
+	out_obj_end();
+}
+
+static void fleet_print_text(struct rctl_ctx *ctx, const struct rctl_fleet *fl,
+			     const struct rctl_intent *in, unsigned int areas, int64_t now,
+			     int status)
+{
+	struct fleet_counts c;
+
+	fleet_count(fl, now, &c);
+	out_text("fleet: %u snapshots, ", fl->n + fl->cmp.n_bad);
+	print_intent(in);
+	out_text("\n");
+	fleet_table(ctx, fl, areas, now);
+	fleet_unreadable(fl);
+	if (!out_json())
+		fleet_stale_text(fl, now, ctx->verbose);
+	fleet_groups(ctx, fl);
+	fleet_outliers(ctx, fl);
+	fleet_details(ctx, fl);
+	fleet_summary(fl, &c, status);
+}
+
+/*
+ * "ROCECTL CRITICAL - 40 hosts: 2 failed, 0 unknown, 1 warnings, 37 ok; 1
+ * unreadable, 0 stale: first fail node11 pfc.prio_disabled ... | perfdata",
+ * then one line per host that is not ok and per unreadable snapshot.
+ */
+static void fleet_nagios(struct rctl_ctx *ctx, const struct rctl_fleet *fl, int64_t now,
+			 int status)
+{
+	const struct rctl_finding *f;
+	struct fleet_counts c;
+	uint32_t i;
+
+	fleet_count(fl, now, &c);
+	out_text("ROCECTL %s - %u hosts: %u failed, %u unknown, %u warnings, %u ok; "
+		 "%u unreadable, %u stale", nagios_word[status], fl->n, c.hosts[RCTL_FAIL],
+		 c.hosts[RCTL_UNKNOWN], c.hosts[RCTL_WARN], c.hosts[RCTL_PASS], fl->cmp.n_bad,
+		 c.stale);
+	/* hosts are sorted worst first: the first one is the worst */
+	if (fl->n && (f = fleet_first(&fl->hosts[0])))
+		out_text(": first %s %s %s %s", rctl_status_name(f->status), fl->hosts[0].hostname,
+			 f->id, f->target);
+	out_text(" | hosts=%u ok=%u warn=%u fail=%u unknown=%u unreadable=%u stale=%u\n", fl->n,
+		 c.hosts[RCTL_PASS], c.hosts[RCTL_WARN], c.hosts[RCTL_FAIL],
+		 c.hosts[RCTL_UNKNOWN], fl->cmp.n_bad, c.stale);
+	for (i = 0; i < fl->n; i++)
+		if ((f = fleet_first(&fl->hosts[i])))
+			out_text("%s %s %s %s: %s\n", status_upper[f->status], fl->hosts[i].hostname,
+				 f->id, f->target, f->message);
+	for (i = 0; i < fl->cmp.n_bad; i++)
+		out_text("UNKNOWN %s: %s\n", fl->cmp.bad[i].file, fl->cmp.bad[i].reason);
+	for (i = 0; i < fl->n; i++)
+		if (rctl_fleet_stale(&fl->hosts[i], now, fleet_max_age()))
+			out_text("STALE %s: snapshot '%s' is older than %g h\n", fl->hosts[i].hostname,
+				 fl->hosts[i].file, fleet_max_age() / 3600);
+	ctx->status_line = true;
+}
+
+/*
+ * The fleet's metrics: the families of one host's, each series with the
+ * host's name (its snapshot's hostname) beside the command, so that one
+ * textfile holds them all and never collides with another's.
+ */
+static void fleet_prom_status(struct rctl_prom *pr, const char *cmd, const struct rctl_fleet_host *const *hv,
+			      uint32_t nh)
+{
+	char port[16];
+	uint32_t i, k;
+
+	rctl_prom_family(pr, "rocectl_check_status", "gauge",
+			 "Verdict of a rocectl check finding: 0 pass, 1 warn, 2 fail, 3 unknown");
+	for (i = 0; i < nh; i++)
+		for (k = 0; k < hv[i]->n_series; k++) {
+			const struct rctl_fleet_series *s = &hv[i]->series[k];
+
+			snprintf(port, sizeof(port), s->port ? "%u" : "", s->port);
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+				{ "command", cmd }, { "host", hv[i]->hostname },
+				{ "id", s->id }, { "area", rctl_area_name(s->area) },
+				{ "device", s->device }, { "port", port }, { "netdev", s->netdev },
+			}, 7, prom_value[s->status]);
+		}
+	rctl_prom_family(pr, "rocectl_check_area_status", "gauge",
+			 "Worst verdict of an area's findings: 0 pass, 1 warn, 2 fail, 3 unknown");
+	for (i = 0; i < nh; i++)
+		for (k = 0; k < RCTL_AREA_N; k++)
+			if (hv[i]->area[k].ran && hv[i]->area[k].n)
+				rctl_prom_u64(pr, (struct rctl_prom_label[]){
+					{ "command", cmd }, { "host", hv[i]->hostname },
+					{ "area", rctl_area_name(k) },
+				}, 3, prom_value[hv[i]->area[k].worst]);
+}
+
+static void fleet_prom_ports(struct rctl_prom *pr, const char *cmd, const struct rctl_fleet_host *const *hv,
+			     uint32_t nh)
+{
+	char port[16];
+	uint32_t i, k;
+
+	rctl_prom_family(pr, "rocectl_check_loss_ratio", "gauge",
+			 "RoCE loss rate over the sampled interval: (sequence errors + out-of-sequence + retransmissions) / packets");
+	for (i = 0; i < nh; i++)
+		for (k = 0; k < hv[i]->n_series; k++) {
+			const struct rctl_fleet_series *s = &hv[i]->series[k];
+
+			if (!s->has_ratio)
+				continue;
+			snprintf(port, sizeof(port), "%u", s->port);
+			rctl_prom_dbl(pr, (struct rctl_prom_label[]){
+				{ "command", cmd }, { "host", hv[i]->hostname },
+				{ "device", s->device }, { "port", port }, { "netdev", s->netdev },
+			}, 5, s->ratio);
+		}
+	rctl_prom_family(pr, "rocectl_lldp_neighbor_info", "info",
+			 "The switch port at the other end of a RoCE netdev, by LLDP");
+	for (i = 0; i < nh; i++)
+		for (k = 0; k < hv[i]->n_links; k++) {
+			const struct rctl_fleet_link *l = &hv[i]->links[k];
+
+			if (!l->has_peer)
+				continue;
+			snprintf(port, sizeof(port), "%u", l->port);
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+				{ "command", cmd }, { "host", hv[i]->hostname },
+				{ "device", l->device }, { "port", port }, { "netdev", l->netdev },
+				{ "switch", l->sw }, { "switch_port", l->sw_port },
+				{ "chassis_id", l->chassis_id }, { "source", l->source },
+			}, 9, 1);
+		}
+}
+
+static void fleet_prom_hosts(struct rctl_prom *pr, const char *cmd, const struct rctl_fleet_host *const *hv,
+			     uint32_t nh)
+{
+	uint32_t i;
+
+	rctl_prom_family(pr, "rocectl_check_exit_status", "gauge",
+			 "Exit status of the check: 0 ok, 1 warning, 2 failure, 3 unknown");
+	for (i = 0; i < nh; i++)
+		rctl_prom_u64(pr, (struct rctl_prom_label[]){
+			{ "command", cmd }, { "host", hv[i]->hostname },
+		}, 2, hv[i]->exit);
+	rctl_prom_family(pr, "rocectl_check_snapshot_timestamp_seconds", "gauge",
+			 "When the judged snapshot was taken, in seconds since the epoch");
+	for (i = 0; i < nh; i++)
+		if (hv[i]->time > 0)
+			rctl_prom_u64(pr, (struct rctl_prom_label[]){
+				{ "command", cmd }, { "host", hv[i]->hostname },
+			}, 2, (uint64_t)hv[i]->time);
+	rctl_prom_family(pr, "rocectl_check_sample_interval_seconds", "gauge",
+			 "Seconds between the two counter samples (0: one sample, no counter deltas)");
+	for (i = 0; i < nh; i++)
+		rctl_prom_dbl(pr, (struct rctl_prom_label[]){
+			{ "command", cmd }, { "host", hv[i]->hostname },
+		}, 2, hv[i]->sample_interval_s);
+}
+
+static int fleet_prom(struct rctl_ctx *ctx, const struct rctl_fleet *fl,
+		      const struct rctl_intent *in, int64_t now, int status)
+{
+	struct rctl_prom pr = { .openmetrics = !strcmp(o.output, "openmetrics") };
+	const struct rctl_prom_label cmd = { "command", ctx->path };
+	const struct rctl_fleet_host **hv = calloc(fl->n ? fl->n : 1, sizeof(*hv));
+	bool *keep = calloc(fl->n ? fl->n : 1, sizeof(*keep));
+	struct fleet_counts c;
+	uint32_t i, nh = 0;
+	int ret;
+
+	if (!hv || !keep || rctl_fleet_newest(fl, keep)) {
+		free(hv);
+		free(keep);
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot write the metrics: %s",
+				  strerror(ENOMEM));
+	}
+	/* a host of several snapshots: its newest only, one series each */
+	for (i = 0; i < fl->n; i++)
+		if (keep[i])
+			hv[nh++] = &fl->hosts[i];
+	fleet_count(fl, now, &c);
+	fleet_prom_status(&pr, ctx->path, hv, nh);
+	fleet_prom_ports(&pr, ctx->path, hv, nh);
+	fleet_prom_hosts(&pr, ctx->path, hv, nh);
+	free(hv);
+	free(keep);
+	rctl_prom_family(&pr, "rocectl_check_snapshots", "gauge",
+			 "Snapshots of the fleet: judged, unreadable (not judged), stale (judged, older than the bound)");
+	rctl_prom_u64(&pr, (struct rctl_prom_label[]){ cmd, { "state", "judged" } }, 2, fl->n);
+	rctl_prom_u64(&pr, (struct rctl_prom_label[]){ cmd, { "state", "unreadable" } }, 2,
+		      fl->cmp.n_bad);
+	rctl_prom_u64(&pr, (struct rctl_prom_label[]){ cmd, { "state", "stale" } }, 2, c.stale);
+	rctl_prom_family(&pr, "rocectl_check_loss_budget_ratio", "gauge",
+			 "The loss budget of the intent the host was judged against");
+	rctl_prom_dbl(&pr, &cmd, 1, in->loss_budget);
+	rctl_prom_family(&pr, "rocectl_check_fleet_exit_status", "gauge",
+			 "Exit status of the check over every snapshot: 0 ok, 1 warning, 2 failure, 3 unknown");
+	rctl_prom_u64(&pr, &cmd, 1, status);
+	rctl_prom_family(&pr, "rocectl_check_timestamp_seconds", "gauge",
+			 "When the check ran, in seconds since the epoch");
+	rctl_prom_u64(&pr, &cmd, 1, (uint64_t)now);
+	ret = cmd_prom_finish(ctx, &pr, o.output_file, true);
+	return ret ? ret : o.output_file ? RCTL_EXIT_OK : status;
+}
+
+/* Every snapshot in turn; -t bounds the whole run (arm_time_limit()). */
+static int fleet_judge(struct rctl_ctx *ctx, struct rctl_fleet *fl, const struct rctl_fleet_judge *j)
+{
+	struct rctl_err e = { 0 };
+	char **files;
+	uint32_t n, i;
+	int ret = 0;
+
+	if (rctl_fleet_expand(ctx->inputs->v, ctx->inputs->n, &files, &n, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	for (i = 0; i < n && !ret; i++)
+		ret = rctl_fleet_add_file(fl, files[i], j);
+	rctl_fleet_files_free(files, n);
+	if (ret)
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot judge the snapshots: %s",
+				  strerror(-ret));
+	for (i = 0; i < fl->cmp.n_bad && !out_json() && !ctx->nagios &&
+	     strcmp(o.output, "prometheus") && strcmp(o.output, "openmetrics"); i++)
+		cmd_warn(ctx, "%s (not judged)", fl->cmp.bad[i].reason);
+	return 0;
+}
+
+static int run_fleet(struct rctl_ctx *ctx, const struct rctl_intent *in, unsigned int areas,
+		     const struct rctl_rule *rules, unsigned int n_rules)
+{
+	struct rctl_fleet fl = { .cmp = { .dscp = (int)in->dscp, .by = RCTL_CMP_BY_DRIVER } };
+	const struct rctl_fleet_judge j = {
+		.in = in, .areas = areas, .filter = o.dev, .rules = rules, .n_rules = n_rules,
+		.warn = &o.warn, .crit = &o.crit,
+	};
+	int64_t now = (int64_t)time(NULL);
+	int status;
+
+	status = fleet_judge(ctx, &fl, &j);
+	if (status) {
+		rctl_fleet_free(&fl);
+		return cmd_prom_failed(ctx, o.output, o.output_file, status);
+	}
+	rctl_fleet_sort(&fl);
+	status = rctl_fleet_exit(&fl, now, fleet_max_age());
+	if (!strcmp(o.output, "nagios"))
+		fleet_nagios(ctx, &fl, now, status);
+	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))
+		status = fleet_prom(ctx, &fl, in, now, status);
+	else
+		fleet_print_text(ctx, &fl, in, areas, now, status);
+	rctl_fleet_free(&fl);
+	return status;
 }
 
 /* ---- the commands ---------------------------------------------------- */
@@ -523,6 +1165,13 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 		return cmd_prom_failed(ctx, o.output, o.output_file,
 				       cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e));
 	arm_time_limit(ctx, sample);
+	if (fleet_input(ctx))
+		return run_fleet(ctx, &in, areas, rules, n_rules);
+	if (o.by || o.max_age > 0)
+		return cmd_errorf(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE,
+				  "%s: '--%s' needs several snapshots: '--input' repeated, a "
+				  "directory or a pattern (see 'rocectl %s --help')", ctx->path,
+				  o.by ? "by" : "max-age", ctx->path);
 	status = load_host(ctx, &h, sample, areas & (1u << RCTL_AREA_PEER));
 	if (status)
 		return cmd_prom_failed(ctx, o.output, o.output_file, status);
@@ -539,12 +1188,32 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);
 	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))
-		status = print_prom(ctx, &r, &h, &in, status);
+		status = print_prom(ctx, &r, &h, &in, areas, status);
 	else
 		print_text(ctx, &r, &h, &in, areas, status);
 	rctl_report_free(&r);
 	rctl_host_free(&h);
 	return status;
+}
+
+/*
+ * "check pfc ecn" of the areas judged, in the rule table's order, "check all"
+ * for every one: the command's name in messages and in the metrics' command
+ * label, so that "check pfc ecn" and "check pfc" write different series.
+ */
+static const char *areas_path(const char *path, unsigned int areas)
+{
+	static char buf[16 * (RCTL_AREA_N + 1)];
+	int a;
+
+	if (areas == (1u << RCTL_AREA_N) - 1)
+		return "check all";
+	snprintf(buf, sizeof(buf), "check");
+	for (a = 0; a < RCTL_AREA_N; a++)
+		if (areas & (1u << a))
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s",
+				 rctl_area_name(a));
+	return strcmp(buf, path) ? buf : path;
 }
 
 /*
@@ -576,6 +1245,7 @@ static int do_check(struct rctl_ctx *ctx, int argc, char **argv)
 				"%s: '%s' and '--dev %s' name two devices; give one", ctx->path, dev, o.dev));
 	pos_dev = dev;
 	o.dev = dev ? dev : o.dev;
+	ctx->path = areas_path(ctx->path, areas);
 	return run_checks(ctx, areas, false);
 }
 
@@ -590,7 +1260,8 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 /* check and doctor judge the whole model, live or from --input. */
 #define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |	\
 		    RCTL_COLLECT_QOS)
-#define CHECK_INPUT_HELP "judge a snapshot written by 'rocectl collect' instead of this host"
+#define CHECK_INPUT_HELP "judge snapshots written by 'rocectl collect' instead of this host: "	\
+	"a file, a directory or a pattern (repeatable: a fleet)"
 
 #define CHECK_VERB(v, what)						\
 	static const struct rctl_cmd check_##v = {			\
@@ -599,6 +1270,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 		.arg_kind = ARG_AREA_DEV,				\
 		.fn = do_check, .flags = CMD_CHECK, .host = CHECK_HOST,	\
 		.host_input = true, .input_help = CHECK_INPUT_HELP,	\
+		.host_inputs = true,					\
 	}
 
 CHECK_VERB(pfc, "PFC, global pause, buffers, ETS, DCBX owner and lldpad");
@@ -638,4 +1310,5 @@ const struct rctl_cmd cmd_doctor = {
 	.host = CHECK_HOST,
 	.host_input = true,
 	.input_help = CHECK_INPUT_HELP,
+	.host_inputs = true,
 };

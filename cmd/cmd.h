@@ -33,6 +33,7 @@ struct rctl_ctx {
 	bool status_line;		/* the Nagios status line was printed */
 	const char *path;		/* "check pfc", for messages */
 	const char *input;		/* --input FILE, of a .host_input command */
+	const struct rctl_opt_list *inputs;	/* every --input of a .host_inputs one */
 	const struct rctl_cmd *cmd;	/* the command being run */
 };
 
@@ -49,6 +50,7 @@ struct rctl_cmd {
 	unsigned int host;			/* the collectors it runs: RCTL_COLLECT_* */
 	bool host_input;			/* a snapshot may stand in: gets -i/--input */
 	const char *input_help;			/* help of its --input, when not the default */
+	bool host_inputs;			/* --input repeatable: FILE, DIR or PATTERN */
 };
 
 /*

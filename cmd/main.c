@@ -115,7 +115,8 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 	ctx->pretty = cmd_global.pretty;
 	ctx->verbose = cmd_global.verbose;
 	ctx->quiet = cmd_global.quiet;
-	ctx->input = cmd_input;
+	ctx->input = cmd_inputs.n ? cmd_inputs.v[0] : cmd_input;
+	ctx->inputs = &cmd_inputs;
 	if (ctx->nagios && ctx->json) {
 		/* One output format: the status line, never a JSON document beside it. */
 		ctx->json = false;

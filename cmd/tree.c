@@ -47,6 +47,7 @@ const struct rctl_opt cmd_global_opts[] = {
  * once: cmd_opts() adds it to the command's own table.
  */
 const char *cmd_input;
+struct rctl_opt_list cmd_inputs;
 
 static const struct rctl_opt input_opt = {
 	.name = "input", .short_name = 'i', .type = OPT_STR, .arg = "FILE",
@@ -88,6 +89,10 @@ const struct rctl_opt *cmd_opts(const struct rctl_cmd *c)
 	for (i = 0; i < n; i++)
 		b->opts[i < at ? i : i + 1] = c->opts[i];
 	b->opts[at] = input_opt;
+	if (c->host_inputs) {	/* repeatable: each a file, a directory or a pattern */
+		b->opts[at].type = OPT_LIST;
+		b->opts[at].dst = &cmd_inputs;
+	}
 	if (c->input_help)
 		b->opts[at].help = c->input_help;
 	b->cmd = c;

@@ -20,6 +20,8 @@ extern struct cmd_global cmd_global;
 extern const struct rctl_opt cmd_global_opts[];
 /* --input FILE of a .host_input command. */
 extern const char *cmd_input;
+/* Every --input of a .host_inputs command (check, doctor: a fleet). */
+extern struct rctl_opt_list cmd_inputs;
 
 /* The top of the tree: "rocectl" and its commands. */
 extern const struct rctl_cmd cmd_root;

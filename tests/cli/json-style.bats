@@ -45,6 +45,11 @@ doc_ok() {
 	done
 }
 
+@test "check and doctor over the fixtures as one fleet" {
+	doc_ok check all -j -i "$FIXTURES" --by switch
+	doc_ok doctor -j -i "$FIXTURES" -i "$DATA" --by rule
+}
+
 @test "compare of fixtures" {
 	doc_ok compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/fault-pfc-on-0-and-3.json" \
 		"$FIXTURES/fault-tos-0.json"

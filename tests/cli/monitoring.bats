@@ -45,13 +45,13 @@ load helpers
 @test "prometheus: check results as one gauge per finding, the worst status per series" {
 	run -2 rocectl check all -o prometheus -i "$FIXTURES/fault-out-of-sequence-rising.json"
 	assert_line '# TYPE rocectl_check_status gauge'
-	assert_line 'rocectl_check_status{id="counters.loss_budget",area="counters",device="mlx5_0",port="1",netdev="ens1f0np0"} 2'
-	assert_line 'rocectl_check_status{id="mtu.active",area="mtu",device="mlx5_0",port="1",netdev="ens1f0np0"} 0'
-	assert_line 'rocectl_check_loss_ratio{device="mlx5_0",port="1",netdev="ens1f0np0"} 0.0024053701286593323'
-	assert_line 'rocectl_check_loss_budget_ratio 1e-06'
-	assert_line 'rocectl_check_exit_status 2'
+	assert_line 'rocectl_check_status{command="check all",id="counters.loss_budget",area="counters",device="mlx5_0",port="1",netdev="ens1f0np0"} 2'
+	assert_line 'rocectl_check_status{command="check all",id="mtu.active",area="mtu",device="mlx5_0",port="1",netdev="ens1f0np0"} 0'
+	assert_line 'rocectl_check_loss_ratio{command="check all",device="mlx5_0",port="1",netdev="ens1f0np0"} 0.0024053701286593323'
+	assert_line 'rocectl_check_loss_budget_ratio{command="check all"} 1e-06'
+	assert_line 'rocectl_check_exit_status{command="check all"} 2'
 	run -3 rocectl check dcqcn -o prometheus -i "$FIXTURES/fault-debugfs-unreadable.json"
-	assert_line 'rocectl_check_status{id="dcqcn.params",area="dcqcn",device="mlx5_0",port="1",netdev="ens1f0np0"} 3'
+	assert_line 'rocectl_check_status{command="check dcqcn",id="dcqcn.params",area="dcqcn",device="mlx5_0",port="1",netdev="ens1f0np0"} 3'
 	# no two samples with the same labels
 	run -0 bash -c "'$ROCECTL' check all -o prometheus -i '$FIXTURES/mlx5-upstream-healthy.json' | grep -v '^#' | sed 's/ [^ ]*$//' | sort | uniq -d"
 	assert_output ""
@@ -115,7 +115,7 @@ load helpers
 	local out=$BATS_TEST_TMPDIR/rocectl.prom
 	run -0 rocectl check all -o prometheus -O "$out" -i "$FIXTURES/mlx5-upstream-healthy.json"
 	assert_output ""
-	grep -q '^rocectl_check_exit_status 0$' "$out"
+	grep -q '^rocectl_check_exit_status{command="check all"} 0$' "$out"
 	[ "$(stat -c %a "$out")" = 644 ]
 	run -0 ls "$BATS_TEST_TMPDIR"
 	assert_output "rocectl.prom"
@@ -158,7 +158,7 @@ load helpers
 	ln -s "$d/textfile/rocectl.prom" "$d/link.prom"
 	run -0 rocectl check all -o prometheus -O "$d/link.prom" -i "$f"
 	[ -L "$d/link.prom" ]
-	grep -q '^rocectl_check_exit_status 0$' "$d/textfile/rocectl.prom"
+	grep -q '^rocectl_check_exit_status{command="check all"} 0$' "$d/textfile/rocectl.prom"
 	run -0 ls "$d/textfile"
 	assert_output rocectl.prom
 	# a directory, a block device and a dangling link are refused in one line
@@ -229,7 +229,7 @@ load helpers
 	for f in mlx5-upstream-healthy:0 fault-tos-0:1 fault-out-of-sequence-rising:2 fault-debugfs-unreadable:3; do
 		want=${f#*:}
 		run -0 rocectl doctor -o prometheus -O "$out" -i "$FIXTURES/${f%%:*}.json"
-		grep -qx "rocectl_check_exit_status $want" "$out"
+		grep -qx "rocectl_check_exit_status{command=\"doctor\"} $want" "$out"
 		grep -qx 'rocectl_up{command="doctor"} 1' "$out"
 		# without -O the exit is the verdict, as before
 		run -"$want" rocectl doctor -o prometheus -i "$FIXTURES/${f%%:*}.json"
@@ -337,7 +337,7 @@ teardown() {
 	run -0 rocectl doctor -o prometheus -O "$dir/rocectl.prom" -i "$FIXTURES/fault-debugfs-unreadable.json"
 	curl -sf "http://127.0.0.1:$port/metrics" >"$scrape"
 	grep -qx 'rocectl_up{command="doctor"} 1' "$scrape"
-	grep -qx 'rocectl_check_exit_status 3' "$scrape"
+	grep -qx 'rocectl_check_exit_status{command="doctor"} 3' "$scrape"
 	grep -qx 'node_textfile_scrape_error 0' "$scrape"
 	grep -q "^node_textfile_mtime_seconds{file=\"$dir/rocectl.prom\"} " "$scrape"
 	local last
@@ -358,6 +358,30 @@ teardown() {
 	grep -qx 'node_textfile_scrape_error 0' "$scrape"
 	grep -qx 'rocectl_up{command="counters"} 1' "$scrape"
 	grep -qx 'rocectl_up{command="doctor"} 0' "$scrape"
+}
+
+@test "node_exporter: doctor, check pfc, check pfc ecn and a fleet's textfiles in one directory collide nowhere" {
+	command -v prometheus-node-exporter
+	local dir=$BATS_TEST_TMPDIR/textfile port scrape=$BATS_TEST_TMPDIR/scrape
+	local f=$FIXTURES/fault-pfc-off-prio3.json
+	mkdir "$dir"
+	rocectl doctor -o prometheus -O "$dir/doctor.prom" -i "$f"
+	rocectl check pfc -o prometheus -O "$dir/pfc.prom" -i "$FIXTURES/mlx5-upstream-healthy.json"
+	rocectl check pfc ecn -o prometheus -O "$dir/pfc-ecn.prom" -i "$f"
+	rocectl check all -o prometheus -O "$dir/fleet.prom" -i "$FIXTURES/mlx5-upstream-healthy.json" \
+		-i "$FIXTURES/mlx5-peer-healthy.json"
+	port=$(start_node_exporter "$dir")
+	curl -sf "http://127.0.0.1:$port/metrics" >"$scrape"
+	# each file's own exit status is served, none lost to another's
+	grep -qx 'rocectl_check_exit_status{command="doctor"} 2' "$scrape"
+	grep -qx 'rocectl_check_exit_status{command="check pfc"} 0' "$scrape"
+	grep -qx 'rocectl_check_exit_status{command="check pfc ecn"} 2' "$scrape"
+	grep -qx 'rocectl_check_fleet_exit_status{command="check all"} 1' "$scrape"
+	grep -qx 'rocectl_check_area_status{area="pfc",command="check pfc"} 0' "$scrape"	# node_exporter sorts labels
+	grep -qx 'rocectl_check_area_status{area="pfc",command="doctor"} 2' "$scrape"
+	grep -qx 'node_textfile_scrape_error 0' "$scrape"
+	run grep -c 'collected before with the same name and label values' "$BATS_TEST_TMPDIR/ne.log"
+	assert_output 0
 }
 
 @test "nagios: -w/-c ranges decide the loss budget finding, and are the perfdata's warn and crit" {
@@ -589,7 +613,7 @@ before_snapshot() {
 		      - expr: ALERTS{alertstate="firing"}
 		        eval_time: 6m
 		        exp_samples:
-		          - labels: 'ALERTS{alertname="RoceLossBudgetExceeded",alertstate="firing",severity="critical",device="mlx5_0",port="1",netdev="ens1f0np0",instance="node11:9100",job="node"}'
+		          - labels: 'ALERTS{alertname="RoceLossBudgetExceeded",alertstate="firing",severity="critical",command="doctor",device="mlx5_0",port="1",netdev="ens1f0np0",instance="node11:9100",job="node"}'
 		            value: 1
 		EOF
 		rules_group "$d/mtu.prom" "" 10 0 <<-'EOF'

@@ -113,11 +113,11 @@ expect() {	# fixture exit "id:status ..."
 @test "Prometheus and OpenMetrics: one info series per neighbour, and none without" {
 	run -0 rocectl check all -o prometheus -i "$FIXTURES/mlx5-peer-healthy.json"
 	assert_line "# TYPE rocectl_lldp_neighbor_info gauge"
-	assert_line 'rocectl_lldp_neighbor_info{device="mlx5_0",port="1",netdev="ens1f0np0",switch="leaf-07",switch_port="Ethernet1/7",chassis_id="0c:42:a1:00:00:07",source="lldpd"} 1'
+	assert_line 'rocectl_lldp_neighbor_info{command="check all",device="mlx5_0",port="1",netdev="ens1f0np0",switch="leaf-07",switch_port="Ethernet1/7",chassis_id="0c:42:a1:00:00:07",source="lldpd"} 1'
 	run -0 promtool check metrics <<<"$output"
 	run -0 rocectl check all -o openmetrics -i "$FIXTURES/ice-peer-healthy.json"
 	assert_line "# TYPE rocectl_lldp_neighbor info"
-	assert_line --partial 'rocectl_lldp_neighbor_info{device="rocep152s0f0",port="1",netdev="ens5f0np0",switch="leaf-08",'
+	assert_line --partial 'rocectl_lldp_neighbor_info{command="check all",device="rocep152s0f0",port="1",netdev="ens5f0np0",switch="leaf-08",'
 	run -3 rocectl check all -o prometheus -i "$FIXTURES/fault-peer-fw-lldp-agent.json"
 	refute_line --partial rocectl_lldp_neighbor_info
 }

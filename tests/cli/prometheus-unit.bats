@@ -64,7 +64,7 @@ scratch_root() {
 	exec=${exec/\/var\/lib\/prometheus\/node-exporter/$BATS_TEST_TMPDIR}
 	# shellcheck disable=SC2086 # the unit's words
 	run -0 rocectl $exec -i "$FIXTURES/fault-debugfs-unreadable.json"
-	grep -qx 'rocectl_check_exit_status 3' "$BATS_TEST_TMPDIR/rocectl.prom"
+	grep -qx 'rocectl_check_exit_status{command="doctor"} 3' "$BATS_TEST_TMPDIR/rocectl.prom"
 	printf '{"schema_version": 2, "host": ' >"$BATS_TEST_TMPDIR/corrupt.json"
 	# shellcheck disable=SC2086
 	run -3 rocectl $exec -i "$BATS_TEST_TMPDIR/corrupt.json"

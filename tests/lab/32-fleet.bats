@@ -33,3 +33,15 @@ compared() {
 	compared 4
 	ls "snap/node02$T/var/rocectl.json"
 }
+
+@test "rocectl-check(8) FLEET: pdsh collects, rpdcp brings the snapshots home, doctor judges the directory" {
+	run --separate-stderr timeout 120 bash -c "$(recipe "$FLEET_ROOT/man/rocectl-check.8" "rocectl doctor -i snap/")"
+	# the last line wrote the textfile (exit 0); the lab's hosts fail mtu.active or are unknown (veth has no DCB)
+	[ "$status" -eq 0 ] || { echo "exit $status: $output $stderr"; false; }
+	grep -qE '^Summary: 3 hosts judged: .*; 0 snapshots unreadable, 0 stale \(exit [23]\)$' <<<"$output" || {
+		echo "$output"; false; }
+	grep -q '^By switch:$' <<<"$output"
+	grep -qx 'rocectl_check_snapshots{command="doctor",state="judged"} 3' snap/fleet.prom
+	# three copies of this one guest: its series once, from the newest
+	[ "$(grep -c '^rocectl_check_exit_status{command="doctor",host="' snap/fleet.prom)" -eq 1 ]
+}

@@ -226,3 +226,13 @@ invoked() { grep '^deb-systemd-invoke ' "$CTRL/calls" || true; }
 		SYSCONFDIR="$BATS_TEST_TMPDIR/inst/etc" >/dev/null
 	cmp "$BATS_TEST_TMPDIR/inst/usr/share/doc/rocectl/rocectl.rules.yml" "$ROOT/prometheus/rocectl.rules.yml"
 }
+
+@test "the Grafana dashboard ships beside the rules, uncompressed, in both packages" {
+	cmp "$SCRATCH/usr/share/doc/rocectl/grafana/rocectl.json" "$ROOT/prometheus/grafana/rocectl.json"
+	[ -f "${ROCECTL_RPM:-}" ] || fail "ROCECTL_RPM: no .rpm; run 'make pkg-check'"
+	run -0 rpm -qpl "$ROCECTL_RPM"
+	assert_line --regexp '^/usr/share/doc/rocectl(-[0-9.]+)?/grafana/rocectl.json$'
+	make -C "$ROOT" -s install PREFIX=/usr DESTDIR="$BATS_TEST_TMPDIR/inst" \
+		SYSCONFDIR="$BATS_TEST_TMPDIR/inst/etc" >/dev/null
+	cmp "$BATS_TEST_TMPDIR/inst/usr/share/doc/rocectl/grafana/rocectl.json" "$ROOT/prometheus/grafana/rocectl.json"
+}
