@@ -112,6 +112,9 @@ const struct rctl_rule rctl_rules[] = {
 	  "DCBX willing bits: both ends willing, or a willing host and a switch advertising other than the intent"),
 	R("peer.mfs", PEER, QOS, "switch-port", rule_peer_mfs,
 	  "the switch port's maximum frame size is below the host's frames (MTU + 18, + 4 with a VLAN tag)"),
+	R("traffic.lossless_share", TRAFFIC, QOS, "traffic", rule_traffic_lossless_share,
+	  "RoCE packets moved but the lossless priority carried less than half of them (port per-priority counters)",
+	  .needs_deltas = true, NEEDS(PFC)),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);
