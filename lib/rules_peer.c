@@ -213,14 +213,38 @@ static void app_one(struct rctl_judge *j, const struct rctl_target *t,
 			 dscp, prio);
 }
 
+/*
+ * A PCP design: every routable RoCE v2 GID of the port on a VLAN (whose
+ * egress-qos-map puts the priority in the tag) and the host trusting PCP (no
+ * DSCP entry in its APP table). The switch then classifies RoCE by the PCP:
+ * a DSCP map it does not advertise is not needed there.
+ */
+static bool pcp_design(const struct rctl_judge *j, const struct rctl_target *t)
+{
+	bool prios[8], trust_dscp;
+
+	if (!t->nd->app.st.ok || rctl_roce_untagged(j->h, t->port))
+		return false;
+	rctl_dscp_prios(t->nd, j->in->dscp, prios, &trust_dscp);
+	return !trust_dscp;
+}
+
 void rule_peer_app_dscp(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
 	char who[RCTL_FIELD_LEN];
+	bool prios[8];
 
 	p = peer_of(j, t, false);
 	if (!p || !rctl_lldp_has_dcbx(p))
 		return;
+	if (pcp_design(j, t) && (!p->has_app || !app_dscp(p, j->in->dscp, prios))) {
+		rctl_pass(j, t, "no DSCP map needed", p->has_app ? "no DSCP entries" : "no APP TLV",
+			  "%s advertises no DSCP map: not needed, RoCE runs on VLANs with the host "
+			  "trusting PCP",
+			  sw(p, who, sizeof(who)));
+		return;
+	}
 	if (!p->has_app) {
 		rctl_say(j,
 			 &(struct rctl_say){

@@ -374,6 +374,9 @@ RULE_FN(rule_gid_no_v2);
 RULE_FN(rule_gid_index);
 RULE_FN(rule_mode_roce_version);
 RULE_FN(rule_mode_tos);
+/* rdma_cm's defaults where configfs holds no rdma_cm (lib/rules_mode.c): known, judged. */
+bool rule_mode_cm_version_unreadable(struct rctl_judge *j, const struct rctl_target *t);
+bool rule_mode_cm_tos_unreadable(struct rctl_judge *j, const struct rctl_target *t);
 RULE_FN(rule_mode_roce_disabled);
 RULE_FN(rule_counters_unreadable);
 RULE_FN(rule_counters_pause_storm);

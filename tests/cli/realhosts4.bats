@@ -1,0 +1,46 @@
+#!/usr/bin/env bats
+# Issue 37 (real hosts, round 4): shapes of real hosts the rules judged
+# confidently wrong, each from its driver's source (tests/fixtures/hosts/README.md).
+load helpers
+
+# Non-pass findings of "check all" as "id:status" lines.
+verdict() {
+	rocectl check all -j --input "$FIXTURES/$1.json" |
+		jq -r '.findings[] | select(.status != "pass") | "\(.id):\(.status)"'
+}
+
+@test "issue 37.4: irdma's active_mtu 4096 over a netdev MTU of 4150 fails mtu.active" {
+	run -2 rocectl check mtu -j -i "$FIXTURES/fault-irdma-mtu-4150.json"
+	jq -e '.findings[] | select(.id == "mtu.active") | .status == "fail" and
+		(.message | test("irdma reports active_mtu 4096, but the netdev MTU 4150 leaves room for RoCE MTU 2048")) and
+		.fix == "ip link set dev ens5f0np0 mtu 4192"' <<<"$output"
+	run -0 verdict fault-irdma-mtu-4150
+	assert_output "mtu.active:fail"
+	# mlx5 subtracts the headers itself: its active_mtu is the verdict there
+	run -0 rocectl check mtu -i "$FIXTURES/ice-irdma-healthy.json"
+}
+
+@test "issue 37.10: without rdma_cm in configfs its defaults are known: ToS 0 warns, RoCE v2 passes" {
+	run -1 rocectl check mode -j -i "$FIXTURES/fault-cm-no-configfs.json"
+	jq -e '[.findings[] | select(.id == "mode.tos" or .id == "mode.roce_v1") | .status] == ["pass", "warn"] and
+		(.findings[] | select(.id == "mode.tos") |
+		 (.evidence | test("configfs not mounted")) and
+		 (.fix | startswith("mount -t configfs none /sys/kernel/config && ")))' <<<"$output"
+	run -0 verdict fault-cm-no-configfs
+	assert_output "mode.tos:warn"
+	# needs root is still unknown: the values may have been changed
+	jq '.host.devices[0].ports[0].rdma_cm.errno = 13 | .host.devices[0].ports[0].rdma_cm.reason = "needs root"' \
+		"$FIXTURES/fault-cm-no-configfs.json" >"$BATS_TEST_TMPDIR/x.json"
+	run -3 rocectl check mode -i "$BATS_TEST_TMPDIR/x.json"
+}
+
+@test "issue 37.7: no switch DSCP map on a PCP design (VLAN egress map, PCP trust) passes" {
+	run -0 verdict mlx5-vlan-peer-healthy
+	assert_output ""
+	run -0 rocectl check peer -j -i "$FIXTURES/mlx5-vlan-peer-healthy.json"
+	jq -e '[.findings[] | select(.id == "peer.app_dscp") | .message] |
+		length == 1 and (.[0] | test("not needed, RoCE runs on VLANs"))' <<<"$output"
+	# the same switch in front of a DSCP design still warns
+	jq '.host.netdevs[0].lldp.apps = []' "$FIXTURES/mlx5-peer-healthy.json" >"$BATS_TEST_TMPDIR/x.json"
+	run -1 rocectl check peer -i "$BATS_TEST_TMPDIR/x.json"
+}
