@@ -12,6 +12,7 @@
 
 #include "rocectl/lldp.h"
 #include "rocectl/rules.h"
+#include "rocectl/settings.h"
 
 /* Ethernet header (14) and FCS (4) around the MTU; an 802.1Q tag adds 4. */
 #define ETH_OVERHEAD 18
@@ -322,6 +323,19 @@ void rule_peer_willing(struct rctl_judge *j, const struct rctl_target *t)
 	p = peer_of(j, t, false);
 	if (!p || !(p->has_pfc || p->has_ets) || !t->nd->ets.st.ok)
 		return;
+	/*
+	 * The host's willing bit travels only in the TLVs of an agent that
+	 * speaks DCBX: lldpad, or the NIC's firmware. Without one (the host
+	 * owns DCB through dcbnl; ice's software DCB keeps willing 1 from
+	 * ice_dcb_sw_dflt_cfg()) nothing is negotiated and nothing is judged.
+	 */
+	if (rctl_dcb_owner(j->h, t->nd, rctl_family_of(t->dev, t->nd), why, sizeof(why)) ==
+	    RCTL_DCB_HOST) {
+		rctl_pass(j, t, "one side willing", "no DCBX agent on the host",
+			  "no DCBX agent runs on the host (no lldpad, no firmware agent): its "
+			  "willing bit is sent to no one, nothing is negotiated");
+		return;
+	}
 	sw_will = (p->has_pfc && p->pfc_willing) || (p->has_ets && p->ets_willing);
 	host_will = t->nd->ets.willing;
 	snprintf(got, sizeof(got), "host %swilling, switch %swilling", host_will ? "" : "not ",
