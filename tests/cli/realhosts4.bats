@@ -44,3 +44,19 @@ verdict() {
 	jq '.host.netdevs[0].lldp.apps = []' "$FIXTURES/mlx5-peer-healthy.json" >"$BATS_TEST_TMPDIR/x.json"
 	run -1 rocectl check peer -i "$BATS_TEST_TMPDIR/x.json"
 }
+
+@test "issue 37.3: ice's default DSCP map of DSCP mode is judged, by its TC count" {
+	run -0 verdict ice-dscp-default-map
+	assert_output ""
+	run -0 rocectl check dscp -j -i "$FIXTURES/ice-dscp-default-map.json"
+	jq -e '.findings[] | select(.id == "dscp.missing") | .got == "DSCP 26 -> prio 3"' <<<"$output"
+	# 4 TCs: DSCP 12-19 -> 3, but nothing sets 26 (ice_dcbnl_setapp's loops)
+	jq '.host.netdevs[0].ets.ets_cap = 4' "$FIXTURES/ice-dscp-default-map.json" >"$BATS_TEST_TMPDIR/x.json"
+	run -2 rocectl check dscp -i "$BATS_TEST_TMPDIR/x.json"
+	run -0 rocectl check dscp -i "$BATS_TEST_TMPDIR/x.json" --dscp 14
+	# with the firmware's LLDP agent the map is the agent's: not assumed
+	jq '.host.netdevs[0].dcbx.mode = 10' "$FIXTURES/ice-dscp-default-map.json" >"$BATS_TEST_TMPDIR/y.json"
+	run -2 rocectl check dscp -i "$BATS_TEST_TMPDIR/y.json"
+	# mlx5 lists every DSCP it maps: a missing one stays missing
+	run -2 rocectl check dscp -i "$FIXTURES/fault-dscp26-missing.json"
+}
