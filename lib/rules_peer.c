@@ -284,6 +284,20 @@ void rule_peer_ets(struct rctl_judge *j, const struct rctl_target *t)
 					     .evidence = ev,
 					     .fix = fix },
 			 "%s gives tc %d of RoCE priority %d no bandwidth", who, tc, pr);
+	} else if (j->in->cnp_prio != pr && (p->ets_prio_tc[j->in->cnp_prio & 7] & 7) == tc) {
+		/* as pfc.ets on the host: one queue per TC, CNPs behind the data */
+		snprintf(fix, sizeof(fix), "%s: put priority %d (CNPs) in a traffic class of its "
+			 "own, apart from tc %d", who, j->in->cnp_prio, tc);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = "switch RoCE prio in a TC without the CNP prio",
+					     .observed = got,
+					     .evidence = ev,
+					     .fix = fix },
+			 "%s puts CNP priority %d in tc %d with RoCE priority %d: CNPs queue behind "
+			 "the congestion they report",
+			 who, j->in->cnp_prio, tc, pr);
 	} else {
 		rctl_pass_ev(j, t, "switch ETS share > 0 or strict", got, ev,
 			     "%s gives tc %d of RoCE priority %d bandwidth", who, tc, pr);

@@ -109,7 +109,7 @@ const struct rctl_rule rctl_rules[] = {
 	R("peer.app_dscp", PEER, QOS, "switch-port", rule_peer_app_dscp,
 	  "the switch's APP table maps the RoCE DSCP or the CNP DSCP to another priority than the intent"),
 	R("peer.ets", PEER, QOS, "switch-port", rule_peer_ets,
-	  "the switch gives the traffic class of the RoCE priority no ETS bandwidth"),
+	  "the switch gives the traffic class of the RoCE priority no ETS bandwidth, or puts the CNP priority in it"),
 	R("peer.willing", PEER, QOS, "switch-port", rule_peer_willing,
 	  "DCBX willing bits: both ends willing, or a willing host and a switch advertising other than the intent"),
 	R("peer.mfs", PEER, QOS, "switch-port", rule_peer_mfs,

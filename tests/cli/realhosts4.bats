@@ -60,3 +60,13 @@ verdict() {
 	# mlx5 lists every DSCP it maps: a missing one stays missing
 	run -2 rocectl check dscp -i "$FIXTURES/fault-dscp26-missing.json"
 }
+
+@test "issue 37.8: the switch's ETS with the CNP priority in the RoCE traffic class warns" {
+	run -0 verdict fault-peer-cnp-in-roce-tc
+	assert_output "peer.ets:warn"
+	run -1 rocectl check peer -j -i "$FIXTURES/fault-peer-cnp-in-roce-tc.json"
+	jq -e '.findings[] | select(.id == "peer.ets") |
+		(.message | test("puts CNP priority 6 in tc 3 with RoCE priority 3")) and
+		(.fix | test("put priority 6 \\(CNPs\\) in a traffic class of its own"))' <<<"$output"
+	run -0 rocectl check peer -i "$FIXTURES/mlx5-peer-healthy.json"
+}
