@@ -129,7 +129,9 @@ static const struct rctl_centry catalog[] = {
 	 * bnxt_re, inbox: drivers/infiniband/hw/bnxt_re/hw_counters.c
 	 * (bnxt_re_stat_descs, Linux 6.12-6.15). The error counters come from
 	 * the firmware's roce stats, the CNP/ECN ones from the extended stats
-	 * (Thor and later only).
+	 * (Thor and later only). rx_pkts/tx_pkts are the RoCE function's
+	 * unicast packets; on Thor bnxt_re_copy_normal_total_stats() makes
+	 * them RoCE-only plus CNPs (cnp_rx/tx_pkts + roce_only rx/tx_pkts).
 	 */
 	HW("bnxt_re", "active_qps", APPLICATION, false, 64, "QPs in use"),
 	HWR("bnxt_re", "rx_pkts", TRAFFIC, false, 64, RX_PKTS, "RoCE packets received"),
@@ -283,10 +285,18 @@ static const struct rctl_centry catalog[] = {
 	ETR("mlx5_core", "tx_pause_storm_warning_events", PFC, true, STORM_WARN, "pause storm warnings"),
 	ETR("mlx5_core", "tx_pause_storm_error_events", PFC, true, STORM_ERR,
 	    "pause storm errors: device stalled, pause disabled, drops possible"),
+	/*
+	 * pport_per_prio_traffic_stats_desc: port counters of every frame on
+	 * the priority (RoCE, TCP, other functions'), always present; the
+	 * vport_stats_desc rx/tx_vport_rdma_unicast_packets below count the
+	 * RDMA packets of this function's vport.
+	 */
 	ET("mlx5_core", "rx_prio#_bytes", TRAFFIC, false, "bytes received on the priority"),
-	ET("mlx5_core", "rx_prio#_packets", TRAFFIC, false, "packets received on the priority"),
+	ETR("mlx5_core", "rx_prio#_packets", TRAFFIC, false, PRIO_RX_PKTS,
+	    "packets received on the priority"),
 	ET("mlx5_core", "tx_prio#_bytes", TRAFFIC, false, "bytes sent on the priority"),
-	ET("mlx5_core", "tx_prio#_packets", TRAFFIC, false, "packets sent on the priority"),
+	ETR("mlx5_core", "tx_prio#_packets", TRAFFIC, false, PRIO_TX_PKTS,
+	    "packets sent on the priority"),
 	ET("mlx5_core", "rx_prio#_discards", BUFFER, true, "packets discarded on the priority"),
 	ETR("mlx5_core", "rx_prio#_buf_discard", BUFFER, true, DISCARD,
 	    "discards for lack of per-host buffer on the priority"),
@@ -350,11 +360,31 @@ static const struct rctl_centry catalog[] = {
 	ETR("bnxt_en", "rx_discard_packets_cos#", BUFFER, true, DISCARD,
 	    "packets the port discarded on receive in the CoS queue"),
 	ET("bnxt_en", "rx_discard_bytes_cos#", BUFFER, false, "bytes discarded in the CoS queue"),
+	/*
+	 * BNXT_RX/TX_STATS_EXT_COS_ENTRY: frames per CoS queue; and the
+	 * bnxt_rx/tx_pkts_pri_arr "rx/tx_packets_pri#", the same queue
+	 * counters indexed by priority through the firmware's pri2cos map:
+	 * only with port_stats_ext (a PF, recent firmware) and a valid map
+	 * (bp->pri2cos_valid), and priorities sharing a queue show the
+	 * same number.
+	 */
+	ET("bnxt_en", "rx_packets_cos#", TRAFFIC, false, "frames received in the CoS queue"),
+	ET("bnxt_en", "tx_packets_cos#", TRAFFIC, false, "frames sent from the CoS queue"),
+	ET("bnxt_en", "rx_bytes_cos#", TRAFFIC, false, "bytes received in the CoS queue"),
+	ET("bnxt_en", "tx_bytes_cos#", TRAFFIC, false, "bytes sent from the CoS queue"),
+	ETR("bnxt_en", "rx_packets_pri#", TRAFFIC, false, PRIO_RX_PKTS,
+	    "frames received in the CoS queue of the priority"),
+	ETR("bnxt_en", "tx_packets_pri#", TRAFFIC, false, PRIO_TX_PKTS,
+	    "frames sent from the CoS queue of the priority"),
+	ET("bnxt_en", "rx_bytes_pri#", TRAFFIC, false, "bytes received in the CoS queue of the priority"),
+	ET("bnxt_en", "tx_bytes_pri#", TRAFFIC, false, "bytes sent from the CoS queue of the priority"),
 
 	/*
 	 * ice ethtool -S: drivers/net/ethernet/intel/ice/ice_ethtool.c
 	 * (ice_gstrings_pf_stats, ice_get_strings(): "%s_priority_%u_xon.nic").
-	 * An XOFF frame is the pause; XON ends it.
+	 * An XOFF frame is the pause; XON ends it. ice counts no packets per
+	 * priority or TC (only per queue, and RoCE uses irdma's QPs, not the
+	 * netdev's queues): no PRIO_RX/TX_PKTS role here.
 	 */
 	ETR("ice", "rx_priority_#_xon.nic", PFC, false, XON_RX,
 	    "PFC XON frames received on the priority"),
@@ -402,6 +432,8 @@ const char *rctl_crole_name(enum rctl_crole r)
 		[RCTL_ROLE_CNP_IGNORED] = "cnp_ignored", [RCTL_ROLE_ECN_MARKED] = "ecn_marked",
 		[RCTL_ROLE_RX_PKTS] = "rx_packets", [RCTL_ROLE_TX_PKTS] = "tx_packets",
 		[RCTL_ROLE_XON_RX] = "xon_rx", [RCTL_ROLE_XON_TX] = "xon_tx",
+		[RCTL_ROLE_PRIO_RX_PKTS] = "prio_rx_packets",
+		[RCTL_ROLE_PRIO_TX_PKTS] = "prio_tx_packets",
 	};
 
 	return r < RCTL_ROLE_N ? names[r] : "";
@@ -502,6 +534,18 @@ uint64_t rctl_catalog_sum(const char *driver, enum rctl_csrc src, enum rctl_crol
 					c[i].name, (unsigned long long)c[i].delta);
 	}
 	return sum;
+}
+
+const char *rctl_catalog_role_counter(const char *driver, enum rctl_csrc src,
+				      enum rctl_crole role)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++)
+		if (catalog[i].src == src && catalog[i].role == role &&
+		    !strcmp(catalog[i].driver, driver))
+			return catalog[i].name;
+	return NULL;
 }
 
 bool rctl_catalog_bad_any(enum rctl_csrc src, const char *name)

@@ -16,6 +16,42 @@
  * file when the table has no DSCP entry). Returns how many distinct ones;
  * *trust_dscp tells whether the port classifies by DSCP at all.
  */
+/*
+ * The DSCP map ice loads when its first DSCP APP entry switches the port
+ * to DSCP mode (ice_dcbnl_setapp(), drivers/net/ethernet/intel/ice/
+ * ice_dcb_nl.c, Linux 5.18 to 6.15): for TC i < max_tc and j < 8, DSCP
+ * i * max_tc + j (and, below 8 TCs, that + max_tc * 8) goes to i, later i
+ * winning; with 8 TCs DSCP d is priority d / 8. The dcbnl APP table lists
+ * only the entries set through setapp, yet the rest of the map is real.
+ * -1 where it sets nothing.
+ */
+static int ice_default_dscp_prio(int dscp, unsigned int max_tc)
+{
+	unsigned int i, j, d;
+	int prio = -1;
+
+	for (i = 0; i < max_tc; i++)
+		for (j = 0; j < 8; j++) {
+			d = i * max_tc + j;
+			if (d == (unsigned int)dscp ||
+			    (max_tc < 8 && d + max_tc * 8 == (unsigned int)dscp))
+				prio = (int)i;
+		}
+	return prio;
+}
+
+/* ice in DSCP mode through dcbnl (no firmware agent), its TC count known. */
+static int ice_map_prio(const struct rctl_netdev *nd, int dscp)
+{
+	enum rctl_family f = rctl_family_of(NULL, nd);
+
+	if ((f != RCTL_FAM_ICE && f != RCTL_FAM_ICE_OOT) || !nd->ets.st.ok ||
+	    !nd->ets.ets_cap || nd->ets.ets_cap > 8 ||
+	    (nd->dcbx.st.ok && nd->dcbx.mode & RCTL_DCBX_LLD_MANAGED))
+		return -1;
+	return ice_default_dscp_prio(dscp, nd->ets.ets_cap);
+}
+
 int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
 		    bool *trust_dscp)
 {
@@ -32,6 +68,11 @@ int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
 		if (a->apps[i].protocol == (uint32_t)dscp && a->apps[i].priority < 8)
 			prios[a->apps[i].priority] = true;
 	}
+	for (i = 0, n = 0; i < 8; i++)
+		n += prios[i];
+	if (*trust_dscp && !n && ice_map_prio(nd, dscp) >= 0)
+		prios[ice_map_prio(nd, dscp)] = true;
+	n = 0;
 	if (!*trust_dscp && nd->qos.st.ok && !strcmp(nd->qos.trust, "dscp") &&
 	    nd->qos.has_dscp2prio) {
 		*trust_dscp = true;

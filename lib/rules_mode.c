@@ -4,6 +4,7 @@
  * there at all: devices, ports with netdevs, NICs without RDMA
  * (docs/roce-facts.md, "rdma_cm defaults").
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,56 +23,125 @@ static void cm_fix(const struct rctl_target *t, const char *file, const char *te
 	rctl_render_cm(dir, path, text, fix, len);
 }
 
-void rule_mode_roce_version(struct rctl_judge *j, const struct rctl_target *t)
+/*
+ * Without rdma_cm in configfs (configfs not mounted, or rdma_cm not loaded)
+ * nothing has changed rdma_cm's defaults: cma_add_one() sets ToS 0 and RoCE
+ * v2 where the port supports it (CMA_PREFERRED_ROCE_GID_TYPE), and only
+ * cma_configfs.c changes them (drivers/infiniband/core/cma.c, Linux 4.9 to
+ * 6.15). They are known, and ToS 0 is a finding, not an unknown.
+ */
+static bool cm_defaults(const struct rctl_target *t, struct rctl_cm_cfg *cm, const char **how)
+{
+	const struct rctl_part *st = &t->port->cm.st;
+	uint32_t i;
+
+	if (st->ok || st->err != ENOENT)
+		return false;
+	if (!strcmp(st->reason, "configfs not mounted"))
+		*how = "mount -t configfs none /sys/kernel/config && ";
+	else if (!strncmp(st->reason, "no rdma_cm in configfs", 22))
+		*how = "modprobe rdma_cm && ";
+	else
+		return false;
+	memset(cm, 0, sizeof(*cm));
+	cm->st.ok = true;
+	snprintf(cm->roce_mode, sizeof(cm->roce_mode), "IB/RoCE v1");
+	for (i = 0; i < t->port->n_gids; i++)
+		if (!strcmp(t->port->gids[i].type, "RoCE v2"))
+			snprintf(cm->roce_mode, sizeof(cm->roce_mode), "RoCE v2");
+	return true;
+}
+
+static void version_of(struct rctl_judge *j, const struct rctl_target *t,
+		       const struct rctl_cm_cfg *cm, const char *ev, const char *how)
 {
 	const char *want = j->in->roce_version == 1 ? "IB/RoCE v1" : "RoCE v2";
-	char fix[320];
-
-	const struct rctl_cm_cfg *cm = &t->port->cm;
+	char fix[320], cmd[320];
 
 	if (!strcmp(cm->roce_mode, want)) {
-		rctl_pass(j, t, want, cm->roce_mode, "rdma_cm uses %s by default", want);
+		rctl_pass_ev(j, t, want, cm->roce_mode, ev, "rdma_cm uses %s by default", want);
 		return;
 	}
-	cm_fix(t, RCTL_CM_MODE_FILE, want, fix, sizeof(fix));
+	cm_fix(t, RCTL_CM_MODE_FILE, want, cmd, sizeof(cmd));
+	snprintf(fix, sizeof(fix), "%s%s", how, cmd);
 	rctl_say(j,
 		 &(struct rctl_say){ .status = RCTL_FAIL,
 				     .target = t->name,
 				     .expected = want,
 				     .observed = cm->roce_mode,
-				     .evidence = "configfs default_roce_mode",
+				     .evidence = ev,
 				     .fix = fix },
 		 "rdma_cm connections (NVMe-oF, rping, perftest -R) use %s, not %s", cm->roce_mode,
 		 want);
 }
 
-void rule_mode_tos(struct rctl_judge *j, const struct rctl_target *t)
+void rule_mode_roce_version(struct rctl_judge *j, const struct rctl_target *t)
 {
-	char exp[48], got[48], fix[320], txt[8];
-	int want = j->in->tos;
+	version_of(j, t, &t->port->cm, "configfs default_roce_mode", "");
+}
 
-	const struct rctl_cm_cfg *cm = &t->port->cm;
+bool rule_mode_cm_version_unreadable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	struct rctl_cm_cfg cm;
+	const char *how;
+	char ev[RCTL_FIELD_LEN * 2];
+
+	if (!cm_defaults(t, &cm, &how))
+		return false;
+	snprintf(ev, sizeof(ev), "no rdma_cm configfs (%s): cma_add_one()'s default",
+		 t->port->cm.st.reason);
+	version_of(j, t, &cm, ev, how);
+	rctl_emit_setting(j, RCTL_SET_NONE);
+	return true;
+}
+
+static void tos_of(struct rctl_judge *j, const struct rctl_target *t, const struct rctl_cm_cfg *cm,
+		   const char *ev, const char *how)
+{
+	char exp[48], got[48], fix[320], cmd[320], txt[8];
+	int want = j->in->tos;
 
 	snprintf(exp, sizeof(exp), "tos %d (DSCP %d)", want, want >> 2);
 	snprintf(got, sizeof(got), "tos %u (DSCP %u)", cm->roce_tos, cm->roce_tos >> 2);
 	if (cm->roce_tos == (uint32_t)want) {
-		rctl_pass(j, t, exp, got, "rdma_cm default ToS is %d", want);
+		rctl_pass_ev(j, t, exp, got, ev, "rdma_cm default ToS is %d", want);
 		return;
 	}
 	snprintf(txt, sizeof(txt), "%d", want);
-	cm_fix(t, RCTL_CM_TOS_FILE, txt, fix, sizeof(fix));
+	cm_fix(t, RCTL_CM_TOS_FILE, txt, cmd, sizeof(cmd));
+	snprintf(fix, sizeof(fix), "%s%s", how, cmd);
 	rctl_say(
 		j,
 		&(struct rctl_say){ .status = RCTL_WARN,
 				    .target = t->name,
 				    .expected = exp,
 				    .observed = got,
-				    .evidence = "configfs default_roce_tos",
+				    .evidence = ev,
 				    .fix = fix },
 		cm->roce_tos ?
 			"rdma_cm traffic is marked DSCP %u, not %d" :
 			"rdma_cm traffic is marked DSCP %u: it runs in the lossy default class, not DSCP %d",
 		cm->roce_tos >> 2, want >> 2);
+}
+
+void rule_mode_tos(struct rctl_judge *j, const struct rctl_target *t)
+{
+	tos_of(j, t, &t->port->cm, "configfs default_roce_tos", "");
+}
+
+bool rule_mode_cm_tos_unreadable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	struct rctl_cm_cfg cm;
+	const char *how;
+	char ev[RCTL_FIELD_LEN * 2];
+
+	if (!cm_defaults(t, &cm, &how))
+		return false;
+	snprintf(ev, sizeof(ev), "no rdma_cm configfs (%s): cma_add_one()'s default ToS 0",
+		 t->port->cm.st.reason);
+	tos_of(j, t, &cm, ev, how);
+	rctl_emit_setting(j, RCTL_SET_NONE); /* tune writes no configfs it cannot see */
+	return true;
 }
 
 /* Ethernet drivers of RoCE-capable NICs (their RDMA half: mlx5_ib, bnxt_re, irdma). */

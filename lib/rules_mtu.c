@@ -52,6 +52,41 @@ static void mtu_uppers(struct rctl_judge *j, const struct rctl_target *t)
 	free(first);
 }
 
+/*
+ * irdma reports active_mtu = ib_mtu_int_to_enum(netdev->mtu), the netdev MTU
+ * with no room for the RoCE headers (drivers/infiniband/hw/irdma/verbs.c
+ * irdma_query_port(), Linux 5.14 to 6.15), where mlx5 and bnxt_re subtract
+ * them (iboe_get_mtu()): a netdev MTU of 4150 shows 4096 while rdma_cm
+ * resolves 2048 and a verbs QP at 4096 overflows the link. Judge the netdev
+ * MTU there; true (and a finding) when it bounds RoCE below the intent.
+ */
+static bool irdma_mtu_short(struct rctl_judge *j, const struct rctl_target *t,
+			    const char *exp, const char *got)
+{
+	enum rctl_family f = rctl_family_of(t->dev, t->nd);
+	uint32_t want = j->in->mtu, roce;
+	char fix[96];
+
+	if (!t->nd || (f != RCTL_FAM_ICE && f != RCTL_FAM_ICE_OOT))
+		return false;
+	roce = rctl_roce_mtu_for(t->nd->mtu);
+	if (t->port->active_mtu < want || roce >= want)
+		return false;
+	snprintf(fix, sizeof(fix), "ip link set dev %s mtu %u", t->nd->name, want + 96);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_FAIL,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = got,
+				     .evidence = "irdma_query_port(): active_mtu from the netdev MTU, "
+						 "without the RoCE headers",
+				     .fix = fix },
+		 "irdma reports active_mtu %u, but the netdev MTU %u leaves room for RoCE MTU "
+		 "%u only (what rdma_cm resolves): the netdev MTU must be at least %u",
+		 t->port->active_mtu, t->nd->mtu, roce, want + 96);
+	return true;
+}
+
 void rule_mtu_active(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char exp[48], got[80], fix[96];
@@ -62,7 +97,9 @@ void rule_mtu_active(struct rctl_judge *j, const struct rctl_target *t)
 	snprintf(exp, sizeof(exp), "active_mtu %u", want);
 	snprintf(got, sizeof(got), "active_mtu %u, netdev mtu %u, port max_mtu %u", p->active_mtu,
 		 t->nd ? t->nd->mtu : 0, p->max_mtu);
-	if (!p->active_mtu) {
+	if (irdma_mtu_short(j, t, exp, got)) {
+		/* said */
+	} else if (!p->active_mtu) {
 		rctl_say(j,
 			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
 					     .target = t->name,

@@ -12,6 +12,7 @@
 
 #include "rocectl/lldp.h"
 #include "rocectl/rules.h"
+#include "rocectl/settings.h"
 
 /* Ethernet header (14) and FCS (4) around the MTU; an 802.1Q tag adds 4. */
 #define ETH_OVERHEAD 18
@@ -213,14 +214,38 @@ static void app_one(struct rctl_judge *j, const struct rctl_target *t,
 			 dscp, prio);
 }
 
+/*
+ * A PCP design: every routable RoCE v2 GID of the port on a VLAN (whose
+ * egress-qos-map puts the priority in the tag) and the host trusting PCP (no
+ * DSCP entry in its APP table). The switch then classifies RoCE by the PCP:
+ * a DSCP map it does not advertise is not needed there.
+ */
+static bool pcp_design(const struct rctl_judge *j, const struct rctl_target *t)
+{
+	bool prios[8], trust_dscp;
+
+	if (!t->nd->app.st.ok || rctl_roce_untagged(j->h, t->port))
+		return false;
+	rctl_dscp_prios(t->nd, j->in->dscp, prios, &trust_dscp);
+	return !trust_dscp;
+}
+
 void rule_peer_app_dscp(struct rctl_judge *j, const struct rctl_target *t)
 {
 	const struct rctl_lldp_peer *p;
 	char who[RCTL_FIELD_LEN];
+	bool prios[8];
 
 	p = peer_of(j, t, false);
 	if (!p || !rctl_lldp_has_dcbx(p))
 		return;
+	if (pcp_design(j, t) && (!p->has_app || !app_dscp(p, j->in->dscp, prios))) {
+		rctl_pass(j, t, "no DSCP map needed", p->has_app ? "no DSCP entries" : "no APP TLV",
+			  "%s advertises no DSCP map: not needed, RoCE runs on VLANs with the host "
+			  "trusting PCP",
+			  sw(p, who, sizeof(who)));
+		return;
+	}
 	if (!p->has_app) {
 		rctl_say(j,
 			 &(struct rctl_say){
@@ -259,6 +284,20 @@ void rule_peer_ets(struct rctl_judge *j, const struct rctl_target *t)
 					     .evidence = ev,
 					     .fix = fix },
 			 "%s gives tc %d of RoCE priority %d no bandwidth", who, tc, pr);
+	} else if (j->in->cnp_prio != pr && (p->ets_prio_tc[j->in->cnp_prio & 7] & 7) == tc) {
+		/* as pfc.ets on the host: one queue per TC, CNPs behind the data */
+		snprintf(fix, sizeof(fix), "%s: put priority %d (CNPs) in a traffic class of its "
+			 "own, apart from tc %d", who, j->in->cnp_prio, tc);
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_WARN,
+					     .target = t->name,
+					     .expected = "switch RoCE prio in a TC without the CNP prio",
+					     .observed = got,
+					     .evidence = ev,
+					     .fix = fix },
+			 "%s puts CNP priority %d in tc %d with RoCE priority %d: CNPs queue behind "
+			 "the congestion they report",
+			 who, j->in->cnp_prio, tc, pr);
 	} else {
 		rctl_pass_ev(j, t, "switch ETS share > 0 or strict", got, ev,
 			     "%s gives tc %d of RoCE priority %d bandwidth", who, tc, pr);
@@ -298,6 +337,19 @@ void rule_peer_willing(struct rctl_judge *j, const struct rctl_target *t)
 	p = peer_of(j, t, false);
 	if (!p || !(p->has_pfc || p->has_ets) || !t->nd->ets.st.ok)
 		return;
+	/*
+	 * The host's willing bit travels only in the TLVs of an agent that
+	 * speaks DCBX: lldpad, or the NIC's firmware. Without one (the host
+	 * owns DCB through dcbnl; ice's software DCB keeps willing 1 from
+	 * ice_dcb_sw_dflt_cfg()) nothing is negotiated and nothing is judged.
+	 */
+	if (rctl_dcb_owner(j->h, t->nd, rctl_family_of(t->dev, t->nd), why, sizeof(why)) ==
+	    RCTL_DCB_HOST) {
+		rctl_pass(j, t, "one side willing", "no DCBX agent on the host",
+			  "no DCBX agent runs on the host (no lldpad, no firmware agent): its "
+			  "willing bit is sent to no one, nothing is negotiated");
+		return;
+	}
 	sw_will = (p->has_pfc && p->pfc_willing) || (p->has_ets && p->ets_willing);
 	host_will = t->nd->ets.willing;
 	snprintf(got, sizeof(got), "host %swilling, switch %swilling", host_will ? "" : "not ",

@@ -487,14 +487,19 @@ static void plan_dscp(struct planner *pl, const struct tgt *t, bool adds,
 		      uint32_t dscp, uint32_t prio)
 {
 	const struct rctl_app_table *a = &t->nd->app;
-	bool have = false;
+	bool have = false, prios[8], trust;
 	char from[80];
 	uint32_t i;
+
 
 	app_list(a, dscp, from, sizeof(from));
 	for (i = 0; i < a->n_apps; i++)
 		have |= a->apps[i].selector == RCTL_APP_SEL_DSCP &&
 			a->apps[i].protocol == dscp && a->apps[i].priority == prio;
+	/* ice's default map of DSCP mode already puts it there (rules_dscp.c) */
+	if (adds && rctl_dscp_prios(t->nd, (int)dscp, prios, &trust) == 1 && trust &&
+	    prios[prio & 7])
+		have = true;
 	if (is_mlx5(t)) {
 		if (adds && !have)
 			plan_dscp_replace(pl, t, dscp, prio, from);

@@ -60,6 +60,8 @@ enum rctl_crole {
 	RCTL_ROLE_TX_PKTS,	/* RoCE packets sent */
 	RCTL_ROLE_XON_RX,	/* PFC XON frames received on priority '#' (pause ended) */
 	RCTL_ROLE_XON_TX,	/* PFC XON frames sent on priority '#' */
+	RCTL_ROLE_PRIO_RX_PKTS,	/* packets (all traffic) received on priority '#' */
+	RCTL_ROLE_PRIO_TX_PKTS,	/* packets (all traffic) sent on priority '#' */
 	RCTL_ROLE_N,
 };
 
@@ -91,6 +93,12 @@ const struct rctl_centry *rctl_catalog_lookup_prio(const char *driver, enum rctl
 uint64_t rctl_catalog_sum(const char *driver, enum rctl_csrc src, enum rctl_crole role,
 			  int prio, const struct rctl_counter *c, uint32_t n, bool *found,
 			  char *which, size_t len);
+/*
+ * The name (pattern) of the first entry of (driver, src) with "role", NULL
+ * when the driver has none: what a rule names as missing.
+ */
+const char *rctl_catalog_role_counter(const char *driver, enum rctl_csrc src,
+				      enum rctl_crole role);
 /* Whether any driver's entry of this name and source means trouble when it grows. */
 bool rctl_catalog_bad_any(enum rctl_csrc src, const char *name);
 

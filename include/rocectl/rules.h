@@ -39,6 +39,7 @@ enum rctl_area {
 	RCTL_AREA_COUNTERS,
 	RCTL_AREA_FIREWALL,
 	RCTL_AREA_PEER,
+	RCTL_AREA_TRAFFIC,
 	RCTL_AREA_N,
 };
 
@@ -322,6 +323,35 @@ void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, siz
 /* Where an ECN verdict of t was read. */
 const char *rctl_ecn_evidence(const struct rctl_target *t, bool np);
 
+/*
+ * One direction of the port's traffic over the interval
+ * (lib/rules_traffic_counters.c): RoCE packets, CNPs on another priority
+ * left out, and the packets of each priority of the port.
+ */
+struct rctl_prio_share {
+	uint64_t roce;
+	uint64_t prio[8];
+	bool has_prio;		/* the driver showed per-priority packet counters */
+};
+
+/* Verdicts, ordered by what a finding reports first (the largest). */
+enum rctl_share_verdict {
+	RCTL_SHARE_NO_COUNTER,	/* no per-priority counter: not measurable */
+	RCTL_SHARE_FEW,		/* fewer RoCE packets than RCTL_SHARE_MIN_PKTS */
+	RCTL_SHARE_ON,		/* the priority carried at least half of them */
+	RCTL_SHARE_UNPLACED,	/* neither it nor the others did: unknown */
+	RCTL_SHARE_OFF,		/* the other priorities carried them: RoCE is elsewhere */
+};
+
+/* Fewer RoCE packets in a direction than this are not judged (docs/roce-facts.md). */
+#define RCTL_SHARE_MIN_PKTS 1000u
+
+/*
+ * Where RoCE went, for priority "prio"; *top gets the other priority that
+ * carried most (-1 when not judged).
+ */
+enum rctl_share_verdict rctl_share_judge(const struct rctl_prio_share *s, int prio, int *top);
+
 /* Rule functions, one file per area. */
 #define RULE_FN(name) void name(struct rctl_judge *j, const struct rctl_target *t)
 RULE_FN(rule_pfc_prio_disabled);
@@ -353,6 +383,9 @@ RULE_FN(rule_gid_no_v2);
 RULE_FN(rule_gid_index);
 RULE_FN(rule_mode_roce_version);
 RULE_FN(rule_mode_tos);
+/* rdma_cm's defaults where configfs holds no rdma_cm (lib/rules_mode.c): known, judged. */
+bool rule_mode_cm_version_unreadable(struct rctl_judge *j, const struct rctl_target *t);
+bool rule_mode_cm_tos_unreadable(struct rctl_judge *j, const struct rctl_target *t);
 RULE_FN(rule_mode_roce_disabled);
 RULE_FN(rule_counters_unreadable);
 RULE_FN(rule_counters_pause_storm);
@@ -372,5 +405,6 @@ RULE_FN(rule_peer_app_dscp);
 RULE_FN(rule_peer_ets);
 RULE_FN(rule_peer_willing);
 RULE_FN(rule_peer_mfs);
+RULE_FN(rule_traffic_lossless_share);
 
 #endif

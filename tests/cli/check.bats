@@ -38,7 +38,7 @@ expect() {	# fixture exit "id:status ..."
 
 @test "healthy hosts: every area passed, with passes in JSON" {
 	run -0 rocectl check all --input "$FIXTURES/mlx5-upstream-healthy.json"
-	for a in pfc ecn dcqcn dscp cnp mtu gid mode counters firewall; do
+	for a in pfc ecn dcqcn dscp cnp mtu gid mode counters firewall traffic; do
 		assert_line --regexp "^$a +passed$"
 	done
 	rocectl check all -j -i "$FIXTURES/mlx5-upstream-healthy.json" | jq -e '
@@ -463,7 +463,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_line --index 0 --partial "counters over 10.0 s"
 	assert_line --regexp "^counters +0 warnings, 1 errors$"
 	run -0 rocectl doctor -j -i "$FIXTURES/bnxt-healthy.json"
-	echo "$output" | jq -e '(.areas | length) == 11 and .summary.fail == 0 and .summary.exit_status == 0'
+	echo "$output" | jq -e '(.areas | length) == 12 and .summary.fail == 0 and .summary.exit_status == 0'
 }
 
 @test "--dev filters targets" {

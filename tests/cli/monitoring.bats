@@ -13,7 +13,7 @@ load helpers
 		assert_equal "$stderr" ""
 	done
 	run -2 rocectl doctor -o nagios -i "$FIXTURES/fault-out-of-sequence-rising.json"
-	assert_line --index 0 "ROCECTL CRITICAL - 1 failed, 0 unknown, 1 warnings, 26 passed: first counters.loss_budget mlx5_0/1 (ens1f0np0) | pass=26 warn=1 fail=1 unknown=0 loss_rate=0.002405370129;;0.000001;0; interval=10s"
+	assert_line --index 0 "ROCECTL CRITICAL - 1 failed, 0 unknown, 1 warnings, 27 passed: first counters.loss_budget mlx5_0/1 (ens1f0np0) | pass=27 warn=1 fail=1 unknown=0 loss_rate=0.002405370129;;0.000001;0; interval=10s"
 	assert_line --index 1 --partial "FAIL counters.loss_budget mlx5_0/1 (ens1f0np0): RoCE loss rate 0.00241"
 }
 

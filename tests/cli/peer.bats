@@ -45,14 +45,21 @@ expect() {	# fixture exit "id:status ..."
 		(.fix | startswith("switch leaf-07 port Ethernet1/12: ")) and .netdev == "ens2f0np0"'
 }
 
-@test "peer: both ends willing warns; a willing host and a switch off the intent fails" {
-	expect fault-peer-both-willing 1 "peer.willing:warn"
-	expect fault-peer-willing-host-ets 2 "peer.ets:fail peer.willing:fail"
+@test "peer: both ends willing warns; a willing host and a switch off the intent fails (lldpad speaks DCBX)" {
+	expect fault-peer-both-willing 1 "pfc.lldpad:warn peer.willing:warn"
+	expect fault-peer-willing-host-ets 2 "pfc.lldpad:warn peer.ets:fail peer.willing:fail"
 	run -2 rocectl check peer -j --input "$FIXTURES/fault-peer-willing-host-ets.json"
 	echo "$output" | jq -e '[.findings[] | select(.id == "peer.willing")][0] |
 		.got == "host willing, switch not willing" and
 		(.message | test("no ETS share for tc 3")) and
 		(.fix | test("or host: dcb ets set dev ens1f0np0 willing off"))'
+}
+
+@test "peer: willing bits with no DCBX agent on the host are not judged (issue 37 item 6)" {
+	expect ice-peer-willing-no-agent 0 ""
+	run -0 rocectl check peer -j --input "$FIXTURES/ice-peer-willing-no-agent.json"
+	echo "$output" | jq -e '[.findings[] | select(.id == "peer.willing")] | length == 1 and
+		.[0].status == "pass" and .[0].got == "no DCBX agent on the host"'
 }
 
 @test "peer: an MFS below the host's frames fails, with the numbers" {
