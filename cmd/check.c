@@ -549,7 +549,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 
 /* check and doctor judge the whole model, live or from --input. */
 #define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |	\
-		    RCTL_COLLECT_QOS)
+		    RCTL_COLLECT_QOS | RCTL_COLLECT_CONSUMERS)
 #define CHECK_INPUT_HELP "judge a snapshot written by 'rocectl collect' instead of this host"
 
 #define CHECK_VERB(v, what)						\
@@ -572,11 +572,12 @@ CHECK_VERB(mode, "rdma_cm default RoCE mode and ToS, RoCE presence");
 CHECK_VERB(counters, "counter deltas: pause storms, discards, no WQE, loss budget");
 CHECK_VERB(firewall, "netfilter rules that drop RoCE (UDP 4791) or out-of-band TCP");
 CHECK_VERB(peer, "the switch port by LLDP: PFC, DSCP map, ETS, willing bits, frame size");
+CHECK_VERB(traffic, "the traffic class each RDMA consumer sends at, and its priority's PFC");
 CHECK_VERB(all, "every area");
 
 static const struct rctl_cmd *const check_sub[] = {
 	&check_pfc, &check_ecn, &check_dcqcn, &check_dscp, &check_cnp, &check_mtu,
-	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_all,
+	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_traffic, &check_all,
 	NULL
 };
 

@@ -112,6 +112,8 @@ const struct rctl_rule rctl_rules[] = {
 	  "DCBX willing bits: both ends willing, or a willing host and a switch advertising other than the intent"),
 	R("peer.mfs", PEER, QOS, "switch-port", rule_peer_mfs,
 	  "the switch port's maximum frame size is below the host's frames (MTU + 18, + 4 with a VLAN tag)"),
+	R("traffic.consumer_class", TRAFFIC, NETDEV, "traffic", rule_traffic_consumer_class,
+	  "an RDMA consumer (NCCL, UCX, Ceph, rdma_cm, a kernel ULP) sends at a traffic class that lands on a priority without PFC; unknown where the host cannot tell"),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);
