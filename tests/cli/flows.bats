@@ -92,3 +92,16 @@ load helpers
 	run -3 rocectl check traffic --input "$snap"
 	assert_line "traffic    0 warnings, 0 errors, 6 unknown"
 }
+
+@test "tune plan: a new rdma_cm default ToS warns that the live connections keep theirs" {
+	local snap=$ROOT/tests/fixtures/snapshots/rxe-lab-flows-v4.json
+	run -0 rocectl tune plan --input "$snap"
+	assert_line "        warning: 3 live rdma_cm connections on rxe0/1 keep the ToS they were made with (the default was 0) until they reconnect"
+	run -0 rocectl tune plan -j --input "$snap"
+	echo "$output" | jq -e '[.changes[] | select(.setting == "default_roce_tos") | .warning] ==
+		["3 live rdma_cm connections on rxe0/1 keep the ToS they were made with (the default was 0) until they reconnect",
+		 "3 live rdma_cm connections on rxe1/1 keep the ToS they were made with (the default was 0) until they reconnect"]'
+	# a snapshot without consumers knows of no connection: no warning
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-tos-0.json"
+	echo "$output" | jq -e '[.changes[] | select(.setting == "default_roce_tos") | .warning] == [null]'
+}
