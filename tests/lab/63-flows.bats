@@ -100,8 +100,14 @@ nvme_flows() {
 		.fix == "NCCL_IB_TC=106 in the environment of '\''ib_write_bw'\''"' <<<"$c"
 	# the snapshot keeps the named variables of the owners' environments, nothing else
 	"$ROCECTL" collect >"$BATS_TEST_TMPDIR/snap.json"
-	jq -e '[.host.rdma_resources.consumers[] | select(.name == "ib_write_bw") |
-		.environ[] | .name] | unique == ["NCCL_IB_TC"]' "$BATS_TEST_TMPDIR/snap.json"
+	jq -c '.host.rdma_resources.consumers[] | [.name, .pid, .environ_reason, [.environ[].name]]' \
+		"$BATS_TEST_TMPDIR/snap.json"
+	jq -e '[.host.rdma_resources.consumers[] | select(.name == "ib_write_bw") | .environ[] |
+		select(.name == "NCCL_IB_TC") | .value] | sort == ["0", "106"]' "$BATS_TEST_TMPDIR/snap.json"
+	# nothing outside the allow-list (lib/consumers.c rctl_tc_env_names[])
+	jq -e '[.host.rdma_resources.consumers[].environ[].name] | all(test(
+		"^(NCCL_IB_(TC|FIFO_TC|SL|GID_INDEX|HCA)|NCCL_CONF_FILE|UCX_IB_(TRAFFIC_CLASS|SL|GID_INDEX)|UCX_NET_DEVICES)$"))' \
+		"$BATS_TEST_TMPDIR/snap.json"
 	run grep -c -e s3cr3t -e ROCECTL_LAB_SECRET "$BATS_TEST_TMPDIR/snap.json"
 	assert_output 0
 }
