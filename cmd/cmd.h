@@ -143,6 +143,7 @@ int cmd_prom_finish(struct rctl_ctx *ctx, struct rctl_prom *pr, const char *file
 int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, int status);
 
 /* Command groups, one file each. */
+extern const struct rctl_cmd cmd_flows;
 extern const struct rctl_cmd cmd_devices;
 extern const struct rctl_cmd cmd_bench;
 extern const struct rctl_cmd cmd_check, cmd_doctor, cmd_compare;

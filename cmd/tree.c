@@ -122,6 +122,7 @@ static const struct rctl_cmd cmd_complete = {
 
 static const struct rctl_cmd *const top_cmds[] = {
 	&cmd_devices,
+	&cmd_flows,
 	&cmd_bench,
 	&cmd_check, &cmd_doctor, &cmd_compare,
 	&cmd_counters,

@@ -462,6 +462,20 @@ static int apply_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	return ret;
 }
 
+/*
+ * Under --yes the plan is not printed: the connections a new default ToS
+ * does not reach are still said, on stderr.
+ */
+static void warn_live_cm(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n_ch; i++)
+		if (!p->ch[i].skip[0] && p->ch[i].warning[0] &&
+		    !strcmp(p->ch[i].setting, RCTL_CM_TOS_FILE))
+			cmd_warn(ctx, "%s: %s", p->ch[i].target, p->ch[i].warning);
+}
+
 static int plan_and_apply(struct rctl_ctx *ctx, const struct rctl_intent *in,
 			  const struct rctl_tune_dir *d)
 {
@@ -477,6 +491,8 @@ static int plan_and_apply(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	/* With --yes the result table below says it all; JSON keeps both. */
 	if (!n || !o.yes || out_json())
 		print_plan(&p);
+	else
+		warn_live_cm(ctx, &p);
 	print_manual(&p);
 	if (!n) {
 		rctl_tune_plan_free(&p);
@@ -606,7 +622,7 @@ static int do_tune_revert(struct rctl_ctx *ctx, int argc, char **argv)
 }
 
 /* tune plans from the inventory and the QoS settings (no counters). */
-#define TUNE_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS)
+#define TUNE_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS | RCTL_COLLECT_CONSUMERS)
 
 static const struct rctl_cmd tune_plan = {
 	.name = "plan",

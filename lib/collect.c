@@ -41,6 +41,13 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e)
 		rctl_verbs_collect(&nl, h, e);
 		rctl_netdev_collect(h, e);
 	}
+	if (!ret && (what & RCTL_COLLECT_CONSUMERS)) {
+		ret = rctl_res_collect(&nl, h);
+		if (ret)
+			rctl_err_strerror(e, ret, "cannot read the RDMA resources");
+		else
+			ret = rctl_consumers_collect(h, e);
+	}
 	rctl_nl_close(&nl);
 	if (ret)
 		return ret;

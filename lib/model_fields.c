@@ -356,6 +356,85 @@ static const struct rctl_schema netfilter_schema = {
 	"netfilter", sizeof(struct rctl_netfilter), netfilter_fields
 };
 
+/* The RDMA consumers (model.h, snapshot schema 4). */
+static const struct rctl_field res_entry_fields[] = {
+	F(struct rctl_res_entry, "kind", FT_STR, kind),
+	F(struct rctl_res_entry, "device", FT_STR, dev),
+	F(struct rctl_res_entry, "port", FT_U32, port),
+	F(struct rctl_res_entry, "lqpn", FT_U32, lqpn),
+	F(struct rctl_res_entry, "qp_type", FT_STR, qp_type),
+	F(struct rctl_res_entry, "state", FT_STR, state),
+	F(struct rctl_res_entry, "port_space", FT_STR, ps),
+	F(struct rctl_res_entry, "src", FT_STR, src),
+	F(struct rctl_res_entry, "dst", FT_STR, dst),
+	F(struct rctl_res_entry, "pid", FT_U32, pid),
+	F(struct rctl_res_entry, "owner", FT_STR, owner),
+	F(struct rctl_res_entry, "via", FT_STR, via),
+	{ 0 }
+};
+static const struct rctl_schema res_entry_schema = {
+	"rdma resource", sizeof(struct rctl_res_entry), res_entry_fields
+};
+
+static const struct rctl_field res_count_fields[] = {
+	F(struct rctl_res_count, "kind", FT_STR, kind),
+	F(struct rctl_res_count, "device", FT_STR, dev),
+	F(struct rctl_res_count, "port", FT_U32, port),
+	F(struct rctl_res_count, "pid", FT_U32, pid),
+	F(struct rctl_res_count, "owner", FT_STR, owner),
+	F(struct rctl_res_count, "qp_type", FT_STR, qp_type),
+	F(struct rctl_res_count, "state", FT_STR, state),
+	F(struct rctl_res_count, "count", FT_U32, n),
+	{ 0 }
+};
+static const struct rctl_schema res_count_schema = {
+	"rdma resource count", sizeof(struct rctl_res_count), res_count_fields
+};
+
+static const struct rctl_field tc_setting_fields[] = {
+	F(struct rctl_tc_setting, "source", FT_STR, source),
+	F(struct rctl_tc_setting, "where", FT_STR, where),
+	F(struct rctl_tc_setting, "name", FT_STR, name),
+	F(struct rctl_tc_setting, "value", FT_STR, value),
+	F(struct rctl_tc_setting, "device", FT_STR, dev),
+	F(struct rctl_tc_setting, "port", FT_U32, port),
+	{ 0 }
+};
+static const struct rctl_schema tc_setting_schema = {
+	"traffic class setting", sizeof(struct rctl_tc_setting), tc_setting_fields
+};
+
+static const struct rctl_field consumer_fields[] = {
+	F(struct rctl_consumer, "name", FT_STR, name),
+	F(struct rctl_consumer, "pid", FT_U32, pid),
+	F(struct rctl_consumer, "qps", FT_U32, n_qps),
+	F(struct rctl_consumer, "cm_ids", FT_U32, n_cm_ids),
+	F(struct rctl_consumer, "environ_ok", FT_BOOL, env.ok),
+	F(struct rctl_consumer, "environ_errno", FT_S32, env.err),
+	F(struct rctl_consumer, "environ_reason", FT_STR, env.reason),
+	FA(struct rctl_consumer, "environ", vars, n_vars, tc_setting_schema),
+	{ 0 }
+};
+static const struct rctl_schema consumer_schema = {
+	"rdma consumer", sizeof(struct rctl_consumer), consumer_fields
+};
+
+static const struct rctl_field rdma_res_fields[] = {
+	FPART(struct rctl_rdma_res),
+	F(struct rctl_rdma_res, "qps", FT_U32, n_qps),
+	F(struct rctl_rdma_res, "cm_ids", FT_U32, n_cm_ids),
+	F(struct rctl_rdma_res, "unlisted", FT_U32, n_unlisted),
+	F(struct rctl_rdma_res, "uncounted", FT_U32, n_uncounted),
+	FA(struct rctl_rdma_res, "entries", list, n_list, res_entry_schema),
+	FA(struct rctl_rdma_res, "counts", counts, n_counts, res_count_schema),
+	FA(struct rctl_rdma_res, "consumers", consumers, n_consumers, consumer_schema),
+	FA(struct rctl_rdma_res, "settings", conf, n_conf, tc_setting_schema),
+	{ 0 }
+};
+static const struct rctl_schema rdma_res_schema = {
+	"rdma resources", sizeof(struct rctl_rdma_res), rdma_res_fields
+};
+
 /* hostname and time are the document's stamp, outside "host" (lib/snapshot.c). */
 static const struct rctl_field host_fields[] = {
 	F(struct rctl_host, "kernel", FT_STR, kernel),
@@ -367,6 +446,7 @@ static const struct rctl_field host_fields[] = {
 	F(struct rctl_host, "lldpad_running", FT_BOOL, lldpad_running),
 	F(struct rctl_host, "lldpad_pid", FT_U32, lldpad_pid),
 	FO(struct rctl_host, "netfilter", netfilter, netfilter_schema),
+	FO(struct rctl_host, "rdma_resources", res, rdma_res_schema),
 	{ 0 }
 };
 const struct rctl_schema rctl_host_schema = { "host", sizeof(struct rctl_host), host_fields };

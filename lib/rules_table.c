@@ -117,6 +117,8 @@ const struct rctl_rule rctl_rules[] = {
 	R("traffic.lossless_share", TRAFFIC, QOS, "traffic", rule_traffic_lossless_share,
 	  "RoCE packets moved but the lossless priority carried less than half of them (port per-priority counters)",
 	  .needs_deltas = true, NEEDS(PFC)),
+	R("traffic.consumer_class", TRAFFIC, NETDEV, "traffic", rule_traffic_consumer_class,
+	  "an RDMA consumer (NCCL, UCX, Ceph, rdma_cm, a kernel ULP) sends at a traffic class that lands on a priority without PFC; unknown where the host cannot tell"),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);

@@ -645,10 +645,28 @@ static void cm_change(struct planner *pl, const struct tgt *t, const char *file,
 	rctl_render_cm(c->mkdir, c->path, want, c->command, sizeof(c->command));
 }
 
+/*
+ * The rdma_cm connections live on the port (connected cm_ids, RDMA netlink's
+ * dump in the model): each keeps the ToS it was made with, the old default,
+ * until it reconnects (cma.c takes id_priv->tos, or the default, at connect).
+ */
+static uint32_t cm_live(const struct rctl_host *h, const struct tgt *t)
+{
+	const struct rctl_rdma_res *r = &h->res;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < r->n_counts; i++)
+		if (!strcmp(r->counts[i].kind, "cm_id") && !strcmp(r->counts[i].state, "CONNECT") &&
+		    r->counts[i].port == t->port->port && !strcmp(r->counts[i].dev, t->dev->name))
+			n += r->counts[i].n;
+	return n;
+}
+
 static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)
 {
 	const struct rctl_cm_cfg *cm = &t->port->cm;
 	const char *mode = pl->in->roce_version == 1 ? "IB/RoCE v1" : "RoCE v2";
+	struct rctl_tune_change *c;
 	char old[16], want[16];
 
 	if (!cm->st.ok) {
@@ -670,6 +688,11 @@ static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)
 		S(old, "%u", cm->roce_tos);
 		S(want, "%d", pl->in->tos);
 		cm_change(pl, t, RCTL_CM_TOS_FILE, old, want);
+		c = pl->p->n_ch ? &pl->p->ch[pl->p->n_ch - 1] : NULL;
+		if (c && !strcmp(c->setting, RCTL_CM_TOS_FILE) && cm_live(pl->h, t))
+			S(c->warning, "%u live rdma_cm connections on %s/%u keep the ToS they were made "
+			  "with (the default was %u) until they reconnect", cm_live(pl->h, t),
+			  t->dev->name, t->port->port, cm->roce_tos);
 	}
 }
 

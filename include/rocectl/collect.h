@@ -16,6 +16,7 @@ enum rctl_collect_what {
 	RCTL_COLLECT_INVENTORY = 1 << 0,	/* devices, ports, GIDs, netdevs */
 	RCTL_COLLECT_COUNTERS = 1 << 1,		/* hw counters, ethtool stats */
 	RCTL_COLLECT_QOS = 1 << 2,		/* DCB, pause, cc, rdma_cm, OFED qos, lldpad */
+	RCTL_COLLECT_CONSUMERS = 1 << 3,	/* QPs, cm_ids, their owners' traffic class */
 };
 
 int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e);
@@ -72,6 +73,48 @@ int rctl_dcb_parse(const struct nlmsghdr *nlh, struct rctl_netdev *nd);
  */
 int rctl_dcb_set_status(const struct nlmsghdr *nlh);
 int rctl_rdma_parse_dev(const struct nlmsghdr *nlh, struct rctl_host *h);
+
+/*
+ * The nldev resource dumps (lib/rdma_nl.c): the state one pass over them
+ * keeps. Dump every device's cm_ids first, then rctl_res_join_ready(), then
+ * its QPs: a kernel QP that names "rdma_cm" as its owner takes the owner of
+ * the cm_id with its QP number on its device (the ULP: nvme_rdma ...).
+ */
+struct rctl_res_kcm;
+struct rctl_res_ctx {
+	struct rctl_rdma_res *res;
+	struct rctl_res_kcm *kcm;	/* kernel cm_ids with a QP, for the join */
+	uint32_t n_kcm;
+	bool oom;
+};
+/* One RES_QP_GET or RES_CM_ID_GET reply message; -ENOMEM the only failure. */
+int rctl_res_parse(const struct nlmsghdr *nlh, struct rctl_res_ctx *c);
+void rctl_res_join_ready(struct rctl_res_ctx *c);
+void rctl_res_ctx_free(struct rctl_res_ctx *c);
+/* Both dumps of every device of h into h->res (lib/rdma_nl.c). */
+int rctl_res_collect(struct rctl_nl *nl, struct rctl_host *h);
+/*
+ * The consumers' traffic-class sources (lib/consumers.c): comm and the named
+ * variables of each owner's environment, NCCL's and Ceph's configuration
+ * files, MLNX_OFED's tc/PORT/traffic_class.
+ */
+int rctl_consumers_collect(struct rctl_host *h, struct rctl_err *e);
+/*
+ * An environment block (NUL-separated NAME=VALUE, as /proc/PID/environ) of
+ * "len" bytes: only the variables rctl_tc_env_names[] names are kept, into
+ * c->vars; every other one is skipped unread. -ENOMEM the only failure.
+ */
+int rctl_environ_parse(const char *buf, size_t len, struct rctl_consumer *c,
+		       const char *where);
+/* The allow-list: the only environment variables rocectl keeps. NULL-ended. */
+extern const char *const rctl_tc_env_names[];
+/*
+ * A configuration file's text: "KEY=VALUE" lines (nccl.conf) or an INI file
+ * with "key = value" (ceph.conf, whose key names may use spaces or
+ * underscores); only the keys of "keys" (NULL-ended) are kept, into res->conf.
+ */
+int rctl_conf_parse(const char *txt, const char *source, const char *where,
+		    const char *const *keys, struct rctl_rdma_res *res);
 int rctl_rdma_parse_port(const struct nlmsghdr *nlh, struct rctl_device *d);
 
 /* MLNX_OFED qos/dscp2prio text (both shapes) into map; false: no entry. */

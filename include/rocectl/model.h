@@ -359,6 +359,87 @@ struct rctl_netfilter {
 	uint32_t n_rules;
 };
 
+/*
+ * ---- The RDMA consumers of the host (rocectl flows, check's traffic area) ----
+ * Who holds QPs and rdma_cm ids, on which port, read from the nldev resource
+ * dumps (RDMA_NLDEV_CMD_RES_QP_GET, RES_CM_ID_GET; drivers/infiniband/core/
+ * nldev.c fill_res_qp_entry(), fill_res_cm_id_entry(), fill_res_name_pid()),
+ * and the traffic class each asked for where the host shows it: the named
+ * variables of the owner's environment, NCCL's and Ceph's configuration
+ * files, MLNX_OFED's global traffic_class (docs/traffic.md). Bounded: counts
+ * per (device, port, kind, owner, QP type, state) always, the entries only
+ * up to RCTL_RES_LIST_MAX.
+ */
+#define RCTL_RES_LIST_MAX 4096
+#define RCTL_RES_COUNT_MAX 1024
+#define RCTL_ENDPOINT_LEN 56		/* "[ffff:...]:65535" */
+
+/* One QP or rdma_cm id as the dump lists it. */
+struct rctl_res_entry {
+	char kind[8];			/* "qp", "cm_id" */
+	char dev[RCTL_NAME_LEN];
+	uint32_t port;			/* 0: not bound to a port yet */
+	uint32_t lqpn;			/* 0: none (a cm_id without a QP) */
+	char qp_type[12];		/* "RC", "UD", "GSI" ... */
+	char state[16];			/* QP: "RTS" ...; cm_id: "CONNECT", "LISTEN" ... */
+	char ps[8];			/* rdma_cm port space: "TCP", "UDP", "IPOIB", "IB" */
+	char src[RCTL_ENDPOINT_LEN];	/* "10.0.0.1:4420", "" none */
+	char dst[RCTL_ENDPOINT_LEN];
+	uint32_t pid;			/* 0: a kernel resource */
+	char owner[RCTL_NAME_LEN];	/* comm, or "[nvme_rdma]" for the kernel */
+	char via[RCTL_NAME_LEN];	/* a kernel QP's own name when its cm_id named the owner */
+};
+
+/* How many of one kind, on one port, of one owner, type and state. */
+struct rctl_res_count {
+	char kind[8];
+	char dev[RCTL_NAME_LEN];
+	uint32_t port;
+	uint32_t pid;
+	char owner[RCTL_NAME_LEN];
+	char qp_type[12];
+	char state[16];
+	uint32_t n;
+};
+
+/* A named setting: an environment variable, a configuration key, a sysfs file. */
+struct rctl_tc_setting {
+	char source[16];		/* "environ", "nccl.conf", "ceph.conf", "ofed-sysfs" */
+	char where[160];		/* the file, or "/proc/PID/environ" */
+	char name[48];			/* NCCL_IB_TC, ms_async_rdma_dscp, traffic_class */
+	char value[64];
+	char dev[RCTL_NAME_LEN];	/* ofed-sysfs: the device and port */
+	uint32_t port;
+};
+
+/* One owner of RDMA resources: a process, or a kernel module. */
+struct rctl_consumer {
+	char name[RCTL_NAME_LEN];	/* comm, or "[nvme_rdma]" */
+	uint32_t pid;			/* 0: the kernel */
+	uint32_t n_qps;
+	uint32_t n_cm_ids;
+	/* The environment, reduced to the named variables (pid > 0 only). */
+	struct rctl_part env;
+	struct rctl_tc_setting *vars;
+	uint32_t n_vars;
+};
+
+struct rctl_rdma_res {
+	struct rctl_part st;		/* the dumps; err 0 and !ok: not collected */
+	uint32_t n_qps;			/* every one the dumps held */
+	uint32_t n_cm_ids;
+	uint32_t n_unlisted;		/* entries beyond RCTL_RES_LIST_MAX */
+	uint32_t n_uncounted;		/* entries beyond RCTL_RES_COUNT_MAX groups */
+	struct rctl_res_entry *list;
+	uint32_t n_list;
+	struct rctl_res_count *counts;
+	uint32_t n_counts;
+	struct rctl_consumer *consumers;
+	uint32_t n_consumers;
+	struct rctl_tc_setting *conf;	/* configuration files, OFED sysfs */
+	uint32_t n_conf;
+};
+
 /* Something that could not be read, and why. */
 struct rctl_unread {
 	char what[RCTL_NAME_LEN * 2];	/* "dcb pfc of 'eth2'" */
@@ -381,6 +462,7 @@ struct rctl_host {
 	bool lldpad_running;		/* lldpad may override host DCB settings */
 	uint32_t lldpad_pid;
 	struct rctl_netfilter netfilter;
+	struct rctl_rdma_res res;	/* the RDMA consumers (snapshot schema 4) */
 	/*
 	 * Not in the snapshot: netdevs sorted by name and VLANs by their lower
 	 * netdev (indices into netdevs), for lookups in O(log n) instead of a

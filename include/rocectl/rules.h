@@ -352,6 +352,40 @@ enum rctl_share_verdict {
  */
 enum rctl_share_verdict rctl_share_judge(const struct rctl_prio_share *s, int prio, int *top);
 
+/*
+ * The traffic class an RDMA consumer sends at on a port, and where the host
+ * shows it (lib/rules_traffic.c): tos -1 when it cannot tell, "why" says
+ * why; "fix" in the consumer's own terms (NCCL_IB_TC=106, nvme connect
+ * --tos, ms_async_rdma_dscp), "" when there is none to give.
+ */
+struct rctl_flow_class {
+	const char *app;		/* "NCCL", "UCX", "Ceph", "rdma_cm", "MLNX_OFED", "verbs" */
+	int tos;			/* the IP ToS byte, -1 unknown */
+	char source[RCTL_FIELD_LEN];	/* the setting and where it was read */
+	char why[RCTL_FIELD_LEN];	/* tos -1: why the host cannot tell */
+	char fix[RCTL_FIELD_LEN];
+};
+void rctl_consumer_class(const struct rctl_host *h, const struct rctl_intent *in,
+			 const struct rctl_consumer *c, const struct rctl_device *d,
+			 const struct rctl_port *p, struct rctl_flow_class *fc);
+/* The priority "tos" lands on at nd (port p's netdev); -1 and why when unknowable. */
+int rctl_tos_prio(const struct rctl_host *h, const struct rctl_port *p,
+		  const struct rctl_netdev *nd, int tos, char *why, size_t len);
+/*
+ * The verdict on consumer c at port p (netdev nd): pass when its class lands
+ * on a priority with PFC, fail when on one without, unknown (fc->why) when
+ * the host cannot tell; *prio the priority, -1 unknown.
+ */
+enum rctl_status rctl_consumer_verdict(const struct rctl_host *h, const struct rctl_intent *in,
+				       const struct rctl_consumer *c, const struct rctl_device *d,
+				       const struct rctl_port *p, const struct rctl_netdev *nd,
+				       struct rctl_flow_class *fc, int *prio);
+/* Whether consumer c holds QPs or cm_ids on DEV/PORT. */
+bool rctl_consumer_on(const struct rctl_rdma_res *r, const struct rctl_consumer *c,
+		      const char *dev, uint32_t port);
+/* Whether a traffic rule judges c: a process, or a kernel module with rdma_cm ids. */
+bool rctl_consumer_judged(const struct rctl_consumer *c);
+
 /* Rule functions, one file per area. */
 #define RULE_FN(name) void name(struct rctl_judge *j, const struct rctl_target *t)
 RULE_FN(rule_pfc_prio_disabled);
@@ -406,5 +440,6 @@ RULE_FN(rule_peer_ets);
 RULE_FN(rule_peer_willing);
 RULE_FN(rule_peer_mfs);
 RULE_FN(rule_traffic_lossless_share);
+RULE_FN(rule_traffic_consumer_class);
 
 #endif

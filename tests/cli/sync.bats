@@ -120,7 +120,7 @@ complete_words() {
 # they, get -i/--input FILE from the dispatch, once, in help and metadata.
 @test "every command whose entry reads a snapshot shows -i/--input once in help and metadata" {
 	local path want got
-	want=$(printf '%s\n' devices counters doctor "tune plan" \
+	want=$(printf '%s\n' devices flows counters doctor "tune plan" \
 		$(meta '.commands[] | select(.name == "check") | .commands[].path' | tr ' ' '_') |
 		tr '_' ' ' | sort)
 	got=$(meta '.. | objects | select(has("path")) | select(any(.options[]; .long == "input")) | .path' | sort)

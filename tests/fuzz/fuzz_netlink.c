@@ -2,8 +2,10 @@
 /*
  * Every netlink reply parser: the first byte picks it (nldev GET, PORT_GET,
  * STAT_GET hw counters, STAT_GET_STATUS optional counters, dcbnl IEEE_GET,
- * ethtool PAUSE_GET, 6: dcbnl SET reply), the rest is one message as the
- * kernel would send it.
+ * ethtool PAUSE_GET, 6: dcbnl SET reply, 7: an nldev RES_QP_GET or
+ * RES_CM_ID_GET reply, parsed twice, the second time with the first's kernel
+ * cm_ids ready for the join), the rest is one message as the kernel would
+ * send it.
  * nlmsg_len is clamped to the input, as mnl_cb_run() guarantees, and the
  * buffer is padded to 4 bytes: libmnl walks attributes up to the aligned
  * end of the message, which the kernel pads (and rocectl's receive buffer
@@ -23,14 +25,22 @@ static void run(int which, const struct nlmsghdr *nlh)
 	struct rctl_netdev nd = { 0 };
 	struct rctl_opt_counters oc = { 0 };
 	struct rctl_counter_set s = { 0 };
+	struct rctl_res_ctx rc = { .res = &h.res };
 
-	switch (which % 7) {
+	switch (which % 8) {
 	case 0: rctl_rdma_parse_dev(nlh, &h); rctl_host_free(&h); break;
 	case 1: rctl_rdma_parse_port(nlh, &d); free(d.ports); break;
 	case 2: rctl_hw_counters_parse(nlh, &p); free(p.hw); break;
 	case 3: rctl_opt_counters_parse(nlh, &oc); free(oc.c); break;
 	case 4: rctl_dcb_parse(nlh, &nd); free(nd.app.apps); break;
 	case 6: (void)rctl_dcb_set_status(nlh); break;
+	case 7:
+		rctl_res_parse(nlh, &rc);
+		rctl_res_join_ready(&rc);
+		rctl_res_parse(nlh, &rc);
+		rctl_res_ctx_free(&rc);
+		rctl_host_free(&h);
+		break;
 	default: rctl_pause_stats_parse(nlh, &s); free(s.c); break;
 	}
 }

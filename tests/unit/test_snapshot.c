@@ -222,7 +222,7 @@ static void test_schema_versions(void **state)
 	t1 = rctl_snapshot_text(&h1, false);
 	t2 = rctl_snapshot_text(&h2, false);
 	assert_string_equal(t1, t2);
-	assert_non_null(strstr(t1, "{\"schema_version\":3,\"hostname\":\"node11\",\"time\":\""));
+	assert_non_null(strstr(t1, "{\"schema_version\":4,\"hostname\":\"node11\",\"time\":\""));
 	cJSON_free(t1);
 	cJSON_free(t2);
 	rctl_host_free(&h1);
@@ -244,11 +244,14 @@ static void test_schema_versions(void **state)
 
 #define SNAPSHOTS "tests/fixtures/snapshots"
 
-/* load → write gives the file back byte for byte (collect writes text and "\n"). */
-static void same_document(const char *path, struct rctl_host *h)
+/*
+ * load "path" → write gives the file "want" byte for byte (collect writes
+ * text and "\n"): the same file when it is of today's schema.
+ */
+static void as_document(const char *path, const char *want, struct rctl_host *h)
 {
 	struct rctl_err e = { 0 };
-	char *orig = slurp(path), *text;
+	char *orig = slurp(want), *text;
 
 	if (rctl_snapshot_load(path, h, &e))
 		fail_msg("%s: %s", path, e.msg);
@@ -260,10 +263,16 @@ static void same_document(const char *path, struct rctl_host *h)
 	free(orig);
 }
 
+static void same_document(const char *path, struct rctl_host *h)
+{
+	as_document(path, path, h);
+}
+
 /*
- * Schema 3: what 'rocectl collect' wrote in the lab (rxe) loads and is
- * written back unchanged; the schema 2 fixture and its schema 3 form are one
- * host; a null hostname and time are unknown both ways.
+ * Schema 3 and 4: what 'rocectl collect' wrote in the lab (rxe) loads and
+ * is written back unchanged (a schema 3 one as schema 4 writes it: the same
+ * host, its RDMA consumers not collected); the schema 2 fixture and its
+ * schema 3 form are one host; a null hostname and time are unknown both ways.
  */
 static void test_schema3(void **state)
 {
@@ -271,13 +280,22 @@ static void test_schema3(void **state)
 	struct rctl_host h, h2;
 	char *t1, *t2;
 
-	same_document(SNAPSHOTS "/rxe-lab-v3.json", &h);
+	as_document(SNAPSHOTS "/rxe-lab-v3.json", SNAPSHOTS "/rxe-lab-v4.json", &h);
+	assert_false(h.res.st.ok);
+	assert_int_equal(h.res.st.err, 0);
+	rctl_host_free(&h);
+	same_document(SNAPSHOTS "/rxe-lab-flows-v4.json", &h);
+	assert_true(h.res.st.ok);
+	assert_true(h.res.n_consumers >= 4);
+	rctl_host_free(&h);
+	same_document(SNAPSHOTS "/rxe-lab-v4.json", &h);
 	assert_string_equal(h.hostname, "lab");
 	assert_string_equal(h.devs[0].driver, "rxe");
 	assert_string_equal(h.devs[0].fw, "");
 	rctl_host_free(&h);
 
-	same_document(SNAPSHOTS "/mlx5-upstream-healthy-v3.json", &h);
+	as_document(SNAPSHOTS "/mlx5-upstream-healthy-v3.json",
+		    SNAPSHOTS "/mlx5-upstream-healthy-v4.json", &h);
 	assert_int_equal(h.time, 1764480000);
 	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-upstream-healthy.json", &h2, &e), 0);
 	t1 = rctl_snapshot_text(&h, false);
@@ -293,7 +311,7 @@ static void test_schema3(void **state)
 	assert_string_equal(h.hostname, "");
 	assert_int_equal(h.time, 0);
 	t1 = rctl_snapshot_text(&h, false);
-	assert_non_null(strstr(t1, "{\"schema_version\":3,\"hostname\":null,\"time\":null,"
+	assert_non_null(strstr(t1, "{\"schema_version\":4,\"hostname\":null,\"time\":null,"
 				    "\"kind\":\"rocectl-host-snapshot\",\"host\":{\"kernel\":null,"));
 	cJSON_free(t1);
 	rctl_host_free(&h);
@@ -325,10 +343,10 @@ static void test_bad_snapshots(void **state)
 	expect_bad("", "not valid JSON");
 	expect_bad("hello", "not valid JSON");
 	expect_bad("[1,2]", "not a rocectl host snapshot");
-	expect_bad("{\"schema_version\":4,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
-		   "schema_version 4, expected 1 to 3");
+	expect_bad("{\"schema_version\":5,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
+		   "schema_version 5, expected 1 to 4");
 	expect_bad("{\"schema_version\":2.5,\"kind\":\"rocectl-host-snapshot\",\"host\":{}}",
-		   "schema_version 2.5, expected 1 to 3");
+		   "schema_version 2.5, expected 1 to 4");
 	expect_bad("{\"schema_version\":1,\"kind\":\"other\",\"host\":{}}",
 		   "not a rocectl host snapshot");
 	orig[strlen(orig) / 2] = '\0';	/* truncated */

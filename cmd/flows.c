@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rocectl flows: who uses RDMA on this host, on which port and netdev, at
+ * which traffic class (and where the host shows it), and whether that class
+ * lands on a priority with PFC; what to change in the program's own terms
+ * when not. The verdicts are check's traffic area (lib/rules_traffic.c).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "rocectl/collect.h"
+#include "rocectl/intent.h"
+#include "rocectl/out.h"
+#include "rocectl/rules.h"
+
+static struct {
+	const char *dev;
+} o;
+
+static const struct rctl_opt flows_opts[] = {
+	CMD_DEV_OPT(o.dev),
+	{ 0 }
+};
+
+static const struct out_col consumer_cols[] = {
+	{ .key = "owner", .title = "OWNER" },
+	{ .key = "pid", .title = "PID", .flags = OUT_COL_RIGHT },
+	{ .key = "qps", .title = "QPS", .flags = OUT_COL_RIGHT },
+	{ .key = "cm_ids", .title = "CM_IDS", .flags = OUT_COL_RIGHT },
+	{ .key = "app", .title = "APP" },
+	{ .key = "tos", .title = "TOS", .flags = OUT_COL_RIGHT },
+	{ .key = "prio", .title = "PRIO", .flags = OUT_COL_RIGHT },
+	{ .key = "status", .title = "VERDICT" },
+	{ .key = "source", .title = "SOURCE" },
+};
+
+static const struct out_col entry_cols[] = {
+	{ .key = "kind", .title = "KIND" },
+	{ .key = "port", .title = "PORT", .flags = OUT_COL_RIGHT },
+	{ .key = "lqpn", .title = "LQPN", .flags = OUT_COL_RIGHT },
+	{ .key = "qp_type", .title = "TYPE" },
+	{ .key = "state", .title = "STATE" },
+	{ .key = "port_space", .title = "PS" },
+	{ .key = "src", .title = "SRC" },
+	{ .key = "dst", .title = "DST" },
+	{ .key = "owner", .title = "OWNER" },
+};
+
+static void u64_or_null(const char *key, bool known, uint64_t v)
+{
+	if (known)
+		out_u64(OUT_ANY, key, NULL, v);
+	else
+		out_null(OUT_ANY, key, NULL);
+}
+
+static void print_consumer(const struct rctl_host *h, const struct rctl_intent *in,
+			   const struct rctl_device *d, const struct rctl_port *p,
+			   const struct rctl_netdev *nd, const struct rctl_consumer *c)
+{
+	struct rctl_flow_class fc;
+	enum rctl_status st;
+	int prio;
+
+	st = rctl_consumer_verdict(h, in, c, d, p, nd, &fc, &prio);
+	out_row_begin();
+	out_str(OUT_ANY, "owner", NULL, c->name);
+	u64_or_null("pid", c->pid, c->pid);
+	out_u64(OUT_ANY, "qps", NULL, c->n_qps);
+	out_u64(OUT_ANY, "cm_ids", NULL, c->n_cm_ids);
+	out_str(OUT_ANY, "app", NULL, fc.app);
+	u64_or_null("tos", fc.tos >= 0, (uint64_t)fc.tos);
+	u64_or_null("dscp", fc.tos >= 0, (uint64_t)fc.tos >> 2);
+	u64_or_null("prio", prio >= 0, (uint64_t)prio);
+	out_str(OUT_ANY, "status", NULL, rctl_status_name(st));
+	out_str(OUT_ANY, "source", NULL, fc.source[0] ? fc.source : fc.why);
+	out_str(OUT_JSON, "reason", NULL, st == RCTL_UNKNOWN ? fc.why : NULL);
+	out_str(OUT_JSON, "fix", NULL, st != RCTL_PASS && fc.fix[0] ? fc.fix : NULL);
+	out_row_end();
+}
+
+/* Under the table, in text: what to change, or why the host cannot tell. */
+static void print_advice(const struct rctl_host *h, const struct rctl_intent *in,
+			 const struct rctl_device *d, const struct rctl_port *p,
+			 const struct rctl_netdev *nd, const struct rctl_consumer *c)
+{
+	struct rctl_flow_class fc;
+	enum rctl_status st;
+	int prio;
+
+	st = rctl_consumer_verdict(h, in, c, d, p, nd, &fc, &prio);
+	if (st == RCTL_UNKNOWN && fc.source[0])
+		out_text("  %s: %s\n", c->name, fc.why);
+	if (st != RCTL_PASS && fc.fix[0])
+		out_text("  %s: fix: %s\n", c->name, fc.fix);
+}
+
+/* "mlx5_0/1 (eth2): trust dscp, pfc 3, rdma_cm default tos 106" and its consumers. */
+static void print_port(const struct rctl_host *h, const struct rctl_intent *in,
+		       const struct rctl_device *d, const struct rctl_port *p)
+{
+	const struct rctl_netdev *nd = rctl_host_netdev(h, p->netdev);
+	const struct rctl_rdma_res *r = &h->res;
+	bool prios[8], trust = false;
+	char buf[24];
+	uint32_t i;
+
+	out_obj_begin(NULL);
+	out_str(OUT_ANY, "device", "%s", d->name);
+	out_u64(OUT_ANY, "port", "/%" PRIu64, p->port);
+	out_str(OUT_ANY, "netdev", " (%s):", p->netdev[0] ? p->netdev : NULL);
+	if (nd && nd->app.st.ok)
+		rctl_dscp_prios(nd, in->dscp, prios, &trust);
+	out_str(OUT_ANY, "trust", " trust %s", nd && nd->app.st.ok ? trust ? "dscp" : "pcp" : NULL);
+	if (nd && nd->pfc.st.ok) {
+		out_arr_begin("pfc_prios");
+		for (i = 0; i < 8; i++)
+			if (nd->pfc.pfc_en[i])
+				out_u64(OUT_JSON, NULL, NULL, i);
+		out_arr_end();
+		out_text(", pfc %s", rctl_prio_list(nd->pfc.pfc_en, buf, sizeof(buf)));
+	} else {
+		out_null(OUT_ANY, "pfc_prios", ", pfc %s");
+	}
+	if (p->cm.st.ok)
+		out_u64(OUT_ANY, "rdma_cm_tos", ", rdma_cm default tos %" PRIu64 "\n",
+			p->cm.roce_tos);
+	else
+		out_null(OUT_ANY, "rdma_cm_tos", ", rdma_cm default tos %s\n");
+	out_table_indent(2);
+	out_table_begin("consumers", consumer_cols, 9);
+	for (i = 0; i < r->n_consumers; i++)
+		if (rctl_consumer_judged(&r->consumers[i]) &&
+		    rctl_consumer_on(r, &r->consumers[i], d->name, p->port))
+			print_consumer(h, in, d, p, nd, &r->consumers[i]);
+	out_table_end();
+	for (i = 0; i < r->n_consumers; i++)
+		if (rctl_consumer_judged(&r->consumers[i]) &&
+		    rctl_consumer_on(r, &r->consumers[i], d->name, p->port))
+			print_advice(h, in, d, p, nd, &r->consumers[i]);
+	out_obj_end();
+}
+
+/* Whether --dev names entry e: its port, or its device when it has no port yet. */
+static bool entry_match(const struct rctl_host *h, const struct rctl_res_entry *e,
+			const char *filter)
+{
+	const struct rctl_device *d = rctl_host_dev(h, e->dev);
+	uint32_t k;
+
+	if (!filter)
+		return true;
+	if (!d)
+		return false;
+	for (k = 0; k < d->n_ports; k++)
+		if (d->ports[k].port == e->port)
+			return rctl_port_match(filter, d, &d->ports[k]);
+	return !strcmp(filter, d->name);
+}
+
+static void print_entries(const struct rctl_rdma_res *r, const char *filter,
+			  const struct rctl_host *h)
+{
+	uint32_t i;
+
+	out_text("\n");
+	out_table_begin("entries", entry_cols, 9);
+	for (i = 0; i < r->n_list; i++) {
+		const struct rctl_res_entry *e = &r->list[i];
+
+		if (!entry_match(h, e, filter))
+			continue;
+		out_row_begin();
+		out_str(OUT_ANY, "kind", NULL, e->kind);
+		out_str(OUT_JSON, "device", NULL, e->dev);
+		u64_or_null("port", e->port, e->port);
+		u64_or_null("lqpn", e->lqpn, e->lqpn);
+		out_str(OUT_ANY, "qp_type", NULL, e->qp_type);
+		out_str(OUT_ANY, "state", NULL, e->state);
+		out_str(OUT_ANY, "port_space", NULL, e->ps);
+		out_str(OUT_ANY, "src", NULL, e->src);
+		out_str(OUT_ANY, "dst", NULL, e->dst);
+		out_str(OUT_ANY, "owner", NULL, e->owner);
+		u64_or_null("pid", e->pid, e->pid);
+		out_row_end();
+	}
+	out_table_end();
+}
+
+static void print_flows(struct rctl_ctx *ctx, const struct rctl_host *h,
+			const struct rctl_intent *in, const char *filter)
+{
+	const struct rctl_rdma_res *r = &h->res;
+	uint32_t i, k;
+
+	out_arr_begin("ports");
+	for (i = 0; i < h->n_devs; i++)
+		for (k = 0; k < h->devs[i].n_ports; k++)
+			if (rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[k]) &&
+			    !strcmp(h->devs[i].ports[k].link_layer, "Ethernet"))
+				print_port(h, in, &h->devs[i], &h->devs[i].ports[k]);
+	out_arr_end();
+	/* the kernel's NVMe-oF controllers go here, beside the ports (cmd/common.c) */
+	out_u64(OUT_ANY, "qps", "\n%" PRIu64 " QPs", r->n_qps);
+	out_u64(OUT_ANY, "cm_ids", " and %" PRIu64 " rdma_cm ids on this host", r->n_cm_ids);
+	out_u64(OUT_ANY, "unlisted", "; %" PRIu64 " beyond the list", r->n_unlisted);
+	out_text("%s\n", ctx->verbose ? "" : " (-v lists them)");
+	if (ctx->verbose)
+		print_entries(r, filter, h);
+}
+
+static int do_flows(struct rctl_ctx *ctx, int argc, char **argv)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_intent in;
+	const char *filter;
+	struct rctl_host h;
+	int ret;
+
+	ret = cmd_dev_arg(ctx, o.dev, argc, argv, &filter);
+	if (ret)
+		return ret;
+	if (rctl_intent_resolve(&in, &(struct rctl_intent_args){ 0 }, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	if (cmd_load_host(ctx, 0, &h, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	ret = cmd_check_filter(ctx, &h, filter);
+	if (!ret && !h.res.st.ok)
+		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot read the RDMA consumers: %s",
+				 h.res.st.err ? h.res.st.reason : "not in this snapshot");
+	if (!ret)
+		print_flows(ctx, &h, &in, filter);
+	rctl_host_free(&h);
+	return ret;
+}
+
+const struct rctl_cmd cmd_flows = {
+	.name = "flows",
+	.summary = "show who uses RDMA on which port, at which traffic class, with PFC or not",
+	.args = "[DEV[/PORT] | NETDEV]",
+	.max_args = 1,
+	.arg_kind = ARG_DEV,
+	.opts = flows_opts,
+	.fn = do_flows,
+	.host = RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS | RCTL_COLLECT_CONSUMERS,
+	.host_input = true,
+};

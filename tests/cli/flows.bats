@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# rocectl flows and check's traffic area on host snapshots (the live host is
+# tested in the lab, tests/lab/63-flows.bats).
+load helpers
+
+@test "flows: NCCL without NCCL_IB_TC sends DSCP 0 on prio 0 without PFC: fail, the fix in NCCL's terms" {
+	run -0 rocectl flows --input "$FIXTURES/fault-nccl-no-tc.json"
+	assert_line --index 0 "mlx5_0/1 (ens1f0np0): trust dscp, pfc 3, rdma_cm default tos 106"
+	assert_line --regexp '^  all_reduce_perf +4242 +16 +0 +NCCL +0 +0 +fail +NCCL_IB_TC unset \(NCCL.s default 0\)$'
+	assert_line "  all_reduce_perf: fix: NCCL_IB_TC=106 in the environment of 'all_reduce_perf'"
+	assert_line "17 QPs and 0 rdma_cm ids on this host; 0 beyond the list (-v lists them)"
+	# the kernel's own GSI QP is counted, not judged
+	refute_output --partial "[ib_core]"
+}
+
+@test "flows -j: the consumer, its class and where it was read; -v lists the QPs" {
+	run -0 rocectl flows -j --input "$FIXTURES/traffic-nccl-healthy.json"
+	echo "$output" | jq -e '.ports == [{"device": "mlx5_0", "port": 1, "netdev": "ens1f0np0",
+		"trust": "dscp", "pfc_prios": [3], "rdma_cm_tos": 106, "consumers": [{
+		"owner": "all_reduce_perf", "pid": 4242, "qps": 16, "cm_ids": 0, "app": "NCCL",
+		"tos": 106, "dscp": 26, "prio": 3, "status": "pass",
+		"source": "NCCL_IB_TC=106 (/proc/4242/environ)", "reason": null, "fix": null}]}] and
+		.qps == 17 and .cm_ids == 0 and .unlisted == 0 and (has("entries") | not)'
+	run -0 rocectl flows -j -v --input "$FIXTURES/traffic-nccl-healthy.json"
+	echo "$output" | jq -e '(.entries | length) == 17 and .entries[0] == {"kind": "qp",
+		"device": "mlx5_0", "port": 1, "lqpn": 1, "qp_type": "GSI", "state": "RTS",
+		"port_space": null, "src": null, "dst": null, "owner": "[ib_core]", "pid": null}'
+	python3 "$ROOT/tests/cli/lib/json_style.py" <<<"$output"
+}
+
+@test "check traffic: NCCL, UCX and Ceph consumers on a priority without PFC fail, each with its fix" {
+	local f
+	for f in fault-nccl-no-tc:NCCL_IB_TC=106 fault-ucx-tc-0:UCX_IB_TRAFFIC_CLASS=106 \
+		 "fault-ceph-dscp-26:ms_async_rdma_dscp = 104"; do
+		run -2 rocectl check traffic -j --input "$FIXTURES/${f%%:*}.json"
+		echo "$output" | jq -e --arg fix "${f#*:}" '.findings == [.findings[0]] and
+			.findings[0].id == "traffic.consumer_class" and .findings[0].status == "fail" and
+			(.findings[0].fix | startswith($fix)) and .findings[0].device == "mlx5_0" and
+			.findings[0].port == 1 and .findings[0].netdev == "ens1f0np0"'
+	done
+}
+
+@test "check traffic: Ceph's ms_async_rdma_dscp is a ToS byte: 26 is DSCP 6, the trap spelled out" {
+	run -2 rocectl check traffic --input "$FIXTURES/fault-ceph-dscp-26.json"
+	assert_line "           ceph-osd (Ceph) sends DSCP 6, which lands on prio 0 without PFC: its RDMA runs lossy"
+	assert_line "           evidence: ms_async_rdma_dscp = 26 (/etc/ceph/ceph.conf; a ToS byte)"
+	assert_line "           fix: ms_async_rdma_dscp = 104 in /etc/ceph/ceph.conf (a ToS byte: DSCP 26 << 2)"
+}
+
+@test "check traffic: NCCL_IB_TC=106 lands on prio 3 with PFC: pass, check all exits 0" {
+	run -0 rocectl check traffic -j --input "$FIXTURES/traffic-nccl-healthy.json"
+	echo "$output" | jq -e '.findings[0].status == "pass" and
+		.findings[0].evidence == "NCCL_IB_TC=106 (/proc/4242/environ)"'
+	run -0 rocectl check all --input "$FIXTURES/traffic-nccl-healthy.json"
+	assert_line "traffic    passed"
+}
+
+@test "a snapshot before schema 4 has no consumers: check says nothing of them, flows says why" {
+	run -0 rocectl check traffic -j --input "$FIXTURES/mlx5-upstream-healthy.json"
+	echo "$output" | jq -e '.findings == [] and .summary.exit_status == 0'
+	run --separate-stderr rocectl flows --input "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: cannot read the RDMA consumers: not in this snapshot"
+}
+
+@test "the MLNX_OFED global traffic class decides every consumer of its port" {
+	jq '.host.rdma_resources.settings += [{"source": "ofed-sysfs",
+		"where": "/sys/class/infiniband/mlx5_0/tc/1/traffic_class", "name": "traffic_class",
+		"value": "0", "device": "mlx5_0", "port": 1}]' \
+		"$FIXTURES/traffic-nccl-healthy.json" >"$BATS_TEST_TMPDIR/ofed.json"
+	run -2 rocectl check traffic -j --input "$BATS_TEST_TMPDIR/ofed.json"
+	echo "$output" | jq -e '.findings[0].status == "fail" and
+		.findings[0].fix == "echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class" and
+		(.findings[0].message | startswith("all_reduce_perf (MLNX_OFED) sends DSCP 0"))'
+}
+
+@test "flows: a device the host does not have, and usage errors" {
+	run --separate-stderr rocectl flows --input "$FIXTURES/traffic-nccl-healthy.json" mlx5_9
+	assert_failure 3
+	run -64 rocectl flows --input "$FIXTURES/traffic-nccl-healthy.json" --bogus
+}
+
+@test "the lab's real snapshot (rxe): kernel ULPs joined to their QPs, the environment's NCCL_IB_TC, unknown without DCB" {
+	local snap=$ROOT/tests/fixtures/snapshots/rxe-lab-flows-v4.json
+	run -0 rocectl flows -j --input "$snap"
+	echo "$output" | jq -e '
+		(.ports[] | select(.device == "rxe0") | .consumers | map(.owner)) == ["[nvme_rdma]", "rping", "ib_write_bw"] and
+		(.ports[] | select(.device == "rxe1") | .consumers[] | select(.owner == "[nvmet_rdma]") | .qps == 2 and .cm_ids == 3) and
+		(.ports[] | select(.device == "rxe1") | .consumers[] | select(.owner == "ib_write_bw") |
+			.tos == 106 and .source == "NCCL_IB_TC=106 (/proc/512/environ)") and
+		all(.ports[].consumers[]; .status == "unknown") and .qps == 10 and .cm_ids == 8'
+	run -3 rocectl check traffic --input "$snap"
+	assert_line "traffic    0 warnings, 0 errors, 6 unknown"
+}
+
+@test "tune plan: a new rdma_cm default ToS warns that the live connections keep theirs" {
+	local snap=$ROOT/tests/fixtures/snapshots/rxe-lab-flows-v4.json
+	run -0 rocectl tune plan --input "$snap"
+	assert_line "        warning: 3 live rdma_cm connections on rxe0/1 keep the ToS they were made with (the default was 0) until they reconnect"
+	run -0 rocectl tune plan -j --input "$snap"
+	echo "$output" | jq -e '[.changes[] | select(.setting == "default_roce_tos") | .warning] ==
+		["3 live rdma_cm connections on rxe0/1 keep the ToS they were made with (the default was 0) until they reconnect",
+		 "3 live rdma_cm connections on rxe1/1 keep the ToS they were made with (the default was 0) until they reconnect"]'
+	# a snapshot without consumers knows of no connection: no warning
+	run -0 rocectl tune plan -j --input "$FIXTURES/fault-tos-0.json"
+	echo "$output" | jq -e '[.changes[] | select(.setting == "default_roce_tos") | .warning] == [null]'
+}
