@@ -548,7 +548,7 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 }
 
 /* check and doctor judge the whole model, live or from --input. */
-#define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |	\
+#define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS | RCTL_COLLECT_NVME | \
 		    RCTL_COLLECT_QOS)
 #define CHECK_INPUT_HELP "judge a snapshot written by 'rocectl collect' instead of this host"
 
@@ -572,11 +572,13 @@ CHECK_VERB(mode, "rdma_cm default RoCE mode and ToS, RoCE presence");
 CHECK_VERB(counters, "counter deltas: pause storms, discards, no WQE, loss budget");
 CHECK_VERB(firewall, "netfilter rules that drop RoCE (UDP 4791) or out-of-band TCP");
 CHECK_VERB(peer, "the switch port by LLDP: PFC, DSCP map, ETS, willing bits, frame size");
+CHECK_VERB(nvmf, "the kernel's NVMe-oF controllers: state, paths, timers, PFC and ToS");
 CHECK_VERB(all, "every area");
 
 static const struct rctl_cmd *const check_sub[] = {
 	&check_pfc, &check_ecn, &check_dcqcn, &check_dscp, &check_cnp, &check_mtu,
-	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_all,
+	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_nvmf,
+	&check_all,
 	NULL
 };
 

@@ -87,7 +87,8 @@ static void print_summary(const struct rctl_host *h, const char *path)
 
 static int collect_host(struct rctl_ctx *ctx, struct rctl_host *h)
 {
-	unsigned int what = RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS | RCTL_COLLECT_QOS;
+	unsigned int what = RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS | RCTL_COLLECT_QOS |
+			    RCTL_COLLECT_NVME;
 	struct rctl_err e = { 0 }, e2 = { 0 };
 	struct rctl_lldp_cap *cap;
 	int ret;

@@ -112,6 +112,16 @@ const struct rctl_rule rctl_rules[] = {
 	  "DCBX willing bits: both ends willing, or a willing host and a switch advertising other than the intent"),
 	R("peer.mfs", PEER, QOS, "switch-port", rule_peer_mfs,
 	  "the switch port's maximum frame size is below the host's frames (MTU + 18, + 4 with a VLAN tag)"),
+	R("nvmf.state", NVMF, HOST, "nvmf-host", rule_nvmf_state,
+	  "an NVMe-oF controller of the kernel is not live (reconnecting, resetting, deleting, dead)"),
+	R("nvmf.paths", NVMF, HOST, "nvmf-host", rule_nvmf_paths,
+	  "a subsystem with one path, all paths through one netdev or one switch (LLDP), or paths ANA says serve no I/O"),
+	R("nvmf.timers", NVMF, HOST, "nvmf-host", rule_nvmf_timers,
+	  "no keep-alive, I/O that waits forever without a path, or no fast_io_fail_tmo without native multipath"),
+	R("nvmf.port_pfc", NVMF, HOST, "nvmf-host", rule_nvmf_port_pfc,
+	  "an NVMe/RDMA controller runs on a port whose PFC is off for the RoCE priority (lossless profile)"),
+	R("nvmf.tos", NVMF, HOST, "nvmf-host", rule_nvmf_tos,
+	  "the ToS of an NVMe/RDMA controller's queues: the kernel does not show it (unknown, with the rdma_cm default)"),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);

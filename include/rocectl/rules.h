@@ -39,6 +39,7 @@ enum rctl_area {
 	RCTL_AREA_COUNTERS,
 	RCTL_AREA_FIREWALL,
 	RCTL_AREA_PEER,
+	RCTL_AREA_NVMF,
 	RCTL_AREA_N,
 };
 
@@ -363,5 +364,10 @@ RULE_FN(rule_peer_app_dscp);
 RULE_FN(rule_peer_ets);
 RULE_FN(rule_peer_willing);
 RULE_FN(rule_peer_mfs);
+RULE_FN(rule_nvmf_state);
+RULE_FN(rule_nvmf_paths);
+RULE_FN(rule_nvmf_timers);
+RULE_FN(rule_nvmf_port_pfc);
+RULE_FN(rule_nvmf_tos);
 
 #endif
