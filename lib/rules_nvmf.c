@@ -47,6 +47,42 @@ static const char *tmo_text(int32_t v, char *buf, size_t len)
 	return buf;
 }
 
+/* The RDMA port whose RoCE netdevs hold netdev "name"; its target into t. */
+static bool port_of(const struct rctl_host *h, const char *name, struct rctl_target *t)
+{
+	uint32_t d, p;
+
+	for (d = 0; d < h->n_devs; d++)
+		for (p = 0; p < h->devs[d].n_ports; p++) {
+			const struct rctl_port *pt = &h->devs[d].ports[p];
+			const struct rctl_netdev *nd = rctl_host_netdev(h, pt->netdev);
+
+			if (!nd || !rctl_roce_netdev(h, nd, name))
+				continue;
+			t->dev = &h->devs[d];
+			t->port = pt;
+			t->nd = nd;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Whether --dev selects controller c: its netdev, or the RDMA device or port
+ * of that netdev; every controller without --dev.
+ */
+static bool selected(const struct rctl_judge *j, const struct rctl_nvme_ctrl *c)
+{
+	struct rctl_target t;
+
+	if (!j->filter)
+		return true;
+	if (c->netdev[0] && !strcmp(j->filter, c->netdev))
+		return true;
+	return c->netdev[0] && port_of(j->h, c->netdev, &t) &&
+	       rctl_port_match(j->filter, t.dev, t.port);
+}
+
 static uint32_t subsys_ctrls(const struct rctl_host *h, const char *subsys)
 {
 	uint32_t i, n = 0;
@@ -86,6 +122,8 @@ void rule_nvmf_state(struct rctl_judge *j, const struct rctl_target *host)
 	for (i = 0; i < nv->n_ctrls; i++) {
 		const struct rctl_nvme_ctrl *c = &nv->ctrls[i];
 
+		if (!selected(j, c))
+			continue;
 		for (k = 0; k < sizeof(states) / sizeof(states[0]) && strcmp(states[k].state, c->state);
 		     k++)
 			;
@@ -117,15 +155,17 @@ static const struct rctl_lldp_peer *tor_of(const struct rctl_host *h, const char
 
 struct paths_seen {
 	uint32_t n;			/* controllers of the subsystem */
+	bool selected;			/* one of them by --dev (all without) */
 	bool two_nd, two_tor;		/* a netdev, a switch other than the first */
 	const char *first_nd, *first_tor, *tor_name, *no_nd, *no_tor;
 	char tor_why[RCTL_REASON_LEN];
 	char list[RCTL_FIELD_LEN];	/* "nvme0 via ens1f0np0, nvme1 via ens1f1np1" */
 };
 
-static void paths_walk(const struct rctl_host *h, const struct rctl_nvme_subsys *s,
+static void paths_walk(const struct rctl_judge *j, const struct rctl_nvme_subsys *s,
 		       struct paths_seen *p)
 {
+	const struct rctl_host *h = j->h;
 	const struct rctl_lldp_peer *l;
 	size_t o = 0;
 	uint32_t i;
@@ -137,6 +177,7 @@ static void paths_walk(const struct rctl_host *h, const struct rctl_nvme_subsys 
 		if (strcmp(c->subsys, s->name))
 			continue;
 		p->n++;
+		p->selected |= selected(j, c);
 		if (o < sizeof(p->list))
 			o += snprintf(p->list + o, sizeof(p->list) - o, "%s%s via %s", o ? ", " : "",
 				      c->name, c->netdev[0] ? c->netdev : "?");
@@ -214,8 +255,8 @@ void rule_nvmf_paths(struct rctl_judge *j, const struct rctl_target *host)
 		const struct rctl_nvme_subsys *s = &h->nvme.subsys[i];
 		struct rctl_say say = { .target = s->nqn, .expected = exp, .evidence = p.list };
 
-		paths_walk(h, s, &p);
-		if (!p.n)
+		paths_walk(j, s, &p);
+		if (!p.n || !p.selected)
 			continue;
 		paths_ana(j, s);
 		snprintf(exp, sizeof(exp), "two paths or more, through two netdevs and two switches");
@@ -280,6 +321,8 @@ void rule_nvmf_timers(struct rctl_judge *j, const struct rctl_target *host)
 		struct rctl_say say = { .target = ctrl_target(c, tgt, sizeof(tgt)), .evidence = ev,
 					.fix = fix };
 
+		if (!selected(j, c))
+			continue;
 		snprintf(ev, sizeof(ev), "/sys/class/nvme/%s: kato %s, ctrl_loss_tmo %s, "
 			 "reconnect_delay %s, fast_io_fail_tmo %s; nvme_core multipath %s; %u path(s)",
 			 c->name, tmo_text(c->kato, k, sizeof(k)),
@@ -311,31 +354,13 @@ void rule_nvmf_timers(struct rctl_judge *j, const struct rctl_target *host)
 			rctl_say(j, &say, "without native multipath, I/O on a lost path of %s is held "
 				 "for ctrl_loss_tmo (%s) before dm-multipath sees an error", c->name, l);
 		} else if (c->kato != 0) {
-			rctl_pass_ev(j, NULL, "keep-alive on, I/O bounded without a path",
-				     say.observed, ev, "%s: keep-alive %s; without a path I/O fails after %s",
-				     c->name, k, c->fast_io_fail_tmo >= 0 ? f : l);
+			say.status = RCTL_PASS;
+			say.expected = "keep-alive on, I/O bounded without a path";
+			say.fix = NULL;
+			rctl_say(j, &say, "%s: keep-alive %s; without a path I/O fails after %s",
+				 c->name, k, c->fast_io_fail_tmo >= 0 ? f : l);
 		}
 	}
-}
-
-/* The RDMA port whose RoCE netdevs hold netdev "name"; its target into t. */
-static bool port_of(const struct rctl_host *h, const char *name, struct rctl_target *t)
-{
-	uint32_t d, p;
-
-	for (d = 0; d < h->n_devs; d++)
-		for (p = 0; p < h->devs[d].n_ports; p++) {
-			const struct rctl_port *pt = &h->devs[d].ports[p];
-			const struct rctl_netdev *nd = rctl_host_netdev(h, pt->netdev);
-
-			if (!nd || !rctl_roce_netdev(h, nd, name))
-				continue;
-			t->dev = &h->devs[d];
-			t->port = pt;
-			t->nd = nd;
-			return true;
-		}
-	return false;
 }
 
 /* Each RDMA controller on a port with PFC off on the RoCE priority (lossless intent). */
@@ -356,7 +381,7 @@ void rule_nvmf_port_pfc(struct rctl_judge *j, const struct rctl_target *host)
 		struct rctl_say say = { .target = ctrl_target(c, tgt, sizeof(tgt)), .expected = exp,
 					.evidence = ev };
 
-		if (strcmp(c->transport, "rdma"))
+		if (strcmp(c->transport, "rdma") || !selected(j, c))
 			continue;
 		if (!c->netdev[0] || !port_of(j->h, c->netdev, &t)) {
 			say.status = RCTL_UNKNOWN;
@@ -415,7 +440,7 @@ void rule_nvmf_tos(struct rctl_judge *j, const struct rctl_target *host)
 		const struct rctl_nvme_ctrl *c = &nv->ctrls[i];
 		bool port = c->netdev[0] && port_of(j->h, c->netdev, &t);
 
-		if (strcmp(c->transport, "rdma"))
+		if (strcmp(c->transport, "rdma") || !selected(j, c))
 			continue;
 		if (port && t.port->cm.st.ok)
 			snprintf(ev, sizeof(ev), "without --tos its queues take default_roce_tos %u "

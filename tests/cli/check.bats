@@ -64,6 +64,17 @@ expect() {	# fixture exit "id:status ..."
 	run -0 rocectl check nvmf -j -i "$FIXTURES/mlx5-upstream-healthy.json"
 	echo "$output" | jq -e '.findings == []'
 }
+@test "nvmf: --dev selects the controllers on that device, port or netdev" {
+	local f=$FIXTURES/fault-nvmf-loss-tmo-off.json
+	run -1 rocectl check nvmf --skip nvmf.tos -j --dev mlx5_0 -i "$f"
+	echo "$output" | jq -e '[.findings[] | select(.id != "nvmf.paths") | .target] | unique ==
+		["nvme0 (rdma 10.10.1.100:4420)"]'
+	for d in mlx5_1/1 ens1f1np1; do
+		run -0 rocectl check nvmf --skip nvmf.tos -j --dev "$d" -i "$f"
+		echo "$output" | jq -e '[.findings[] | select(.id != "nvmf.paths") | .target] | unique ==
+			["nvme1 (rdma 10.10.2.100:4420)"]'
+	done
+}
 @test "fault: NVMe-oF subsystem with one path" {
 	expect fault-nvmf-one-path 3 "nvmf.paths:warn nvmf.tos:unknown"
 }

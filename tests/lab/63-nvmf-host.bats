@@ -46,7 +46,8 @@ kconnect() {
 		 .queue_count >= 2 and .sqsize > 0 and .kato == 5 and .ctrl_loss_tmo == 600 and
 		 .reconnect_delay == 10 and .fast_io_fail_tmo == -1 and
 		 .netdev == "veth0" and .netdev_by == "route" and .src == "10.0.0.1") and
-		(.host.nvme.subsystems[0] | .nqn == $n and (.paths | length >= 1))'
+		(.host.nvme.subsystems[0] | .nqn == $n and
+		 (.paths[0] | .controller == "nvme0" and .nsid == 1 and .ana_state == "optimized"))'
 	# the same as nvme-cli 2.3 says where they overlap
 	nvme list-subsys -o json >"$BATS_TEST_TMPDIR/ls.json"
 	jq -e --arg n "$LAB_NQN" '
@@ -60,6 +61,23 @@ kconnect() {
 		(.findings | map(select(.id == "nvmf.timers")) | .[0].status == "pass") and
 		(.findings | map(select(.id == "nvmf.tos")) | .[0] |
 			.status == "unknown" and (.evidence | test("of rxe0/1")))'
+}
+
+@test "collect -O shows the controllers and paths it wrote, in text and JSON" {
+	kconnect rdma
+	run --separate-stderr "$R" collect -O "$BATS_TEST_TMPDIR/s.json"
+	assert_success
+	assert_line --regexp '^  CTRL +TRANSPORT +STATE +TRADDR +TRSVCID +NETDEV +QUEUES +SQSIZE +KATO +CTRL_LOSS_TMO +RECONNECT_DELAY +FAST_IO_FAIL_TMO +SUBSYSTEM$'
+	assert_line --regexp '^  nvme[0-9]+ +rdma +live +10\.0\.0\.2 +4420 +veth0 +[0-9]+ +[0-9]+ +5 +600 +10 +off +nvme-subsys[0-9]+$'
+	assert_line --regexp '^  nvme-subsys[0-9]+ +nvme[0-9]+c[0-9]+n1 +nvme[0-9]+ '
+	run --separate-stderr "$R" collect -j -O "$BATS_TEST_TMPDIR/t.json"
+	assert_success
+	echo "$output" | jq -e '
+		(.nvme_controllers | length == 1) and
+		(.nvme_controllers[0] | .transport == "rdma" and .netdev == "veth0" and
+		 .kato_s == 5 and .kato_off == false and .ctrl_loss_tmo_s == 600 and
+		 .fast_io_fail_tmo_s == null and .fast_io_fail_tmo_off == true) and
+		(.nvme_paths | length >= 1)'
 }
 
 @test "nvme connect -t rdma --ctrl-loss-tmo -1: nvmf.timers warns, its fix names the sysfs file" {
