@@ -471,6 +471,11 @@ static bool said_before(struct rctl_judge *j, const struct rctl_part *p)
 	return false;
 }
 
+bool rctl_part_said(struct rctl_judge *j, const struct rctl_part *p)
+{
+	return said_before(j, p);
+}
+
 /*
  * Whether every part the running rule needs was read on t. Where one was
  * not: the rule's own word on it, else the run's one unknown with the reason.

@@ -395,6 +395,8 @@ void rule_nvmf_port_pfc(struct rctl_judge *j, const struct rctl_target *host)
 		snprintf(ev, sizeof(ev), "%s leaves by %s (%s), port %s/%u, dcbnl ieee_pfc of '%s'",
 			 c->name, c->netdev, c->netdev_by, t.dev->name, t.port->port, t.nd->name);
 		if (!t.nd->pfc.st.ok) {
+			if (rctl_part_said(j, &t.nd->pfc.st))
+				continue;	/* the pfc area said it */
 			say.status = RCTL_UNKNOWN;
 			say.observed = "unknown";
 			rctl_say(j, &say, "PFC of '%s' under %s is unknown: %s", t.nd->name, c->name,

@@ -224,6 +224,13 @@ void rctl_pass_ev(struct rctl_judge *j, const struct rctl_target *t, const char 
 		  const char *observed, const char *evidence, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
 
+/*
+ * Whether unreadable part p was reported unknown earlier in this run (by the
+ * runner for another rule); marks it reported when not. A rule that reads a
+ * part of another area (nvmf.port_pfc, a port's PFC) says it once this way.
+ */
+bool rctl_part_said(struct rctl_judge *j, const struct rctl_part *p);
+
 /* The setting of the finding just emitted, where the rule's default is not it. */
 void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s);
 /* The setting a rule's findings judge by default (lib/rules.c). */

@@ -75,6 +75,16 @@ expect() {	# fixture exit "id:status ..."
 			["nvme1 (rdma 10.10.2.100:4420)"]'
 	done
 }
+@test "nvmf.port_pfc: an unreadable PFC is one unknown, said by the pfc area when it runs" {
+	jq '.host.netdevs[0].pfc |= (.ok = false | .errno = 95 |
+		.reason = "DCB not supported by the driver")' \
+		"$FIXTURES/nvmf-two-paths.json" >"$BATS_TEST_TMPDIR/nopfc.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/nopfc" --skip nvmf.tos
+	assert_output "pfc.prio_disabled:unknown"
+	run -3 rocectl check nvmf --skip nvmf.tos -j -i "$BATS_TEST_TMPDIR/nopfc.json"
+	echo "$output" | jq -e '[.findings[] | select(.status != "pass") | [.id, .status, .target]] ==
+		[["nvmf.port_pfc", "unknown", "nvme0 (rdma 10.10.1.100:4420)"]]'
+}
 @test "fault: NVMe-oF subsystem with one path" {
 	expect fault-nvmf-one-path 3 "nvmf.paths:warn nvmf.tos:unknown"
 }
