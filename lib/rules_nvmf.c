@@ -300,8 +300,8 @@ void rule_nvmf_paths(struct rctl_judge *j, const struct rctl_target *host)
 /*
  * How long I/O waits while no path reaches the target. A request on a
  * controller that is not live is requeued (core.c nvme_fail_nonready_command)
- * until fast_io_fail_tmo expires (NVME_CTRL_FAILFAST_EXPIRED, fabrics.c
- * nvmf_reconnect_or_remove) or ctrl_loss_tmo removes the controller; native
+ * until fast_io_fail_tmo expires (NVME_CTRL_FAILFAST_EXPIRED, core.c
+ * nvme_failfast_work()) or ctrl_loss_tmo removes the controller; native
  * multipath holds a bio while any path is still reconnecting
  * (multipath.c nvme_available_path), with the same limit. "off" for both:
  * forever.
