@@ -1259,7 +1259,8 @@ static int do_doctor(struct rctl_ctx *ctx, int argc, char **argv)
 
 /* check and doctor judge the whole model, live or from --input. */
 #define CHECK_HOST (RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS |	\
-		    RCTL_COLLECT_QOS | RCTL_COLLECT_CONSUMERS)
+		    RCTL_COLLECT_QOS | RCTL_COLLECT_CONSUMERS | \
+		    RCTL_COLLECT_NVME)
 #define CHECK_INPUT_HELP "judge snapshots written by 'rocectl collect' instead of this host: "	\
 	"a file, a directory or a pattern (repeatable: a fleet)"
 
@@ -1285,11 +1286,12 @@ CHECK_VERB(counters, "counter deltas: pause storms, discards, no WQE, loss budge
 CHECK_VERB(firewall, "netfilter rules that drop RoCE (UDP 4791) or out-of-band TCP");
 CHECK_VERB(peer, "the switch port by LLDP: PFC, DSCP map, ETS, willing bits, frame size");
 CHECK_VERB(traffic, "the traffic class of each RDMA consumer, and RoCE on its lossless priority (counter deltas)");
+CHECK_VERB(nvmf, "the kernel's NVMe-oF controllers: state, paths, timers, PFC and ToS");
 CHECK_VERB(all, "every area");
 
 static const struct rctl_cmd *const check_sub[] = {
 	&check_pfc, &check_ecn, &check_dcqcn, &check_dscp, &check_cnp, &check_mtu,
-	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_traffic,
+	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_traffic, &check_nvmf,
 	&check_all,
 	NULL
 };

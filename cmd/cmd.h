@@ -190,5 +190,11 @@ int cmd_src_addr(struct rctl_ctx *ctx, const struct cmd_src *s,
 /* A round-trip distribution: JSON "rtt_ns" {...}, text "  rtt_us min ..." (cmd/common.c). */
 struct rctl_lat;
 void cmd_print_rtt_ns(const struct rctl_lat *l);
+/*
+ * The kernel's NVMe-oF controllers and their subsystems' paths (h->nvme):
+ * two tables, "nvme_controllers" and "nvme_paths", "indent" spaces in from
+ * the left in text; nothing when none.
+ */
+void cmd_nvme_print(const struct rctl_host *h, int indent);
 
 #endif

@@ -67,6 +67,7 @@ static void print_summary(const struct rctl_host *h, const char *path)
 	out_u64(OUT_ANY, "devices", " %" PRIu64 " RDMA devices,", h->n_devs);
 	out_u64(OUT_ANY, "netdevs", " %" PRIu64 " netdevs,", h->n_netdevs);
 	out_u64(OUT_ANY, "unreadable", " %" PRIu64 " parts unreadable\n", h->n_unread);
+	cmd_nvme_print(h, 2);	/* the NVMe-oF controllers, when the host has some */
 	if (!h->n_unread)
 		return;
 	out_table_indent(2);
@@ -88,7 +89,7 @@ static void print_summary(const struct rctl_host *h, const char *path)
 static int collect_host(struct rctl_ctx *ctx, struct rctl_host *h)
 {
 	unsigned int what = RCTL_COLLECT_INVENTORY | RCTL_COLLECT_COUNTERS | RCTL_COLLECT_QOS |
-			    RCTL_COLLECT_CONSUMERS;
+			    RCTL_COLLECT_CONSUMERS | RCTL_COLLECT_NVME;
 	struct rctl_err e = { 0 }, e2 = { 0 };
 	struct rctl_lldp_cap *cap;
 	int ret;

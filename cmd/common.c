@@ -350,3 +350,103 @@ int cmd_src_addr(struct rctl_ctx *ctx, const struct cmd_src *s,
 		*sa = (const struct sockaddr *)ss;
 	return 0;
 }
+
+static const struct out_col nvme_ctrl_cols[] = {
+	{ .key = "name", .title = "CTRL" },
+	{ .key = "transport", .title = "TRANSPORT" },
+	{ .key = "state", .title = "STATE" },
+	{ .key = "traddr", .title = "TRADDR" },
+	{ .key = "trsvcid", .title = "TRSVCID" },
+	{ .key = "netdev", .title = "NETDEV" },
+	{ .key = "queue_count", .title = "QUEUES", .flags = OUT_COL_RIGHT },
+	{ .key = "sqsize", .title = "SQSIZE", .flags = OUT_COL_RIGHT },
+	{ .key = "kato_s", .title = "KATO", .flags = OUT_COL_RIGHT },
+	{ .key = "ctrl_loss_tmo_s", .title = "CTRL_LOSS_TMO", .flags = OUT_COL_RIGHT },
+	{ .key = "reconnect_delay_s", .title = "RECONNECT_DELAY", .flags = OUT_COL_RIGHT },
+	{ .key = "fast_io_fail_tmo_s", .title = "FAST_IO_FAIL_TMO", .flags = OUT_COL_RIGHT },
+	{ .key = "subsystem", .title = "SUBSYSTEM" },
+};
+
+static const struct out_col nvme_path_cols[] = {
+	{ .key = "subsystem", .title = "SUBSYSTEM" },
+	{ .key = "path", .title = "PATH" },
+	{ .key = "controller", .title = "CTRL" },
+	{ .key = "ana_state", .title = "ANA_STATE" },
+	{ .key = "iopolicy", .title = "IOPOLICY" },
+};
+
+/*
+ * A timer in seconds: "off" is text "off" and, in JSON, null with
+ * "<key>_off" true (null alone would say unknown); an attribute the kernel
+ * lacks is unknown.
+ */
+static void nvme_timer(const char *key, int32_t v)
+{
+	char off[48];
+
+	snprintf(off, sizeof(off), "%.*s_off", (int)(strlen(key) - 2), key);
+	if (v >= 0)
+		out_u64(OUT_ANY, key, NULL, (uint64_t)v);
+	else if (v == RCTL_NVME_TMO_OFF)
+		out_str(OUT_TEXT, key, NULL, "off");
+	else
+		out_null(OUT_ANY, key, NULL);
+	if (v == RCTL_NVME_TMO_OFF)
+		out_null(OUT_JSON, key, NULL);
+	out_bool(OUT_JSON, off, NULL, v == RCTL_NVME_TMO_OFF);
+}
+
+void cmd_nvme_print(const struct rctl_host *h, int indent)
+{
+	const struct rctl_nvme *nv = &h->nvme;
+	uint32_t i, k;
+
+	if (!nv->n_ctrls)
+		return;
+	out_table_indent(indent);
+	out_table_begin("nvme_controllers", nvme_ctrl_cols,
+			sizeof(nvme_ctrl_cols) / sizeof(nvme_ctrl_cols[0]));
+	for (i = 0; i < nv->n_ctrls; i++) {
+		const struct rctl_nvme_ctrl *c = &nv->ctrls[i];
+
+		out_row_begin();
+		out_str(OUT_ANY, "name", NULL, c->name);
+		out_str(OUT_ANY, "transport", NULL, c->transport);
+		out_str(OUT_ANY, "state", NULL, c->state);
+		out_str(OUT_ANY, "subsysnqn", NULL, c->subsysnqn);
+		out_str(OUT_ANY, "traddr", NULL, c->traddr);
+		out_str(OUT_ANY, "trsvcid", NULL, c->trsvcid);
+		out_str(OUT_JSON, "host_traddr", NULL, c->host_traddr);
+		out_str(OUT_JSON, "host_iface", NULL, c->host_iface);
+		out_str(OUT_ANY, "netdev", NULL, c->netdev);
+		out_str(OUT_JSON, "netdev_by", NULL, c->netdev_by);
+		out_str(OUT_JSON, "src", NULL, c->src);
+		out_u64(OUT_ANY, "queue_count", NULL, c->queue_count);
+		out_u64(OUT_ANY, "sqsize", NULL, c->sqsize);
+		nvme_timer("kato_s", c->kato);
+		nvme_timer("ctrl_loss_tmo_s", c->ctrl_loss_tmo);
+		nvme_timer("reconnect_delay_s", c->reconnect_delay);
+		nvme_timer("fast_io_fail_tmo_s", c->fast_io_fail_tmo);
+		out_str(OUT_ANY, "subsystem", NULL, c->subsys);
+		out_row_end();
+	}
+	out_table_end();
+	out_table_indent(indent);
+	out_table_begin("nvme_paths", nvme_path_cols,
+			sizeof(nvme_path_cols) / sizeof(nvme_path_cols[0]));
+	for (i = 0; i < nv->n_subsys; i++)
+		for (k = 0; k < nv->subsys[i].n_paths; k++) {
+			const struct rctl_nvme_path *p = &nv->subsys[i].paths[k];
+
+			out_row_begin();
+			out_str(OUT_ANY, "subsystem", NULL, nv->subsys[i].name);
+			out_str(OUT_JSON, "nqn", NULL, nv->subsys[i].nqn);
+			out_str(OUT_ANY, "path", NULL, p->name);
+			out_str(OUT_ANY, "controller", NULL, p->ctrl);
+			out_u64(OUT_JSON, "nsid", NULL, p->nsid);
+			out_str(OUT_ANY, "ana_state", NULL, p->ana_state);
+			out_str(OUT_ANY, "iopolicy", NULL, nv->subsys[i].iopolicy);
+			out_row_end();
+		}
+	out_table_end();
+}

@@ -202,7 +202,7 @@ static void print_flows(struct rctl_ctx *ctx, const struct rctl_host *h,
 			    !strcmp(h->devs[i].ports[k].link_layer, "Ethernet"))
 				print_port(h, in, &h->devs[i], &h->devs[i].ports[k]);
 	out_arr_end();
-	/* the kernel's NVMe-oF controllers go here, beside the ports (cmd/common.c) */
+	cmd_nvme_print(h, 2);	/* the kernel's NVMe-oF controllers, when the host has some */
 	out_u64(OUT_ANY, "qps", "\n%" PRIu64 " QPs", r->n_qps);
 	out_u64(OUT_ANY, "cm_ids", " and %" PRIu64 " rdma_cm ids on this host", r->n_cm_ids);
 	out_u64(OUT_ANY, "unlisted", "; %" PRIu64 " beyond the list", r->n_unlisted);
@@ -244,6 +244,7 @@ const struct rctl_cmd cmd_flows = {
 	.arg_kind = ARG_DEV,
 	.opts = flows_opts,
 	.fn = do_flows,
-	.host = RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS | RCTL_COLLECT_CONSUMERS,
+	.host = RCTL_COLLECT_INVENTORY | RCTL_COLLECT_QOS | RCTL_COLLECT_CONSUMERS |
+		RCTL_COLLECT_NVME,
 	.host_input = true,
 };

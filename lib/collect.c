@@ -57,5 +57,7 @@ int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e)
 		rctl_host_unread(h, e->errnum, e->msg, "counters");
 	if ((what & RCTL_COLLECT_QOS) && rctl_collect_qos(h, e))
 		return -e->errnum;
+	if ((what & RCTL_COLLECT_NVME) && rctl_nvme_collect(h, e))
+		return -e->errnum;
 	return 0;
 }

@@ -434,6 +434,64 @@ static const struct rctl_field rdma_res_fields[] = {
 static const struct rctl_schema rdma_res_schema = {
 	"rdma resources", sizeof(struct rctl_rdma_res), rdma_res_fields
 };
+static const struct rctl_field nvme_ctrl_fields[] = {
+	F(struct rctl_nvme_ctrl, "name", FT_STR, name),
+	F(struct rctl_nvme_ctrl, "transport", FT_STR, transport),
+	F(struct rctl_nvme_ctrl, "state", FT_STR, state),
+	F(struct rctl_nvme_ctrl, "subsysnqn", FT_STR, subsysnqn),
+	F(struct rctl_nvme_ctrl, "subsystem", FT_STR, subsys),
+	F(struct rctl_nvme_ctrl, "cntlid", FT_U32, cntlid),
+	F(struct rctl_nvme_ctrl, "traddr", FT_STR, traddr),
+	F(struct rctl_nvme_ctrl, "trsvcid", FT_STR, trsvcid),
+	F(struct rctl_nvme_ctrl, "host_traddr", FT_STR, host_traddr),
+	F(struct rctl_nvme_ctrl, "host_iface", FT_STR, host_iface),
+	F(struct rctl_nvme_ctrl, "queue_count", FT_U32, queue_count),
+	F(struct rctl_nvme_ctrl, "sqsize", FT_U32, sqsize),
+	F(struct rctl_nvme_ctrl, "kato", FT_S32, kato),
+	F(struct rctl_nvme_ctrl, "ctrl_loss_tmo", FT_S32, ctrl_loss_tmo),
+	F(struct rctl_nvme_ctrl, "reconnect_delay", FT_S32, reconnect_delay),
+	F(struct rctl_nvme_ctrl, "fast_io_fail_tmo", FT_S32, fast_io_fail_tmo),
+	F(struct rctl_nvme_ctrl, "netdev", FT_STR, netdev),
+	F(struct rctl_nvme_ctrl, "netdev_by", FT_STR, netdev_by),
+	F(struct rctl_nvme_ctrl, "src", FT_STR, src),
+	F(struct rctl_nvme_ctrl, "netdev_reason", FT_STR, netdev_reason),
+	{ 0 }
+};
+static const struct rctl_schema nvme_ctrl_schema = {
+	"nvme controller", sizeof(struct rctl_nvme_ctrl), nvme_ctrl_fields
+};
+
+static const struct rctl_field nvme_path_fields[] = {
+	F(struct rctl_nvme_path, "name", FT_STR, name),
+	F(struct rctl_nvme_path, "controller", FT_STR, ctrl),
+	F(struct rctl_nvme_path, "nsid", FT_U32, nsid),
+	F(struct rctl_nvme_path, "ana_state", FT_STR, ana_state),
+	{ 0 }
+};
+static const struct rctl_schema nvme_path_schema = {
+	"nvme path", sizeof(struct rctl_nvme_path), nvme_path_fields
+};
+
+static const struct rctl_field nvme_subsys_fields[] = {
+	F(struct rctl_nvme_subsys, "name", FT_STR, name),
+	F(struct rctl_nvme_subsys, "nqn", FT_STR, nqn),
+	F(struct rctl_nvme_subsys, "iopolicy", FT_STR, iopolicy),
+	FA(struct rctl_nvme_subsys, "paths", paths, n_paths, nvme_path_schema),
+	{ 0 }
+};
+static const struct rctl_schema nvme_subsys_schema = {
+	"nvme subsystem", sizeof(struct rctl_nvme_subsys), nvme_subsys_fields
+};
+
+static const struct rctl_field nvme_fields[] = {
+	FPART(struct rctl_nvme),
+	F(struct rctl_nvme, "fabrics", FT_BOOL, fabrics),
+	F(struct rctl_nvme, "multipath", FT_S32, multipath),
+	FA(struct rctl_nvme, "controllers", ctrls, n_ctrls, nvme_ctrl_schema),
+	FA(struct rctl_nvme, "subsystems", subsys, n_subsys, nvme_subsys_schema),
+	{ 0 }
+};
+static const struct rctl_schema nvme_schema = { "nvme", sizeof(struct rctl_nvme), nvme_fields };
 
 /* hostname and time are the document's stamp, outside "host" (lib/snapshot.c). */
 static const struct rctl_field host_fields[] = {
@@ -447,6 +505,7 @@ static const struct rctl_field host_fields[] = {
 	F(struct rctl_host, "lldpad_pid", FT_U32, lldpad_pid),
 	FO(struct rctl_host, "netfilter", netfilter, netfilter_schema),
 	FO(struct rctl_host, "rdma_resources", res, rdma_res_schema),
+	FO(struct rctl_host, "nvme", nvme, nvme_schema),
 	{ 0 }
 };
 const struct rctl_schema rctl_host_schema = { "host", sizeof(struct rctl_host), host_fields };

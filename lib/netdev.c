@@ -2,11 +2,16 @@
 /*
  * libnl-route-3: links and addresses of the netdevs under RDMA ports, and of
  * the netdevs stacked with them: VLANs (IFLA_LINK, IFLA_VLAN_ID,
- * IFLA_VLAN_EGRESS_QOS), the bond above a port (IFLA_MASTER) and its slaves.
+ * IFLA_VLAN_EGRESS_QOS), the bond above a port (IFLA_MASTER) and its slaves;
+ * and the kernel's route to an address (RTM_GETROUTE, over libmnl).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <linux/rtnetlink.h>
 
 #include <netlink/netlink.h>
 #include <netlink/route/addr.h>
@@ -161,5 +166,76 @@ int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e)
 	nl_cache_free(addrs);
 	nl_cache_free(links);
 	nl_socket_free(sk);
+	return 0;
+}
+
+struct route_reply {
+	int family;
+	uint32_t oif;
+	char src[RCTL_ADDR_LEN];
+};
+
+static int route_attr_cb(const struct nlattr *a, void *data)
+{
+	struct route_reply *r = data;
+	uint16_t len = mnl_attr_get_payload_len(a);
+
+	switch (mnl_attr_get_type(a)) {
+	case RTA_OIF:
+		if (len == sizeof(uint32_t))
+			r->oif = mnl_attr_get_u32(a);
+		break;
+	case RTA_PREFSRC:
+		if (len == (r->family == AF_INET ? 4 : 16))
+			inet_ntop(r->family, mnl_attr_get_payload(a), r->src, sizeof(r->src));
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (nlh->nlmsg_type != RTM_NEWROUTE)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(struct rtmsg), route_attr_cb, data);
+	return MNL_CB_OK;
+}
+
+/*
+ * "ip route get DST": the output interface and preferred source the kernel
+ * picks for dst (fib lookup of RTM_GETROUTE, net/ipv4/route.c
+ * inet_rtm_getroute(), net/ipv6/route.c inet6_rtm_getroute()).
+ */
+int rctl_route_get(const char *dst, char *ifname, size_t len, char *src, size_t src_len,
+		   struct rctl_err *e)
+{
+	struct route_reply r = { .family = strchr(dst, ':') ? AF_INET6 : AF_INET };
+	unsigned char addr[16];
+	char name[IF_NAMESIZE];
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	struct rctl_nl nl;
+	int ret;
+
+	if (inet_pton(r.family, dst, addr) != 1)
+		return rctl_err_plain(e, EINVAL, "cannot look up the route to '%s': not an IP address",
+				      dst);
+	ret = rctl_nl_open(&nl, NETLINK_ROUTE, e);
+	if (ret)
+		return ret;
+	nlh = rctl_nl_msg(&nl, RTM_GETROUTE, NLM_F_REQUEST | NLM_F_ACK);
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = r.family;
+	rtm->rtm_dst_len = r.family == AF_INET ? 32 : 128;
+	mnl_attr_put(nlh, RTA_DST, r.family == AF_INET ? 4 : 16, addr);
+	ret = rctl_nl_talk(&nl, nlh, route_cb, &r);
+	rctl_nl_close(&nl);
+	if (ret)
+		return rctl_err_strerror(e, -ret, "cannot look up the route to '%s'", dst);
+	if (!r.oif || !if_indextoname(r.oif, name))
+		return rctl_err_plain(e, ENETUNREACH, "cannot look up the route to '%s': "
+				      "no output interface", dst);
+	snprintf(ifname, len, "%s", name);
+	snprintf(src, src_len, "%s", r.src);
 	return 0;
 }

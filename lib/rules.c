@@ -18,7 +18,7 @@ static const char *const status_names[] = { "pass", "warn", "unknown", "fail" };
 
 const char *const rctl_area_names[] = {
 	"pfc", "ecn", "dcqcn", "dscp", "cnp", "mtu", "gid", "mode", "counters",
-	"firewall", "peer", "traffic", "all", NULL
+	"firewall", "peer", "traffic", "nvmf", "all", NULL
 };
 
 const char *rctl_status_name(enum rctl_status s)
@@ -469,6 +469,11 @@ static bool said_before(struct rctl_judge *j, const struct rctl_part *p)
 	if (slot)
 		*slot = p;
 	return false;
+}
+
+bool rctl_part_said(struct rctl_judge *j, const struct rctl_part *p)
+{
+	return said_before(j, p);
 }
 
 /*

@@ -119,6 +119,16 @@ const struct rctl_rule rctl_rules[] = {
 	  .needs_deltas = true, NEEDS(PFC)),
 	R("traffic.consumer_class", TRAFFIC, NETDEV, "traffic", rule_traffic_consumer_class,
 	  "an RDMA consumer (NCCL, UCX, Ceph, rdma_cm, a kernel ULP) sends at a traffic class that lands on a priority without PFC; unknown where the host cannot tell"),
+	R("nvmf.state", NVMF, HOST, "nvmf-host", rule_nvmf_state,
+	  "an NVMe-oF controller of the kernel is not live (reconnecting, resetting, deleting, dead)"),
+	R("nvmf.paths", NVMF, HOST, "nvmf-host", rule_nvmf_paths,
+	  "a subsystem with one path, all paths through one netdev or one switch (LLDP), or paths ANA says serve no I/O"),
+	R("nvmf.timers", NVMF, HOST, "nvmf-host", rule_nvmf_timers,
+	  "no keep-alive, I/O that waits forever without a path, or no fast_io_fail_tmo without native multipath"),
+	R("nvmf.port_pfc", NVMF, HOST, "nvmf-host", rule_nvmf_port_pfc,
+	  "an NVMe/RDMA controller runs on a port whose PFC is off for the RoCE priority (lossless profile)"),
+	R("nvmf.tos", NVMF, HOST, "nvmf-host", rule_nvmf_tos,
+	  "the ToS of an NVMe/RDMA controller's queues: the kernel does not show it (unknown, with the rdma_cm default)"),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);

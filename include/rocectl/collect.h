@@ -17,6 +17,7 @@ enum rctl_collect_what {
 	RCTL_COLLECT_COUNTERS = 1 << 1,		/* hw counters, ethtool stats */
 	RCTL_COLLECT_QOS = 1 << 2,		/* DCB, pause, cc, rdma_cm, OFED qos, lldpad */
 	RCTL_COLLECT_CONSUMERS = 1 << 3,	/* QPs, cm_ids, their owners' traffic class */
+	RCTL_COLLECT_NVME = 1 << 4,		/* the kernel's NVMe-oF controllers */
 };
 
 int rctl_collect(struct rctl_host *h, unsigned int what, struct rctl_err *e);
@@ -27,6 +28,13 @@ int rctl_rdma_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *
 int rctl_rdma_uverbs_driver(struct rctl_nl *nl, uint32_t index, uint32_t *id);
 int rctl_verbs_collect(struct rctl_nl *nl, struct rctl_host *h, struct rctl_err *e);
 int rctl_netdev_collect(struct rctl_host *h, struct rctl_err *e);
+/*
+ * The kernel's route to IP address dst ("ip route get"): the output netdev
+ * into ifname, its preferred source address into src ("" none). 0 or -errno
+ * (lib/netdev.c).
+ */
+int rctl_route_get(const char *dst, char *ifname, size_t len, char *src, size_t src_len,
+		   struct rctl_err *e);
 
 /*
  * The QoS parts (RCTL_COLLECT_QOS), on an inventoried host. Each fills the
@@ -54,6 +62,16 @@ int rctl_qos_collect(struct rctl_host *h, struct rctl_err *e);	/* OFED qos, lldp
 /* A driver's ethtool private flag by name; -ENOENT when it has none (lib/ethtool.c). */
 int rctl_ethtool_priv_flag(const char *ifname, const char *flag, bool *on);
 int rctl_netfilter_collect(struct rctl_host *h, struct rctl_err *e);	/* nft ruleset */
+/*
+ * The kernel's NVMe-oF host into h->nvme (lib/nvme_host.c): fabrics
+ * controllers, subsystems, paths, nvme_core multipath. Fails only when out
+ * of memory; an unreadable class marks the part.
+ */
+int rctl_nvme_collect(struct rctl_host *h, struct rctl_err *e);
+/* A controller's "address" attribute into traddr, trsvcid, host_traddr, host_iface. */
+int rctl_nvme_parse_address(const char *txt, struct rctl_nvme_ctrl *c);
+/* A timer attribute: "off" is RCTL_NVME_TMO_OFF, else seconds; -EINVAL/-ERANGE. */
+int rctl_nvme_parse_tmo(const char *txt, int32_t *v);
 
 /* The rules of "nft -j list ruleset" that drop RoCE's ports, into nf. */
 int rctl_nft_parse(const char *json, struct rctl_netfilter *nf, struct rctl_err *e);

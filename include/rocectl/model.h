@@ -440,6 +440,76 @@ struct rctl_rdma_res {
 	uint32_t n_conf;
 };
 
+/*
+ * The kernel's NVMe-oF host (snapshot schema 4): its fabrics controllers
+ * (/sys/class/nvme/nvmeN), the subsystems they belong to
+ * (/sys/class/nvme-subsystem/nvme-subsysN) and nvme_core's native multipath
+ * switch (/sys/module/nvme_core/parameters/multipath). Every attribute is
+ * the text drivers/nvme/host/core.c and multipath.c show (Linux 6.1,
+ * docs/nvme-host.md); PCIe controllers are left out. The secrets beside
+ * them (dhchap_secret, dhchap_ctrl_secret, tls_key ...) are never opened.
+ * st.ok false with st.err 0: not collected (a snapshot older than schema 4).
+ */
+#define RCTL_NQN_LEN 224		/* NVMF_NQN_SIZE (223) + NUL */
+/* A timer attribute: seconds, or one of these. */
+#define RCTL_NVME_TMO_OFF (-1)		/* the kernel shows "off" */
+#define RCTL_NVME_TMO_NONE (-2)		/* no such attribute (older kernel) */
+
+struct rctl_nvme_ctrl {
+	char name[16];			/* "nvme0" */
+	char transport[16];		/* "rdma", "tcp", "fc", "loop" */
+	char state[24];			/* live, connecting, resetting, deleting, dead ... */
+	char subsysnqn[RCTL_NQN_LEN];
+	char subsys[32];		/* "nvme-subsys0", "" when not found */
+	uint32_t cntlid;
+	char traddr[RCTL_ADDR_LEN];	/* from "address": traddr=...,trsvcid=... */
+	char trsvcid[16];
+	char host_traddr[RCTL_ADDR_LEN];
+	char host_iface[RCTL_IFNAME_LEN];	/* Linux 5.14+ */
+	uint32_t queue_count;		/* I/O queues + the admin queue */
+	uint32_t sqsize;		/* 0's based, as the kernel shows it */
+	int32_t kato;			/* keep-alive, s; 0 off */
+	int32_t ctrl_loss_tmo;		/* s, or RCTL_NVME_TMO_* */
+	int32_t reconnect_delay;
+	int32_t fast_io_fail_tmo;
+	/*
+	 * The netdev its traffic leaves by, and how it was found: "host_iface",
+	 * "host_traddr" (the netdev holding that address) or "route" (the
+	 * kernel's route to traddr, RTM_GETROUTE); "" with netdev_reason when
+	 * none. src is the source address (host_traddr, or the route's).
+	 */
+	char netdev[RCTL_IFNAME_LEN];
+	char netdev_by[16];
+	char src[RCTL_ADDR_LEN];
+	char netdev_reason[RCTL_REASON_LEN];
+};
+
+/* One path of a namespace: nvmeXcYnZ under the controller that serves it. */
+struct rctl_nvme_path {
+	char name[32];			/* "nvme0c0n1" */
+	char ctrl[16];			/* "nvme0" */
+	uint32_t nsid;
+	char ana_state[24];		/* optimized, non-optimized, inaccessible ...; "" no ANA */
+};
+
+struct rctl_nvme_subsys {
+	char name[32];			/* "nvme-subsys0" */
+	char nqn[RCTL_NQN_LEN];
+	char iopolicy[24];		/* numa, round-robin, queue-depth; "" without multipath */
+	struct rctl_nvme_path *paths;
+	uint32_t n_paths;
+};
+
+struct rctl_nvme {
+	struct rctl_part st;		/* the nvme classes were read */
+	bool fabrics;			/* nvme-fabrics is loaded (/sys/class/nvme-fabrics/ctl) */
+	int32_t multipath;		/* nvme_core multipath: 1 Y, 0 N, -1 no such parameter */
+	struct rctl_nvme_ctrl *ctrls;
+	uint32_t n_ctrls;
+	struct rctl_nvme_subsys *subsys;
+	uint32_t n_subsys;
+};
+
 /* Something that could not be read, and why. */
 struct rctl_unread {
 	char what[RCTL_NAME_LEN * 2];	/* "dcb pfc of 'eth2'" */
@@ -463,6 +533,7 @@ struct rctl_host {
 	uint32_t lldpad_pid;
 	struct rctl_netfilter netfilter;
 	struct rctl_rdma_res res;	/* the RDMA consumers (snapshot schema 4) */
+	struct rctl_nvme nvme;		/* the kernel's NVMe-oF controllers */
 	/*
 	 * Not in the snapshot: netdevs sorted by name and VLANs by their lower
 	 * netdev (indices into netdevs), for lookups in O(log n) instead of a

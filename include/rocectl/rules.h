@@ -40,6 +40,7 @@ enum rctl_area {
 	RCTL_AREA_FIREWALL,
 	RCTL_AREA_PEER,
 	RCTL_AREA_TRAFFIC,
+	RCTL_AREA_NVMF,
 	RCTL_AREA_N,
 };
 
@@ -232,6 +233,13 @@ void rctl_pass(struct rctl_judge *j, const struct rctl_target *t, const char *ex
 void rctl_pass_ev(struct rctl_judge *j, const struct rctl_target *t, const char *expected,
 		  const char *observed, const char *evidence, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+
+/*
+ * Whether unreadable part p was reported unknown earlier in this run (by the
+ * runner for another rule); marks it reported when not. A rule that reads a
+ * part of another area (nvmf.port_pfc, a port's PFC) says it once this way.
+ */
+bool rctl_part_said(struct rctl_judge *j, const struct rctl_part *p);
 
 /* The setting of the finding just emitted, where the rule's default is not it. */
 void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s);
@@ -441,5 +449,10 @@ RULE_FN(rule_peer_willing);
 RULE_FN(rule_peer_mfs);
 RULE_FN(rule_traffic_lossless_share);
 RULE_FN(rule_traffic_consumer_class);
+RULE_FN(rule_nvmf_state);
+RULE_FN(rule_nvmf_paths);
+RULE_FN(rule_nvmf_timers);
+RULE_FN(rule_nvmf_port_pfc);
+RULE_FN(rule_nvmf_tos);
 
 #endif

@@ -23,6 +23,8 @@
  * 4 added "rdma_resources": the RDMA consumers and the traffic-class
  * settings they name. An older snapshot reads as a host whose consumers
  * were not collected (rdma_resources ok false, errno 0).
+ * It also added "nvme", the kernel's NVMe-oF controllers; an older snapshot
+ * reads with that part not collected (ok false, errno 0).
  */
 #define RCTL_SNAPSHOT_VERSION 4
 #define RCTL_SNAPSHOT_VERSION_MIN 1

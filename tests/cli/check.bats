@@ -49,6 +49,57 @@ expect() {	# fixture exit "id:status ..."
 				 has("device") and has("port") and has("netdev") and has("evidence")))'
 }
 
+@test "nvmf: two RDMA paths through two netdevs and two switches" {
+	run -3 rocectl check nvmf -j -i "$FIXTURES/nvmf-two-paths.json"
+	echo "$output" | jq -e '
+		[.findings[] | select(.status != "pass") | .id] == ["nvmf.tos", "nvmf.tos"] and
+		(.findings | map(select(.id == "nvmf.paths")) | .[0].status == "pass") and
+		(.findings | map(select(.id == "nvmf.port_pfc" and .status == "pass")) | length == 2) and
+		(.findings | map(select(.id == "nvmf.tos")) | .[0].evidence |
+			test("default_roce_tos 106 of mlx5_0/1")) and
+		(.findings | map(select(.id == "nvmf.tos")) | .[0].fix | endswith("--tos 106"))'
+	# exit 0 once the ToS, which the kernel does not show, is left out
+	run -0 rocectl check nvmf --skip nvmf.tos -i "$FIXTURES/nvmf-two-paths.json"
+	# older snapshots have no NVMe-oF part: nothing to say, not unknown
+	run -0 rocectl check nvmf -j -i "$FIXTURES/mlx5-upstream-healthy.json"
+	echo "$output" | jq -e '.findings == []'
+}
+@test "nvmf: --dev selects the controllers on that device, port or netdev" {
+	local f=$FIXTURES/fault-nvmf-loss-tmo-off.json
+	run -1 rocectl check nvmf --skip nvmf.tos -j --dev mlx5_0 -i "$f"
+	echo "$output" | jq -e '[.findings[] | select(.id != "nvmf.paths") | .target] | unique ==
+		["nvme0 (rdma 10.10.1.100:4420)"]'
+	for d in mlx5_1/1 ens1f1np1; do
+		run -0 rocectl check nvmf --skip nvmf.tos -j --dev "$d" -i "$f"
+		echo "$output" | jq -e '[.findings[] | select(.id != "nvmf.paths") | .target] | unique ==
+			["nvme1 (rdma 10.10.2.100:4420)"]'
+	done
+}
+@test "nvmf.port_pfc: an unreadable PFC is one unknown, said by the pfc area when it runs" {
+	jq '.host.netdevs[0].pfc |= (.ok = false | .errno = 95 |
+		.reason = "DCB not supported by the driver")' \
+		"$FIXTURES/nvmf-two-paths.json" >"$BATS_TEST_TMPDIR/nopfc.json"
+	run -0 verdict "$BATS_TEST_TMPDIR/nopfc" --skip nvmf.tos
+	assert_output "pfc.prio_disabled:unknown"
+	run -3 rocectl check nvmf --skip nvmf.tos -j -i "$BATS_TEST_TMPDIR/nopfc.json"
+	echo "$output" | jq -e '[.findings[] | select(.status != "pass") | [.id, .status, .target]] ==
+		[["nvmf.port_pfc", "unknown", "nvme0 (rdma 10.10.1.100:4420)"]]'
+}
+@test "fault: NVMe-oF subsystem with one path" {
+	expect fault-nvmf-one-path 3 "nvmf.paths:warn nvmf.tos:unknown"
+}
+@test "fault: NVMe-oF paths through one switch" {
+	expect fault-nvmf-one-tor 3 "nvmf.paths:warn nvmf.tos:unknown nvmf.tos:unknown"
+}
+@test "fault: NVMe-oF ctrl_loss_tmo and fast_io_fail_tmo off" {
+	expect fault-nvmf-loss-tmo-off 3 "nvmf.timers:warn nvmf.tos:unknown nvmf.tos:unknown"
+}
+@test "fault: NVMe-oF controller reconnecting" {
+	expect fault-nvmf-connecting 3 "nvmf.state:warn nvmf.tos:unknown nvmf.tos:unknown"
+}
+@test "fault: NVMe-oF controller on a port with PFC off" {
+	expect fault-nvmf-pfc-off 2 "pfc.prio_disabled:fail nvmf.port_pfc:fail nvmf.tos:unknown nvmf.tos:unknown"
+}
 @test "fault: PFC off on prio 3" { expect fault-pfc-off-prio3 2 "pfc.prio_disabled:fail"; }
 @test "fault: PFC on 0 and 3" { expect fault-pfc-on-0-and-3 1 "pfc.extra_prio:warn"; }
 @test "fault: trust PCP on untagged L3" { expect fault-trust-pcp-untagged 2 "dscp.trust_pcp:fail"; }

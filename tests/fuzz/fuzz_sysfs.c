@@ -2,10 +2,27 @@
 /*
  * The text parsers of sysfs, debugfs and configfs files: MLNX_OFED
  * qos/dscp2prio (both shapes), qos/prio2buffer and qos/buffer_size rows,
- * and the number files (cc parameters, rdma_cm ToS, PMA counters).
+ * the number files (cc parameters, rdma_cm ToS, PMA counters), and an NVMe-oF
+ * controller's "address" and timer attributes (lib/nvme_host.c).
  */
 #include "fuzz.h"
 #include "rocectl/collect.h"
+
+/* Whatever the text, every field stays a bounded string; timers are >= -1. */
+static void nvme_attrs(const char *text)
+{
+	struct rctl_nvme_ctrl c = { 0 };
+	int32_t t = RCTL_NVME_TMO_NONE;
+
+	rctl_nvme_parse_address(text, &c);
+	if (memchr(c.traddr, 0, sizeof(c.traddr)) == NULL ||
+	    memchr(c.trsvcid, 0, sizeof(c.trsvcid)) == NULL ||
+	    memchr(c.host_traddr, 0, sizeof(c.host_traddr)) == NULL ||
+	    memchr(c.host_iface, 0, sizeof(c.host_iface)) == NULL)
+		abort();
+	if (!rctl_nvme_parse_tmo(text, &t) && t < RCTL_NVME_TMO_OFF)
+		abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rctl_qos_parse_rows(text, NULL, u64);
 	rctl_sysfs_u64(text, 0, &v);
 	rctl_sysfs_u64(text, 10, &v);
+	nvme_attrs(text);
 	free(text);
 	return 0;
 }

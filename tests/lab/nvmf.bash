@@ -2,8 +2,9 @@
 # shellcheck shell=bash
 #
 # Shared by the bench nvmf lab files (60-nvmf.bats over RDMA, 62-nvmf-tcp.bats
-# over TCP): set-up and tear-down, a file-backed namespace 2 for writes that
-# are read back, and the sanity of a result document.
+# over TCP) and the kernel initiator's (63-nvmf-host.bats): set-up and
+# tear-down, a file-backed namespace 2 for writes that are read back, and the
+# sanity of a result document.
 
 load lab
 R=$BATS_TEST_DIRNAME/../../build/rocectl
