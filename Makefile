@@ -21,7 +21,7 @@ SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 # prometheus/rocectl.rules.yml goes beside the README, as the packages put it.
 DOCDIR ?= $(PREFIX)/share/doc/rocectl
 
-PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson lldpctl
+PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson lldpctl libpcap
 
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
 # prometheus ships promtool, which checks every metric rocectl writes and
@@ -30,7 +30,7 @@ PKGS := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson lldpctl
 # started: scripts/install-packages refuses daemons a start); curl scrapes.
 # devscripts brings Debian's hardening-check (tests/cli/hardening.bats).
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
-	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev linux-libc-dev \
+	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev libpcap0.8-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
 	prometheus-node-exporter icinga2-bin curl systemd \

@@ -20,8 +20,10 @@
  * 3 moved "hostname" and "time" (now RFC 3339 UTC, was an epoch) out of
  * "host" to the top, as in every rocectl document, and writes unknown
  * (an empty string) as null; versions 1 and 2 are still read.
+ * 4 added "wire", a capture's summary (model.h struct rctl_wire); older
+ * snapshots read as a host without a capture.
  */
-#define RCTL_SNAPSHOT_VERSION 3
+#define RCTL_SNAPSHOT_VERSION 4
 #define RCTL_SNAPSHOT_VERSION_MIN 1
 
 /* The whole snapshot document: schema_version, hostname, time, kind, host. */

@@ -50,10 +50,10 @@ load helpers
 
 @test "a bad snapshot is one line, status 3" {
 	local bad=$BATS_TEST_TMPDIR/bad.json
-	printf '{"schema_version": 4, "kind": "rocectl-host-snapshot", "host": {}}' >"$bad"
+	printf '{"schema_version": 5, "kind": "rocectl-host-snapshot", "host": {}}' >"$bad"
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3
-	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': schema_version 4, expected 1 to 3"
+	assert_equal "$stderr" "rocectl: cannot read snapshot '$bad': schema_version 5, expected 1 to 4"
 	head -c 900 "$FIXTURES/mlx5-upstream-healthy.json" >"$bad"
 	run --separate-stderr rocectl devices --input "$bad"
 	assert_failure 3

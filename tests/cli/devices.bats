@@ -49,10 +49,10 @@ snap=$BATS_TEST_DIRNAME/data/rxe-lab.json
 	assert_equal "$stderr" "rocectl: cannot read snapshot '$BATS_TEST_TMPDIR/a.json': not valid JSON"
 	head -c 300 "$snap" > "$BATS_TEST_TMPDIR/t.json"
 	run -3 rocectl devices --input "$BATS_TEST_TMPDIR/t.json"
-	jq '.schema_version = 4' "$snap" > "$BATS_TEST_TMPDIR/v.json"
+	jq '.schema_version = 5' "$snap" > "$BATS_TEST_TMPDIR/v.json"
 	run --separate-stderr rocectl devices --input "$BATS_TEST_TMPDIR/v.json"
 	assert_failure 3
-	[[ $stderr == *"schema_version 4, expected 1 to 3" ]]
+	[[ $stderr == *"schema_version 5, expected 1 to 4" ]]
 	jq '.host.devices[0].ports[0].active_mtu = "big"' "$snap" > "$BATS_TEST_TMPDIR/w.json"
 	run --separate-stderr rocectl devices --input "$BATS_TEST_TMPDIR/w.json"
 	assert_failure 3
