@@ -38,6 +38,7 @@ static struct {
 	struct rctl_range warn, crit;
 	int time_limit;
 	struct rctl_intent_args ia;
+	struct cmd_wire wire;
 } o = { .interval = 2.0, .output = "text" };
 
 #define COMMON_OPTS							\
@@ -60,6 +61,7 @@ static struct {
 	{ .name = "time-limit", .aliases = "timeout", .short_name = 't', .type = OPT_INT, \
 	  .arg = "SECS", .dst = &o.time_limit, .min = 1, .max = 3600,	\
 	  .help = "give up after SECS seconds: UNKNOWN, exit 3 (a plugin's -t)" }, \
+	CMD_WIRE_OPTS(o.wire),						\
 	RCTL_INTENT_OPTS(o.ia)
 
 static const struct rctl_opt check_opts[] = {
@@ -80,13 +82,15 @@ static const struct rctl_opt doctor_opts[] = {
 static const char *const status_upper[] = { "PASS", "WARN", "UNKNOWN", "FAIL" };
 
 /* "passed", or "N warnings, M errors" (and unknowns), as NetQ prints. */
-static void area_line(const struct rctl_report *r, int a, bool ran)
+static void area_line(const struct rctl_report *r, int a, bool ran, bool captured)
 {
 	const uint32_t *c = r->area_count[a];
 	char buf[96];
 
 	if (!ran)
 		snprintf(buf, sizeof(buf), "skipped: needs two counter samples (rocectl doctor)");
+	else if (a == RCTL_AREA_WIRE && !captured)
+		snprintf(buf, sizeof(buf), "nothing to check: no capture (--capture IFACE, or -r FILE)");
 	else if (!c[RCTL_WARN] && !c[RCTL_FAIL] && !c[RCTL_UNKNOWN])
 		snprintf(buf, sizeof(buf), c[RCTL_PASS] ? "passed" : "nothing to check");
 	else
@@ -418,7 +422,8 @@ static void print_text(struct rctl_ctx *ctx, const struct rctl_report *r,
 	out_arr_begin("areas");
 	for (a = 0; a < RCTL_AREA_N; a++)
 		if (areas & (1u << a))
-			area_line(r, a, deltas || a != RCTL_AREA_COUNTERS);
+			area_line(r, a, deltas || a != RCTL_AREA_COUNTERS,
+				  h->wire.st.ok || h->wire.st.err);
 	out_arr_end();
 	print_findings(ctx, r);
 	print_summary(r, status);
@@ -486,6 +491,11 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 		return cmd_error(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE, &e);
 	arm_time_limit(ctx);
 	status = load_host(ctx, &h, sample, areas & (1u << RCTL_AREA_PEER));
+	if (!status) {
+		status = cmd_wire_capture(ctx, &o.wire, 0, 0, &h);
+		if (status)
+			rctl_host_free(&h);
+	}
 	if (status)
 		return cmd_prom_failed(ctx, o.output, o.output_file, status);
 	if (areas == 1u << RCTL_AREA_COUNTERS && !rctl_host_has_deltas(&h)) {
@@ -572,11 +582,13 @@ CHECK_VERB(mode, "rdma_cm default RoCE mode and ToS, RoCE presence");
 CHECK_VERB(counters, "counter deltas: pause storms, discards, no WQE, loss budget");
 CHECK_VERB(firewall, "netfilter rules that drop RoCE (UDP 4791) or out-of-band TCP");
 CHECK_VERB(peer, "the switch port by LLDP: PFC, DSCP map, ETS, willing bits, frame size");
+CHECK_VERB(wire, "captured RoCE packets: DSCP and ECN of data and CNPs, connection ToS, NAKs");
 CHECK_VERB(all, "every area");
 
 static const struct rctl_cmd *const check_sub[] = {
 	&check_pfc, &check_ecn, &check_dcqcn, &check_dscp, &check_cnp, &check_mtu,
-	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_all,
+	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_wire,
+	&check_all,
 	NULL
 };
 

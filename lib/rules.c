@@ -18,7 +18,7 @@ static const char *const status_names[] = { "pass", "warn", "unknown", "fail" };
 
 const char *const rctl_area_names[] = {
 	"pfc", "ecn", "dcqcn", "dscp", "cnp", "mtu", "gid", "mode", "counters",
-	"firewall", "peer", "all", NULL
+	"firewall", "peer", "wire", "all", NULL
 };
 
 const char *rctl_status_name(enum rctl_status s)

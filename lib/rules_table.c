@@ -112,6 +112,20 @@ const struct rctl_rule rctl_rules[] = {
 	  "DCBX willing bits: both ends willing, or a willing host and a switch advertising other than the intent"),
 	R("peer.mfs", PEER, QOS, "switch-port", rule_peer_mfs,
 	  "the switch port's maximum frame size is below the host's frames (MTU + 18, + 4 with a VLAN tag)"),
+	R("wire.capture", WIRE, HOST, "the-wire", rule_wire_capture,
+	  "a capture was taken and saw RoCE v2; unknown when it cannot (a NIC whose RoCE bypasses the kernel)"),
+	R("wire.data_dscp", WIRE, HOST, "the-wire", rule_wire_data_dscp,
+	  "a flow's RoCE packets carry another DSCP than the intent's (rewritten on the path when its REQ had the right one)"),
+	R("wire.data_ecn", WIRE, HOST, "the-wire", rule_wire_data_ecn,
+	  "a flow's RoCE packets are Not-ECT while ECN is expected: DCQCN cannot act"),
+	R("wire.cnp_dscp", WIRE, HOST, "the-wire", rule_wire_cnp_dscp,
+	  "CNPs carry another DSCP than the intent's CNP DSCP"),
+	R("wire.cm_tos", WIRE, HOST, "the-wire", rule_wire_cm_tos,
+	  "an rdma_cm connection request's traffic class is not the intent's ToS"),
+	R("wire.naks", WIRE, HOST, "the-wire", rule_wire_naks,
+	  "NAKs: receiver not ready (warn), invalid request, remote access or operational error (fail)"),
+	R("wire.loss", WIRE, HOST, "the-wire", rule_wire_loss,
+	  "retransmissions seen (PSN going back, sequence-error NAKs) against the loss budget"),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);

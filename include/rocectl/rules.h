@@ -39,6 +39,7 @@ enum rctl_area {
 	RCTL_AREA_COUNTERS,
 	RCTL_AREA_FIREWALL,
 	RCTL_AREA_PEER,
+	RCTL_AREA_WIRE,
 	RCTL_AREA_N,
 };
 
@@ -363,5 +364,12 @@ RULE_FN(rule_peer_app_dscp);
 RULE_FN(rule_peer_ets);
 RULE_FN(rule_peer_willing);
 RULE_FN(rule_peer_mfs);
+RULE_FN(rule_wire_capture);
+RULE_FN(rule_wire_data_dscp);
+RULE_FN(rule_wire_data_ecn);
+RULE_FN(rule_wire_cnp_dscp);
+RULE_FN(rule_wire_cm_tos);
+RULE_FN(rule_wire_naks);
+RULE_FN(rule_wire_loss);
 
 #endif
