@@ -24,7 +24,7 @@ DOCDIR ?= $(PREFIX)/share/doc/rocectl
 
 # lldpctl gives its header only: lib/lldp_collect.c loads liblldpctl at run
 # time, where lldpd runs (Debian ships the library in the lldpd package).
-PKGS_LINKED := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson
+PKGS_LINKED := libibverbs librdmacm libmnl libnl-3.0 libnl-route-3.0 libcjson libpcap
 PKGS := $(PKGS_LINKED) lldpctl
 
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
@@ -34,7 +34,7 @@ PKGS := $(PKGS_LINKED) lldpctl
 # started: scripts/install-packages refuses daemons a start); curl scrapes.
 # devscripts brings Debian's hardening-check (tests/cli/hardening.bats).
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
-	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev linux-libc-dev \
+	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev libpcap0.8-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
 	prometheus-node-exporter icinga2-bin curl systemd \

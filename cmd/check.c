@@ -46,6 +46,7 @@ static struct {
 	const char *by;
 	double max_age;
 	struct rctl_intent_args ia;
+	struct cmd_wire wire;
 } o = { .interval = 2.0, .output = "text", .unknown_as = "unknown" };
 
 #define COMMON_OPTS							\
@@ -78,6 +79,7 @@ static struct {
 	  .help = "with several snapshots: group the hosts by switch (LLDP), driver (family) or rule" }, \
 	{ .name = "max-age", .type = OPT_SECS, .arg = "SECS", .dst = &o.max_age, \
 	  .help = "with several snapshots: warn of those older than SECS (default 93600, 26 h)" }, \
+	CMD_WIRE_OPTS(o.wire),						\
 	RCTL_INTENT_OPTS(o.ia)
 
 static const struct rctl_opt check_opts[] = {
@@ -98,13 +100,15 @@ static const struct rctl_opt doctor_opts[] = {
 static const char *const status_upper[] = { "PASS", "WARN", "UNKNOWN", "FAIL" };
 
 /* "passed", or "N warnings, M errors" (and unknowns), as NetQ prints. */
-static void area_line(const struct rctl_report *r, int a, bool ran)
+static void area_line(const struct rctl_report *r, int a, bool ran, bool captured)
 {
 	const uint32_t *c = r->area_count[a];
 	char buf[96];
 
 	if (!ran)
 		snprintf(buf, sizeof(buf), "skipped: needs two counter samples (rocectl doctor)");
+	else if (a == RCTL_AREA_WIRE && !captured)
+		snprintf(buf, sizeof(buf), "nothing to check: no capture (--capture IFACE, or -r FILE)");
 	else if (!c[RCTL_WARN] && !c[RCTL_FAIL] && !c[RCTL_UNKNOWN])
 		snprintf(buf, sizeof(buf), c[RCTL_PASS] ? "passed" : "nothing to check");
 	else
@@ -1088,7 +1092,8 @@ static void print_text(struct rctl_ctx *ctx, const struct rctl_report *r,
 	out_arr_begin("areas");
 	for (a = 0; a < RCTL_AREA_N; a++)
 		if (areas & (1u << a))
-			area_line(r, a, deltas || a != RCTL_AREA_COUNTERS);
+			area_line(r, a, deltas || a != RCTL_AREA_COUNTERS,
+				  h->wire.st.ok || h->wire.st.err);
 	out_arr_end();
 	print_findings(ctx, r);
 	print_summary(r, status);
@@ -1173,6 +1178,11 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 				  "directory or a pattern (see 'rocectl %s --help')", ctx->path,
 				  o.by ? "by" : "max-age", ctx->path);
 	status = load_host(ctx, &h, sample, areas & (1u << RCTL_AREA_PEER));
+	if (!status) {
+		status = cmd_wire_capture(ctx, &o.wire, 0, 0, &h);
+		if (status)
+			rctl_host_free(&h);
+	}
 	if (status)
 		return cmd_prom_failed(ctx, o.output, o.output_file, status);
 	if (areas == 1u << RCTL_AREA_COUNTERS && !rctl_host_has_deltas(&h)) {
@@ -1287,11 +1297,12 @@ CHECK_VERB(firewall, "netfilter rules that drop RoCE (UDP 4791) or out-of-band T
 CHECK_VERB(peer, "the switch port by LLDP: PFC, DSCP map, ETS, willing bits, frame size");
 CHECK_VERB(traffic, "the traffic class of each RDMA consumer, and RoCE on its lossless priority (counter deltas)");
 CHECK_VERB(nvmf, "the kernel's NVMe-oF controllers: state, paths, timers, PFC and ToS");
+CHECK_VERB(wire, "captured RoCE packets: DSCP and ECN of data and CNPs, connection ToS, NAKs");
 CHECK_VERB(all, "every area");
 
 static const struct rctl_cmd *const check_sub[] = {
 	&check_pfc, &check_ecn, &check_dcqcn, &check_dscp, &check_cnp, &check_mtu,
-	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_traffic, &check_nvmf,
+	&check_gid, &check_mode, &check_counters, &check_firewall, &check_peer, &check_traffic, &check_nvmf, &check_wire,
 	&check_all,
 	NULL
 };

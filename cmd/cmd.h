@@ -14,6 +14,7 @@
 #define ROCECTL_CMD_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "rocectl/err.h"
 #include "rocectl/opt.h"
@@ -88,6 +89,37 @@ int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
 	  .max = 300, .help = "without lldpd: listen up to SECS for the switch's LLDP frame (needs CAP_NET_RAW)" }
 int cmd_load_lldp(struct rctl_ctx *ctx, struct rctl_host *h, double wait_s);
 
+/*
+ * A capture for the wire area (check, doctor, collect) and rocectl capture:
+ * live on a netdev for some seconds, or a pcap/pcapng file (rocectl/capture.h).
+ */
+struct cmd_wire {
+	const char *iface;
+	const char *file;
+	double seconds;
+};
+
+#define CMD_WIRE_SECONDS 5.0
+#define CMD_WIRE_OPTS(w)						\
+	{ .name = "capture", .type = OPT_STR, .arg = "IFACE", .dst = &(w).iface, \
+	  .kind = ARG_NETDEV,						\
+	  .help = "capture RoCE v2 on IFACE for the wire area (needs CAP_NET_RAW)" }, \
+	{ .name = "read", .short_name = 'r', .type = OPT_STR, .arg = "FILE", \
+	  .dst = &(w).file, .kind = ARG_FILE,				\
+	  .help = "the wire area from a pcap or pcapng file (tcpdump -w, tshark, ibdump)" }, \
+	{ .name = "seconds", .type = OPT_SECS, .arg = "SECS", .dst = &(w).seconds, \
+	  .max = 3600, .help = "how long --capture listens (default 5)" }
+/*
+ * The capture the options ask for into h->wire (h, read before, tells a
+ * netdev whose RoCE bypasses the kernel): 0 when none is asked or it was
+ * taken, else the exit status of the error reported (64 usage, 3 could not:
+ * no CAP_NET_RAW, no such netdev, not a capture file). "count" and
+ * "buffer_kib" 0: no limit, libpcap's default buffer.
+ */
+struct rctl_host;
+int cmd_wire_capture(struct rctl_ctx *ctx, const struct cmd_wire *w, uint64_t count,
+		     uint32_t buffer_kib, struct rctl_host *h);
+
 /* Report an error: stderr "rocectl: <msg>", and "error" in the JSON document. */
 int cmd_error(struct rctl_ctx *ctx, int status, const struct rctl_err *e);
 int cmd_errorf(struct rctl_ctx *ctx, int status, const char *fmt, ...)
@@ -150,6 +182,7 @@ extern const struct rctl_cmd cmd_check, cmd_doctor, cmd_compare;
 extern const struct rctl_cmd cmd_counters;
 extern const struct rctl_cmd cmd_tune;
 extern const struct rctl_cmd cmd_collect;
+extern const struct rctl_cmd cmd_capture;
 extern const struct rctl_cmd cmd_reach, cmd_serve, cmd_bench_rdma, cmd_bench_nvmf;
 
 /*

@@ -26,6 +26,7 @@
 static struct {
 	const char *output;
 	double interval, lldp_wait;
+	struct cmd_wire wire;
 } o;
 
 static const struct rctl_opt collect_opts[] = {
@@ -36,6 +37,7 @@ static const struct rctl_opt collect_opts[] = {
 	  .dst = &o.interval, .max = 3600,
 	  .help = "take a second counter sample after SECS and store the deltas" },
 	CMD_LLDP_WAIT_OPT(o.lldp_wait),
+	CMD_WIRE_OPTS(o.wire),
 	{ 0 }
 };
 
@@ -109,7 +111,11 @@ static int collect_host(struct rctl_ctx *ctx, struct rctl_host *h)
 		rctl_host_free(h);
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	}
-	return 0;
+	/* The capture's summary goes into the snapshot: 'check wire --input' judges it. */
+	ret = cmd_wire_capture(ctx, &o.wire, 0, 0, h);
+	if (ret)
+		rctl_host_free(h);
+	return ret;
 }
 
 static int do_collect(struct rctl_ctx *ctx, int argc, char **argv)

@@ -5,12 +5,14 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cmd.h"
+#include "rocectl/capture.h"
 #include "rocectl/collect.h"
 #include "rocectl/fileio.h"
 #include "rocectl/hist.h"
@@ -130,6 +132,45 @@ int cmd_load_lldp(struct rctl_ctx *ctx, struct rctl_host *h, double wait_s)
 		return 0;
 	rctl_host_free(h);
 	return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+}
+
+/* ---- the wire ---------------------------------------------------------- */
+
+static volatile sig_atomic_t wire_stop;
+
+static void on_wire_stop(int sig)
+{
+	(void)sig;
+	wire_stop = 1;
+}
+
+int cmd_wire_capture(struct rctl_ctx *ctx, const struct cmd_wire *w, uint64_t count,
+		     uint32_t buffer_kib, struct rctl_host *h)
+{
+	struct rctl_capture_opts co = {
+		.iface = w->iface, .file = w->file, .count = count, .buffer_kib = buffer_kib,
+		.seconds = w->seconds > 0 ? w->seconds : CMD_WIRE_SECONDS, .stop = &wire_stop,
+	};
+	struct sigaction sa = { .sa_handler = on_wire_stop }, old_int, old_term;
+	struct rctl_err e = { 0 };
+	int ret;
+
+	if (w->iface && w->file)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: '--capture' and '--read' exclude each "
+				  "other (see 'rocectl %s --help')", ctx->path, ctx->path);
+	if (w->seconds > 0 && !w->iface)
+		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "%s: '--seconds' is the time of a live "
+				  "capture: it needs '--capture IFACE'", ctx->path);
+	if (!w->iface && !w->file)
+		return 0;
+	/* ^C ends a live capture early, and what it saw is still judged. */
+	wire_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	ret = rctl_capture_run(&co, h, &h->wire, &e);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : 0;
 }
 
 /* ---- findings (check, doctor, tune) ---------------------------------- */

@@ -128,6 +128,7 @@ static const struct rctl_cmd *const top_cmds[] = {
 	&cmd_counters,
 	&cmd_tune,
 	&cmd_collect,
+	&cmd_capture,
 	&cmd_reach, &cmd_serve,
 	&cmd_help,
 	&cmd_metadata,

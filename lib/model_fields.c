@@ -493,6 +493,89 @@ static const struct rctl_field nvme_fields[] = {
 };
 static const struct rctl_schema nvme_schema = { "nvme", sizeof(struct rctl_nvme), nvme_fields };
 
+static const struct rctl_field wire_mark_fields[] = {
+	F(struct rctl_wire_mark, "dscp", FT_U32, dscp),
+	F(struct rctl_wire_mark, "ecn", FT_U32, ecn),
+	F(struct rctl_wire_mark, "packets", FT_U64, packets),
+	{ 0 }
+};
+static const struct rctl_schema wire_mark_schema = {
+	"wire mark", sizeof(struct rctl_wire_mark), wire_mark_fields
+};
+
+static const struct rctl_field wire_flow_fields[] = {
+	F(struct rctl_wire_flow, "src", FT_STR, src),
+	F(struct rctl_wire_flow, "dst", FT_STR, dst),
+	F(struct rctl_wire_flow, "dst_qp", FT_U32, dst_qp),
+	F(struct rctl_wire_flow, "vlan", FT_U32, vlan),
+	F(struct rctl_wire_flow, "ifindex", FT_U32, ifindex),
+	F(struct rctl_wire_flow, "outgoing", FT_BOOL, outgoing),
+	F(struct rctl_wire_flow, "owner", FT_STR, owner),
+	F(struct rctl_wire_flow, "packets", FT_U64, packets),
+	F(struct rctl_wire_flow, "ip_bytes", FT_U64, bytes),
+	F(struct rctl_wire_flow, "requests", FT_U64, requests),
+	F(struct rctl_wire_flow, "responses", FT_U64, responses),
+	F(struct rctl_wire_flow, "acks", FT_U64, acks),
+	F(struct rctl_wire_flow, "cnps", FT_U64, cnps),
+	F(struct rctl_wire_flow, "mads", FT_U64, mads),
+	F(struct rctl_wire_flow, "other", FT_U64, other),
+	FA(struct rctl_wire_flow, "marks", marks, n_marks, wire_mark_schema),
+	FA(struct rctl_wire_flow, "cnp_marks", cnp_marks, n_cnp_marks, wire_mark_schema),
+	F(struct rctl_wire_flow, "nak_psn_seq", FT_U64, nak_psn_seq),
+	F(struct rctl_wire_flow, "nak_rnr", FT_U64, nak_rnr),
+	F(struct rctl_wire_flow, "nak_invalid_req", FT_U64, nak_invalid_req),
+	F(struct rctl_wire_flow, "nak_remote_access", FT_U64, nak_remote_access),
+	F(struct rctl_wire_flow, "nak_remote_op", FT_U64, nak_remote_op),
+	F(struct rctl_wire_flow, "psn_regressions", FT_U64, psn_regressions),
+	{ 0 }
+};
+static const struct rctl_schema wire_flow_schema = {
+	"wire flow", sizeof(struct rctl_wire_flow), wire_flow_fields
+};
+
+static const struct rctl_field wire_conn_fields[] = {
+	F(struct rctl_wire_conn, "src", FT_STR, src),
+	F(struct rctl_wire_conn, "dst", FT_STR, dst),
+	F(struct rctl_wire_conn, "local_gid", FT_STR, local_gid),
+	F(struct rctl_wire_conn, "remote_gid", FT_STR, remote_gid),
+	F(struct rctl_wire_conn, "comm_id", FT_U32, comm_id),
+	F(struct rctl_wire_conn, "qpn", FT_U32, qpn),
+	F(struct rctl_wire_conn, "traffic_class", FT_U32, traffic_class),
+	F(struct rctl_wire_conn, "ip_tos", FT_U32, ip_tos),
+	F(struct rctl_wire_conn, "reqs", FT_U64, reqs),
+	F(struct rctl_wire_conn, "reply", FT_STR, reply),
+	F(struct rctl_wire_conn, "rej_reason", FT_U32, rej_reason),
+	F(struct rctl_wire_conn, "rep_qpn", FT_U32, rep_qpn),
+	{ 0 }
+};
+static const struct rctl_schema wire_conn_schema = {
+	"wire connection", sizeof(struct rctl_wire_conn), wire_conn_fields
+};
+
+static const struct rctl_field wire_fields[] = {
+	FPART(struct rctl_wire),
+	F(struct rctl_wire, "source", FT_STR, source),
+	F(struct rctl_wire, "iface", FT_STR, iface),
+	F(struct rctl_wire, "file", FT_STR, file),
+	F(struct rctl_wire, "link_type", FT_STR, link_type),
+	F(struct rctl_wire, "duration_s", FT_DBL, seconds),
+	F(struct rctl_wire, "frames", FT_U64, frames),
+	F(struct rctl_wire, "roce_packets", FT_U64, roce_packets),
+	F(struct rctl_wire, "malformed", FT_U64, malformed),
+	F(struct rctl_wire, "drops_known", FT_BOOL, drops_known),
+	F(struct rctl_wire, "drops", FT_U64, drops),
+	F(struct rctl_wire, "if_drops", FT_U64, if_drops),
+	F(struct rctl_wire, "bypass", FT_STR, bypass),
+	F(struct rctl_wire, "bypass_dev", FT_STR, bypass_dev),
+	F(struct rctl_wire, "flow_cap", FT_U32, flow_cap),
+	F(struct rctl_wire, "flow_overflow", FT_U64, flow_overflow),
+	F(struct rctl_wire, "conn_overflow", FT_U64, conn_overflow),
+	FA(struct rctl_wire, "flows", flows, n_flows, wire_flow_schema),
+	FA(struct rctl_wire, "connections", conns, n_conns, wire_conn_schema),
+	{ 0 }
+};
+static const struct rctl_schema wire_schema = { "wire", sizeof(struct rctl_wire), wire_fields };
+
 /* hostname and time are the document's stamp, outside "host" (lib/snapshot.c). */
 static const struct rctl_field host_fields[] = {
 	F(struct rctl_host, "kernel", FT_STR, kernel),
@@ -506,6 +589,7 @@ static const struct rctl_field host_fields[] = {
 	FO(struct rctl_host, "netfilter", netfilter, netfilter_schema),
 	FO(struct rctl_host, "rdma_resources", res, rdma_res_schema),
 	FO(struct rctl_host, "nvme", nvme, nvme_schema),
+	FO(struct rctl_host, "wire", wire, wire_schema),
 	{ 0 }
 };
 const struct rctl_schema rctl_host_schema = { "host", sizeof(struct rctl_host), host_fields };

@@ -18,7 +18,7 @@ static const char *const status_names[] = { "pass", "warn", "unknown", "fail" };
 
 const char *const rctl_area_names[] = {
 	"pfc", "ecn", "dcqcn", "dscp", "cnp", "mtu", "gid", "mode", "counters",
-	"firewall", "peer", "traffic", "nvmf", "all", NULL
+	"firewall", "peer", "traffic", "nvmf", "wire", "all", NULL
 };
 
 const char *rctl_status_name(enum rctl_status s)

@@ -129,6 +129,20 @@ const struct rctl_rule rctl_rules[] = {
 	  "an NVMe/RDMA controller runs on a port whose PFC is off for the RoCE priority (lossless profile)"),
 	R("nvmf.tos", NVMF, HOST, "nvmf-host", rule_nvmf_tos,
 	  "the ToS of an NVMe/RDMA controller's queues: the kernel does not show it (unknown, with the rdma_cm default)"),
+	R("wire.capture", WIRE, HOST, "the-wire", rule_wire_capture,
+	  "a capture was taken and saw RoCE v2; unknown when it cannot (a NIC whose RoCE bypasses the kernel)"),
+	R("wire.data_dscp", WIRE, HOST, "the-wire", rule_wire_data_dscp,
+	  "a flow's RoCE packets carry another DSCP than the intent's (rewritten on the path when its REQ had the right one)"),
+	R("wire.data_ecn", WIRE, HOST, "the-wire", rule_wire_data_ecn,
+	  "a flow's RoCE packets are Not-ECT while ECN is expected: DCQCN cannot act"),
+	R("wire.cnp_dscp", WIRE, HOST, "the-wire", rule_wire_cnp_dscp,
+	  "CNPs carry another DSCP than the intent's CNP DSCP"),
+	R("wire.cm_tos", WIRE, HOST, "the-wire", rule_wire_cm_tos,
+	  "an rdma_cm connection request's traffic class is not the intent's ToS"),
+	R("wire.naks", WIRE, HOST, "the-wire", rule_wire_naks,
+	  "NAKs: receiver not ready (warn), invalid request, remote access or operational error (fail)"),
+	R("wire.loss", WIRE, HOST, "the-wire", rule_wire_loss,
+	  "retransmissions seen (PSN going back, sequence-error NAKs) against the loss budget"),
 };
 
 const unsigned int rctl_n_rules = sizeof(rctl_rules) / sizeof(rctl_rules[0]);

@@ -105,7 +105,7 @@ static int time_from_json(const cJSON *j, int64_t *t)
  */
 char *rctl_snapshot_text(const struct rctl_host *h, bool pretty)
 {
-	cJSON *doc = cJSON_CreateObject();
+	cJSON *doc = cJSON_CreateObject(), *host;
 	char *s;
 
 	cJSON_AddItemToObject(doc, "schema_version", rctl_json_raw_num("%d", RCTL_SNAPSHOT_VERSION));
@@ -113,7 +113,11 @@ char *rctl_snapshot_text(const struct rctl_host *h, bool pretty)
 			      cJSON_CreateNull());
 	cJSON_AddItemToObject(doc, "time", time_to_json(h->time));
 	cJSON_AddStringToObject(doc, "kind", "rocectl-host-snapshot");
-	cJSON_AddItemToObject(doc, "host", rctl_schema_to_json(&rctl_host_schema, h));
+	host = rctl_schema_to_json(&rctl_host_schema, h);
+	/* No capture taken: no "wire", as in a snapshot older than it. */
+	if (host && !h->wire.st.ok && !h->wire.st.err)
+		cJSON_DeleteItemFromObjectCaseSensitive(host, "wire");
+	cJSON_AddItemToObject(doc, "host", host);
 	s = pretty ? cJSON_Print(doc) : cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
 	return s;

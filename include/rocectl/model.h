@@ -510,6 +510,109 @@ struct rctl_nvme {
 	uint32_t n_subsys;
 };
 
+/*
+ * The wire (lib/roce_wire.c, lib/capture.c): what RoCE v2 packets a capture
+ * saw, per flow and per rdma_cm connection, for the rules of the "wire" area.
+ * st.err 0: no capture was taken (a snapshot of a host without one).
+ */
+#define RCTL_WIRE_MAX_FLOWS 1024	/* flows kept; the packets of more are counted */
+#define RCTL_WIRE_MAX_CONNS 256		/* CM REQs kept */
+
+/* ECN codepoints of the IP header's two low ToS bits (RFC 3168 5). */
+#define RCTL_ECN_NOT_ECT 0
+#define RCTL_ECN_ECT1 1
+#define RCTL_ECN_ECT0 2
+#define RCTL_ECN_CE 3
+
+/* How many packets carried one DSCP and ECN codepoint. */
+struct rctl_wire_mark {
+	uint32_t dscp;
+	uint32_t ecn;			/* RCTL_ECN_* */
+	uint64_t packets;
+};
+
+/*
+ * One flow: the packets from src to dst for one destination QP (BTH DestQP),
+ * in one VLAN. CNPs travel the reverse way of the data they answer, to the
+ * sender's QP, so they count in their own flow.
+ */
+struct rctl_wire_flow {
+	char src[RCTL_ADDR_LEN];
+	char dst[RCTL_ADDR_LEN];
+	uint32_t dst_qp;
+	uint32_t vlan;			/* 802.1Q id, 0 untagged */
+	/*
+	 * A cooked capture (tcpdump -i any) sees a packet between two local
+	 * netdevs twice: each copy is its own flow, by interface and way.
+	 */
+	uint32_t ifindex;		/* Linux SLL2's interface, else 0 */
+	bool outgoing;			/* Linux SLL/SLL2 packet type OUTGOING */
+	char owner[RCTL_NAME_LEN];	/* the process that owns the QP, "" unknown */
+	uint64_t packets;
+	uint64_t bytes;			/* IP length, as the header says */
+	uint64_t requests;		/* RC/UC/XRC requests: SEND, WRITE, READ req, atomics */
+	uint64_t responses;		/* READ responses, atomic ACKs */
+	uint64_t acks;			/* ACKs and NAKs (opcode ACKNOWLEDGE) */
+	uint64_t cnps;			/* congestion notification packets */
+	uint64_t mads;			/* UD to QP1: CM MADs */
+	uint64_t other;			/* UD data and opcodes not above */
+	struct rctl_wire_mark *marks;	/* every packet but CNPs */
+	uint32_t n_marks;
+	struct rctl_wire_mark *cnp_marks;
+	uint32_t n_cnp_marks;
+	/* NAKs by AETH syndrome (IBTA 9.7.5.2.8, Table 44) */
+	uint64_t nak_psn_seq;		/* PSN sequence error: the responder saw a gap */
+	uint64_t nak_rnr;		/* receiver not ready: no receive WQE */
+	uint64_t nak_invalid_req;
+	uint64_t nak_remote_access;
+	uint64_t nak_remote_op;
+	uint64_t psn_regressions;	/* a request PSN below the last: a retransmission */
+};
+
+/* An rdma_cm connection request (CM REQ, IBTA 12.6.5) and its answer. */
+struct rctl_wire_conn {
+	char src[RCTL_ADDR_LEN];	/* the active side (IP source of the REQ) */
+	char dst[RCTL_ADDR_LEN];
+	char local_gid[RCTL_ADDR_LEN];	/* the REQ's primary path */
+	char remote_gid[RCTL_ADDR_LEN];
+	uint32_t comm_id;		/* REQ local communication id */
+	uint32_t qpn;			/* REQ local QPN: the active side's QP */
+	uint32_t traffic_class;		/* REQ primary traffic class: the connection's ToS */
+	uint32_t ip_tos;		/* ToS of the IP packet that carried the REQ */
+	uint64_t reqs;			/* REQs seen, retries included */
+	char reply[8];			/* "rep", "rej", "" none seen */
+	uint32_t rej_reason;
+	uint32_t rep_qpn;		/* REP local QPN: the passive side's QP */
+};
+
+struct rctl_wire {
+	struct rctl_part st;
+	char source[8];			/* "live", "file" */
+	char iface[RCTL_IFNAME_LEN];	/* live: the netdev */
+	char file[160];			/* file: its path */
+	char link_type[24];		/* libpcap's DLT name: "EN10MB", "LINUX_SLL2" */
+	double seconds;			/* live: how long; file: first to last packet */
+	uint64_t frames;		/* frames the capture handed over */
+	uint64_t roce_packets;		/* RoCE v2 (UDP 4791) packets decoded */
+	uint64_t malformed;		/* UDP 4791 cut short or not RoCE */
+	bool drops_known;
+	uint64_t drops;			/* pcap_stats ps_drop: the capture's own losses */
+	uint64_t if_drops;		/* ps_ifdrop: the interface's */
+	/*
+	 * The driver family of the netdev when its RoCE bypasses the kernel
+	 * (mlx5, bnxt_re, irdma): a live capture there sees no RoCE. "" none.
+	 */
+	char bypass[16];
+	char bypass_dev[RCTL_NAME_LEN];	/* its RDMA device */
+	uint32_t flow_cap;
+	uint64_t flow_overflow;		/* packets of flows beyond the cap */
+	uint64_t conn_overflow;		/* REQs beyond RCTL_WIRE_MAX_CONNS */
+	struct rctl_wire_flow *flows;
+	uint32_t n_flows;
+	struct rctl_wire_conn *conns;
+	uint32_t n_conns;
+};
+
 /* Something that could not be read, and why. */
 struct rctl_unread {
 	char what[RCTL_NAME_LEN * 2];	/* "dcb pfc of 'eth2'" */
@@ -534,6 +637,7 @@ struct rctl_host {
 	struct rctl_netfilter netfilter;
 	struct rctl_rdma_res res;	/* the RDMA consumers (snapshot schema 4) */
 	struct rctl_nvme nvme;		/* the kernel's NVMe-oF controllers */
+	struct rctl_wire wire;		/* a capture's summary (snapshot schema 4) */
 	/*
 	 * Not in the snapshot: netdevs sorted by name and VLANs by their lower
 	 * netdev (indices into netdevs), for lookups in O(log n) instead of a

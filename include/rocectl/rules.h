@@ -41,6 +41,7 @@ enum rctl_area {
 	RCTL_AREA_PEER,
 	RCTL_AREA_TRAFFIC,
 	RCTL_AREA_NVMF,
+	RCTL_AREA_WIRE,
 	RCTL_AREA_N,
 };
 
@@ -454,5 +455,12 @@ RULE_FN(rule_nvmf_paths);
 RULE_FN(rule_nvmf_timers);
 RULE_FN(rule_nvmf_port_pfc);
 RULE_FN(rule_nvmf_tos);
+RULE_FN(rule_wire_capture);
+RULE_FN(rule_wire_data_dscp);
+RULE_FN(rule_wire_data_ecn);
+RULE_FN(rule_wire_cnp_dscp);
+RULE_FN(rule_wire_cm_tos);
+RULE_FN(rule_wire_naks);
+RULE_FN(rule_wire_loss);
 
 #endif

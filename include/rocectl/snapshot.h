@@ -25,6 +25,8 @@
  * were not collected (rdma_resources ok false, errno 0).
  * It also added "nvme", the kernel's NVMe-oF controllers; an older snapshot
  * reads with that part not collected (ok false, errno 0).
+ * It also added "wire", a capture's summary (model.h struct rctl_wire);
+ * older snapshots read as a host without a capture.
  */
 #define RCTL_SNAPSHOT_VERSION 4
 #define RCTL_SNAPSHOT_VERSION_MIN 1

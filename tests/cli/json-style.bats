@@ -100,3 +100,11 @@ doc_ok() {
 	run -64 --separate-stderr "$ROCECTL" check pfc -o yaml --input "$in"
 	[ -z "$output" ]
 }
+
+@test "capture and check wire of a pcap file" {
+	local p=$BATS_TEST_TMPDIR/w.pcap
+	python3 "$ROOT/tests/cli/lib/roce_pcap.py" "$p" req:1:2:0x11:0 rep:2:1:0x22 \
+		data:1:2:0x22:0:5 nak:2:1:0x11:106:0x60 cnp:2:1:0x11:0xc0:1
+	doc_ok -j capture -r "$p"
+	doc_ok -j check wire -r "$p" -i "$FIXTURES/mlx5-upstream-healthy.json"
+}

@@ -144,7 +144,7 @@ load helpers
 
 @test "a group without its command: help on stderr, or one line and a JSON error with -j" {
 	run --separate-stderr -64 rocectl check -j
-	assert_equal "$stderr" "rocectl: check: missing command: one of pfc, ecn, dcqcn, dscp, cnp, mtu, gid, mode, counters, firewall, peer, traffic, nvmf, all (see 'rocectl check --help')"
+	assert_equal "$stderr" "rocectl: check: missing command: one of pfc, ecn, dcqcn, dscp, cnp, mtu, gid, mode, counters, firewall, peer, traffic, nvmf, wire, all (see 'rocectl check --help')"
 	echo "$output" | jq -e '.error.message | startswith("check: missing command")'
 	run --separate-stderr -64 rocectl -j tune
 	echo "$output" | jq -e '.error.errno == null and (.error.message | test("one of plan, apply, revert"))'
