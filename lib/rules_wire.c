@@ -9,7 +9,8 @@
  * which rdma_cm takes from the ToS the application set, else from configfs
  * default_roce_tos (drivers/infiniband/core/cma.c, cma_resolve_iboe_route).
  * Findings name the flow ("SRC > DST qp N"); a flow's owner is named when
- * the model knows it.
+ * the model knows it: the capture's word, else the RDMA consumers of the
+ * host (rctl_rdma_res) that hold the destination QP (flow_owner()).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,10 +45,46 @@ static const char *flow_name(const struct rctl_wire_flow *f, char *buf, size_t l
 	return buf;
 }
 
-/* ", owner NAME" when the model knows who owns the flow's QP. */
-static const char *owner_of(const struct rctl_wire_flow *f, char *buf, size_t len)
+/* Whether RDMA device "dev" of h has a GID whose address is "ip". */
+static bool dev_has_ip(const struct rctl_host *h, const char *dev, const char *ip)
 {
-	snprintf(buf, len, "%s%s", f->owner[0] ? ", owner " : "", f->owner);
+	const struct rctl_device *d = rctl_host_dev(h, dev);
+	uint32_t k, g;
+
+	for (k = 0; d && k < d->n_ports; k++)
+		for (g = 0; g < d->ports[k].n_gids; g++)
+			if (!strcmp(d->ports[k].gids[g].ip, ip))
+				return true;
+	return false;
+}
+
+/*
+ * Who owns the flow's QP: the capture's own word, else the host's RDMA
+ * consumers (rocectl flows): the QP of that number on the device that holds
+ * the flow's destination address is the one the packets were sent to. ""
+ * when neither knows (a remote QP, consumers not collected, not listed).
+ */
+static const char *flow_owner(const struct rctl_host *h, const struct rctl_wire_flow *f)
+{
+	const struct rctl_rdma_res *r = &h->res;
+	uint32_t i;
+
+	if (f->owner[0] || !r->st.ok)
+		return f->owner;
+	for (i = 0; i < r->n_list; i++)
+		if (!strcmp(r->list[i].kind, "qp") && r->list[i].lqpn == f->dst_qp &&
+		    dev_has_ip(h, r->list[i].dev, f->dst))
+			return r->list[i].owner;
+	return "";
+}
+
+/* ", owner NAME" when the model knows who owns the flow's QP. */
+static const char *owner_of(const struct rctl_host *h, const struct rctl_wire_flow *f,
+			    char *buf, size_t len)
+{
+	const char *o = flow_owner(h, f);
+
+	snprintf(buf, len, "%s%s", o[0] ? ", owner " : "", o);
 	return buf;
 }
 
@@ -173,7 +210,7 @@ static void dscp_fail(struct rctl_judge *j, const struct rctl_wire_flow *f, cons
 			 "%" PRIu64 " of %" PRIu64 " packets are not DSCP %d although the "
 			 "connection was set up with traffic class %" PRIu32 ": the DSCP was "
 			 "rewritten on the path%s", off, data, j->in->dscp, c->traffic_class,
-			 owner_of(f, own, sizeof(own)));
+			 owner_of(j->h, f, own, sizeof(own)));
 		return;
 	}
 	/* Both sides of a connection send with the REQ's traffic class: fix the active one. */
@@ -182,7 +219,7 @@ static void dscp_fail(struct rctl_judge *j, const struct rctl_wire_flow *f, cons
 					 .observed = got, .evidence = "the packets' IP header",
 					 .fix = fix },
 		 "%" PRIu64 " of %" PRIu64 " packets are not DSCP %d: they miss the RoCE "
-		 "priority (and its PFC)%s", off, data, j->in->dscp, owner_of(f, own, sizeof(own)));
+		 "priority (and its PFC)%s", off, data, j->in->dscp, owner_of(j->h, f, own, sizeof(own)));
 }
 
 void rule_wire_data_dscp(struct rctl_judge *j, const struct rctl_target *t)
@@ -244,7 +281,7 @@ void rule_wire_data_ecn(struct rctl_judge *j, const struct rctl_target *t)
 							"104), or turn on the sender's ECN marking" },
 			 "%" PRIu64 " of %" PRIu64 " packets are Not-ECT: no switch can mark "
 			 "them, so DCQCN never slows this flow and congestion ends in pause or "
-			 "drops%s", not_ect, f->packets - f->cnps, owner_of(f, own, sizeof(own)));
+			 "drops%s", not_ect, f->packets - f->cnps, owner_of(j->h, f, own, sizeof(own)));
 	}
 }
 

@@ -129,3 +129,22 @@ PY
 	assert_failure 3
 	assert_equal "$stderr" "rocectl: cannot capture on 'lo': permission denied (a capture needs CAP_NET_RAW: run as root)"
 }
+
+# The capture knows a flow by its addresses and destination QP; the host's
+# RDMA consumers (rocectl flows) know who holds that QP on the device with the
+# destination address: the finding names the owner. The snapshot is the lab's
+# real one (rping holds QP 25 on rxe1, 10.0.0.2) with a capture's flow added.
+@test "check wire names a flow's owner from the host's RDMA consumers" {
+	local snap="$BATS_TEST_DIRNAME/../fixtures/snapshots/rxe-lab-flows-v4.json"
+	local flow='{"src": "10.0.0.1", "dst": "10.0.0.2", "dst_qp": 25, "packets": 2000,
+		"requests": 2000, "marks": [{"dscp": 0, "ecn": 2, "packets": 2000}]}'
+	jq ".host.wire = {\"ok\": true, \"errno\": 0, \"reason\": \"\", \"source\": \"file\",
+		\"file\": \"x.pcap\", \"flows\": [$flow]}" "$snap" >"$BATS_TEST_TMPDIR/w.json"
+	run -2 rocectl check wire -i "$BATS_TEST_TMPDIR/w.json"
+	assert_line --partial "they miss the RoCE priority (and its PFC), owner rping"
+	# a QP number no consumer holds there: no owner is guessed
+	jq '.host.wire.flows[0].dst_qp = 4242' "$BATS_TEST_TMPDIR/w.json" >"$BATS_TEST_TMPDIR/n.json"
+	run -2 rocectl check wire -i "$BATS_TEST_TMPDIR/n.json"
+	assert_line --partial "they miss the RoCE priority (and its PFC)"
+	refute_line --partial "owner"
+}

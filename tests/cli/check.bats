@@ -514,7 +514,7 @@ expect() {	# fixture exit "id:status ..."
 	assert_line --index 0 --partial "counters over 10.0 s"
 	assert_line --regexp "^counters +0 warnings, 1 errors$"
 	run -0 rocectl doctor -j -i "$FIXTURES/bnxt-healthy.json"
-	echo "$output" | jq -e '(.areas | length) == 12 and .summary.fail == 0 and .summary.exit_status == 0'
+	echo "$output" | jq -e '(.areas | length) == 14 and .summary.fail == 0 and .summary.exit_status == 0'
 }
 
 @test "--dev filters targets" {

@@ -682,16 +682,16 @@ before_snapshot() {
 	for as in "" "--unknown-as ok" "--unknown-as warning" "--unknown-as unknown"; do
 		# shellcheck disable=SC2086
 		run -1 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/warn.json" $as
-		assert_line --index 0 --partial "ROCECTL WARNING - 0 failed, 1 unknown, 1 warnings, 27 passed: first mode.tos mlx5_0/1 (ens1f0np0); first unknown peer.neighbor mlx5_0/1 (ens1f0np0) | "
+		assert_line --index 0 --partial "ROCECTL WARNING - 0 failed, 1 unknown, 1 warnings, 28 passed: first mode.tos mlx5_0/1 (ens1f0np0); first unknown peer.neighbor mlx5_0/1 (ens1f0np0) | "
 		assert_line --index 1 --partial "WARN mode.tos mlx5_0/1 (ens1f0np0): "
 		assert_line --index 2 --partial "UNKNOWN peer.neighbor mlx5_0/1 (ens1f0np0): no LLDP neighbour"
 	done
 	run -3 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/unknown.json"
-	assert_line --index 0 --partial "ROCECTL UNKNOWN - 0 failed, 1 unknown, 0 warnings, 28 passed: first peer.neighbor mlx5_0/1 (ens1f0np0) | "
+	assert_line --index 0 --partial "ROCECTL UNKNOWN - 0 failed, 1 unknown, 0 warnings, 29 passed: first peer.neighbor mlx5_0/1 (ens1f0np0) | "
 	run -1 rocectl doctor -o nagios -i "$BATS_TEST_TMPDIR/unknown.json" --unknown-as warning
-	assert_line --index 0 --partial "ROCECTL WARNING - 0 failed, 1 unknown, 0 warnings, 28 passed: first unknown peer.neighbor mlx5_0/1 (ens1f0np0) | "
+	assert_line --index 0 --partial "ROCECTL WARNING - 0 failed, 1 unknown, 0 warnings, 29 passed: first unknown peer.neighbor mlx5_0/1 (ens1f0np0) | "
 	run -0 rocectl check all -o nagios -i "$BATS_TEST_TMPDIR/unknown.json" --unknown-as ok
-	assert_line --index 0 --partial "ROCECTL OK - 0 failed, 1 unknown, 0 warnings, 28 passed: first unknown peer.neighbor"
+	assert_line --index 0 --partial "ROCECTL OK - 0 failed, 1 unknown, 0 warnings, 29 passed: first unknown peer.neighbor"
 	# the same verdict outside the plugin mode, and a failure still wins
 	run -1 rocectl check all -i "$BATS_TEST_TMPDIR/warn.json"
 	run -2 rocectl doctor -i "$FIXTURES/fault-out-of-sequence-rising.json" --unknown-as ok
