@@ -476,6 +476,20 @@ bool rctl_part_said(struct rctl_judge *j, const struct rctl_part *p)
 	return said_before(j, p);
 }
 
+bool rctl_host_part_read(struct rctl_judge *j, const struct rctl_part *st, bool report,
+			 const char *what)
+{
+	if (st->ok)
+		return true;
+	if (report && st->err)
+		rctl_say(j,
+			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+					     .observed = "unknown",
+					     .evidence = st->reason },
+			 "cannot read %s: %s", what, st->reason);
+	return false;
+}
+
 /*
  * Whether every part the running rule needs was read on t. Where one was
  * not: the rule's own word on it, else the run's one unknown with the reason.

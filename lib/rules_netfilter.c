@@ -63,17 +63,7 @@ static void nf_fix(const struct rctl_nf_rule *r, char *buf, size_t len)
 /* Reports the unreadable ruleset once, for both rules. */
 static bool nf_ok(struct rctl_judge *j, bool report)
 {
-	const struct rctl_part *st = &j->h->netfilter.st;
-
-	if (st->ok)
-		return true;
-	if (report && st->err)
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
-					     .observed = "unknown",
-					     .evidence = st->reason },
-			 "cannot read the netfilter ruleset: %s", st->reason);
-	return false;
+	return rctl_host_part_read(j, &j->h->netfilter.st, report, "the netfilter ruleset");
 }
 
 void rule_firewall_roce_udp(struct rctl_judge *j, const struct rctl_target *host)

@@ -14,17 +14,8 @@
 /* Whether the part was read; an unreadable one is said once, by nvmf.state. */
 static bool nvme_read(struct rctl_judge *j, bool report)
 {
-	const struct rctl_part *st = &j->h->nvme.st;
-
-	if (st->ok)
-		return true;
-	if (report && st->err)
-		rctl_say(j,
-			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
-					     .observed = "unknown",
-					     .evidence = st->reason },
-			 "cannot read the NVMe controllers (/sys/class/nvme): %s", st->reason);
-	return false;
+	return rctl_host_part_read(j, &j->h->nvme.st, report,
+				   "the NVMe controllers (/sys/class/nvme)");
 }
 
 /* "nvme0 (rdma 10.0.0.2:4420)". */

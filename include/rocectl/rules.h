@@ -242,6 +242,14 @@ void rctl_pass_ev(struct rctl_judge *j, const struct rctl_target *t, const char 
  */
 bool rctl_part_said(struct rctl_judge *j, const struct rctl_part *p);
 
+/*
+ * Whether a host part (the nft ruleset, the NVMe classes) was read. When it
+ * was not and "report" is set, the one unknown: "cannot read WHAT: reason"
+ * (a part never collected, errno 0, says nothing).
+ */
+bool rctl_host_part_read(struct rctl_judge *j, const struct rctl_part *st, bool report,
+			 const char *what);
+
 /* The setting of the finding just emitted, where the rule's default is not it. */
 void rctl_emit_setting(struct rctl_judge *j, enum rctl_setting s);
 /* The setting a rule's findings judge by default (lib/rules.c). */
