@@ -2,10 +2,13 @@
 /* Intent: profiles as data, the config file and option overrides (intent.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rocectl/intent.h"
 #include "rocectl/opt.h"
@@ -131,23 +134,23 @@ static int conf_split(char *line, char **k, char **v)
 	return **k && **v ? 1 : -EINVAL;
 }
 
-/* The keys seen so far, for a key given twice: which value wins would be a guess. */
-struct conf_seen {
-	const char *key[32];
-	int line[32];
+/* The keys met so far, with their lines: a key set twice is a mistake. */
+struct seen {
+	char key[16][16];
+	int line[16];
 	unsigned int n;
 };
 
-/* 0, or the line that gave k before (k is then not added). */
-static int conf_again(struct conf_seen *s, const char *k, int line)
+/* The line "k" was first set on, else 0 (and k noted as set on "line"). */
+static int seen_line(struct seen *s, const char *k, int line)
 {
 	unsigned int i;
 
 	for (i = 0; i < s->n; i++)
 		if (!strcmp(s->key[i], k))
 			return s->line[i];
-	if (s->n < sizeof(s->key) / sizeof(s->key[0])) {
-		s->key[s->n] = k;
+	if (s->n < 16 && strlen(k) < sizeof(s->key[0])) {
+		strcpy(s->key[s->n], k);
 		s->line[s->n++] = line;
 	}
 	return 0;
@@ -159,8 +162,8 @@ static int conf_walk(struct rctl_intent *in, const char *text, const char *name,
 {
 	char *copy = strdup(text), *line, *next, *k, *v;
 	bool tos_set = false, dscp_set = false;
-	struct conf_seen seen = { .n = 0 };
-	int ret = 0, n = 0, r, first;
+	int ret = 0, n = 0, r, dup;
+	struct seen seen = { 0 };
 
 	if (!copy)
 		return rctl_err_strerror(e, ENOMEM, "cannot read '%s'", name);
@@ -176,10 +179,10 @@ static int conf_walk(struct rctl_intent *in, const char *text, const char *name,
 					   name, n);
 		if (r <= 0)
 			continue;
-		first = conf_again(&seen, k, n);
-		if (first) {
+		dup = seen_line(&seen, k, n);
+		if (dup) {
 			ret = rctl_err_plain(e, EINVAL, "'%s' line %d: '%s' given again (first on line %d)",
-					     name, n, k, first);
+					   name, n, k, dup);
 			continue;
 		}
 		if (profile) {
@@ -220,28 +223,48 @@ int rctl_intent_parse_conf(struct rctl_intent *in, const char *text,
 	return conf_walk(in, text, name, NULL, 0, e);
 }
 
-/* Read a whole small text file; NULL with -errno in *err. */
-static char *slurp(const char *path, int *err)
+/*
+ * Read a whole small config file: NULL with -errno in *err, *why set when
+ * the file itself is wrong. O_NONBLOCK, then a regular file or a character
+ * device (/dev/null: no config) only: a FIFO named as the config would hang
+ * the open or the read, and a device that has nothing fails, never waits.
+ */
+static char *slurp(const char *path, int *err, const char **why)
 {
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	size_t n = 0;
+	ssize_t r = 1;
 	char *buf;
-	size_t n;
+	int fd;
 
-	if (!f) {
+	*why = NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
 		*err = -errno;
 		return NULL;
 	}
-	buf = malloc(CONF_MAX + 1);
-	if (!buf) {
-		fclose(f);
-		*err = -ENOMEM;
-		return NULL;
+	*err = fstat(fd, &st) ? -errno : 0;
+	if (!*err && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+		*err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		*why = S_ISDIR(st.st_mode) ? NULL : "it is not a regular file";
 	}
-	errno = 0;
-	n = fread(buf, 1, CONF_MAX + 1, f);
-	/* A directory fails here with EISDIR: say that, not "Input/output error". */
-	*err = ferror(f) ? -(errno ? errno : EIO) : n > CONF_MAX ? -EFBIG : 0;
-	fclose(f);
+	buf = *err ? NULL : malloc(CONF_MAX + 1);
+	if (!*err && !buf)
+		*err = -ENOMEM;
+	while (!*err && r > 0 && n <= CONF_MAX) {
+		r = read(fd, buf + n, CONF_MAX + 1 - n);
+		if (r < 0 && errno != EINTR)
+			*err = -errno;
+		n += r > 0 ? (size_t)r : 0;
+		r = r < 0 ? 1 : r;
+	}
+	close(fd);
+	if (!*err && n > CONF_MAX)
+		*err = -EFBIG;
+	if (!*err && memchr(buf, '\0', n)) {
+		*err = -EINVAL;
+		*why = "it holds a NUL byte";
+	}
 	if (*err) {
 		free(buf);
 		return NULL;
@@ -255,14 +278,17 @@ static int apply_file(struct rctl_intent *in, const struct rctl_intent_args *a,
 {
 	const char *path = a->config ? a->config : getenv("ROCECTL_CONF");
 	bool must = path && *path;
+	const char *why;
 	char *text;
 	int err, ret;
 
 	if (!must)
 		path = RCTL_CONF_PATH;
-	text = slurp(path, &err);
+	text = slurp(path, &err, &why);
 	if (!text && err == -ENOENT && !must)
 		return rctl_intent_profile(in, a->profile ? a->profile : "lossless-dscp", e);
+	if (!text && why)
+		return rctl_err_plain(e, -err, "cannot read config '%s': %s", path, why);
 	if (!text)
 		return rctl_err_strerror(e, err, "cannot read config '%s'", path);
 	ret = rctl_intent_parse_conf(in, text, path, a->profile, e);

@@ -86,16 +86,16 @@ expect() {	# fixture exit "id:status ..."
 		[["nvmf.port_pfc", "unknown", "nvme0 (rdma 10.10.1.100:4420)"]]'
 }
 @test "fault: NVMe-oF subsystem with one path" {
-	expect fault-nvmf-one-path 3 "nvmf.paths:warn nvmf.tos:unknown"
+	expect fault-nvmf-one-path 1 "nvmf.paths:warn nvmf.tos:unknown"
 }
 @test "fault: NVMe-oF paths through one switch" {
-	expect fault-nvmf-one-tor 3 "nvmf.paths:warn nvmf.tos:unknown nvmf.tos:unknown"
+	expect fault-nvmf-one-tor 1 "nvmf.paths:warn nvmf.tos:unknown nvmf.tos:unknown"
 }
 @test "fault: NVMe-oF ctrl_loss_tmo and fast_io_fail_tmo off" {
-	expect fault-nvmf-loss-tmo-off 3 "nvmf.timers:warn nvmf.tos:unknown nvmf.tos:unknown"
+	expect fault-nvmf-loss-tmo-off 1 "nvmf.timers:warn nvmf.tos:unknown nvmf.tos:unknown"
 }
 @test "fault: NVMe-oF controller reconnecting" {
-	expect fault-nvmf-connecting 3 "nvmf.state:warn nvmf.tos:unknown nvmf.tos:unknown"
+	expect fault-nvmf-connecting 1 "nvmf.state:warn nvmf.tos:unknown nvmf.tos:unknown"
 }
 @test "fault: NVMe-oF controller on a port with PFC off" {
 	expect fault-nvmf-pfc-off 2 "pfc.prio_disabled:fail nvmf.port_pfc:fail nvmf.tos:unknown nvmf.tos:unknown"
@@ -701,7 +701,7 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	run -0 rocectl doctor -j -i "$f"
 	jq -e --arg w "$when" '.time == $w and .hostname == "node21"' <<<"$output"
 	run -0 rocectl check all -o prometheus -i "$f"
-	assert_line "rocectl_check_timestamp_seconds $t"
+	assert_line "rocectl_check_timestamp_seconds{command=\"check all\"} $t"
 	# the run's own success stays the time it ran
 	run -0 rocectl doctor -o prometheus -i "$f"
 	refute_line "rocectl_last_success_timestamp_seconds{command=\"doctor\"} $t"
