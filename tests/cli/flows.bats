@@ -32,7 +32,7 @@ load helpers
 	local f
 	for f in fault-nccl-no-tc:NCCL_IB_TC=106 fault-ucx-tc-0:UCX_IB_TRAFFIC_CLASS=106 \
 		 "fault-ceph-dscp-26:ms_async_rdma_dscp = 104"; do
-		run -2 rocectl check traffic -j --input "$FIXTURES/${f%%:*}.json"
+		run -2 rocectl check traffic -j --skip traffic.lossless_share --input "$FIXTURES/${f%%:*}.json"
 		echo "$output" | jq -e --arg fix "${f#*:}" '.findings == [.findings[0]] and
 			.findings[0].id == "traffic.consumer_class" and .findings[0].status == "fail" and
 			(.findings[0].fix | startswith($fix)) and .findings[0].device == "mlx5_0" and
@@ -48,7 +48,7 @@ load helpers
 }
 
 @test "check traffic: NCCL_IB_TC=106 lands on prio 3 with PFC: pass, check all exits 0" {
-	run -0 rocectl check traffic -j --input "$FIXTURES/traffic-nccl-healthy.json"
+	run -0 rocectl check traffic -j --skip traffic.lossless_share --input "$FIXTURES/traffic-nccl-healthy.json"
 	echo "$output" | jq -e '.findings[0].status == "pass" and
 		.findings[0].evidence == "NCCL_IB_TC=106 (/proc/4242/environ)"'
 	run -0 rocectl check all --input "$FIXTURES/traffic-nccl-healthy.json"
@@ -56,7 +56,7 @@ load helpers
 }
 
 @test "a snapshot before schema 4 has no consumers: check says nothing of them, flows says why" {
-	run -0 rocectl check traffic -j --input "$FIXTURES/mlx5-upstream-healthy.json"
+	run -0 rocectl check traffic -j --skip traffic.lossless_share --input "$FIXTURES/mlx5-upstream-healthy.json"
 	echo "$output" | jq -e '.findings == [] and .summary.exit_status == 0'
 	run --separate-stderr rocectl flows --input "$FIXTURES/mlx5-upstream-healthy.json"
 	assert_failure 3
@@ -68,7 +68,7 @@ load helpers
 		"where": "/sys/class/infiniband/mlx5_0/tc/1/traffic_class", "name": "traffic_class",
 		"value": "0", "device": "mlx5_0", "port": 1}]' \
 		"$FIXTURES/traffic-nccl-healthy.json" >"$BATS_TEST_TMPDIR/ofed.json"
-	run -2 rocectl check traffic -j --input "$BATS_TEST_TMPDIR/ofed.json"
+	run -2 rocectl check traffic -j --skip traffic.lossless_share --input "$BATS_TEST_TMPDIR/ofed.json"
 	echo "$output" | jq -e '.findings[0].status == "fail" and
 		.findings[0].fix == "echo 106 > /sys/class/infiniband/mlx5_0/tc/1/traffic_class" and
 		(.findings[0].message | startswith("all_reduce_perf (MLNX_OFED) sends DSCP 0"))'

@@ -202,7 +202,7 @@ load helpers
 	# a link that we own is followed there; a file is replaced in that directory
 	ln -sf "$d/secret" "$d/shared/ours.prom"
 	run -0 rocectl check all -o prometheus -O "$d/shared/ours.prom" -i "$f"
-	grep -q '^rocectl_check_exit_status 0$' "$d/secret"
+	grep -q '^rocectl_check_exit_status{command="check all"} 0$' "$d/secret"
 	assert_equal "$(stat -c %a "$d/secret")" 600
 	rm "$d/textfile/rocectl.prom"
 	run -0 rocectl check all -o prometheus -O "$d/textfile/rocectl.prom" -i "$f"
