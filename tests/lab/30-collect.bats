@@ -47,7 +47,7 @@ host_state() {
 			.driver == "veth"' "$SNAP"
 		jq -e --arg w "dcb of '$i'" '[.host.unreadable[] | select(.what == $w and .errno == 95)] | length == 1' "$SNAP"
 	done
-	jq -e '.schema_version == 3 and (keys_unsorted[:4] == ["schema_version", "hostname", "time", "kind"]) and
+	jq -e '.schema_version == 4 and (keys_unsorted[:4] == ["schema_version", "hostname", "time", "kind"]) and
 		.kind == "rocectl-host-snapshot" and (.hostname | length > 0) and
 		(.time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")) and
 		(.host | has("hostname") or has("time") | not) and ([.. | select(. == "")] == []) and

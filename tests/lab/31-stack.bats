@@ -33,7 +33,7 @@ gid_on() {
 	ip link set "$VLAN" mtu 1400 up
 	lab_wait 10 gid_on "$LAB_A_DEV" "$VLAN" || fail "no GID of $LAB_A_DEV on $VLAN"
 	run -0 timeout 30 "$ROCECTL" collect -O "$SNAP"
-	jq -e --arg v "$VLAN" --arg l "$LAB_A_IF" '.schema_version == 3 and
+	jq -e --arg v "$VLAN" --arg l "$LAB_A_IF" '.schema_version == 4 and
 		(.host.netdevs[] | select(.name == $v) | .kind == "vlan" and .vlan_id == 100 and
 		 .vlan_lower == $l and .vlan_egress_qos == [0,0,3,0,0,1,0,0] and .mtu == 1400 and
 		 .master == null and ([.addrs[].ip] | index("10.0.100.1") != null)) and
