@@ -389,7 +389,7 @@ static int subsys_read(struct rctl_nvme *nv, const char *base, const char *name)
 		ret = paths_read(c, s);
 	}
 	closedir(d);
-	if (s)
+	if (s && s->n_paths)
 		qsort(s->paths, s->n_paths, sizeof(*s->paths), path_cmp);
 	return ret;
 }
