@@ -784,6 +784,13 @@ static void test_dir_lock(void **state)
 	rctl_tune_dir_close(&d2);
 }
 
+/* A call that must succeed; when it fails, the test says why (its message). */
+static void ok_or_say(int ret, const struct rctl_err *e)
+{
+	if (ret)
+		fail_msg("%d: %s", ret, e->msg);
+}
+
 /*
  * Fixture "name" with its bnxt_re configfs cc/ directory made under the test
  * directory (ROCECTL_CONFIGFS), cc/apply in it, and the files given as
@@ -845,14 +852,14 @@ static void test_bnxt_oot_hex_write(void **state)
 	assert_string_equal(p.ch[1].new_text, "0x30");	/* 48; "48" would be 0x48 = 72: EINVAL */
 	assert_string_equal(p.ch[1].from, "10");
 	open_sd(&d, "state-hex");
-	assert_int_equal(rctl_tune_apply(&p, &d, sp, sizeof(sp), &e), 0);
+	ok_or_say(rctl_tune_apply(&p, &d, sp, sizeof(sp), &e), &e);
 	snprintf(f, sizeof(f), "%s/roce_dscp", cc);
 	assert_string_equal(get(f), "0x1a\n");
 	snprintf(f, sizeof(f), "%s/cnp_dscp", cc);
 	assert_string_equal(get(f), "0x30\n");
 	snprintf(f, sizeof(f), "%s/apply", cc);
 	assert_string_equal(get(f), "1\n");
-	assert_int_equal(rctl_tune_revert(&d, sp, &q, &e), 0);
+	ok_or_say(rctl_tune_revert(&d, sp, &q, &e), &e);
 	snprintf(f, sizeof(f), "%s/roce_dscp", cc);
 	assert_string_equal(get(f), "0x18\n");
 	snprintf(f, sizeof(f), "%s/cnp_dscp", cc);
@@ -883,12 +890,12 @@ static void test_bnxt_oot_ecn_marking(void **state)
 	assert_string_equal(p.ch[0].old_text, "0");
 	assert_string_equal(p.ch[0].new_text, "0x1");
 	open_sd(&d, "state-ecn-marking");
-	assert_int_equal(rctl_tune_apply(&p, &d, sp, sizeof(sp), &e), 0);
+	ok_or_say(rctl_tune_apply(&p, &d, sp, sizeof(sp), &e), &e);
 	snprintf(f, sizeof(f), "%s/ecn_marking", cc);
 	assert_string_equal(get(f), "0x1\n");
 	snprintf(f, sizeof(f), "%s/apply", cc);
 	assert_string_equal(get(f), "1\n");
-	assert_int_equal(rctl_tune_revert(&d, sp, &q, &e), 0);
+	ok_or_say(rctl_tune_revert(&d, sp, &q, &e), &e);
 	snprintf(f, sizeof(f), "%s/ecn_marking", cc);
 	assert_memory_equal(get(f), "0\n", 2);
 	bnxt_cc_done(&h, &p, &q, &d);
