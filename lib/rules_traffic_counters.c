@@ -156,7 +156,7 @@ static void measure(const struct rctl_judge *j, const struct rctl_target *t, boo
 		d->s.prio[q] = et_role(j, t, t->nd, role, q, &found);
 		d->s.has_prio |= found;
 	}
-	d->v = d->counted ? rctl_share_judge(&d->s, j->in->prio, &d->top) : RCTL_SHARE_FEW;
+	d->v = d->counted ? rctl_share_judge(&d->s, j->in->prio, &d->top) : RCTL_SHARE_NO_COUNTER;
 }
 
 /* "rx: 1075200 RoCE (ethtool -S), 1075200 on prio 3, 401 on prio 0" */
@@ -191,21 +191,41 @@ static void evidence(const struct rctl_judge *j, const struct dir d[2], char *bu
 		dir_text(&d[1], j->in->prio, buf + n, len - n);
 }
 
-/* The driver lacks the counter: name the one missing, or that there is none. */
-static void not_measurable(struct rctl_judge *j, const struct rctl_target *t, const char *ev)
+/*
+ * The driver lacks a counter: unknown, naming the one missing. ice counts
+ * PFC frames per priority (rx_priority_#_xoff.nic) but no packets per
+ * priority or TC (drivers/net/ethernet/intel/ice/ice_ethtool.c,
+ * ice_gstrings_pf_stats): its RoCE share cannot be measured, and a host
+ * whose RoCE may be on priority 0 must not pass for it.
+ */
+static void not_measurable(struct rctl_judge *j, const struct rctl_target *t, const char *ev,
+			   const struct dir d[2], const char *exp)
 {
-	const char *c =
-		rctl_catalog_role_counter(t->nd->driver, RCTL_SRC_ETHTOOL, RCTL_ROLE_PRIO_RX_PKTS);
-	char why[160];
+	const char *drv = t->nd->driver[0] ? t->nd->driver : "its driver";
+	const char *c = rctl_catalog_role_counter(t->nd->driver, RCTL_SRC_ETHTOOL,
+						  RCTL_ROLE_PRIO_RX_PKTS);
+	const char *pfc = rctl_catalog_role_counter(t->nd->driver, RCTL_SRC_ETHTOOL,
+						    RCTL_ROLE_PFC_RX);
+	char why[192];
 
-	if (c)
-		snprintf(why, sizeof(why), "'%s' (%s) shows no %s in ethtool -S", t->nd->name,
-			 t->nd->driver, c);
+	if (d[0].s.has_prio || d[1].s.has_prio)
+		snprintf(why, sizeof(why), "%s has no RoCE packet counter (hw_counters, PMA)",
+			 t->name);
+	else if (c)
+		snprintf(why, sizeof(why), "'%s' (%s) shows no %s in ethtool -S", t->nd->name, drv,
+			 c);
+	else if (pfc)
+		snprintf(why, sizeof(why), "%s counts no packets per priority (only PFC frames: %s)",
+			 drv, pfc);
 	else
-		snprintf(why, sizeof(why), "%s counts no packets per priority",
-			 t->nd->driver[0] ? t->nd->driver : "its driver");
-	rctl_pass_ev(j, t, "RoCE on the lossless priority", "not measurable", ev,
-		     "which priority RoCE used cannot be measured: %s", why);
+		snprintf(why, sizeof(why), "%s counts no packets per priority", drv);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+				     .target = t->name,
+				     .expected = exp,
+				     .observed = "not measurable",
+				     .evidence = ev },
+		 "which priority RoCE used cannot be measured: %s", why);
 }
 
 void rule_traffic_lossless_share(struct rctl_judge *j, const struct rctl_target *t)
@@ -220,8 +240,8 @@ void rule_traffic_lossless_share(struct rctl_judge *j, const struct rctl_target 
 	measure(j, t, true, &d[1]);
 	evidence(j, d, ev, sizeof(ev));
 	snprintf(exp, sizeof(exp), "RoCE on prio %d", p);
-	if (!d[0].s.has_prio && !d[1].s.has_prio) {
-		not_measurable(j, t, ev);
+	if (d[0].v == RCTL_SHARE_NO_COUNTER && d[1].v == RCTL_SHARE_NO_COUNTER) {
+		not_measurable(j, t, ev, d, exp);
 		return;
 	}
 	/* The direction that says most: a failure, then an unknown, then the larger. */

@@ -27,13 +27,15 @@ expect() {	# fixture exit "id:status ..."
 
 @test "healthy hosts: no warning, no failure, no unknown, exit 0" {
 	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
-		 bnxt-oot-healthy ice-irdma-healthy mlx5-vlan-healthy mlx5-lag-healthy \
+		 bnxt-oot-healthy mlx5-vlan-healthy mlx5-lag-healthy \
 		 mlx5-vf-beside-pf-healthy mlx5-upstream-healthy-v1 mlx5-ipv6-healthy; do
 		run -0 rocectl check all --input "$FIXTURES/$f.json"
 		assert_line "Summary: $(rocectl check all -j -i "$FIXTURES/$f.json" | jq -r .summary.pass) passed, 0 warnings, 0 errors, 0 unknown (exit 0)"
 		run -0 verdict "$f"
 		assert_output ""
 	done
+	# ice counts no packets per priority: where RoCE ran is unknown, nothing else
+	expect ice-irdma-healthy 3 "traffic.lossless_share:unknown"
 }
 
 @test "healthy hosts: every area passed, with passes in JSON" {
@@ -184,30 +186,30 @@ expect() {	# fixture exit "id:status ..."
 
 # A warning, not a failure: no host setting can turn it on (only Intel's driver).
 @test "inbox irdma: DCQCN is off by the driver's code (known, a warning), and no CNP finding at all" {
-	expect ice-irdma-inbox 1 "pfc.without_ecn:warn ecn.np_disabled:warn ecn.rp_disabled:warn dcqcn.params:warn"
+	expect ice-irdma-inbox 1 "pfc.without_ecn:warn ecn.np_disabled:warn ecn.rp_disabled:warn dcqcn.params:warn traffic.lossless_share:unknown"
 	run -1 rocectl check all -j -i "$FIXTURES/ice-irdma-inbox.json"
 	jq -e '[.findings[] | select(.area == "cnp")] == []' <<<"$output"
 	jq -e '[.findings[] | select(.id == "ecn.rp_disabled")][0] |
 		(.evidence | test("irdma_roce_fill_and_set_qpctx_info")) and .setting_id == null and
 		(.fix | test("out-of-tree irdma"))' <<<"$output"
 	run -0 rocectl check all -i "$FIXTURES/ice-irdma-inbox.json" --skip ecn --skip dcqcn \
-		--skip pfc.without_ecn
+		--skip pfc.without_ecn --skip traffic.lossless_share
 }
 
 @test "E810 pause storm: XOFF refreshed through the interval with no XON (ice has no duration counter)" {
-	expect fault-ice-xoff-storm 2 "counters.pause_storm:fail"
+	expect fault-ice-xoff-storm 2 "counters.pause_storm:fail traffic.lossless_share:unknown"
 	run -2 rocectl check counters -j -i "$FIXTURES/fault-ice-xoff-storm.json"
 	jq -e '.findings[] | select(.status == "fail") | .message | test("prio 3 for the whole interval")' <<<"$output"
 	# one XON in the interval: the pause ended, no storm
 	jq '(.host.netdevs[0].stats[] | select(.name == "tx_priority_3_xon.nic") | .delta) = 1' \
 		"$FIXTURES/fault-ice-xoff-storm.json" >"$BATS_TEST_TMPDIR/xon.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/xon"
-	assert_output ""
+	assert_output "traffic.lossless_share:unknown"
 	# a device that never sent XON: its silence says nothing
 	jq '(.host.netdevs[0].stats[] | select(.name | test("_xon.nic")) | .value) = 0' \
 		"$FIXTURES/fault-ice-xoff-storm.json" >"$BATS_TEST_TMPDIR/noxon.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/noxon"
-	assert_output ""
+	assert_output "traffic.lossless_share:unknown"
 }
 
 @test "irdma before Linux 6.5 on a VLAN: the PCP is rt_tos2priority(ToS), the egress-qos-map unread" {
@@ -284,7 +286,7 @@ expect() {	# fixture exit "id:status ..."
 	jq '(.host.netdevs[0].stats[] | select(.name == "rx_dropped.nic") | .delta) = 12' \
 		"$FIXTURES/ice-irdma-healthy.json" >"$BATS_TEST_TMPDIR/ice.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/ice"
-	assert_output "counters.rx_discards:warn"
+	assert_output $'counters.rx_discards:warn\ntraffic.lossless_share:unknown'
 }
 
 @test "CNP fixes go where each bnxt_re driver keeps the CNP DSCP" {
@@ -613,10 +615,11 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 		"$FIXTURES/bnxt-oot-healthy.json" "$FIXTURES/ice-irdma-healthy.json"
 	assert_line "0 outliers among 6 RoCE ports"
 	# each host's own doctor agrees
-	for f in mlx5-upstream-healthy mlx5-cx5-healthy mlx5-ofed-healthy bnxt-healthy bnxt-oot-healthy \
-		ice-irdma-healthy; do
+	for f in mlx5-upstream-healthy mlx5-cx5-healthy mlx5-ofed-healthy bnxt-healthy bnxt-oot-healthy; do
 		run -0 rocectl doctor -q --input "$FIXTURES/$f.json"
 	done
+	# but on ice, where RoCE ran: ice counts no packets per priority
+	run -3 rocectl doctor -q --input "$FIXTURES/ice-irdma-healthy.json"
 	# a fault among them is still found, against its own driver family
 	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
 		"$FIXTURES/fault-tos-0.json" "$FIXTURES/bnxt-healthy.json" "$FIXTURES/bnxt-oot-healthy.json" \

@@ -5,16 +5,18 @@
 # devices; snapshots without a neighbour; the live path without RDMA.
 load helpers
 
-# Non-pass findings of "check all" as "id:status" lines.
+# Non-pass findings of "check all" as "id:status" lines. Where RoCE ran is
+# not this file's question: the E810 hosts' traffic.lossless_share is unknown
+# (ice counts no packets per priority; traffic.bats judges it).
 verdict() {
-	rocectl check all -j --input "$FIXTURES/$1.json" |
+	rocectl check all -j --input "$FIXTURES/$1.json" --skip traffic.lossless_share |
 		jq -r '.findings[] | select(.status != "pass") | "\(.id):\(.status)"'
 }
 
 expect() {	# fixture exit "id:status ..."
 	run -0 verdict "$1"
 	assert_output "$(printf '%s\n' $3)"
-	run -"$2" rocectl check all --input "$FIXTURES/$1.json"
+	run -"$2" rocectl check all --input "$FIXTURES/$1.json" --skip traffic.lossless_share
 }
 
 @test "healthy hosts with a neighbour that matches the intent: every peer rule passes, exit 0" {
@@ -122,7 +124,8 @@ expect() {	# fixture exit "id:status ..."
 	assert_line "# TYPE rocectl_lldp_neighbor_info gauge"
 	assert_line 'rocectl_lldp_neighbor_info{command="check all",device="mlx5_0",port="1",netdev="ens1f0np0",switch="leaf-07",switch_port="Ethernet1/7",chassis_id="0c:42:a1:00:00:07",source="lldpd"} 1'
 	run -0 promtool check metrics <<<"$output"
-	run -0 rocectl check all -o openmetrics -i "$FIXTURES/ice-peer-healthy.json"
+	run -0 rocectl check all -o openmetrics -i "$FIXTURES/ice-peer-healthy.json" \
+		--skip traffic.lossless_share
 	assert_line "# TYPE rocectl_lldp_neighbor info"
 	assert_line --partial 'rocectl_lldp_neighbor_info{command="check all",device="rocep152s0f0",port="1",netdev="ens5f0np0",switch="leaf-08",'
 	run -3 rocectl check all -o prometheus -i "$FIXTURES/fault-peer-fw-lldp-agent.json"

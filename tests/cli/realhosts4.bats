@@ -15,7 +15,7 @@ verdict() {
 		(.message | test("irdma reports active_mtu 4096, but the netdev MTU 4150 leaves room for RoCE MTU 2048")) and
 		.fix == "ip link set dev ens5f0np0 mtu 4192"' <<<"$output"
 	run -0 verdict fault-irdma-mtu-4150
-	assert_output "mtu.active:fail"
+	assert_output $'mtu.active:fail\ntraffic.lossless_share:unknown'
 	# mlx5 subtracts the headers itself: its active_mtu is the verdict there
 	run -0 rocectl check mtu -i "$FIXTURES/ice-irdma-healthy.json"
 }
@@ -47,7 +47,7 @@ verdict() {
 
 @test "issue 37.3: ice's default DSCP map of DSCP mode is judged, by its TC count" {
 	run -0 verdict ice-dscp-default-map
-	assert_output ""
+	assert_output "traffic.lossless_share:unknown"	# ice counts no packets per priority
 	run -0 rocectl check dscp -j -i "$FIXTURES/ice-dscp-default-map.json"
 	jq -e '.findings[] | select(.id == "dscp.missing") | .got == "DSCP 26 -> prio 3"' <<<"$output"
 	# 4 TCs: DSCP 12-19 -> 3, but nothing sets 26 (ice_dcbnl_setapp's loops)

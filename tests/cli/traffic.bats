@@ -32,9 +32,8 @@ edited() {
 
 @test "traffic: every healthy host passes it, once per port" {
 	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
-		 bnxt-oot-healthy ice-irdma-healthy mlx5-vlan-healthy mlx5-lag-healthy \
-		 mlx5-upstream-healthy-v1 mlx5-ipv6-healthy mlx5-peer-healthy bnxt-peer-healthy \
-		 ice-peer-healthy; do
+		 bnxt-oot-healthy mlx5-vlan-healthy mlx5-lag-healthy \
+		 mlx5-upstream-healthy-v1 mlx5-ipv6-healthy mlx5-peer-healthy bnxt-peer-healthy; do
 		run -0 share -i "$FIXTURES/$f.json"
 		[ "${#lines[@]}" -eq 1 ]
 		assert_line --regexp '^pass\|'
@@ -64,13 +63,21 @@ edited() {
 	assert_output ""
 }
 
-@test "traffic: a driver without per-priority packet counters is named, never guessed" {
-	run -0 share -i "$FIXTURES/ice-irdma-healthy.json"
-	assert_output "pass|which priority RoCE used cannot be measured: ice counts no packets per priority"
+@test "traffic: a driver without per-priority packet counters is unknown, named, never a pass" {
+	# ice counts PFC frames per priority, no packets (ice_ethtool.c ice_gstrings_pf_stats)
+	for f in ice-irdma-healthy ice-peer-healthy; do
+		run -3 share -i "$FIXTURES/$f.json"
+		assert_output "unknown|which priority RoCE used cannot be measured: ice counts no packets per priority (only PFC frames: rx_priority_#_xoff.nic)"
+	done
 	# bnxt_en shows rx/tx_packets_pri# only with a valid pri2cos map (a PF's port_stats_ext)
 	edited bnxt-healthy '.host.netdevs[0].stats |= map(select(.name | test("_pri[0-9]$") | not))'
-	run -0 share -i "$BATS_TEST_TMPDIR/x.json"
-	assert_output "pass|which priority RoCE used cannot be measured: 'ens2f0np0' (bnxt_en) shows no rx_packets_pri# in ethtool -S"
+	run -3 share -i "$BATS_TEST_TMPDIR/x.json"
+	assert_output "unknown|which priority RoCE used cannot be measured: 'ens2f0np0' (bnxt_en) shows no rx_packets_pri# in ethtool -S"
+	# per-priority counters without any RoCE packet counter: unknown too, not "too little"
+	edited fault-mlx5-roce-prio0 '.host.netdevs[0].stats |= map(select(.name | test("vport_rdma") | not)) |
+		.host.devices[0].ports[0].hw_counters = [] | .host.devices[0].ports[0].pma_counters = []'
+	run -3 share -i "$BATS_TEST_TMPDIR/x.json"
+	assert_output --regexp "^unknown\|which priority RoCE used cannot be measured: .* has no RoCE packet counter"
 }
 
 @test "traffic: fewer than 1000 RoCE packets each way are not judged" {

@@ -13,13 +13,16 @@ plan_lines() {
 @test "healthy hosts: nothing to change" {
 	local f
 	for f in mlx5-upstream-healthy mlx5-ofed-healthy mlx5-cx5-healthy bnxt-healthy \
-		 bnxt-oot-healthy ice-irdma-healthy mlx5-lag-healthy; do
+		 bnxt-oot-healthy mlx5-lag-healthy; do
 		run -0 rocectl tune plan -j --input "$FIXTURES/$f.json"
 		echo "$output" | jq -e '.changes == [] and .to_apply == 0 and .profile == "lossless-dscp"' ||
 			fail "$f: $output"
 		run -0 rocectl tune plan --input "$FIXTURES/$f.json"
 		assert_output "nothing to change: the host is at the intent (profile lossless-dscp)"
 	done
+	# ice counts no packets per priority: whether RoCE ran on prio 3 stays unknown
+	run -0 rocectl tune plan --input "$FIXTURES/ice-irdma-healthy.json"
+	assert_output "nothing tune can change, but the host is not known to be at the intent (profile lossless-dscp), 1 unknown (see 'rocectl check all')"
 }
 
 @test "each misconfigured fixture gives exactly its plan" {
@@ -141,10 +144,12 @@ plan_lines() {
 	# what tune changes is no manual step; a healthy host is at the intent
 	run -0 rocectl tune plan -j --input "$FIXTURES/fault-pfc-off-prio3.json"
 	jq -e '.to_apply == 1 and .manual_steps == 0 and .manual == [] and .at_intent == false' <<<"$output"
-	for f in mlx5-upstream-healthy bnxt-healthy ice-irdma-healthy; do
+	for f in mlx5-upstream-healthy bnxt-healthy; do
 		run -0 rocectl tune plan -j --input "$FIXTURES/$f.json"
 		jq -e '.at_intent == true and .manual == [] and .unknown == 0' <<<"$output"
 	done
+	run -0 rocectl tune plan -j --input "$FIXTURES/ice-irdma-healthy.json"
+	jq -e '.at_intent == false and .manual == [] and .unknown == 1' <<<"$output"
 }
 
 @test "intent options change the plan; lldpad marks DCB changes as needing --force" {
