@@ -5,8 +5,10 @@
  * lands on a priority with PFC; what to change in the program's own terms
  * when not. The verdicts are check's traffic area (lib/rules_traffic.c).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -56,56 +58,78 @@ static void u64_or_null(const char *key, bool known, uint64_t v)
 		out_null(OUT_ANY, key, NULL);
 }
 
-static void print_consumer(const struct rctl_host *h, const struct rctl_intent *in,
-			   const struct rctl_device *d, const struct rctl_port *p,
-			   const struct rctl_netdev *nd, const struct rctl_consumer *c)
-{
+/* A consumer of the port with its verdict, computed once for its row and its advice. */
+struct judged {
+	const struct rctl_consumer *c;
 	struct rctl_flow_class fc;
 	enum rctl_status st;
 	int prio;
+};
 
-	st = rctl_consumer_verdict(h, in, c, d, p, nd, &fc, &prio);
+static void print_consumer(const struct judged *v)
+{
+	const struct rctl_flow_class *fc = &v->fc;
+	const struct rctl_consumer *c = v->c;
+
 	out_row_begin();
 	out_str(OUT_ANY, "owner", NULL, c->name);
 	u64_or_null("pid", c->pid, c->pid);
 	out_u64(OUT_ANY, "qps", NULL, c->n_qps);
 	out_u64(OUT_ANY, "cm_ids", NULL, c->n_cm_ids);
-	out_str(OUT_ANY, "app", NULL, fc.app);
-	u64_or_null("tos", fc.tos >= 0, (uint64_t)fc.tos);
-	u64_or_null("dscp", fc.tos >= 0, (uint64_t)fc.tos >> 2);
-	u64_or_null("prio", prio >= 0, (uint64_t)prio);
-	out_str(OUT_ANY, "status", NULL, rctl_status_name(st));
-	out_str(OUT_ANY, "source", NULL, fc.source[0] ? fc.source : fc.why);
-	out_str(OUT_JSON, "reason", NULL, st == RCTL_UNKNOWN ? fc.why : NULL);
-	out_str(OUT_JSON, "fix", NULL, st != RCTL_PASS && fc.fix[0] ? fc.fix : NULL);
+	out_str(OUT_ANY, "app", NULL, fc->app);
+	u64_or_null("tos", fc->tos >= 0, (uint64_t)fc->tos);
+	u64_or_null("dscp", fc->tos >= 0, (uint64_t)fc->tos >> 2);
+	u64_or_null("prio", v->prio >= 0, (uint64_t)v->prio);
+	out_str(OUT_ANY, "status", NULL, rctl_status_name(v->st));
+	out_str(OUT_ANY, "source", NULL, fc->source[0] ? fc->source : fc->why);
+	out_str(OUT_JSON, "reason", NULL, v->st == RCTL_UNKNOWN ? fc->why : NULL);
+	out_str(OUT_JSON, "fix", NULL, v->st != RCTL_PASS && fc->fix[0] ? fc->fix : NULL);
 	out_row_end();
 }
 
 /* Under the table, in text: what to change, or why the host cannot tell. */
-static void print_advice(const struct rctl_host *h, const struct rctl_intent *in,
-			 const struct rctl_device *d, const struct rctl_port *p,
-			 const struct rctl_netdev *nd, const struct rctl_consumer *c)
+static void print_advice(const struct judged *v)
 {
-	struct rctl_flow_class fc;
-	enum rctl_status st;
-	int prio;
+	if (v->st == RCTL_UNKNOWN && v->fc.source[0])
+		out_text("  %s: %s\n", v->c->name, v->fc.why);
+	if (v->st != RCTL_PASS && v->fc.fix[0])
+		out_text("  %s: fix: %s\n", v->c->name, v->fc.fix);
+}
 
-	st = rctl_consumer_verdict(h, in, c, d, p, nd, &fc, &prio);
-	if (st == RCTL_UNKNOWN && fc.source[0])
-		out_text("  %s: %s\n", c->name, fc.why);
-	if (st != RCTL_PASS && fc.fix[0])
-		out_text("  %s: fix: %s\n", c->name, fc.fix);
+/* The consumers of port p judged, into a malloc'ed array; -ENOMEM. */
+static int judge_port(const struct rctl_host *h, const struct rctl_intent *in,
+		      const struct rctl_device *d, const struct rctl_port *p,
+		      const struct rctl_netdev *nd, struct judged **out, uint32_t *n)
+{
+	const struct rctl_rdma_res *r = &h->res;
+	struct judged *v;
+	uint32_t i;
+
+	*n = 0;
+	*out = v = calloc(r->n_consumers ? r->n_consumers : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < r->n_consumers; i++) {
+		if (!rctl_consumer_judged(&r->consumers[i]) ||
+		    !rctl_consumer_on(r, &r->consumers[i], d->name, p->port))
+			continue;
+		v[*n].c = &r->consumers[i];
+		v[*n].st = rctl_consumer_verdict(h, in, v[*n].c, d, p, nd, &v[*n].fc,
+						 &v[*n].prio);
+		++*n;
+	}
+	return 0;
 }
 
 /* "mlx5_0/1 (eth2): trust dscp, pfc 3, rdma_cm default tos 106" and its consumers. */
-static void print_port(const struct rctl_host *h, const struct rctl_intent *in,
-		       const struct rctl_device *d, const struct rctl_port *p)
+static int print_port(const struct rctl_host *h, const struct rctl_intent *in,
+		      const struct rctl_device *d, const struct rctl_port *p)
 {
 	const struct rctl_netdev *nd = rctl_host_netdev(h, p->netdev);
-	const struct rctl_rdma_res *r = &h->res;
 	bool prios[8], trust = false;
+	struct judged *v;
+	uint32_t i, n;
 	char buf[24];
-	uint32_t i;
 
 	out_obj_begin(NULL);
 	out_str(OUT_ANY, "device", "%s", d->name);
@@ -129,18 +153,18 @@ static void print_port(const struct rctl_host *h, const struct rctl_intent *in,
 			p->cm.roce_tos);
 	else
 		out_null(OUT_ANY, "rdma_cm_tos", ", rdma_cm default tos %s\n");
+	if (judge_port(h, in, d, p, nd, &v, &n))
+		return -ENOMEM;
 	out_table_indent(2);
 	out_table_begin("consumers", consumer_cols, 9);
-	for (i = 0; i < r->n_consumers; i++)
-		if (rctl_consumer_judged(&r->consumers[i]) &&
-		    rctl_consumer_on(r, &r->consumers[i], d->name, p->port))
-			print_consumer(h, in, d, p, nd, &r->consumers[i]);
+	for (i = 0; i < n; i++)
+		print_consumer(&v[i]);
 	out_table_end();
-	for (i = 0; i < r->n_consumers; i++)
-		if (rctl_consumer_judged(&r->consumers[i]) &&
-		    rctl_consumer_on(r, &r->consumers[i], d->name, p->port))
-			print_advice(h, in, d, p, nd, &r->consumers[i]);
+	for (i = 0; i < n; i++)
+		print_advice(&v[i]);
 	out_obj_end();
+	free(v);
+	return 0;
 }
 
 /* Whether --dev names entry e: its port, or its device when it has no port yet. */
@@ -189,19 +213,22 @@ static void print_entries(const struct rctl_rdma_res *r, const char *filter,
 	out_table_end();
 }
 
-static void print_flows(struct rctl_ctx *ctx, const struct rctl_host *h,
-			const struct rctl_intent *in, const char *filter)
+static int print_flows(struct rctl_ctx *ctx, const struct rctl_host *h,
+		       const struct rctl_intent *in, const char *filter)
 {
 	const struct rctl_rdma_res *r = &h->res;
 	uint32_t i, k;
+	int ret = 0;
 
 	out_arr_begin("ports");
-	for (i = 0; i < h->n_devs; i++)
-		for (k = 0; k < h->devs[i].n_ports; k++)
+	for (i = 0; !ret && i < h->n_devs; i++)
+		for (k = 0; !ret && k < h->devs[i].n_ports; k++)
 			if (rctl_port_match(filter, &h->devs[i], &h->devs[i].ports[k]) &&
 			    !strcmp(h->devs[i].ports[k].link_layer, "Ethernet"))
-				print_port(h, in, &h->devs[i], &h->devs[i].ports[k]);
+				ret = print_port(h, in, &h->devs[i], &h->devs[i].ports[k]);
 	out_arr_end();
+	if (ret)
+		return ret;
 	cmd_nvme_print(h, 2);	/* the kernel's NVMe-oF controllers, when the host has some */
 	out_u64(OUT_ANY, "qps", "\n%" PRIu64 " QPs", r->n_qps);
 	out_u64(OUT_ANY, "cm_ids", " and %" PRIu64 " rdma_cm ids on this host", r->n_cm_ids);
@@ -209,6 +236,7 @@ static void print_flows(struct rctl_ctx *ctx, const struct rctl_host *h,
 	out_text("%s\n", ctx->verbose ? "" : " (-v lists them)");
 	if (ctx->verbose)
 		print_entries(r, filter, h);
+	return 0;
 }
 
 static int do_flows(struct rctl_ctx *ctx, int argc, char **argv)
@@ -230,8 +258,9 @@ static int do_flows(struct rctl_ctx *ctx, int argc, char **argv)
 	if (!ret && !h.res.st.ok)
 		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot read the RDMA consumers: %s",
 				 h.res.st.err ? h.res.st.reason : "not in this snapshot");
-	if (!ret)
-		print_flows(ctx, &h, &in, filter);
+	if (!ret && print_flows(ctx, &h, &in, filter))
+		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot show the RDMA consumers: %s",
+				 strerror(ENOMEM));
 	rctl_host_free(&h);
 	return ret;
 }

@@ -275,30 +275,86 @@ static int nccl_files(struct rctl_rdma_res *r, const struct rctl_consumer *c, ch
 	return 0;
 }
 
-/* MLNX_OFED's mlx5_ib traffic_class_show(): "Global tclass=N", or nothing when unset. */
+/*
+ * MLNX_OFED's /sys/class/infiniband/DEV/tc/PORT/traffic_class, as
+ * traffic_class_show() writes it (mlnx-ofa_kernel drivers/infiniband/hw/
+ * mlx5/main_ext.c, MLNX_OFED 5.x to 24.x; read at knneth/mlnx-ofa_kernel
+ * 1b1d8b6): "Global tclass=N\n" when the global class is set (tcd->val,
+ * -1 when not), then one line per per-destination rule as its parse_tree
+ * printers write them, each field optional but the class:
+ * "src_ip=A,dst_ip=B/M,tclass=T\n" or "src_ip6=A,dst_ip6=B,tclass=T\n".
+ * Empty when nothing is set (the upstream kernel has no such file).
+ */
+int rctl_ofed_tclass_parse(const char *txt, int *global, uint32_t *n_rules)
+{
+	const char *p = txt, *nl, *t;
+	char *end;
+	long v;
+
+	*global = -1;
+	*n_rules = 0;
+	for (; *p; p = *nl ? nl + 1 : nl) {
+		nl = p + strcspn(p, "\n");
+		if (!strncmp(p, "Global tclass=", 14)) {
+			v = strtol(p + 14, &end, 10);
+			if (end == p + 14 || end != nl || v < 0 || v > 255)
+				return -EINVAL;
+			*global = (int)v;
+			continue;
+		}
+		t = strstr(p, "tclass=");
+		if (t && t < nl)
+			++*n_rules;
+		else if (nl > p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The global class replaces the class of every RTS QP of the port but GSI
+ * and DCT (tclass_update_qps()); a rule that of the QPs to its destination,
+ * and only while no global class is set (tclass_get_tclass_locked()).
+ */
+static int ofed_port(struct rctl_host *h, const struct rctl_device *d, uint32_t port)
+{
+	char path[PATH_MAX], txt[4096], val[16];
+	uint32_t n_rules;
+	int global;
+
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s/tc/%u/traffic_class", rctl_sysfs(),
+		 d->name, port);
+	if (rctl_read_file(path, txt, sizeof(txt)) ||
+	    rctl_ofed_tclass_parse(txt, &global, &n_rules))
+		return 0;
+	if (global >= 0) {
+		snprintf(val, sizeof(val), "%d", global);
+		if (add_setting(&h->res.conf, &h->res.n_conf, "ofed-sysfs", path, "traffic_class",
+				val, strlen(val)))
+			return -ENOMEM;
+		snprintf(h->res.conf[h->res.n_conf - 1].dev, RCTL_NAME_LEN, "%s", d->name);
+		h->res.conf[h->res.n_conf - 1].port = port;
+	}
+	if (n_rules) {
+		snprintf(val, sizeof(val), "%u", n_rules);
+		if (add_setting(&h->res.conf, &h->res.n_conf, "ofed-sysfs", path,
+				"traffic_class_rules", val, strlen(val)))
+			return -ENOMEM;
+		snprintf(h->res.conf[h->res.n_conf - 1].dev, RCTL_NAME_LEN, "%s", d->name);
+		h->res.conf[h->res.n_conf - 1].port = port;
+	}
+	return 0;
+}
+
 static int ofed_tclass(struct rctl_host *h)
 {
-	char path[PATH_MAX], txt[256], *v;
 	uint32_t i, k;
+	int ret = 0;
 
-	for (i = 0; i < h->n_devs; i++)
-		for (k = 0; k < h->devs[i].n_ports; k++) {
-			struct rctl_tc_setting *s;
-
-			snprintf(path, sizeof(path), "%s/class/infiniband/%s/tc/%u/traffic_class",
-				 rctl_sysfs(), h->devs[i].name, h->devs[i].ports[k].port);
-			if (rctl_read_file(path, txt, sizeof(txt)) ||
-			    strncmp(txt, "Global tclass=", 14))
-				continue;
-			v = txt + 14;
-			if (add_setting(&h->res.conf, &h->res.n_conf, "ofed-sysfs", path,
-					"traffic_class", v, strcspn(v, "\n ")))
-				return -ENOMEM;
-			s = &h->res.conf[h->res.n_conf - 1];
-			snprintf(s->dev, sizeof(s->dev), "%s", h->devs[i].name);
-			s->port = h->devs[i].ports[k].port;
-		}
-	return 0;
+	for (i = 0; !ret && i < h->n_devs; i++)
+		for (k = 0; !ret && k < h->devs[i].n_ports; k++)
+			ret = ofed_port(h, &h->devs[i], h->devs[i].ports[k].port);
+	return ret;
 }
 
 int rctl_consumers_collect(struct rctl_host *h, struct rctl_err *e)

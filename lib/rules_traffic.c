@@ -183,6 +183,16 @@ void rctl_consumer_class(const struct rctl_host *h, const struct rctl_intent *in
 		snprintf(fc->fix, sizeof(fc->fix), "echo %d > %s", in->tos, w->where);
 		return;
 	}
+	g = setting(r->conf, r->n_conf, "traffic_class_rules", d->name, p->port, &w);
+	if (g) {
+		/* without a global one, each rule sets the class of the QPs to its peers */
+		fc->app = "MLNX_OFED";
+		snprintf(fc->why, sizeof(fc->why),
+			 "%s per-destination tclass rules in %s set the class of the QPs to the "
+			 "peers they match: which apply is not known", g, w->where);
+		snprintf(fc->fix, sizeof(fc->fix), "echo %d > %s", in->tos, w->where);
+		return;
+	}
 	if (c->pid && has_prefix_var(c, "NCCL_")) {
 		nccl_class(r, c, in, fc);
 		return;

@@ -133,6 +133,12 @@ extern const char *const rctl_tc_env_names[];
  */
 int rctl_conf_parse(const char *txt, const char *source, const char *where,
 		    const char *const *keys, struct rctl_rdma_res *res);
+/*
+ * MLNX_OFED's tc/PORT/traffic_class text: *global the "Global tclass=N"
+ * (-1 when unset), *n_rules the per-destination rule lines. -EINVAL when a
+ * line is neither or the class is not a byte.
+ */
+int rctl_ofed_tclass_parse(const char *txt, int *global, uint32_t *n_rules);
 int rctl_rdma_parse_port(const struct nlmsghdr *nlh, struct rctl_device *d);
 
 /* MLNX_OFED qos/dscp2prio text (both shapes) into map; false: no entry. */

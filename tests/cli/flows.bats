@@ -74,6 +74,17 @@ load helpers
 		(.findings[0].message | startswith("all_reduce_perf (MLNX_OFED) sends DSCP 0"))'
 }
 
+@test "MLNX_OFED per-destination tclass rules without a global class: the consumer's class is unknown" {
+	# main_ext.c: a rule sets the class of the QPs to the peers it matches, the global one of all
+	jq '.host.rdma_resources.settings += [{"source": "ofed-sysfs",
+		"where": "/sys/class/infiniband/mlx5_0/tc/1/traffic_class", "name": "traffic_class_rules",
+		"value": "2", "device": "mlx5_0", "port": 1}]' \
+		"$FIXTURES/traffic-nccl-healthy.json" >"$BATS_TEST_TMPDIR/rules.json"
+	run -3 rocectl check traffic -j --skip traffic.lossless_share --input "$BATS_TEST_TMPDIR/rules.json"
+	echo "$output" | jq -e '.findings[0].status == "unknown" and
+		.findings[0].message == "all_reduce_perf (MLNX_OFED): traffic class unknown: 2 per-destination tclass rules in /sys/class/infiniband/mlx5_0/tc/1/traffic_class set the class of the QPs to the peers they match: which apply is not known"'
+}
+
 @test "flows: a device the host does not have, and usage errors" {
 	run --separate-stderr rocectl flows --input "$FIXTURES/traffic-nccl-healthy.json" mlx5_9
 	assert_failure 3

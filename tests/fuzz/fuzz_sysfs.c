@@ -3,7 +3,8 @@
  * The text parsers of sysfs, debugfs and configfs files: MLNX_OFED
  * qos/dscp2prio (both shapes), qos/prio2buffer and qos/buffer_size rows,
  * the number files (cc parameters, rdma_cm ToS, PMA counters), and an NVMe-oF
- * controller's "address" and timer attributes (lib/nvme_host.c).
+ * controller's "address" and timer attributes (lib/nvme_host.c), and
+ * MLNX_OFED's tc/PORT/traffic_class (lib/consumers.c).
  */
 #include "fuzz.h"
 #include "rocectl/collect.h"
@@ -28,6 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint8_t map[64] = { 0 }, u8[8] = { 0 };
 	uint64_t u64[8] = { 0 }, v;
+	uint32_t n;
+	int g;
 	char *text = fuzz_text(data, size);
 	int i;
 
@@ -42,6 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rctl_sysfs_u64(text, 0, &v);
 	rctl_sysfs_u64(text, 10, &v);
 	nvme_attrs(text);
+	if (!rctl_ofed_tclass_parse(text, &g, &n) && (g < -1 || g > 255))
+		abort();
 	free(text);
 	return 0;
 }

@@ -8,6 +8,7 @@
  * of rdma_cm to the ULP of its cm_id, the bound on 100,000 QPs, and the
  * environment and configuration parsers' allow-lists.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -285,6 +286,35 @@ static void test_conf(void **state)
 	free_res(&r);
 }
 
+/*
+ * MLNX_OFED's traffic_class, as main_ext.c traffic_class_show() writes it:
+ * the global line when set, then one line per per-destination rule.
+ */
+static void test_ofed_tclass(void **state)
+{
+	uint32_t n;
+	int g;
+
+	(void)state;
+	assert_int_equal(rctl_ofed_tclass_parse("Global tclass=106", &g, &n), 0);
+	assert_int_equal(g, 106);
+	assert_int_equal(n, 0);
+	assert_int_equal(rctl_ofed_tclass_parse("", &g, &n), 0);
+	assert_int_equal(g, -1);
+	assert_int_equal(rctl_ofed_tclass_parse("Global tclass=0\n"
+						"dst_ip=10.0.0.0/24,tclass=106\n"
+						"src_ip6=fe80::1,dst_ip6=fe80::2,tclass=96\n",
+						&g, &n), 0);
+	assert_int_equal(g, 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(rctl_ofed_tclass_parse("src_ip=10.0.0.1,tclass=26", &g, &n), 0);
+	assert_int_equal(g, -1);
+	assert_int_equal(n, 1);
+	assert_int_equal(rctl_ofed_tclass_parse("Global tclass=256", &g, &n), -EINVAL);
+	assert_int_equal(rctl_ofed_tclass_parse("Global tclass=", &g, &n), -EINVAL);
+	assert_int_equal(rctl_ofed_tclass_parse("106", &g, &n), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_res_short_addr),
 		cmocka_unit_test(test_environ),
 		cmocka_unit_test(test_conf),
+		cmocka_unit_test(test_ofed_tclass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
