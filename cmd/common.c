@@ -24,6 +24,7 @@
 #include "rocectl/reach.h"
 #include "rocectl/rules.h"
 #include "rocectl/snapshot.h"
+#include "rocectl/tune_store.h"
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -109,6 +110,19 @@ const char *cmd_rfc3339(int64_t t, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Which rdma_cm connections were made before tune changed their port's
+ * default ToS: the newest applied state file, read only. A state that
+ * cannot be read is said and left out; the host is judged without it.
+ */
+static void cm_history(struct rctl_ctx *ctx, struct rctl_host *h)
+{
+	struct rctl_err e = { 0 };
+
+	if (rctl_tune_cm_history(h, RCTL_TUNE_STATE_DIR, &e))
+		cmd_warn(ctx, "%s", e.msg);
+}
+
 int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
 		  struct rctl_err *e)
 {
@@ -118,6 +132,8 @@ int cmd_load_host(struct rctl_ctx *ctx, unsigned int more, struct rctl_host *h,
 	int ret;
 
 	ret = snap ? rctl_snapshot_load(ctx->input, h, e) : rctl_collect(h, need | more, e);
+	if (!ret && !snap && ((need | more) & RCTL_COLLECT_CONSUMERS) && h->res.st.ok)
+		cm_history(ctx, h);
 	/* The host described, and for a snapshot the time it was read, not now. */
 	if (!ret)
 		out_set_stamp(h->hostname, snap ? cmd_rfc3339(h->time, when, sizeof(when)) : NULL);

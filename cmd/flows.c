@@ -84,6 +84,7 @@ static void print_consumer(const struct judged *v)
 	out_str(OUT_ANY, "source", NULL, fc->source[0] ? fc->source : fc->why);
 	out_str(OUT_JSON, "reason", NULL, v->st == RCTL_UNKNOWN ? fc->why : NULL);
 	out_str(OUT_JSON, "fix", NULL, v->st != RCTL_PASS && fc->fix[0] ? fc->fix : NULL);
+	out_str(OUT_JSON, "before_tune", NULL, fc->before[0] ? fc->before : NULL);
 	out_row_end();
 }
 
@@ -94,6 +95,36 @@ static void print_advice(const struct judged *v)
 		out_text("  %s: %s\n", v->c->name, v->fc.why);
 	if (v->st != RCTL_PASS && v->fc.fix[0])
 		out_text("  %s: fix: %s\n", v->c->name, v->fc.fix);
+}
+
+/*
+ * The change of the port's default ToS tune applied (its newest applied
+ * state file), and in text, when some are live still, the connections it
+ * did not reach.
+ */
+static void print_tune_tos(const struct rctl_host *h, const struct rctl_device *d,
+			   const struct rctl_port *p)
+{
+	const struct rctl_tos_change *t = rctl_res_tos_change(&h->res, d->name, p->port);
+	char when[32];
+
+	if (!t) {
+		out_null(OUT_JSON, "tune_tos_change", NULL);
+		return;
+	}
+	rctl_utc_time(t->time, when, sizeof(when));
+	out_obj_begin("tune_tos_change");
+	out_u64(OUT_JSON, "time", NULL, t->time);
+	out_u64(OUT_JSON, "old_tos", NULL, t->old_tos);
+	out_u64(OUT_JSON, "new_tos", NULL, t->new_tos);
+	out_u64(OUT_JSON, "connections_before", NULL, t->n_before);
+	out_u64(OUT_JSON, "still_live", NULL, t->n_live);
+	out_str(OUT_JSON, "state_file", NULL, t->state);
+	out_obj_end();
+	if (t->n_live)
+		out_text("  %u rdma_cm connection%s made before tune changed the default ToS at %s; "
+			 "they keep ToS %u until they reconnect\n", t->n_live,
+			 t->n_live == 1 ? " was" : "s were", when, t->old_tos);
 }
 
 /* The consumers of port p judged, into a malloc'ed array; -ENOMEM. */
@@ -162,6 +193,7 @@ static int print_port(const struct rctl_host *h, const struct rctl_intent *in,
 	out_table_end();
 	for (i = 0; i < n; i++)
 		print_advice(&v[i]);
+	print_tune_tos(h, d, p);
 	out_obj_end();
 	free(v);
 	return 0;
@@ -208,6 +240,12 @@ static void print_entries(const struct rctl_rdma_res *r, const char *filter,
 		out_str(OUT_ANY, "dst", NULL, e->dst);
 		out_str(OUT_ANY, "owner", NULL, e->owner);
 		u64_or_null("pid", e->pid, e->pid);
+		/* a cm_id's restrack id (RES_CM_IDN), what tune's state keeps of it */
+		if (strcmp(e->kind, "cm_id"))
+			out_null(OUT_JSON, "id", NULL);
+		else
+			out_u64(OUT_JSON, "id", NULL, e->id);
+		out_bool(OUT_JSON, "made_before_tune", NULL, e->made_before_tune);
 		out_row_end();
 	}
 	out_table_end();

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rocectl/model.h"
 
@@ -338,4 +339,50 @@ bool rctl_port_netdev(const struct rctl_host *h, const char *name)
 			if (!strcmp(h->devs[i].ports[k].netdev, name))
 				return true;
 	return false;
+}
+
+/* The port of "10.0.0.1:4420" or "[fe80::1]:4420": what follows the last ':'. */
+static const char *ep_port(const char *ep)
+{
+	const char *c = strrchr(ep, ':');
+
+	return c ? c + 1 : "";
+}
+
+bool rctl_res_cm_active(const struct rctl_rdma_res *r, const struct rctl_res_entry *e)
+{
+	uint32_t i;
+
+	if (strcmp(e->kind, "cm_id") || strcmp(e->state, "CONNECT") || !e->dst[0])
+		return false;
+	for (i = 0; i < r->n_list; i++) {
+		const struct rctl_res_entry *l = &r->list[i];
+
+		if (!strcmp(l->kind, "cm_id") && !strcmp(l->state, "LISTEN") &&
+		    !strcmp(l->dev, e->dev) && !strcmp(l->ps, e->ps) &&
+		    !strcmp(ep_port(l->src), ep_port(e->src)))
+			return false;
+	}
+	return true;
+}
+
+const struct rctl_tos_change *rctl_res_tos_change(const struct rctl_rdma_res *r, const char *dev,
+						  uint32_t port)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->n_tos_changes; i++)
+		if (r->tos_changes[i].port == port && !strcmp(r->tos_changes[i].dev, dev))
+			return &r->tos_changes[i];
+	return NULL;
+}
+
+const char *rctl_utc_time(uint64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S UTC", &tm))
+		snprintf(buf, len, "%llu", (unsigned long long)t);
+	return buf;
 }

@@ -370,6 +370,8 @@ static const struct rctl_field res_entry_fields[] = {
 	F(struct rctl_res_entry, "pid", FT_U32, pid),
 	F(struct rctl_res_entry, "owner", FT_STR, owner),
 	F(struct rctl_res_entry, "via", FT_STR, via),
+	F(struct rctl_res_entry, "id", FT_U32, id),
+	F(struct rctl_res_entry, "made_before_tune", FT_BOOL, made_before_tune),
 	{ 0 }
 };
 static const struct rctl_schema res_entry_schema = {
@@ -419,6 +421,21 @@ static const struct rctl_schema consumer_schema = {
 	"rdma consumer", sizeof(struct rctl_consumer), consumer_fields
 };
 
+static const struct rctl_field tos_change_fields[] = {
+	F(struct rctl_tos_change, "device", FT_STR, dev),
+	F(struct rctl_tos_change, "port", FT_U32, port),
+	F(struct rctl_tos_change, "time", FT_U64, time),
+	F(struct rctl_tos_change, "old_tos", FT_U32, old_tos),
+	F(struct rctl_tos_change, "new_tos", FT_U32, new_tos),
+	F(struct rctl_tos_change, "connections_before", FT_U32, n_before),
+	F(struct rctl_tos_change, "still_live", FT_U32, n_live),
+	F(struct rctl_tos_change, "state_file", FT_STR, state),
+	{ 0 }
+};
+static const struct rctl_schema tos_change_schema = {
+	"tune ToS change", sizeof(struct rctl_tos_change), tos_change_fields
+};
+
 static const struct rctl_field rdma_res_fields[] = {
 	FPART(struct rctl_rdma_res),
 	F(struct rctl_rdma_res, "qps", FT_U32, n_qps),
@@ -429,6 +446,7 @@ static const struct rctl_field rdma_res_fields[] = {
 	FA(struct rctl_rdma_res, "counts", counts, n_counts, res_count_schema),
 	FA(struct rctl_rdma_res, "consumers", consumers, n_consumers, consumer_schema),
 	FA(struct rctl_rdma_res, "settings", conf, n_conf, tc_setting_schema),
+	FA(struct rctl_rdma_res, "tune_tos_changes", tos_changes, n_tos_changes, tos_change_schema),
 	{ 0 }
 };
 static const struct rctl_schema rdma_res_schema = {

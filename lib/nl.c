@@ -195,6 +195,7 @@ static const enum mnl_attr_data_type nldev_policy[RDMA_NLDEV_ATTR_MAX] = {
 	[RDMA_NLDEV_ATTR_RES_PID] = MNL_TYPE_U32,
 	[RDMA_NLDEV_ATTR_RES_KERN_NAME] = MNL_TYPE_NUL_STRING,
 	[RDMA_NLDEV_ATTR_RES_PS] = MNL_TYPE_U32,
+	[RDMA_NLDEV_ATTR_RES_CM_IDN] = MNL_TYPE_U32,
 	/* a struct __kernel_sockaddr_storage: its length is checked where read */
 	[RDMA_NLDEV_ATTR_RES_SRC_ADDR] = MNL_TYPE_BINARY,
 	[RDMA_NLDEV_ATTR_RES_DST_ADDR] = MNL_TYPE_BINARY,

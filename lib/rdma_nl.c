@@ -548,6 +548,9 @@ static void res_entry(struct rctl_res_ctx *c, const struct nlattr *nest, const c
 		res_addr(a, e.src, sizeof(e.src));
 	if (!qp && (a = tb[RDMA_NLDEV_ATTR_RES_DST_ADDR]))
 		res_addr(a, e.dst, sizeof(e.dst));
+	/* fill_res_cm_id_entry(): the restrack id, what tune's state keeps of a connection */
+	if (!qp && (a = tb[RDMA_NLDEV_ATTR_RES_CM_IDN]))
+		e.id = mnl_attr_get_u32(a);
 	/* fill_res_name_pid(): a user resource has its pid, a kernel one its module */
 	if ((a = tb[RDMA_NLDEV_ATTR_RES_PID]))
 		e.pid = mnl_attr_get_u32(a);

@@ -144,7 +144,40 @@ static void ceph_class(const struct rctl_rdma_res *r, const struct rctl_intent *
 		snprintf(fc->why, sizeof(fc->why), "ms_async_rdma_dscp '%s' is not a number", v);
 }
 
-static void rdma_cm_class(const struct rctl_consumer *c, const struct rctl_port *p,
+/* c's rdma_cm connections on DEV/PORT that tune's newest applied state recorded. */
+static uint32_t made_before(const struct rctl_rdma_res *r, const struct rctl_consumer *c,
+			    const char *dev, uint32_t port)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < r->n_list; i++)
+		n += r->list[i].made_before_tune && r->list[i].pid == c->pid &&
+		     r->list[i].port == port && !strcmp(r->list[i].dev, dev) &&
+		     (c->pid || !strcmp(r->list[i].owner, c->name));
+	return n;
+}
+
+/*
+ * "2 rdma_cm connections were made before tune changed the default ToS at
+ * TIME; they keep ToS 0 until they reconnect", or nothing.
+ */
+static void before_tune(const struct rctl_rdma_res *r, const struct rctl_consumer *c,
+			const char *dev, uint32_t port, char *buf, size_t len)
+{
+	const struct rctl_tos_change *t = rctl_res_tos_change(r, dev, port);
+	uint32_t n = made_before(r, c, dev, port);
+	char when[32];
+
+	buf[0] = '\0';
+	if (t && n)
+		snprintf(buf, len, "%u rdma_cm connection%s made before tune changed the default "
+			 "ToS at %s; they keep ToS %u until they reconnect", n,
+			 n == 1 ? " was" : "s were", rctl_utc_time(t->time, when, sizeof(when)),
+			 t->old_tos);
+}
+
+static void rdma_cm_class(const struct rctl_rdma_res *r, const struct rctl_consumer *c,
+			  const struct rctl_device *d, const struct rctl_port *p,
 			  const struct rctl_intent *in, struct rctl_flow_class *fc)
 {
 	bool kernel = !c->pid;
@@ -156,6 +189,7 @@ static void rdma_cm_class(const struct rctl_consumer *c, const struct rctl_port 
 		snprintf(dflt, sizeof(dflt), "%u (DSCP %u)", p->cm.roce_tos, p->cm.roce_tos >> 2);
 	else
 		snprintf(dflt, sizeof(dflt), "unknown");
+	before_tune(r, c, d->name, p->port, fc->before, sizeof(fc->before));
 	snprintf(fc->why, sizeof(fc->why),
 		 "the kernel does not report a connection's ToS: the rdma_cm default %s unless %s",
 		 dflt, kernel ? "it was connected with its own (nvme connect --tos)" :
@@ -206,7 +240,7 @@ void rctl_consumer_class(const struct rctl_host *h, const struct rctl_intent *in
 		return;
 	}
 	if (c->n_cm_ids) {
-		rdma_cm_class(c, p, in, fc);
+		rdma_cm_class(r, c, d, p, in, fc);
 		return;
 	}
 	fc->app = "verbs";
@@ -297,7 +331,7 @@ static void judge_one(struct rctl_judge *j, const struct rctl_target *t,
 		      const struct rctl_consumer *c)
 {
 	struct rctl_flow_class fc;
-	char exp[64], got[96];
+	char exp[64], got[96], ev[RCTL_FIELD_LEN * 2];
 	enum rctl_status st;
 	int prio;
 
@@ -305,9 +339,10 @@ static void judge_one(struct rctl_judge *j, const struct rctl_target *t,
 	snprintf(exp, sizeof(exp), "a priority with PFC (prio %d, DSCP %d)", j->in->prio,
 		 j->in->dscp);
 	if (fc.tos < 0) {
+		snprintf(ev, sizeof(ev), "%s%s%s", fc.why, fc.before[0] ? "; " : "", fc.before);
 		rctl_say(j, &(struct rctl_say){ .status = RCTL_UNKNOWN, .target = t->name,
 						.expected = exp, .observed = "unknown",
-						.evidence = fc.why, .fix = fc.fix },
+						.evidence = ev, .fix = fc.fix },
 			 "%s (%s): traffic class unknown: %s", c->name, fc.app, fc.why);
 		return;
 	}

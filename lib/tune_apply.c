@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rocectl/tune_apply.h"
 #include "rocectl/tune_plan.h"
@@ -164,6 +165,8 @@ static int apply_step(struct tx *t, struct rctl_tune_change *c, int step,
 		set_status(c, RCTL_TUNE_FAILED, we->msg);
 	else
 		set_status(c, RCTL_TUNE_APPLIED, NULL);
+	if (!ret)
+		c->applied_at = (uint64_t)time(NULL);
 	if (ret == -EOPNOTSUPP || !ret) {
 		if (record(t, RCTL_TUNE_IN_PROGRESS)) {
 			*we = t->rec;

@@ -646,19 +646,38 @@ static void cm_change(struct planner *pl, const struct tgt *t, const char *file,
 }
 
 /*
- * The rdma_cm connections live on the port (connected cm_ids, RDMA netlink's
- * dump in the model): each keeps the ToS it was made with, the old default,
- * until it reconnects (cma.c takes id_priv->tos, or the default, at connect).
+ * The rdma_cm connections this host made on the port (rctl_res_cm_active():
+ * an accepted one takes the peer's class, not our default): each keeps the
+ * ToS it was made with, the old default, until it reconnects (cma.c takes
+ * id_priv->tos, or the default, when it resolves the route). They go into
+ * the change, for flows and check to say later which are still live.
  */
-static uint32_t cm_live(const struct rctl_host *h, const struct tgt *t)
+static uint32_t cm_live(struct planner *pl, const struct tgt *t, struct rctl_tune_change *c)
 {
-	const struct rctl_rdma_res *r = &h->res;
+	const struct rctl_rdma_res *r = &pl->h->res;
+	struct rctl_tune_cm *k;
 	uint32_t i, n = 0;
 
-	for (i = 0; i < r->n_counts; i++)
-		if (!strcmp(r->counts[i].kind, "cm_id") && !strcmp(r->counts[i].state, "CONNECT") &&
-		    r->counts[i].port == t->port->port && !strcmp(r->counts[i].dev, t->dev->name))
-			n += r->counts[i].n;
+	for (i = 0; i < r->n_list; i++) {
+		const struct rctl_res_entry *e = &r->list[i];
+
+		if (e->port != t->port->port || strcmp(e->dev, t->dev->name) ||
+		    !rctl_res_cm_active(r, e))
+			continue;
+		n++;
+		k = rctl_arr_push(&c->cm, &c->n_cm, sizeof(*k));
+		if (!k) {
+			pl->oom = true;
+			return n;
+		}
+		S(k->dev, "%s", e->dev);
+		k->port = e->port;
+		k->id = e->id;
+		k->pid = e->pid;
+		S(k->owner, "%s", e->pid ? "" : e->owner);
+		S(k->src, "%s", e->src);
+		S(k->dst, "%s", e->dst);
+	}
 	return n;
 }
 
@@ -668,6 +687,7 @@ static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)
 	const char *mode = pl->in->roce_version == 1 ? "IB/RoCE v1" : "RoCE v2";
 	struct rctl_tune_change *c;
 	char old[16], want[16];
+	uint32_t n;
 
 	if (!cm->st.ok) {
 		if (!tos && cm->st.err) {
@@ -689,10 +709,10 @@ static void plan_cm(struct planner *pl, const struct tgt *t, bool tos)
 		S(want, "%d", pl->in->tos);
 		cm_change(pl, t, RCTL_CM_TOS_FILE, old, want);
 		c = pl->p->n_ch ? &pl->p->ch[pl->p->n_ch - 1] : NULL;
-		if (c && !strcmp(c->setting, RCTL_CM_TOS_FILE) && cm_live(pl->h, t))
+		if (c && !strcmp(c->setting, RCTL_CM_TOS_FILE) && (n = cm_live(pl, t, c)))
 			S(c->warning, "%u live rdma_cm connections on %s/%u keep the ToS they were made "
-			  "with (the default was %u) until they reconnect", cm_live(pl->h, t),
-			  t->dev->name, t->port->port, cm->roce_tos);
+			  "with (the default was %u) until they reconnect", n, t->dev->name,
+			  t->port->port, cm->roce_tos);
 	}
 }
 

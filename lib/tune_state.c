@@ -32,6 +32,10 @@
 
 void rctl_tune_plan_free(struct rctl_tune_plan *p)
 {
+	uint32_t i;
+
+	for (i = 0; p->ch && i < p->n_ch; i++)
+		free(p->ch[i].cm);
 	free(p->ch);
 	p->ch = NULL;
 	p->n_ch = 0;
@@ -304,6 +308,26 @@ int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e)
 #define FE(k, m, tab, n) { .key = k, .type = FT_ENUM, .names = tab, .n_names = n, \
 			   .off = offsetof(struct rctl_tune_change, m) }
 
+static const struct rctl_field cm_fields[] = {
+	{ .key = "device", .type = FT_STR, .size = RCTL_NAME_LEN,
+	  .off = offsetof(struct rctl_tune_cm, dev) },
+	{ .key = "port", .type = FT_U32, .off = offsetof(struct rctl_tune_cm, port) },
+	{ .key = "id", .type = FT_U32, .off = offsetof(struct rctl_tune_cm, id) },
+	{ .key = "pid", .type = FT_U32, .off = offsetof(struct rctl_tune_cm, pid) },
+	{ .key = "owner", .type = FT_STR, .size = RCTL_NAME_LEN,
+	  .off = offsetof(struct rctl_tune_cm, owner) },
+	{ .key = "src", .type = FT_STR, .size = RCTL_ENDPOINT_LEN,
+	  .off = offsetof(struct rctl_tune_cm, src) },
+	{ .key = "dst", .type = FT_STR, .size = RCTL_ENDPOINT_LEN,
+	  .off = offsetof(struct rctl_tune_cm, dst) },
+	{ 0 }
+};
+
+static const struct rctl_schema cm_schema = {
+	"rdma_cm connection", sizeof(struct rctl_tune_cm), cm_fields
+};
+
+/* Fields a state file of an older rocectl lacks read as zero: no time, no connection. */
 static const struct rctl_field change_fields[] = {
 	FE("area", area, rctl_area_names, RCTL_AREA_N),
 	F("target", FT_STR, target),
@@ -338,6 +362,10 @@ static const struct rctl_field change_fields[] = {
 	F("new_text", FT_STR, new_text),
 	FE("status", status, status_names, RCTL_TUNE_N_STATUS),
 	F("result", FT_STR, result),
+	F("applied_at", FT_U64, applied_at),
+	{ .key = "rdma_cm_connections", .type = FT_ARR, .sub = &cm_schema,
+	  .off = offsetof(struct rctl_tune_change, cm),
+	  .count_off = offsetof(struct rctl_tune_change, n_cm) },
 	{ 0 }
 };
 #undef F
@@ -420,4 +448,74 @@ int rctl_tune_state_parse(const char *text, const char *name,
 	if (ret)
 		rctl_tune_plan_free(p);
 	return ret;
+}
+
+/* ---- what a state file says of the rdma_cm connections ---------------- */
+
+static bool same_cm(const struct rctl_tune_cm *k, const struct rctl_res_entry *e)
+{
+	return k->id == e->id && k->port == e->port && k->pid == e->pid &&
+	       !strcmp(k->dev, e->dev) && !strcmp(k->src, e->src) && !strcmp(k->dst, e->dst) &&
+	       (k->pid || !strcmp(k->owner, e->owner));
+}
+
+/* Mark the cm_ids of h that change c recorded; how many. */
+static uint32_t mark_live(struct rctl_host *h, const struct rctl_tune_change *c)
+{
+	struct rctl_rdma_res *r = &h->res;
+	uint32_t i, k, n = 0;
+
+	for (i = 0; i < r->n_list; i++) {
+		struct rctl_res_entry *e = &r->list[i];
+
+		if (strcmp(e->kind, "cm_id"))
+			continue;
+		for (k = 0; k < c->n_cm && !e->made_before_tune; k++)
+			if (same_cm(&c->cm[k], e)) {
+				e->made_before_tune = true;
+				n++;
+			}
+	}
+	return n;
+}
+
+/* "rxe0/1" into dev and port; false when it is not that. */
+static bool dev_port(const char *target, char *dev, size_t len, uint32_t *port)
+{
+	const char *slash = strrchr(target, '/');
+	char *end;
+
+	if (!slash || slash == target || (size_t)(slash - target) >= len)
+		return false;
+	snprintf(dev, len, "%.*s", (int)(slash - target), target);
+	*port = (uint32_t)strtoul(slash + 1, &end, 10);
+	return !*end && *port;
+}
+
+int rctl_tune_mark_cm(struct rctl_host *h, const struct rctl_tune_plan *p, const char *name)
+{
+	struct rctl_tos_change *t;
+	uint32_t i;
+
+	for (i = 0; i < p->n_ch; i++) {
+		const struct rctl_tune_change *c = &p->ch[i];
+		char dev[RCTL_NAME_LEN];
+		uint32_t port;
+
+		if (c->status != RCTL_TUNE_APPLIED || strcmp(c->setting, RCTL_CM_TOS_FILE) ||
+		    !dev_port(c->target, dev, sizeof(dev), &port))
+			continue;
+		t = rctl_arr_push(&h->res.tos_changes, &h->res.n_tos_changes, sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		snprintf(t->dev, sizeof(t->dev), "%s", dev);
+		t->port = port;
+		t->time = c->applied_at;
+		t->old_tos = (uint32_t)strtoul(c->old_text, NULL, 0);
+		t->new_tos = (uint32_t)strtoul(c->new_text, NULL, 0);
+		t->n_before = c->n_cm;
+		t->n_live = mark_live(h, c);
+		snprintf(t->state, sizeof(t->state), "%s", name);
+	}
+	return 0;
 }

@@ -392,3 +392,40 @@ int rctl_tune_newest_state(const struct rctl_tune_dir *d, char *name, size_t len
 		return rctl_err_plain(e, ENOENT, "no applied tune state file in '%s'", d->path);
 	return 0;
 }
+
+/* ---- read only: the connections a past apply left on the old ToS ------- */
+
+/*
+ * Neither created nor locked: flows and check only read, beside an apply
+ * that may run (each state file is replaced by rename, never half written).
+ * No state directory, or one this user may not open: nothing is known of a
+ * tune, and nothing is said.
+ */
+int rctl_tune_cm_history(struct rctl_host *h, const char *path, struct rctl_err *e)
+{
+	struct rctl_tune_dir d = { .fd = -1, .lock_fd = -1 };
+	enum rctl_tune_status status;
+	struct rctl_tune_plan p;
+	char name[NAME_MAX + 1];
+	struct rctl_err le = { 0 };
+	int ret;
+
+	snprintf(d.path, sizeof(d.path), "%s", path);
+	d.fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d.fd < 0)
+		return errno == ENOENT || errno == EACCES || errno == EPERM ? 0 :
+		       rctl_err_strerror(e, errno, "cannot open state directory '%s'", path);
+	ret = dir_trusted(d.fd, path, e);
+	if (!ret && rctl_tune_newest_state(&d, name, sizeof(name), &le)) {
+		close(d.fd);
+		return le.errnum == ENOENT ? 0 : (*e = le, -le.errnum);
+	}
+	if (!ret)
+		ret = rctl_tune_state_load(&d, name, &p, &status, e);
+	close(d.fd);
+	if (ret)
+		return ret;
+	ret = rctl_tune_mark_cm(h, &p, name);
+	rctl_tune_plan_free(&p);
+	return ret ? rctl_err_strerror(e, -ret, "cannot read state file '%s/%s'", path, name) : 0;
+}

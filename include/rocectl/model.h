@@ -388,6 +388,14 @@ struct rctl_res_entry {
 	uint32_t pid;			/* 0: a kernel resource */
 	char owner[RCTL_NAME_LEN];	/* comm, or "[nvme_rdma]" for the kernel */
 	char via[RCTL_NAME_LEN];	/* a kernel QP's own name when its cm_id named the owner */
+	/*
+	 * A cm_id's RDMA_NLDEV_ATTR_RES_CM_IDN: its restrack id, which
+	 * rdma_restrack_add() allocates cyclically per device and type
+	 * (xa_alloc_cyclic, from 0), so not soon given to another cm_id.
+	 */
+	uint32_t id;
+	/* Live already when tune changed the port's default ToS (rctl_tos_change). */
+	bool made_before_tune;
 };
 
 /* How many of one kind, on one port, of one owner, type and state. */
@@ -424,6 +432,22 @@ struct rctl_consumer {
 	uint32_t n_vars;
 };
 
+/*
+ * A change of a port's rdma_cm default ToS that tune applied (the newest
+ * applied state file, read only) and how many of the rdma_cm connections
+ * this host had made then (rctl_res_cm_active()) are live still: each
+ * keeps the ToS it was made with, the old default, until it reconnects.
+ */
+struct rctl_tos_change {
+	char dev[RCTL_NAME_LEN];
+	uint32_t port;
+	uint64_t time;			/* when it was written, seconds since the epoch */
+	uint32_t old_tos, new_tos;
+	uint32_t n_before;		/* connections live then (the plan's list) */
+	uint32_t n_live;		/* of them, live now: entries made_before_tune */
+	char state[64];			/* the state file's name */
+};
+
 struct rctl_rdma_res {
 	struct rctl_part st;		/* the dumps; err 0 and !ok: not collected */
 	uint32_t n_qps;			/* every one the dumps held */
@@ -438,7 +462,23 @@ struct rctl_rdma_res {
 	uint32_t n_consumers;
 	struct rctl_tc_setting *conf;	/* configuration files, OFED sysfs */
 	uint32_t n_conf;
+	struct rctl_tos_change *tos_changes;
+	uint32_t n_tos_changes;
 };
+
+/*
+ * Whether entry e of r is an rdma_cm connection this host made: a connected
+ * cm_id (CONNECT) that no listening cm_id of its device accepted (none
+ * listens on its source port). The active side takes its port's default
+ * ToS when it resolves its route (cma.c cma_resolve_iboe_route()); an
+ * accepted one takes the class of the peer's request.
+ */
+bool rctl_res_cm_active(const struct rctl_rdma_res *r, const struct rctl_res_entry *e);
+/* The change of DEV/PORT's default ToS tune applied, or NULL. */
+const struct rctl_tos_change *rctl_res_tos_change(const struct rctl_rdma_res *r, const char *dev,
+						  uint32_t port);
+/* "2026-12-05 05:04:33 UTC" of t, into buf. */
+const char *rctl_utc_time(uint64_t t, char *buf, size_t len);
 
 /*
  * The kernel's NVMe-oF host (snapshot schema 4): its fabrics controllers

@@ -381,6 +381,11 @@ struct rctl_flow_class {
 	char source[RCTL_FIELD_LEN];	/* the setting and where it was read */
 	char why[RCTL_FIELD_LEN];	/* tos -1: why the host cannot tell */
 	char fix[RCTL_FIELD_LEN];
+	/*
+	 * rdma_cm: "N rdma_cm connections were made before tune changed the
+	 * default ToS at TIME; they keep ToS OLD until they reconnect", or "".
+	 */
+	char before[RCTL_FIELD_LEN];
 };
 void rctl_consumer_class(const struct rctl_host *h, const struct rctl_intent *in,
 			 const struct rctl_consumer *c, const struct rctl_device *d,

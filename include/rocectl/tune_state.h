@@ -69,6 +69,24 @@ enum rctl_tune_status {
 	RCTL_TUNE_N_STATUS
 };
 
+/*
+ * An rdma_cm connection this host had made (rctl_res_cm_active()) when a
+ * change of its port's default ToS was planned: the cm_id as RDMA netlink
+ * showed it. Its identity is the restrack id (RDMA_NLDEV_ATTR_RES_CM_IDN,
+ * allocated cyclically: not soon reused) together with its owner (pid, or
+ * the kernel module) and both addresses (with the ephemeral source port):
+ * a cm_id that matches all of them later is the same connection.
+ */
+struct rctl_tune_cm {
+	char dev[RCTL_NAME_LEN];
+	uint32_t port;
+	uint32_t id;
+	uint32_t pid;
+	char owner[RCTL_NAME_LEN];	/* the kernel module of a pid 0 one */
+	char src[RCTL_ENDPOINT_LEN];
+	char dst[RCTL_ENDPOINT_LEN];
+};
+
 struct rctl_tune_change {
 	/* For people (plan output) */
 	enum rctl_area area;		/* check area: pfc ecn cnp dscp mode */
@@ -103,6 +121,11 @@ struct rctl_tune_change {
 	enum rctl_tune_status status;
 	char result[512];		/* error or skip message */
 	bool tried;			/* written (or undone) by this run: not in the state file */
+	uint64_t applied_at;		/* when apply wrote it, seconds since the epoch; 0 never */
+
+	/* default_roce_tos: the connections that keep the old ToS (up to RCTL_RES_LIST_MAX) */
+	struct rctl_tune_cm *cm;
+	uint32_t n_cm;
 };
 
 struct rctl_tune_plan {
@@ -131,6 +154,13 @@ bool rctl_tune_change_written(const struct rctl_tune_change *c);
 int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e);
 
 char *rctl_tune_state_text(const struct rctl_tune_plan *p, enum rctl_tune_status status);
+/*
+ * State file "name" (plan p) into the model: for each default_roce_tos
+ * change it applied, one rctl_tos_change of h->res, and every cm_id of the
+ * dump that is one of the connections it recorded is marked
+ * made_before_tune. Pure; -ENOMEM.
+ */
+int rctl_tune_mark_cm(struct rctl_host *h, const struct rctl_tune_plan *p, const char *name);
 int rctl_tune_state_parse(const char *text, const char *name,
 			  struct rctl_tune_plan *p, enum rctl_tune_status *status,
 			  struct rctl_err *e);

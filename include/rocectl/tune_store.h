@@ -56,4 +56,11 @@ int rctl_tune_state_load(const struct rctl_tune_dir *d, const char *name,
 			 struct rctl_tune_plan *p, enum rctl_tune_status *status,
 			 struct rctl_err *e);
 
+/*
+ * The newest applied state file of directory "path" into the model
+ * (rctl_tune_mark_cm()), read only: no lock, nothing created. No directory,
+ * or none this user may open, or no applied state: 0 and nothing marked.
+ */
+int rctl_tune_cm_history(struct rctl_host *h, const char *path, struct rctl_err *e);
+
 #endif

@@ -19,12 +19,14 @@ load helpers
 		"trust": "dscp", "pfc_prios": [3], "rdma_cm_tos": 106, "consumers": [{
 		"owner": "all_reduce_perf", "pid": 4242, "qps": 16, "cm_ids": 0, "app": "NCCL",
 		"tos": 106, "dscp": 26, "prio": 3, "status": "pass",
-		"source": "NCCL_IB_TC=106 (/proc/4242/environ)", "reason": null, "fix": null}]}] and
+		"source": "NCCL_IB_TC=106 (/proc/4242/environ)", "reason": null, "fix": null,
+		"before_tune": null}], "tune_tos_change": null}] and
 		.qps == 17 and .cm_ids == 0 and .unlisted == 0 and (has("entries") | not)'
 	run -0 rocectl flows -j -v --input "$FIXTURES/traffic-nccl-healthy.json"
 	echo "$output" | jq -e '(.entries | length) == 17 and .entries[0] == {"kind": "qp",
 		"device": "mlx5_0", "port": 1, "lqpn": 1, "qp_type": "GSI", "state": "RTS",
-		"port_space": null, "src": null, "dst": null, "owner": "[ib_core]", "pid": null}'
+		"port_space": null, "src": null, "dst": null, "owner": "[ib_core]", "pid": null,
+		"id": null, "made_before_tune": false}'
 	python3 "$ROOT/tests/cli/lib/json_style.py" <<<"$output"
 }
 
@@ -109,10 +111,46 @@ load helpers
 	run -0 rocectl tune plan --input "$snap"
 	assert_line "        warning: 3 live rdma_cm connections on rxe0/1 keep the ToS they were made with (the default was 0) until they reconnect"
 	run -0 rocectl tune plan -j --input "$snap"
+	# rxe1's three were accepted (nvmet_rdma and rping -s listen on their source ports): they
+	# take the class of the peer's request, not this host's default
 	echo "$output" | jq -e '[.changes[] | select(.setting == "default_roce_tos") | .warning] ==
 		["3 live rdma_cm connections on rxe0/1 keep the ToS they were made with (the default was 0) until they reconnect",
-		 "3 live rdma_cm connections on rxe1/1 keep the ToS they were made with (the default was 0) until they reconnect"]'
+		 null]'
 	# a snapshot without consumers knows of no connection: no warning
 	run -0 rocectl tune plan -j --input "$FIXTURES/fault-tos-0.json"
 	echo "$output" | jq -e '[.changes[] | select(.setting == "default_roce_tos") | .warning] == [null]'
+}
+
+# The lab's snapshot as a host where tune changed rxe0's default ToS while the
+# kernel initiator's two connections were up (rctl_tune_mark_cm() marks them).
+tuned_snapshot() {
+	jq '.host.rdma_resources.tune_tos_changes = [{"device": "rxe0", "port": 1,
+		"time": 1764911073, "old_tos": 0, "new_tos": 106, "connections_before": 3,
+		"still_live": 2, "state_file": "tune-20251205-050433.json"}] |
+		(.host.rdma_resources.entries[] | select(.kind == "cm_id" and .owner == "[nvme_rdma]") |
+		 .made_before_tune) = true |
+		(.host.devices[] | select(.name == "rxe0") | .ports[0].rdma_cm.default_roce_tos) = 106' \
+		"$ROOT/tests/fixtures/snapshots/rxe-lab-flows-v4.json" >"$BATS_TEST_TMPDIR/tuned.json"
+}
+
+@test "flows and check traffic: connections made before tune changed the default ToS keep the old one" {
+	tuned_snapshot
+	run -0 rocectl flows --input "$BATS_TEST_TMPDIR/tuned.json" rxe0
+	assert_line "  2 rdma_cm connections were made before tune changed the default ToS at 2025-12-05 05:04:33 UTC; they keep ToS 0 until they reconnect"
+	run -0 rocectl flows -j --input "$BATS_TEST_TMPDIR/tuned.json"
+	echo "$output" | jq -e '(.ports[] | select(.device == "rxe0") | .tune_tos_change ==
+		{"time": 1764911073, "old_tos": 0, "new_tos": 106, "connections_before": 3,
+		 "still_live": 2, "state_file": "tune-20251205-050433.json"}) and
+		(.ports[] | select(.device == "rxe0") | .consumers[] | select(.owner == "[nvme_rdma]") |
+		 .before_tune == "2 rdma_cm connections were made before tune changed the default ToS at 2025-12-05 05:04:33 UTC; they keep ToS 0 until they reconnect") and
+		(.ports[] | select(.device == "rxe0") | .consumers[] | select(.owner == "rping") |
+		 .before_tune == null) and
+		(.ports[] | select(.device == "rxe1") | .tune_tos_change == null)'
+	run -3 rocectl check traffic -j --input "$BATS_TEST_TMPDIR/tuned.json"
+	echo "$output" | jq -e '[.findings[] | select(.id == "traffic.consumer_class" and
+		(.message | startswith("[nvme_rdma]")) and .device == "rxe0") | .evidence] ==
+		["the kernel does not report a connection'"'"'s ToS: the rdma_cm default 106 (DSCP 26) unless it was connected with its own (nvme connect --tos); 2 rdma_cm connections were made before tune changed the default ToS at 2025-12-05 05:04:33 UTC; they keep ToS 0 until they reconnect"]'
+	# nothing recorded: nothing said
+	run -0 rocectl flows --input "$ROOT/tests/fixtures/snapshots/rxe-lab-flows-v4.json" rxe0
+	refute_output --partial "made before tune"
 }

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -95,6 +96,7 @@ static void cm_id(struct nlmsghdr *nlh, uint32_t port, uint32_t lqpn, uint8_t st
 		inet_pton(AF_INET, dst, &s4->sin_addr);
 		mnl_attr_put(nlh, RDMA_NLDEV_ATTR_RES_DST_ADDR, sizeof(ss), &ss);
 	}
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_CM_IDN, 100 + lqpn);
 	owner(nlh, pid, kern);
 	mnl_attr_nest_end(nlh, e);
 }
@@ -167,6 +169,16 @@ static void test_res_join(void **state)
 	assert_int_equal(r.consumers[0].n_cm_ids, 1);
 	assert_int_equal(r.consumers[2].pid, 4242);
 	assert_int_equal(r.consumers[2].n_qps, 2);
+	/* RES_CM_IDN: the cm_id's identity across dumps, for tune's state */
+	assert_int_equal(r.list[0].id, 117);
+	assert_int_equal(r.list[1].id, 100);
+	/* connections this host made; nvmet_rdma's listener and what it accepts are not */
+	assert_true(rctl_res_cm_active(&r, &r.list[0]));
+	assert_true(rctl_res_cm_active(&r, &r.list[2]));
+	assert_false(rctl_res_cm_active(&r, &r.list[1]));
+	assert_false(rctl_res_cm_active(&r, &r.list[4]));
+	snprintf(r.list[2].src, sizeof(r.list[2].src), "10.0.2.15:4420");
+	assert_false(rctl_res_cm_active(&r, &r.list[2]));
 	free_res(&r);
 }
 

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "rocectl/collect.h"
+#include "rocectl/rules.h"
 #include "rocectl/settings.h"
 #include "rocectl/snapshot.h"
 #include "rocectl/tune.h"
@@ -619,6 +621,7 @@ static void test_apply_revert(void **state)
 	assert_int_equal(rctl_tune_apply(&p, &d, name, sizeof(name), &e), 0);
 	assert_string_equal(get(p.ch[0].path), "new0\n");
 	assert_string_equal(get(p.ch[1].path), "new1\n");
+	assert_true(p.ch[0].applied_at > 1700000000);	/* when each was written */
 	assert_int_equal(rctl_tune_newest_state(&d, newest, sizeof(newest), &e), 0);
 	assert_string_equal(newest, name);
 	assert_int_equal(rctl_tune_revert(&d, newest, &q, &e), 0);
@@ -630,6 +633,160 @@ static void test_apply_revert(void **state)
 	rctl_tune_plan_free(&q);
 	rctl_tune_plan_free(&p);
 	rctl_tune_dir_close(&d);
+}
+
+/* A call that must succeed; when it fails, the test says why (its message). */
+static void ok_or_say(int ret, const struct rctl_err *e)
+{
+	if (ret)
+		fail_msg("%d: %s", ret, e->msg);
+}
+
+/* The change of DEV/PORT's default_roce_tos in plan p, or NULL. */
+static struct rctl_tune_change *tos_change(struct rctl_tune_plan *p, const char *target)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n_ch; i++)
+		if (!strcmp(p->ch[i].setting, RCTL_CM_TOS_FILE) && !strcmp(p->ch[i].target, target))
+			return &p->ch[i];
+	return NULL;
+}
+
+static void load_snap(const char *name, struct rctl_host *h)
+{
+	struct rctl_err e = { 0 };
+	char path[256];
+
+	snprintf(path, sizeof(path), "tests/fixtures/snapshots/%s.json", name);
+	if (rctl_snapshot_load(path, h, &e))
+		fail_msg("%s", e.msg);
+}
+
+static struct rctl_res_entry *cm_entry(struct rctl_host *h, const char *owner, const char *dev)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->res.n_list; i++)
+		if (!strcmp(h->res.list[i].kind, "cm_id") && !strcmp(h->res.list[i].owner, owner) &&
+		    !strcmp(h->res.list[i].dev, dev) && !strcmp(h->res.list[i].state, "CONNECT"))
+			return &h->res.list[i];
+	return NULL;
+}
+
+/*
+ * A new default ToS records the rdma_cm connections this host made on the
+ * port (the lab's rxe0: two of nvme_rdma, one of rping; rxe1's three were
+ * accepted, so none); the state file keeps them and when the write was made,
+ * an older state file without them still reads; later, the cm_ids of the
+ * dump that are the same connections are marked, and one that reconnected
+ * (a new source port, a new cm_id) is not.
+ */
+static void test_tos_connections(void **state)
+{
+	struct rctl_tune_plan p, q;
+	struct rctl_err e = { 0 };
+	enum rctl_tune_status status;
+	struct rctl_tune_change *c;
+	struct rctl_flow_class fc;
+	struct rctl_host h;
+	char *text, *old;
+	uint32_t i;
+
+	(void)state;
+	load_snap("rxe-lab-flows-v4", &h);
+	plan_of(&h, &p);
+	rctl_host_free(&h);
+	c = tos_change(&p, "rxe0/1");
+	assert_non_null(c);
+	assert_int_equal(c->n_cm, 3);
+	assert_string_equal(c->cm[0].owner, "[nvme_rdma]");
+	assert_string_equal(c->cm[0].src, "10.0.0.1:37574");
+	assert_string_equal(c->cm[2].owner, "");	/* rping: its pid says who */
+	assert_int_not_equal(c->cm[2].pid, 0);
+	assert_int_equal(tos_change(&p, "rxe1/1")->n_cm, 0);
+	for (i = 0; i < p.n_ch; i++) {
+		p.ch[i].status = p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED;
+		p.ch[i].applied_at = 1764911073;
+	}
+	text = rctl_tune_state_text(&p, RCTL_TUNE_APPLIED);
+	ok_or_say(rctl_tune_state_parse(text, "t", &q, &status, &e), &e);
+	c = tos_change(&q, "rxe0/1");
+	assert_int_equal(c->n_cm, 3);
+	assert_int_equal(c->applied_at, 1764911073);
+	assert_memory_equal(c->cm, tos_change(&p, "rxe0/1")->cm, 3 * sizeof(*c->cm));
+
+	load_snap("rxe-lab-flows-v4", &h);
+	snprintf(cm_entry(&h, "rping", "rxe0")->src, RCTL_ENDPOINT_LEN, "10.0.0.1:50000");
+	assert_int_equal(rctl_tune_mark_cm(&h, &q, "tune-20251205.json"), 0);
+	assert_int_equal(h.res.n_tos_changes, 2);
+	assert_string_equal(h.res.tos_changes[0].dev, "rxe0");
+	assert_int_equal(h.res.tos_changes[0].old_tos, 0);
+	assert_int_equal(h.res.tos_changes[0].new_tos, 106);
+	assert_int_equal(h.res.tos_changes[0].n_before, 3);
+	assert_int_equal(h.res.tos_changes[0].n_live, 2);
+	assert_true(cm_entry(&h, "[nvme_rdma]", "rxe0")->made_before_tune);
+	assert_false(cm_entry(&h, "rping", "rxe0")->made_before_tune);
+	assert_false(cm_entry(&h, "[nvmet_rdma]", "rxe1")->made_before_tune);
+	for (i = 0; i < h.res.n_consumers && strcmp(h.res.consumers[i].name, "[nvme_rdma]"); i++)
+		;
+	rctl_consumer_class(&h, &in, &h.res.consumers[i], &h.devs[0], &h.devs[0].ports[0], &fc);
+	assert_string_equal(fc.before, "2 rdma_cm connections were made before tune changed the "
+			    "default ToS at 2025-12-05 05:04:33 UTC; they keep ToS 0 until they "
+			    "reconnect");
+	rctl_host_free(&h);
+	rctl_tune_plan_free(&q);
+
+	/* A state file of an older rocectl: no connections, no time; it still reads. */
+	assert_non_null(strstr(text, "\"applied_at\""));
+	while ((old = strstr(text, "\"applied_at\"")))
+		memcpy(old, "\"applied_ax\"", 12);
+	while ((old = strstr(text, "\"rdma_cm_connections\"")))
+		memcpy(old, "\"rdma_cm_connectionz\"", 21);
+	ok_or_say(rctl_tune_state_parse(text, "t", &q, &status, &e), &e);
+	assert_int_equal(tos_change(&q, "rxe0/1")->n_cm, 0);
+	assert_int_equal(tos_change(&q, "rxe0/1")->applied_at, 0);
+	free(text);
+	rctl_tune_plan_free(&q);
+	rctl_tune_plan_free(&p);
+}
+
+/* Read only: the newest applied state of a directory; none, or no directory: nothing. */
+static void test_tos_history_dir(void **state)
+{
+	struct rctl_err e = { 0 };
+	struct rctl_tune_plan p;
+	struct rctl_tune_dir d;
+	char name[256] = "", sd[128];
+	struct rctl_host h;
+	uint32_t i;
+
+	(void)state;
+	load_snap("rxe-lab-flows-v4", &h);
+	snprintf(sd, sizeof(sd), "%s/none", dir);
+	assert_int_equal(rctl_tune_cm_history(&h, sd, &e), 0);
+	assert_int_equal(h.res.n_tos_changes, 0);
+	plan_of(&h, &p);
+	open_sd(&d, "state9");
+	ok_or_say(rctl_tune_state_create(&p, &d, name, sizeof(name), &e), &e);
+	snprintf(sd, sizeof(sd), "%s", d.path);
+	rctl_tune_dir_close(&d);
+	/* planned, not applied: nothing to say */
+	assert_int_equal(rctl_tune_cm_history(&h, sd, &e), 0);
+	assert_int_equal(h.res.n_tos_changes, 0);
+	for (i = 0; i < p.n_ch; i++) {
+		p.ch[i].status = p.ch[i].skip[0] ? RCTL_TUNE_SKIPPED : RCTL_TUNE_APPLIED;
+		p.ch[i].applied_at = 1764911073;
+	}
+	open_sd(&d, "state9");
+	ok_or_say(rctl_tune_state_write(&d, name, &p, RCTL_TUNE_APPLIED, &e), &e);
+	rctl_tune_dir_close(&d);
+	ok_or_say(rctl_tune_cm_history(&h, sd, &e), &e);
+	assert_int_equal(h.res.n_tos_changes, 2);
+	assert_int_equal(h.res.tos_changes[0].n_live, 3);
+	assert_string_equal(h.res.tos_changes[0].state, name);
+	rctl_tune_plan_free(&p);
+	rctl_host_free(&h);
 }
 
 /* A temporary file that a killed apply left is gone at the next open. */
@@ -784,12 +941,6 @@ static void test_dir_lock(void **state)
 	rctl_tune_dir_close(&d2);
 }
 
-/* A call that must succeed; when it fails, the test says why (its message). */
-static void ok_or_say(int ret, const struct rctl_err *e)
-{
-	if (ret)
-		fail_msg("%d: %s", ret, e->msg);
-}
 
 /*
  * Fixture "name" with its bnxt_re configfs cc/ directory made under the test
@@ -1055,6 +1206,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bnxt_oot_hex_write, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_bnxt_oot_ecn_marking, setup_dir, teardown_dir),
 		cmocka_unit_test(test_ice_app_before_ets),
+		cmocka_unit_test(test_tos_connections),
+		cmocka_unit_test_setup_teardown(test_tos_history_dir, setup_dir, teardown_dir),
 		cmocka_unit_test(test_firmware_dcb_skipped),
 		cmocka_unit_test(test_undo_order_reverse),
 		cmocka_unit_test(test_family_of),
