@@ -6,7 +6,9 @@
  * controllers gets one pass ("nothing to check"); a snapshot older than
  * the nvme part (not collected, errno 0) gets nothing at all.
  */
+#include <arpa/inet.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rocectl/rules.h"
@@ -410,20 +412,131 @@ void rule_nvmf_port_pfc(struct rctl_judge *j, const struct rctl_target *host)
 	}
 }
 
+/* "10.0.0.2:4420" or "[fe80::1]:4420" (lib/rdma_nl.c res_addr()) into address and port. */
+static bool endpoint(const char *ep, struct in6_addr *a, bool *v6, unsigned long *port)
+{
+	char ip[RCTL_ENDPOINT_LEN];
+	const char *colon = strrchr(ep, ':');
+	size_t n;
+
+	if (!colon || !colon[1])
+		return false;
+	n = (size_t)(colon - ep);
+	if (ep[0] == '[' && n >= 2 && ep[n - 1] == ']') {
+		snprintf(ip, sizeof(ip), "%.*s", (int)(n - 2), ep + 1);
+		*v6 = true;
+	} else {
+		snprintf(ip, sizeof(ip), "%.*s", (int)n, ep);
+		*v6 = false;
+	}
+	*port = strtoul(colon + 1, NULL, 10);
+	return inet_pton(*v6 ? AF_INET6 : AF_INET, ip, a) == 1;
+}
+
+/*
+ * Whether cm_id e leads to controller c: nvme_rdma_alloc_queue() resolves
+ * each queue's cm_id to ctrl->addr, the traddr:trsvcid the controller shows
+ * (drivers/nvme/host/rdma.c, Linux 6.1). The addresses compare as numbers:
+ * the controller shows traddr as it was given to nvme connect.
+ */
+static bool cm_to_ctrl(const struct rctl_res_entry *e, const struct rctl_nvme_ctrl *c)
+{
+	struct in6_addr a, b;
+	unsigned long port;
+	bool v6;
+
+	if (strcmp(e->kind, "cm_id") || strcmp(e->owner, "[nvme_rdma]") ||
+	    !endpoint(e->dst, &a, &v6, &port))
+		return false;
+	memset(&b, 0, sizeof(b));
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, c->traddr, &b) != 1)
+		return false;
+	return !memcmp(&a, &b, v6 ? 16 : 4) &&
+	       port == (c->trsvcid[0] ? strtoul(c->trsvcid, NULL, 10) : 4420);
+}
+
+/* The rdma_cm IDs of controller c; the port of the first into t. 0 when none is listed. */
+static uint32_t ctrl_cm_ids(const struct rctl_host *h, const struct rctl_nvme_ctrl *c,
+			    struct rctl_target *t, uint32_t *n_before)
+{
+	const struct rctl_rdma_res *r = &h->res;
+	const struct rctl_device *d;
+	uint32_t i, k, n = 0;
+
+	*n_before = 0;
+	for (i = 0; r->st.ok && i < r->n_list; i++) {
+		const struct rctl_res_entry *e = &r->list[i];
+
+		if (!cm_to_ctrl(e, c))
+			continue;
+		*n_before += e->made_before_tune;
+		if (n++ || !(d = rctl_host_dev(h, e->dev)))
+			continue;
+		for (k = 0; k < d->n_ports; k++)
+			if (d->ports[k].port == e->port) {
+				t->dev = d;
+				t->port = &d->ports[k];
+				t->nd = rctl_host_netdev(h, d->ports[k].netdev);
+			}
+	}
+	return n;
+}
+
+/*
+ * Evidence: where the queues run and the default they take without --tos;
+ * *n the controller's rdma_cm IDs, t their port (or its netdev's).
+ */
+static void tos_evidence(const struct rctl_host *h, const struct rctl_nvme_ctrl *c,
+			 struct rctl_target *t0, uint32_t *n0, char *ev, size_t len)
+{
+	struct rctl_target t = { 0 };
+	uint32_t before, n = ctrl_cm_ids(h, c, &t, &before);
+	const struct rctl_tos_change *tc;
+	char when[32];
+	int k = 0;
+
+	*t0 = t;
+	*n0 = n;
+	if (n && t.port)
+		k = snprintf(ev, len, "%u rdma_cm connection%s of [nvme_rdma] to %s:%s on %s/%u (%s); ",
+			     n, n == 1 ? "" : "s", c->traddr, c->trsvcid[0] ? c->trsvcid : "4420", t.dev->name,
+			     t.port->port, t.port->netdev[0] ? t.port->netdev : "no netdev");
+	else if (!(c->netdev[0] && port_of(h, c->netdev, &t)))
+		t.port = NULL;
+	if (k < 0 || (size_t)k >= len)
+		return;
+	if (t.port && t.port->cm.st.ok)
+		k += snprintf(ev + k, len - k, "without --tos its queues take default_roce_tos %u of "
+			      "%s/%u; the kernel reports no connection's ToS",
+			      t.port->cm.roce_tos, t.dev->name, t.port->port);
+	else
+		k += snprintf(ev + k, len - k, "the kernel reports no connection's ToS; the rdma_cm "
+			      "default of its port is unknown too");
+	tc = t.port ? rctl_res_tos_change(&h->res, t.dev->name, t.port->port) : NULL;
+	if (before && tc && k >= 0 && (size_t)k < len)
+		snprintf(ev + k, len - k, "; %u of them were made before tune changed the default "
+			 "ToS at %s; they keep ToS %u until they reconnect", before,
+			 rctl_utc_time(tc->time, when, sizeof(when)), tc->old_tos);
+	*t0 = t;
+	*n0 = n;
+}
+
 /*
  * The kernel shows no controller's ToS: nvmf_get_address() writes no tos,
- * and core.c has no tos attribute (Linux 6.1 to 6.12). An RDMA queue's
+ * and core.c has no tos attribute (Linux 6.1 to 6.12); nor does RDMA
+ * netlink's cm_id (fill_res_cm_id_entry() has no ToS). An RDMA queue's
  * rdma_cm ID takes --tos when given (drivers/nvme/host/rdma.c
  * nvme_rdma_alloc_queue: rdma_set_service_type), else its port's
- * default_roce_tos: unknown, with that default; the rdma_cm IDs in RDMA
- * netlink (rdma res show cm_id) carry the real one.
+ * default_roce_tos when it resolves its route: unknown, with that default,
+ * the controller joined to its rdma_cm IDs to name their port.
  */
 void rule_nvmf_tos(struct rctl_judge *j, const struct rctl_target *host)
 {
 	const struct rctl_nvme *nv = &j->h->nvme;
 	char tgt[RCTL_NAME_LEN * 2], exp[32], ev[RCTL_FIELD_LEN * 2], fix[RCTL_FIELD_LEN];
+	char what[RCTL_NAME_LEN * 3];
 	struct rctl_target t;
-	uint32_t i;
+	uint32_t i, n;
 
 	(void)host;
 	if (!nvme_read(j, false))
@@ -431,19 +544,18 @@ void rule_nvmf_tos(struct rctl_judge *j, const struct rctl_target *host)
 	snprintf(exp, sizeof(exp), "ToS %d", j->in->tos);
 	for (i = 0; i < nv->n_ctrls; i++) {
 		const struct rctl_nvme_ctrl *c = &nv->ctrls[i];
-		bool port = c->netdev[0] && port_of(j->h, c->netdev, &t);
 
 		if (strcmp(c->transport, "rdma") || !selected(j, c))
 			continue;
-		if (port && t.port->cm.st.ok)
-			snprintf(ev, sizeof(ev), "without --tos its queues take default_roce_tos %u "
-				 "of %s/%u; the kernel shows no controller's ToS (rdma res show cm_id "
-				 "does)", t.port->cm.roce_tos, t.dev->name, t.port->port);
-		else
-			snprintf(ev, sizeof(ev), "the kernel shows no controller's ToS; the rdma_cm "
-				 "default of its port is unknown too");
+		tos_evidence(j->h, c, &t, &n, ev, sizeof(ev));
 		snprintf(fix, sizeof(fix), "nvme connect -t rdma -a %s -s %s -n %s --tos %d",
 			 c->traddr, c->trsvcid[0] ? c->trsvcid : "4420", c->subsysnqn, j->in->tos);
+		if (n && t.port)
+			snprintf(what, sizeof(what), "%u rdma_cm connection%s on %s/%u (%s)", n,
+				 n == 1 ? "" : "s", t.dev->name, t.port->port,
+				 t.port->netdev[0] ? t.port->netdev : "-");
+		else
+			snprintf(what, sizeof(what), "RDMA queues");
 		rctl_say(j,
 			 &(struct rctl_say){ .status = RCTL_UNKNOWN,
 					     .target = ctrl_target(c, tgt, sizeof(tgt)),
@@ -451,7 +563,7 @@ void rule_nvmf_tos(struct rctl_judge *j, const struct rctl_target *host)
 					     .observed = "unknown",
 					     .evidence = ev,
 					     .fix = fix },
-			 "the ToS of %s's RDMA queues is unknown: connect with --tos %d to be sure",
-			 c->name, j->in->tos);
+			 "the ToS of %s's %s is unknown: connect with --tos %d to be sure",
+			 c->name, what, j->in->tos);
 	}
 }

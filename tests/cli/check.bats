@@ -62,6 +62,27 @@ expect() {	# fixture exit "id:status ..."
 		(.findings | map(select(.id == "nvmf.tos")) | .[0].fix | endswith("--tos 106"))'
 	# exit 0 once the ToS, which the kernel does not show, is left out
 	run -0 rocectl check nvmf --skip nvmf.tos -i "$FIXTURES/nvmf-two-paths.json"
+	# each controller joined to its rdma_cm IDs ([nvme_rdma], its traddr:trsvcid as destination,
+	# not another service of the same address): port, netdev and count named
+	jq '.host.rdma_resources = {"ok": true, "qps": 0, "cm_ids": 4, "entries": [
+		{"kind": "cm_id", "device": "mlx5_0", "port": 1, "lqpn": 17, "state": "CONNECT",
+		 "port_space": "TCP", "src": "10.10.1.11:40001", "dst": "10.10.1.100:4420", "pid": 0,
+		 "owner": "[nvme_rdma]"},
+		{"kind": "cm_id", "device": "mlx5_0", "port": 1, "lqpn": 18, "state": "CONNECT",
+		 "port_space": "TCP", "src": "10.10.1.11:40002", "dst": "10.10.1.100:4420", "pid": 0,
+		 "owner": "[nvme_rdma]"},
+		{"kind": "cm_id", "device": "mlx5_0", "port": 1, "lqpn": 19, "state": "CONNECT",
+		 "port_space": "TCP", "src": "10.10.1.11:40003", "dst": "10.10.1.100:4421", "pid": 0,
+		 "owner": "[nvme_rdma]"},
+		{"kind": "cm_id", "device": "mlx5_1", "port": 1, "lqpn": 20, "state": "CONNECT",
+		 "port_space": "TCP", "src": "10.10.2.11:40004", "dst": "10.10.2.100:4420", "pid": 0,
+		 "owner": "[nvme_rdma]"}]}' "$FIXTURES/nvmf-two-paths.json" >"$BATS_TEST_TMPDIR/cm.json"
+	run -3 rocectl check nvmf -j -i "$BATS_TEST_TMPDIR/cm.json"
+	echo "$output" | jq -e '[.findings[] | select(.id == "nvmf.tos") | .message] == [
+		"the ToS of nvme0'"'"'s 2 rdma_cm connections on mlx5_0/1 (ens1f0np0) is unknown: connect with --tos 106 to be sure",
+		"the ToS of nvme1'"'"'s 1 rdma_cm connection on mlx5_1/1 (ens1f1np1) is unknown: connect with --tos 106 to be sure"] and
+		([.findings[] | select(.id == "nvmf.tos")][0].evidence ==
+		 "2 rdma_cm connections of [nvme_rdma] to 10.10.1.100:4420 on mlx5_0/1 (ens1f0np0); without --tos its queues take default_roce_tos 106 of mlx5_0/1; the kernel reports no connection'"'"'s ToS")'
 	# older snapshots have no NVMe-oF part: nothing to say, not unknown
 	run -0 rocectl check nvmf -j -i "$FIXTURES/mlx5-upstream-healthy.json"
 	echo "$output" | jq -e '.findings == []'
