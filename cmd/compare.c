@@ -38,6 +38,7 @@ static const char *const titles[RCTL_CMP_N] = {
 	[RCTL_CMP_TOS] = "TOS", [RCTL_CMP_MODE] = "MODE", [RCTL_CMP_GID] = "V2_GID",
 	[RCTL_CMP_MTU] = "MTU", [RCTL_CMP_DCQCN] = "DCQCN", [RCTL_CMP_FW] = "FW",
 	[RCTL_CMP_DRIVER] = "DRIVER", [RCTL_CMP_SW_PFC] = "SW_PFC",
+	[RCTL_CMP_CONSUMERS] = "CONSUMERS", [RCTL_CMP_CONSUMER_TC] = "CONSUMER_TC",
 };
 
 /* A value: a count as a JSON number, unknown as null, "?" and "n/a" for people. */

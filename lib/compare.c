@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rocectl/compare.h"
+#include "rocectl/intent.h"
 #include "rocectl/rules.h"
 
 const char *const rctl_cmp_keys[RCTL_CMP_N] = {
@@ -24,6 +25,7 @@ const char *const rctl_cmp_keys[RCTL_CMP_N] = {
 	[RCTL_CMP_GID] = "v2_gid_index", [RCTL_CMP_MTU] = "active_mtu",
 	[RCTL_CMP_DCQCN] = "dcqcn", [RCTL_CMP_FW] = "fw_version",
 	[RCTL_CMP_DRIVER] = "driver_version", [RCTL_CMP_SW_PFC] = "switch_pfc_prios",
+	[RCTL_CMP_CONSUMERS] = "rdma_consumers", [RCTL_CMP_CONSUMER_TC] = "consumer_tc",
 };
 
 const char *const rctl_cmp_by_names[RCTL_CMP_BY_N + 1] = {
@@ -136,6 +138,109 @@ static void fill_group(struct rctl_cmp_row *r, const struct rctl_target *t,
 			 t->dev->driver_version[0] ? "out-of-tree" : "inbox");
 }
 
+/*
+ * The RDMA consumers of the host (rocectl flows): who, and the traffic
+ * class each sends at with where it comes from, each a sorted list without
+ * repeats. Names, not pids: the same program on two hosts is the same
+ * consumer. They are the host's, over all its RoCE ports: a host whose two
+ * ports carry different programs (an initiator on one, a target on the
+ * other) is not two outliers. "-" none; a list longer than a value can hold,
+ * its digest.
+ */
+struct cons {
+	char name[RCTL_NAME_LEN];
+	char tc[RCTL_CMP_VAL_LEN];
+};
+
+static int cons_cmp(const void *a, const void *b)
+{
+	const struct cons *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+
+	return d ? d : strcmp(x->tc, y->tc);
+}
+
+/* The distinct strings of one field of v (sorted by it) joined by sep into out. */
+static void join(const struct cons *v, uint32_t n, bool tc, const char *sep, char *out)
+{
+	const char *s, *prev = NULL;
+	char buf[4096];
+	size_t len = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		s = tc ? v[i].tc : v[i].name;
+		if (prev && !strcmp(prev, s))
+			continue;
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", prev ? sep : "", s);
+		if (len >= sizeof(buf))
+			len = sizeof(buf) - 1;
+		prev = s;
+	}
+	if (!n)
+		snprintf(out, RCTL_CMP_VAL_LEN, "-");
+	else if (len < RCTL_CMP_VAL_LEN)
+		snprintf(out, RCTL_CMP_VAL_LEN, "%s", buf);
+	else
+		snprintf(out, RCTL_CMP_VAL_LEN, "#%08x", fnv(buf, 2166136261u));
+}
+
+/* Each consumer of port t with its class, appended to v. */
+static uint32_t port_consumers(const struct rctl_host *h, const struct rctl_target *t,
+			       const struct rctl_intent *in, struct cons *v)
+{
+	const struct rctl_rdma_res *res = &h->res;
+	struct rctl_flow_class fc;
+	uint32_t i, n = 0;
+
+	for (i = 0; i < res->n_consumers; i++) {
+		const struct rctl_consumer *k = &res->consumers[i];
+
+		if (!rctl_consumer_judged(k) || !rctl_consumer_on(res, k, t->dev->name, t->port->port))
+			continue;
+		rctl_consumer_class(h, in, k, t->dev, t->port, &fc);
+		snprintf(v[n].name, sizeof(v[n].name), "%s", k->name);
+		if (fc.tos >= 0)
+			snprintf(v[n].tc, sizeof(v[n].tc), "%.24s %s %d %s", k->name, fc.app, fc.tos,
+				 fc.from);
+		else
+			snprintf(v[n].tc, sizeof(v[n].tc), "%.24s %s ? %s", k->name, fc.app, fc.from);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The host's consumers into its first row (rows first..c->n-1 are its
+ * ports); its other rows do not apply (""). Not collected (a snapshot
+ * before schema 4) or unreadable: unknown.
+ */
+static int fill_consumers(struct rctl_cmp *c, uint32_t first, const struct rctl_host *h)
+{
+	struct rctl_intent in = { .dscp = c->dscp, .tos = c->dscp << 2 };
+	struct rctl_judge j = { .h = h };
+	uint32_t di = 0, pi = 0, i, n = 0;
+	struct rctl_target t;
+	struct cons *v;
+
+	for (i = first + 1; i < c->n; i++)
+		c->rows[i].v[RCTL_CMP_CONSUMERS][0] = c->rows[i].v[RCTL_CMP_CONSUMER_TC][0] = '\0';
+	if (first == c->n || !h->res.st.ok)
+		return 0;
+	v = calloc((size_t)(h->res.n_consumers ? h->res.n_consumers : 1) * (c->n - first),
+		   sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	while (rctl_target_next(&j, &t, &di, &pi))
+		n += port_consumers(h, &t, &in, v + n);
+	qsort(v, n, sizeof(*v), cons_cmp);
+	join(v, n, false, ",", c->rows[first].v[RCTL_CMP_CONSUMERS]);
+	join(v, n, true, "; ", c->rows[first].v[RCTL_CMP_CONSUMER_TC]);
+	free(v);
+	return 0;
+}
+
 static void fill_row(struct rctl_cmp_row *r, const struct rctl_host *h,
 		     const struct rctl_target *t, const struct rctl_cmp *c)
 {
@@ -183,8 +288,8 @@ static void fill_row(struct rctl_cmp_row *r, const struct rctl_host *h,
 int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h, const char *file)
 {
 	struct rctl_judge j = { .h = h };
+	uint32_t di = 0, pi = 0, first = c->n;
 	struct rctl_target t;
-	uint32_t di = 0, pi = 0;
 	struct rctl_cmp_row *r;
 
 	while (rctl_target_next(&j, &t, &di, &pi)) {
@@ -203,7 +308,7 @@ int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h, const char 
 		snprintf(r->file, sizeof(r->file), "%s", file ? file : "");
 		fill_row(r, h, &t, c);
 	}
-	return 0;
+	return fill_consumers(c, first, h);
 }
 
 int rctl_cmp_add_bad(struct rctl_cmp *c, const char *file, const char *reason)

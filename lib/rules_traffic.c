@@ -74,6 +74,7 @@ static void nccl_class(const struct rctl_rdma_res *r, const struct rctl_consumer
 	}
 	if (!v && u && g && strcmp(u->value, g->value)) {
 		fc->tos = -1;
+		fc->from = "nccl.conf";
 		snprintf(fc->why, sizeof(fc->why), "NCCL_IB_TC is %s in %s and %s in /etc/nccl.conf: "
 			 "which wins depends on the NCCL version", u->value, u->where, g->value);
 		return;
@@ -84,6 +85,7 @@ static void nccl_class(const struct rctl_rdma_res *r, const struct rctl_consumer
 	}
 	if (v) {
 		fc->tos = tos_num(v);
+		fc->from = w->source;
 		snprintf(fc->source, sizeof(fc->source), "NCCL_IB_TC=%s (%s)", v, w->where);
 		if (fc->tos < 0)
 			snprintf(fc->why, sizeof(fc->why), "NCCL_IB_TC '%s' is not a ToS byte", v);
@@ -91,6 +93,7 @@ static void nccl_class(const struct rctl_rdma_res *r, const struct rctl_consumer
 	}
 	/* NCCL_PARAM(IbTc, "IB_TC", 0) (src/transport/net_ib.cc): unset is traffic class 0 */
 	fc->tos = 0;
+	fc->from = "default";
 	snprintf(fc->source, sizeof(fc->source), "NCCL_IB_TC unset (NCCL's default 0)");
 }
 
@@ -105,11 +108,13 @@ static void ucx_class(const struct rctl_consumer *c, const struct rctl_intent *i
 		 in->tos, c->name);
 	if (!v || !strcmp(v, "auto")) {
 		fc->tos = 106;
+		fc->from = "default";
 		snprintf(fc->source, sizeof(fc->source), "UCX_IB_TRAFFIC_CLASS %s (UCX: 106 on RoCE v2)",
 			 v ? "auto" : "unset");
 		return;
 	}
 	fc->tos = tos_num(v);
+	fc->from = "environ";
 	snprintf(fc->source, sizeof(fc->source), "UCX_IB_TRAFFIC_CLASS=%s (/proc/%u/environ)", v,
 		 c->pid);
 	if (fc->tos < 0)
@@ -133,11 +138,13 @@ static void ceph_class(const struct rctl_rdma_res *r, const struct rctl_intent *
 		 in->dscp << 2, in->dscp);
 	if (!v) {
 		fc->tos = -1;
+		fc->from = "default";
 		snprintf(fc->why, sizeof(fc->why),
 			 "ms_async_rdma_dscp is not in ceph.conf: 96 (DSCP 24) unless the monitors' configuration sets it");
 		return;
 	}
 	fc->tos = tos_num(v);
+	fc->from = "ceph.conf";
 	snprintf(fc->source, sizeof(fc->source), "ms_async_rdma_dscp = %s (%s; a ToS byte)", v,
 		 w->where);
 	if (fc->tos < 0)
@@ -184,6 +191,7 @@ static void rdma_cm_class(const struct rctl_rdma_res *r, const struct rctl_consu
 	char dflt[48];
 
 	fc->app = "rdma_cm";
+	fc->from = "default";
 	fc->tos = -1;
 	if (p->cm.st.ok)
 		snprintf(dflt, sizeof(dflt), "%u (DSCP %u)", p->cm.roce_tos, p->cm.roce_tos >> 2);
@@ -209,9 +217,11 @@ void rctl_consumer_class(const struct rctl_host *h, const struct rctl_intent *in
 
 	memset(fc, 0, sizeof(*fc));
 	fc->tos = -1;
+	fc->from = "-";
 	if (g && tos_num(g) >= 0) {
 		/* MLNX_OFED's global tclass replaces every QP's traffic class on the port */
 		fc->app = "MLNX_OFED";
+		fc->from = "sysfs";
 		fc->tos = tos_num(g);
 		snprintf(fc->source, sizeof(fc->source), "Global tclass=%s (%s)", g, w->where);
 		snprintf(fc->fix, sizeof(fc->fix), "echo %d > %s", in->tos, w->where);
@@ -221,6 +231,7 @@ void rctl_consumer_class(const struct rctl_host *h, const struct rctl_intent *in
 	if (g) {
 		/* without a global one, each rule sets the class of the QPs to its peers */
 		fc->app = "MLNX_OFED";
+		fc->from = "sysfs";
 		snprintf(fc->why, sizeof(fc->why),
 			 "%s per-destination tclass rules in %s set the class of the QPs to the "
 			 "peers they match: which apply is not known", g, w->where);

@@ -377,6 +377,8 @@ enum rctl_share_verdict rctl_share_judge(const struct rctl_prio_share *s, int pr
  */
 struct rctl_flow_class {
 	const char *app;		/* "NCCL", "UCX", "Ceph", "rdma_cm", "MLNX_OFED", "verbs" */
+	/* Where the class comes from: "environ", "nccl.conf", "ceph.conf", "sysfs", "default", "-" */
+	const char *from;
 	int tos;			/* the IP ToS byte, -1 unknown */
 	char source[RCTL_FIELD_LEN];	/* the setting and where it was read */
 	char why[RCTL_FIELD_LEN];	/* tos -1: why the host cannot tell */

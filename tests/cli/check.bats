@@ -623,6 +623,34 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	echo "$output" | jq -e '(.ports | length) == 3 and .port_count == 3'
 }
 
+@test "compare: a host whose RDMA consumers or their traffic class differ from its peers" {
+	local s=$ROOT/tests/fixtures/snapshots/rxe-lab-flows-v4.json d=$BATS_TEST_TMPDIR
+	jq '.hostname = "lab2"' "$s" >"$d/lab2.json"
+	jq '.hostname = "lab3"' "$s" >"$d/lab3.json"
+	# lab4: ib_write_bw on rxe1 runs with NCCL_IB_TC=0, and a ceph-osd holds a QP on rxe0
+	jq '.hostname = "lab4" |
+		(.host.rdma_resources.consumers[] | select(.name == "ib_write_bw" and .pid == 512) |
+		 .environ[] | select(.name == "NCCL_IB_TC") | .value) = "0" |
+		.host.rdma_resources.consumers += [{"name": "ceph-osd", "pid": 777, "qps": 1,
+		 "cm_ids": 0, "environ_ok": true, "environ": []}] |
+		.host.rdma_resources.counts += [{"kind": "qp", "device": "rxe0", "port": 1, "pid": 777,
+		 "owner": "ceph-osd", "qp_type": "RC", "state": "RTS", "count": 1}]' "$s" >"$d/lab4.json"
+	run -0 rocectl compare "$s" "$d/lab2.json" "$d/lab3.json"
+	assert_line "0 outliers among 6 RoCE ports"
+	run -1 rocectl compare "$s" "$d/lab2.json" "$d/lab3.json" "$d/lab4.json"
+	assert_line "  lab4 rxe0/1 (veth0): rdma_consumers [nvme_rdma],[nvmet_rdma],ceph-osd,ib_write_bw,rping (most common [nvme_rdma],[nvmet_rdma],ib_write_bw,rping among rxe inbox ports)"
+	assert_line "  lab4 rxe0/1 (veth0): consumer_tc [nvme_rdma] rdma_cm ? default; [nvmet_rdma] rdma_cm ? default; ceph-osd Ceph ? default; ib_write_bw NCCL 0 environ; rping rdma_cm ? default (most common [nvme_rdma] rdma_cm ? default; [nvmet_rdma] rdma_cm ? default; ib_write_bw NCCL 0 environ; ib_write_bw NCCL 106 environ; rping rdma_cm ? default among rxe inbox ports)"
+	assert_line "2 outliers among 8 RoCE ports"
+	# the host's consumers, on its first port; its other ports do not apply
+	run -1 rocectl compare -j "$s" "$d/lab2.json" "$d/lab3.json" "$d/lab4.json"
+	echo "$output" | jq -e '.ports[0].rdma_consumers == "[nvme_rdma],[nvmet_rdma],ib_write_bw,rping" and
+		.ports[1].rdma_consumers == null and (.ports[1].not_applicable | index("consumer_tc") != null) and
+		([.outliers[] | .field] == ["rdma_consumers", "consumer_tc"])'
+	# snapshots without consumers (before schema 4): unknown alike, no outlier
+	run -0 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json"
+	assert_line --regexp '^node11 .* n/a +\? +\?$'
+}
+
 @test "compare: one snapshot is a usage error that says two are needed" {
 	run --separate-stderr rocectl compare "$FIXTURES/bnxt-healthy.json"
 	assert_failure 64
