@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The traffic class the RDMA consumers asked for, where the host shows it
- * (docs/traffic.md): the owner processes' names (/proc/PID/comm) and the
+ * (docs/roce-facts.md, "The RDMA consumers' traffic class"): the owner
+ * processes' names (/proc/PID/comm) and the
  * named variables of their environments (/proc/PID/environ, root only:
  * nothing else of an environment is kept, it may hold secrets), NCCL's
  * configuration files, Ceph's ceph.conf, and MLNX_OFED's global
@@ -21,7 +22,7 @@
 #include "rocectl/sysfs.h"
 
 /*
- * The allow-list, the one place it is written (docs/traffic.md lists it):
+ * The allow-list, the one place it is written (docs/roce-facts.md lists it):
  * NCCL (NVIDIA/nccl src/transport/net_ib.cc NCCL_PARAM IB_TC, IB_FIFO_TC,
  * IB_SL, IB_GID_INDEX, IB_HCA; src/misc/param.cc NCCL_CONF_FILE, which
  * names the file it reads), UCX (openucx/ucx src/uct/ib/base/ib_iface.c

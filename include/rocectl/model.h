@@ -366,7 +366,8 @@ struct rctl_netfilter {
  * nldev.c fill_res_qp_entry(), fill_res_cm_id_entry(), fill_res_name_pid()),
  * and the traffic class each asked for where the host shows it: the named
  * variables of the owner's environment, NCCL's and Ceph's configuration
- * files, MLNX_OFED's global traffic_class (docs/traffic.md). Bounded: counts
+ * files, MLNX_OFED's global traffic_class (docs/roce-facts.md, "The RDMA
+ * consumers' traffic class"). Bounded: counts
  * per (device, port, kind, owner, QP type, state) always, the entries only
  * up to RCTL_RES_LIST_MAX.
  */
