@@ -83,6 +83,13 @@ expect() {	# fixture exit "id:status ..."
 		"the ToS of nvme1'"'"'s 1 rdma_cm connection on mlx5_1/1 (ens1f1np1) is unknown: connect with --tos 106 to be sure"] and
 		([.findings[] | select(.id == "nvmf.tos")][0].evidence ==
 		 "2 rdma_cm connections of [nvme_rdma] to 10.10.1.100:4420 on mlx5_0/1 (ens1f0np0); without --tos its queues take default_roce_tos 106 of mlx5_0/1; the kernel reports no connection'"'"'s ToS")'
+	# IPv6: the controller shows traddr as nvme connect was given it; the dump as inet_ntop writes it
+	jq '(.host.nvme.controllers[1].traddr) = "fd00:0:0::2" |
+		(.host.rdma_resources.entries[3].dst) = "[fd00::2]:4420"' "$BATS_TEST_TMPDIR/cm.json" \
+		>"$BATS_TEST_TMPDIR/cm6.json"
+	run -3 rocectl check nvmf -j -i "$BATS_TEST_TMPDIR/cm6.json"
+	echo "$output" | jq -e '[.findings[] | select(.id == "nvmf.tos") | .message][1] ==
+		"the ToS of nvme1'"'"'s 1 rdma_cm connection on mlx5_1/1 (ens1f1np1) is unknown: connect with --tos 106 to be sure"'
 	# older snapshots have no NVMe-oF part: nothing to say, not unknown
 	run -0 rocectl check nvmf -j -i "$FIXTURES/mlx5-upstream-healthy.json"
 	echo "$output" | jq -e '.findings == []'
