@@ -502,8 +502,9 @@ int rctl_tune_mark_cm(struct rctl_host *h, const struct rctl_tune_plan *p, const
 		char dev[RCTL_NAME_LEN];
 		uint32_t port;
 
+		/* a state file of an older rocectl kept no connection and no time: nothing known */
 		if (c->status != RCTL_TUNE_APPLIED || strcmp(c->setting, RCTL_CM_TOS_FILE) ||
-		    !dev_port(c->target, dev, sizeof(dev), &port))
+		    !c->applied_at || !dev_port(c->target, dev, sizeof(dev), &port))
 			continue;
 		t = rctl_arr_push(&h->res.tos_changes, &h->res.n_tos_changes, sizeof(*t));
 		if (!t)

@@ -156,8 +156,9 @@ int rctl_tune_path_check(const char *path, bool dir, struct rctl_err *e);
 char *rctl_tune_state_text(const struct rctl_tune_plan *p, enum rctl_tune_status status);
 /*
  * State file "name" (plan p) into the model: for each default_roce_tos
- * change it applied, one rctl_tos_change of h->res, and every cm_id of the
- * dump that is one of the connections it recorded is marked
+ * change it applied (with its time: a state file of an older rocectl kept
+ * none, nor any connection), one rctl_tos_change of h->res, and every
+ * cm_id of the dump that is one of the connections it recorded is marked
  * made_before_tune. Pure; -ENOMEM.
  */
 int rctl_tune_mark_cm(struct rctl_host *h, const struct rctl_tune_plan *p, const char *name);

@@ -746,6 +746,10 @@ static void test_tos_connections(void **state)
 	ok_or_say(rctl_tune_state_parse(text, "t", &q, &status, &e), &e);
 	assert_int_equal(tos_change(&q, "rxe0/1")->n_cm, 0);
 	assert_int_equal(tos_change(&q, "rxe0/1")->applied_at, 0);
+	load_snap("rxe-lab-flows-v4", &h);
+	assert_int_equal(rctl_tune_mark_cm(&h, &q, "old.json"), 0);
+	assert_int_equal(h.res.n_tos_changes, 0);
+	rctl_host_free(&h);
 	free(text);
 	rctl_tune_plan_free(&q);
 	rctl_tune_plan_free(&p);
