@@ -379,6 +379,27 @@ enum rctl_status rctl_fleet_exit_status(int exit)
 	return exit >= 0 && exit <= RCTL_EXIT_UNKNOWN ? of[exit] : RCTL_UNKNOWN;
 }
 
+const struct rctl_finding *rctl_fleet_first(const struct rctl_fleet_host *h)
+{
+	enum rctl_status worst = rctl_fleet_exit_status(h->exit);
+	uint32_t i;
+
+	for (i = 0; worst != RCTL_PASS && i < h->n_f; i++)
+		if (h->f[i].status == worst)
+			return &h->f[i];
+	return NULL;
+}
+
+const char *rctl_fleet_cell_word(const struct rctl_fleet_cell *c)
+{
+	static const char *const word[] = {
+		[RCTL_PASS] = "ok", [RCTL_WARN] = "warn", [RCTL_UNKNOWN] = "unknown",
+		[RCTL_FAIL] = "FAIL",
+	};
+
+	return !c->ran ? "skip" : !c->n ? "-" : word[c->worst];
+}
+
 int rctl_fleet_exit(const struct rctl_fleet *fl, int64_t now, double max_age_s)
 {
 	static const int exit_of[] = {
@@ -507,7 +528,7 @@ static int host_ents(struct ents *es, const struct rctl_fleet *fl, uint32_t i,
 		return ret;
 	}
 	if (!h->n_links)
-		return ent_add(es, "(no RoCE port)", i, st, "");
+		return ent_add(es, RCTL_FLEET_NO_PORT, i, st, "");
 	for (k = 0; k < h->n_links && !ret; k++) {
 		const struct rctl_fleet_link *l = &h->links[k];
 

@@ -142,6 +142,13 @@ bool rctl_fleet_stale(const struct rctl_fleet_host *h, int64_t now, double max_a
 int rctl_fleet_exit(const struct rctl_fleet *fl, int64_t now, double max_age_s);
 /* The status a host's exit status stands for (0 pass ... 2 fail, 3 unknown). */
 enum rctl_status rctl_fleet_exit_status(int exit);
+/* The host's first finding of its worst status: "pfc.prio_disabled mlx5_0/1"; NULL: it passed. */
+const struct rctl_finding *rctl_fleet_first(const struct rctl_fleet_host *h);
+/*
+ * A cell of the hosts x areas table in a word: "ok", "warn", "unknown",
+ * "FAIL"; "skip" when the area was not judged, "-" when it had nothing to.
+ */
+const char *rctl_fleet_cell_word(const struct rctl_fleet_cell *c);
 
 /*
  * Grouping (--by): each group a key (the switch of an RDMA port, the driver
@@ -158,6 +165,8 @@ enum rctl_fleet_by { RCTL_FLEET_BY_NONE, RCTL_FLEET_BY_SWITCH, RCTL_FLEET_BY_DRI
 extern const char *const rctl_fleet_by_names[RCTL_FLEET_BY_N + 1];
 /* The key of hosts whose ports have no LLDP neighbour in the snapshot. */
 #define RCTL_FLEET_NO_SWITCH "(no LLDP neighbour)"
+/* The key of hosts without a RoCE port (--by switch and driver). */
+#define RCTL_FLEET_NO_PORT "(no RoCE port)"
 
 struct rctl_fleet_member {
 	uint32_t host;			/* index in fl->hosts */
