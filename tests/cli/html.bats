@@ -199,3 +199,25 @@ chromium_run() {
 	cp "$t/report.html" "$art/fleet-report.html"
 	cp "$t/report.png" "$art/fleet-report.png"
 }
+
+# The examples of README, rocectl-check(8) and rocectl-doctor(8), as printed.
+@test "README and the man pages: the -o html example writes the report" {
+	local d block cmd
+	d=$(fleet fault-peer-pfc-prio4:node51:600 fault-peer-no-dcbx:node52:600 ice-peer-healthy:node53:600)
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	ln -s "$ROCECTL" "$BATS_TEST_TMPDIR/bin/rocectl"
+	export PATH="$BATS_TEST_TMPDIR/bin:$PATH"
+	for block in "$ROOT/README.md:-o html -O fleet.html" \
+		     "$ROOT/man/rocectl-check.8:-o html -O fleet.html" \
+		     "$ROOT/man/rocectl-doctor.8:-o html -O fleet.html"; do
+		rm -rf "$BATS_TEST_TMPDIR/w" && mkdir "$BATS_TEST_TMPDIR/w" && cd "$BATS_TEST_TMPDIR/w"
+		cp -r "$d" snap
+		cmd=$(python3 "$BATS_TEST_DIRNAME/lib/man_block.py" "${block%%:*}" "${block#*:}" |
+			grep -m1 '^\$ ' | sed 's/^\$ //')
+		[ -n "$cmd" ]
+		run -2 bash -c "$cmd"
+		run -0 --separate-stderr python3 "$REPORT" fleet.html
+		jq -e '[.hosts[].host] == ["node51", "node52", "node53"] and
+			([.switches[].key] | index("leaf-07") != null)' <<<"$output"
+	done
+}
