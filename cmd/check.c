@@ -520,16 +520,6 @@ static const char *age_text(const struct rctl_fleet_host *h, int64_t now, char *
 	return buf;
 }
 
-static const char *rfc3339(int64_t t, char *buf, size_t len)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return NULL;
-	return buf;
-}
-
 static void fleet_cell(const struct rctl_fleet_cell *c, int a)
 {
 	const char *key = rctl_area_name(a);
@@ -575,7 +565,7 @@ static void fleet_host(struct rctl_ctx *ctx, const struct rctl_fleet_host *h, un
 	out_row_begin();
 	out_str(OUT_ANY, "host", NULL, h->hostname);
 	out_str(OUT_ANY, "file", NULL, h->file);
-	out_str(OUT_JSON, "time", NULL, rfc3339(h->time, when, sizeof(when)));
+	out_str(OUT_JSON, "time", NULL, rctl_fleet_time(h->time, when, sizeof(when)));
 	out_str(OUT_TEXT, "age", NULL, age_text(h, now, age, sizeof(age)));
 	if (h->time > 0)
 		out_s64(OUT_JSON, "age_s", NULL, now - h->time);
@@ -677,7 +667,7 @@ static uint32_t fleet_stale_text(const struct rctl_fleet *fl, int64_t now, bool 
 		if (n > FLEET_TEXT_LINES && !verbose)
 			continue;
 		out_text("  %s  %s  taken %s (%s ago)\n", h->hostname, h->file,
-			 rfc3339(h->time, when, sizeof(when)) ?: "at an unknown time",
+			 rctl_fleet_time(h->time, when, sizeof(when)) ?: "at an unknown time",
 			 age_text(h, now, age, sizeof(age)));
 	}
 	if (n > FLEET_TEXT_LINES && !verbose)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rocectl/err.h"
@@ -363,6 +364,16 @@ void rctl_fleet_free(struct rctl_fleet *fl)
 }
 
 /* ---- age and the fleet's status -------------------------------------- */
+
+const char *rctl_fleet_time(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NULL;
+	return buf;
+}
 
 bool rctl_fleet_stale(const struct rctl_fleet_host *h, int64_t now, double max_age_s)
 {

@@ -169,16 +169,6 @@ size_t rctl_html_escape(char *dst, size_t len, const char *s, size_t max_chars)
 
 /* ---- pieces ------------------------------------------------------------ */
 
-static const char *rfc3339(int64_t t, char *buf, size_t len)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return NULL;
-	return buf;
-}
-
 static enum rctl_status host_status(const struct rctl_fleet_host *h)
 {
 	return rctl_fleet_exit_status(h->exit);
@@ -268,7 +258,7 @@ static void grid_row(struct hbuf *b, const struct rctl_fleet_html *r, uint32_t i
 	if (files)
 		td(b, NULL, h->file);
 	put(b, "<td%s>", stale(r, h) ? " class=\"stale\"" : "");
-	esc(b, rfc3339(h->time, when, sizeof(when)) ?: "unknown");
+	esc(b, rctl_fleet_time(h->time, when, sizeof(when)) ?: "unknown");
 	put(b, "%s</td>", stale(r, h) ? " (stale)" : "");
 	td(b, rctl_status_name(host_status(h)), rctl_status_name(host_status(h)));
 	for (a = 0; a < RCTL_AREA_N; a++) {
@@ -563,7 +553,7 @@ static void host_section(struct hbuf *b, const struct rctl_fleet_html *r, uint32
 	    "<p>Snapshot <code>", rctl_status_name(st), rctl_status_name(st), h->n_f);
 	esc(b, h->file);
 	put(b, "</code>, taken ");
-	esc(b, rfc3339(h->time, when, sizeof(when)) ?: "at an unknown time");
+	esc(b, rctl_fleet_time(h->time, when, sizeof(when)) ?: "at an unknown time");
 	put(b, "%s; %u passed, %u warnings, %u failed, %u unknown.</p>\n",
 	    stale(r, h) ? " <span class=\"stale\">(stale)</span>" : "", h->count[RCTL_PASS],
 	    h->count[RCTL_WARN], h->count[RCTL_FAIL], h->count[RCTL_UNKNOWN]);

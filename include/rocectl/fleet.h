@@ -11,6 +11,7 @@
 #define ROCECTL_FLEET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rocectl/compare.h"
@@ -133,6 +134,8 @@ int rctl_fleet_newest(const struct rctl_fleet *fl, bool *keep);
  */
 #define RCTL_FLEET_MAX_AGE_S (26 * 3600)
 bool rctl_fleet_stale(const struct rctl_fleet_host *h, int64_t now, double max_age_s);
+/* A snapshot's time as RFC 3339 in UTC ("2025-11-30T05:20:00Z"); NULL when unknown. */
+const char *rctl_fleet_time(int64_t t, char *buf, size_t len);
 
 /*
  * The fleet's exit status: the worst of the hosts' (fail 2 over unknown 3
