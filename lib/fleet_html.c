@@ -549,10 +549,15 @@ static void host_section(struct hbuf *b, const struct rctl_fleet_html *r, uint32
 	put(b, "<section class=\"host\" id=\"f-%u\">\n<details%s><summary><b>", i,
 	    st != RCTL_PASS ? " open" : "");
 	esc(b, h->hostname);
-	put(b, "</b> <span class=\"%s\">%s</span>, %u findings that are no pass</summary>\n"
-	    "<p>Snapshot <code>", rctl_status_name(st), rctl_status_name(st), h->n_f);
-	esc(b, h->file);
-	put(b, "</code>, taken ");
+	put(b, "</b> <span class=\"%s\">%s</span>, %u findings that are no pass</summary>\n",
+	    rctl_status_name(st), rctl_status_name(st), h->n_f);
+	if (h->file[0]) {	/* no file: this host, read live */
+		put(b, "<p>Snapshot <code>");
+		esc(b, h->file);
+		put(b, "</code>, taken ");
+	} else {
+		put(b, "<p>Read from the host itself, ");
+	}
 	esc(b, rctl_fleet_time(h->time, when, sizeof(when)) ?: "at an unknown time");
 	put(b, "%s; %u passed, %u warnings, %u failed, %u unknown.</p>\n",
 	    stale(r, h) ? " <span class=\"stale\">(stale)</span>" : "", h->count[RCTL_PASS],

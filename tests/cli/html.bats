@@ -207,9 +207,9 @@ chromium_run() {
 	mkdir "$BATS_TEST_TMPDIR/bin"
 	ln -s "$ROCECTL" "$BATS_TEST_TMPDIR/bin/rocectl"
 	export PATH="$BATS_TEST_TMPDIR/bin:$PATH"
-	for block in "$ROOT/README.md:-o html -O fleet.html" \
-		     "$ROOT/man/rocectl-check.8:-o html -O fleet.html" \
-		     "$ROOT/man/rocectl-doctor.8:-o html -O fleet.html"; do
+	for block in "$ROOT/README.md:-O fleet.html" \
+		     "$ROOT/man/rocectl-check.8:-O fleet.html" \
+		     "$ROOT/man/rocectl-doctor.8:-O fleet.html"; do
 		rm -rf "$BATS_TEST_TMPDIR/w" && mkdir "$BATS_TEST_TMPDIR/w" && cd "$BATS_TEST_TMPDIR/w"
 		cp -r "$d" snap
 		cmd=$(python3 "$BATS_TEST_DIRNAME/lib/man_block.py" "${block%%:*}" "${block#*:}" |
