@@ -33,12 +33,14 @@ PKGS := $(PKGS_LINKED) lldpctl
 # Icinga 2's config check run in tests/cli/monitoring.bats (installed, never
 # started: scripts/install-packages refuses daemons a start); curl scrapes.
 # devscripts brings Debian's hardening-check (tests/cli/hardening.bats).
+# chromium renders the -o html report headless (tests/cli/html.bats).
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev libpcap0.8-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
 	prometheus-node-exporter icinga2-bin curl systemd \
-	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo devscripts parallel
+	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo devscripts parallel \
+	chromium
 
 # Quiet by default, kernel style: "  CC      lib/foo.o"; V=1 prints the commands.
 # V is exported for scripts/install-packages and tests/lab/lab (apt's output).

@@ -19,6 +19,7 @@
 #include "rocectl/counters.h"
 #include "rocectl/fileio.h"
 #include "rocectl/fleet.h"
+#include "rocectl/fleet_html.h"
 #include "rocectl/intent.h"
 #include "rocectl/lldp.h"
 #include "rocectl/out.h"
@@ -28,7 +29,7 @@
 #include "rocectl/snapshot.h"
 
 static const char *const outputs[] = {
-	"text", "json", "nagios", "prometheus", "openmetrics", NULL
+	"text", "json", "nagios", "prometheus", "openmetrics", "html", NULL
 };
 
 /* --unknown-as: what unknowns alone make of the exit, in the exit's order. */
@@ -53,10 +54,12 @@ static struct {
 	CMD_DEV_OPT(o.dev),						\
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT", \
 	  .dst = &o.output, .choices = outputs,				\
-	  .help = "text (default), json (as -j), nagios (plugin status line), prometheus or openmetrics" }, \
+	  .help = "text (default), json (as -j), nagios (plugin status line), prometheus, " \
+		  "openmetrics or html (one self-contained report page)" }, \
 	{ .name = "output-file", .short_name = 'O', .type = OPT_STR, .arg = "FILE", \
 	  .dst = &o.output_file, .kind = ARG_FILE,			\
-	  .help = "with -o prometheus: write FILE atomically (node_exporter textfile)" }, \
+	  .help = "with -o prometheus, openmetrics or html: write FILE atomically " \
+		  "(node_exporter textfile, the report)" }, \
 	CMD_LLDP_WAIT_OPT(o.lldp_wait),					\
 	{ .name = "skip", .type = OPT_LIST, .arg = "ID", .dst = &o.skip,	\
 	  .kind = ARG_RULE,						\
@@ -497,10 +500,6 @@ static double fleet_max_age(void)
 	return o.max_age > 0 ? o.max_age : RCTL_FLEET_MAX_AGE_S;
 }
 
-static const char *const cell_word[] = {
-	[RCTL_PASS] = "ok", [RCTL_WARN] = "warn", [RCTL_UNKNOWN] = "unknown", [RCTL_FAIL] = "FAIL",
-};
-
 /* "3h", "2d", "45m", "12s": the age of a snapshot at a glance; "-" unknown. */
 static const char *age_text(const struct rctl_fleet_host *h, int64_t now, char *buf, size_t len)
 {
@@ -521,38 +520,11 @@ static const char *age_text(const struct rctl_fleet_host *h, int64_t now, char *
 	return buf;
 }
 
-static const char *rfc3339(int64_t t, char *buf, size_t len)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return NULL;
-	return buf;
-}
-
-/* The first finding of the host's worst status: "pfc.prio_disabled mlx5_0/1 (eth2)". */
-static const struct rctl_finding *fleet_first(const struct rctl_fleet_host *h)
-{
-	enum rctl_status worst = rctl_fleet_exit_status(h->exit);
-	uint32_t i;
-
-	for (i = 0; worst != RCTL_PASS && i < h->n_f; i++)
-		if (h->f[i].status == worst)
-			return &h->f[i];
-	return NULL;
-}
-
 static void fleet_cell(const struct rctl_fleet_cell *c, int a)
 {
 	const char *key = rctl_area_name(a);
 
-	if (!c->ran)
-		out_str(OUT_TEXT, key, NULL, "skip");
-	else if (!c->n)
-		out_str(OUT_TEXT, key, NULL, "-");
-	else
-		out_str(OUT_TEXT, key, NULL, cell_word[c->worst]);
+	out_str(OUT_TEXT, key, NULL, rctl_fleet_cell_word(c));
 	out_obj_begin(NULL);
 	out_str(OUT_JSON, "area", NULL, key);
 	out_bool(OUT_JSON, "checked", NULL, c->ran);
@@ -585,7 +557,7 @@ static void fleet_links(const struct rctl_fleet_host *h)
 static void fleet_host(struct rctl_ctx *ctx, const struct rctl_fleet_host *h, unsigned int areas,
 		       int64_t now)
 {
-	const struct rctl_finding *first = fleet_first(h);
+	const struct rctl_finding *first = rctl_fleet_first(h);
 	char age[16], when[32], buf[RCTL_NAME_LEN * 3];
 	uint32_t i;
 	int a;
@@ -593,7 +565,7 @@ static void fleet_host(struct rctl_ctx *ctx, const struct rctl_fleet_host *h, un
 	out_row_begin();
 	out_str(OUT_ANY, "host", NULL, h->hostname);
 	out_str(OUT_ANY, "file", NULL, h->file);
-	out_str(OUT_JSON, "time", NULL, rfc3339(h->time, when, sizeof(when)));
+	out_str(OUT_JSON, "time", NULL, rctl_fleet_time(h->time, when, sizeof(when)));
 	out_str(OUT_TEXT, "age", NULL, age_text(h, now, age, sizeof(age)));
 	if (h->time > 0)
 		out_s64(OUT_JSON, "age_s", NULL, now - h->time);
@@ -695,7 +667,7 @@ static uint32_t fleet_stale_text(const struct rctl_fleet *fl, int64_t now, bool 
 		if (n > FLEET_TEXT_LINES && !verbose)
 			continue;
 		out_text("  %s  %s  taken %s (%s ago)\n", h->hostname, h->file,
-			 rfc3339(h->time, when, sizeof(when)) ?: "at an unknown time",
+			 rctl_fleet_time(h->time, when, sizeof(when)) ?: "at an unknown time",
 			 age_text(h, now, age, sizeof(age)));
 	}
 	if (n > FLEET_TEXT_LINES && !verbose)
@@ -856,14 +828,14 @@ static void fleet_nagios(struct rctl_ctx *ctx, const struct rctl_fleet *fl, int6
 		 c.hosts[RCTL_UNKNOWN], c.hosts[RCTL_WARN], c.hosts[RCTL_PASS], fl->cmp.n_bad,
 		 c.stale);
 	/* hosts are sorted worst first: the first one is the worst */
-	if (fl->n && (f = fleet_first(&fl->hosts[0])))
+	if (fl->n && (f = rctl_fleet_first(&fl->hosts[0])))
 		out_text(": first %s %s %s %s", rctl_status_name(f->status), fl->hosts[0].hostname,
 			 f->id, f->target);
 	out_text(" | hosts=%u ok=%u warn=%u fail=%u unknown=%u unreadable=%u stale=%u\n", fl->n,
 		 c.hosts[RCTL_PASS], c.hosts[RCTL_WARN], c.hosts[RCTL_FAIL],
 		 c.hosts[RCTL_UNKNOWN], fl->cmp.n_bad, c.stale);
 	for (i = 0; i < fl->n; i++)
-		if ((f = fleet_first(&fl->hosts[i])))
+		if ((f = rctl_fleet_first(&fl->hosts[i])))
 			out_text("%s %s %s %s: %s\n", status_upper[f->status], fl->hosts[i].hostname,
 				 f->id, f->target, f->message);
 	for (i = 0; i < fl->cmp.n_bad; i++)
@@ -1042,14 +1014,48 @@ static int fleet_judge(struct rctl_ctx *ctx, struct rctl_fleet *fl, const struct
 	return 0;
 }
 
+/*
+ * -o html: the report page (lib/fleet_html.c) to stdout, or with -O to FILE
+ * atomically; the exit is the verdict's either way, as with text.
+ */
+static int print_html(struct rctl_ctx *ctx, const struct rctl_fleet *fl,
+		      const struct rctl_intent *in, unsigned int areas, int64_t now,
+		      double max_age, int status)
+{
+	const struct rctl_fleet_html r = {
+		.fl = fl, .in = in, .command = ctx->path, .areas = areas, .by = fleet_by(),
+		.now = now, .max_age_s = max_age, .status = status,
+	};
+	struct rctl_err e = { 0 };
+	size_t len;
+	char *buf;
+	int ret = 0;
+
+	if (rctl_fleet_html(&r, &buf, &len))
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot write the report: %s",
+				  strerror(ENOMEM));
+	if (o.output_file)
+		ret = rctl_write_atomic(o.output_file, buf, len, &e);
+	else
+		out_text("%s", buf);
+	free(buf);
+	return ret ? cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e) : status;
+}
+
+static struct rctl_fleet_judge fleet_judge_of(const struct rctl_intent *in, unsigned int areas,
+					      const struct rctl_rule *rules, unsigned int n_rules)
+{
+	return (struct rctl_fleet_judge){
+		.in = in, .areas = areas, .filter = o.dev, .rules = rules, .n_rules = n_rules,
+		.warn = &o.warn, .crit = &o.crit,
+	};
+}
+
 static int run_fleet(struct rctl_ctx *ctx, const struct rctl_intent *in, unsigned int areas,
 		     const struct rctl_rule *rules, unsigned int n_rules)
 {
 	struct rctl_fleet fl = { .cmp = { .dscp = (int)in->dscp, .by = RCTL_CMP_BY_DRIVER } };
-	const struct rctl_fleet_judge j = {
-		.in = in, .areas = areas, .filter = o.dev, .rules = rules, .n_rules = n_rules,
-		.warn = &o.warn, .crit = &o.crit,
-	};
+	const struct rctl_fleet_judge j = fleet_judge_of(in, areas, rules, n_rules);
 	int64_t now = (int64_t)time(NULL);
 	int status;
 
@@ -1064,8 +1070,33 @@ static int run_fleet(struct rctl_ctx *ctx, const struct rctl_intent *in, unsigne
 		fleet_nagios(ctx, &fl, now, status);
 	else if (!strcmp(o.output, "prometheus") || !strcmp(o.output, "openmetrics"))
 		status = fleet_prom(ctx, &fl, in, now, status);
+	else if (!strcmp(o.output, "html"))
+		status = print_html(ctx, &fl, in, areas, now, fleet_max_age(), status);
 	else
 		fleet_print_text(ctx, &fl, in, areas, now, status);
+	rctl_fleet_free(&fl);
+	return status;
+}
+
+/*
+ * One host (live, or one snapshot) as a report of one: judged as a fleet's
+ * host is, its age not judged (as the text's), --unknown-as applied.
+ */
+static int host_html(struct rctl_ctx *ctx, const struct rctl_host *h,
+		     const struct rctl_intent *in, unsigned int areas,
+		     const struct rctl_rule *rules, unsigned int n_rules, int unknowns)
+{
+	struct rctl_fleet fl = { .cmp = { .dscp = (int)in->dscp, .by = RCTL_CMP_BY_DRIVER } };
+	const struct rctl_fleet_judge j = fleet_judge_of(in, areas, rules, n_rules);
+	int status;
+
+	if (rctl_fleet_add_host(&fl, ctx->input ? ctx->input : "", h, &j)) {
+		rctl_fleet_free(&fl);
+		return cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot judge '%s': %s", h->hostname,
+				  strerror(ENOMEM));
+	}
+	status = fl.hosts[0].exit == RCTL_EXIT_UNKNOWN ? unknowns : fl.hosts[0].exit;
+	status = print_html(ctx, &fl, in, areas, 0, 0, status);
 	rctl_fleet_free(&fl);
 	return status;
 }
@@ -1106,8 +1137,9 @@ static int check_output(struct rctl_ctx *ctx)
 
 	if (strcmp(o.output, "text") && ctx->json)
 		why = "'-o' and '--json' exclude each other";
-	else if (o.output_file && strcmp(o.output, "prometheus") && strcmp(o.output, "openmetrics"))
-		why = "'--output-file' needs '-o prometheus' or '-o openmetrics'";
+	else if (o.output_file && strcmp(o.output, "prometheus") && strcmp(o.output, "openmetrics") &&
+		 strcmp(o.output, "html"))
+		why = "'--output-file' needs '-o prometheus', '-o openmetrics' or '-o html'";
 	if (!why)
 		return 0;
 	return cmd_errorf(ctx, ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE,
@@ -1190,10 +1222,15 @@ static int run_checks(struct rctl_ctx *ctx, unsigned int areas, bool sample)
 		return cmd_prom_failed(ctx, o.output, o.output_file, cmd_errorf(ctx, RCTL_EXIT_UNKNOWN,
 				  "no counter deltas to judge: use 'rocectl doctor' or a snapshot of two samples"));
 	}
-	rctl_judge_rules(&h, &in, areas, o.dev, rules, n_rules, &r);
-	rctl_report_ratio_ranges(&r, &o.warn, &o.crit);
 	for (i = 0; strcmp(unknown_as[i], o.unknown_as); i++)
 		;
+	if (!strcmp(o.output, "html")) {
+		status = host_html(ctx, &h, &in, areas, rules, n_rules, unknown_exit[i]);
+		rctl_host_free(&h);
+		return status;
+	}
+	rctl_judge_rules(&h, &in, areas, o.dev, rules, n_rules, &r);
+	rctl_report_ratio_ranges(&r, &o.warn, &o.crit);
 	status = rctl_report_exit_as(&r, unknown_exit[i]);
 	if (!strcmp(o.output, "nagios"))
 		print_nagios(ctx, &r, &in, h.sample_interval_s, status);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rocectl/err.h"
@@ -364,6 +365,16 @@ void rctl_fleet_free(struct rctl_fleet *fl)
 
 /* ---- age and the fleet's status -------------------------------------- */
 
+const char *rctl_fleet_time(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t <= 0 || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return NULL;
+	return buf;
+}
+
 bool rctl_fleet_stale(const struct rctl_fleet_host *h, int64_t now, double max_age_s)
 {
 	return h->time <= 0 || (double)(now - h->time) > max_age_s;
@@ -377,6 +388,27 @@ enum rctl_status rctl_fleet_exit_status(int exit)
 	};
 
 	return exit >= 0 && exit <= RCTL_EXIT_UNKNOWN ? of[exit] : RCTL_UNKNOWN;
+}
+
+const struct rctl_finding *rctl_fleet_first(const struct rctl_fleet_host *h)
+{
+	enum rctl_status worst = rctl_fleet_exit_status(h->exit);
+	uint32_t i;
+
+	for (i = 0; worst != RCTL_PASS && i < h->n_f; i++)
+		if (h->f[i].status == worst)
+			return &h->f[i];
+	return NULL;
+}
+
+const char *rctl_fleet_cell_word(const struct rctl_fleet_cell *c)
+{
+	static const char *const word[] = {
+		[RCTL_PASS] = "ok", [RCTL_WARN] = "warn", [RCTL_UNKNOWN] = "unknown",
+		[RCTL_FAIL] = "FAIL",
+	};
+
+	return !c->ran ? "skip" : !c->n ? "-" : word[c->worst];
 }
 
 int rctl_fleet_exit(const struct rctl_fleet *fl, int64_t now, double max_age_s)
@@ -507,7 +539,7 @@ static int host_ents(struct ents *es, const struct rctl_fleet *fl, uint32_t i,
 		return ret;
 	}
 	if (!h->n_links)
-		return ent_add(es, "(no RoCE port)", i, st, "");
+		return ent_add(es, RCTL_FLEET_NO_PORT, i, st, "");
 	for (k = 0; k < h->n_links && !ret; k++) {
 		const struct rctl_fleet_link *l = &h->links[k];
 

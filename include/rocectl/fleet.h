@@ -11,6 +11,7 @@
 #define ROCECTL_FLEET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rocectl/compare.h"
@@ -133,6 +134,8 @@ int rctl_fleet_newest(const struct rctl_fleet *fl, bool *keep);
  */
 #define RCTL_FLEET_MAX_AGE_S (26 * 3600)
 bool rctl_fleet_stale(const struct rctl_fleet_host *h, int64_t now, double max_age_s);
+/* A snapshot's time as RFC 3339 in UTC ("2025-11-30T05:20:00Z"); NULL when unknown. */
+const char *rctl_fleet_time(int64_t t, char *buf, size_t len);
 
 /*
  * The fleet's exit status: the worst of the hosts' (fail 2 over unknown 3
@@ -142,6 +145,13 @@ bool rctl_fleet_stale(const struct rctl_fleet_host *h, int64_t now, double max_a
 int rctl_fleet_exit(const struct rctl_fleet *fl, int64_t now, double max_age_s);
 /* The status a host's exit status stands for (0 pass ... 2 fail, 3 unknown). */
 enum rctl_status rctl_fleet_exit_status(int exit);
+/* The host's first finding of its worst status: "pfc.prio_disabled mlx5_0/1"; NULL: it passed. */
+const struct rctl_finding *rctl_fleet_first(const struct rctl_fleet_host *h);
+/*
+ * A cell of the hosts x areas table in a word: "ok", "warn", "unknown",
+ * "FAIL"; "skip" when the area was not judged, "-" when it had nothing to.
+ */
+const char *rctl_fleet_cell_word(const struct rctl_fleet_cell *c);
 
 /*
  * Grouping (--by): each group a key (the switch of an RDMA port, the driver
@@ -158,6 +168,8 @@ enum rctl_fleet_by { RCTL_FLEET_BY_NONE, RCTL_FLEET_BY_SWITCH, RCTL_FLEET_BY_DRI
 extern const char *const rctl_fleet_by_names[RCTL_FLEET_BY_N + 1];
 /* The key of hosts whose ports have no LLDP neighbour in the snapshot. */
 #define RCTL_FLEET_NO_SWITCH "(no LLDP neighbour)"
+/* The key of hosts without a RoCE port (--by switch and driver). */
+#define RCTL_FLEET_NO_PORT "(no RoCE port)"
 
 struct rctl_fleet_member {
 	uint32_t host;			/* index in fl->hosts */

@@ -4,20 +4,6 @@
 # stale snapshots, --by, and every output format.
 load helpers
 
-# A fleet directory: fixture NAME copied as HOST.json with host name HOST,
-# taken AGE seconds ago ("name:host:age" each).
-fleet() {
-	local d=$BATS_TEST_TMPDIR/fleet spec name host age now
-	now=$(date +%s)
-	mkdir -p "$d"
-	for spec in "$@"; do
-		IFS=: read -r name host age <<<"$spec"
-		jq --arg h "$host" --argjson t $((now - age)) '.host.hostname = $h | .host.time = $t' \
-			"$FIXTURES/$name.json" >"$d/$host.json"
-	done
-	echo "$d"
-}
-
 @test "-i repeated, a directory and a pattern judge the same hosts; exit is the worst" {
 	local d a b c
 	d=$(fleet mlx5-upstream-healthy:n1:3600 fault-pfc-off-prio3:n2:3600 fault-tos-0:n3:3600)

@@ -23,3 +23,17 @@ man_page_for() {
 	local top=${1%% *}
 	if [ -f "$ROOT/man/rocectl-$top.8" ]; then echo "$ROOT/man/rocectl-$top.8"; else echo "$ROOT/man/rocectl.8"; fi
 }
+
+# A fleet directory: fixture NAME copied as HOST.json with host name HOST,
+# taken AGE seconds ago ("name:host:age" each).
+fleet() {
+	local d=$BATS_TEST_TMPDIR/fleet spec name host age now
+	now=$(date +%s)
+	mkdir -p "$d"
+	for spec in "$@"; do
+		IFS=: read -r name host age <<<"$spec"
+		jq --arg h "$host" --argjson t $((now - age)) '.host.hostname = $h | .host.time = $t' \
+			"$FIXTURES/$name.json" >"$d/$host.json"
+	done
+	echo "$d"
+}

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* check over many snapshots (lib/fleet.c): inputs, summaries, age, groups, port ranges. */
+/*
+ * check over many snapshots (lib/fleet.c): inputs, summaries, age, groups,
+ * port ranges; and its HTML report (lib/fleet_html.c): escaping, the page.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +16,7 @@
 
 #include "rocectl/err.h"
 #include "rocectl/fleet.h"
+#include "rocectl/fleet_html.h"
 #include "rocectl/intent.h"
 #include "rocectl/snapshot.h"
 
@@ -290,6 +294,91 @@ static void test_groups(void **state)
 	rctl_fleet_free(&fl);
 }
 
+static void escaped(const char *s, size_t max, const char *want)
+{
+	char buf[256];
+
+	assert_int_equal(rctl_html_escape(buf, sizeof(buf), s, max), strlen(want));
+	assert_string_equal(buf, want);
+}
+
+static void test_html_escape(void **state)
+{
+	char small[8];
+
+	(void)state;
+	escaped("<script>alert(1)</script>", 0, "&lt;script&gt;alert(1)&lt;/script&gt;");
+	escaped("a\"b'c&d", 0, "a&quot;b&#39;c&amp;d");
+	escaped("&amp;", 0, "&amp;amp;");
+	/* tab and newline stay; other controls, DEL and C1 become U+FFFD */
+	escaped("a\tb\nc\x01" "d\x7f\xc2\x85", 0, "a\tb\nc\xef\xbf\xbd" "d\xef\xbf\xbd\xef\xbf\xbd");
+	/* UTF-8 kept; no UTF-8 (a lone continuation, overlong, surrogate, cut) replaced */
+	escaped("leaf-07 \xc3\xa9t\xc3\xa9 \xe2\x86\x94", 0, "leaf-07 \xc3\xa9t\xc3\xa9 \xe2\x86\x94");
+	escaped("\x80x", 0, "\xef\xbf\xbd" "x");
+	escaped("\xc0\xbc", 0, "\xef\xbf\xbd\xef\xbf\xbd");
+	escaped("\xed\xa0\x80", 0, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	escaped("\xe2\x86", 0, "\xef\xbf\xbd\xef\xbf\xbd");
+	/* cut after max characters (a reference counts as one), with an ellipsis */
+	escaped("Ethernet1/12", 8, "Ethernet\xe2\x80\xa6");
+	escaped("<<<<", 2, "&lt;&lt;\xe2\x80\xa6");
+	escaped("\xc3\xa9\xc3\xa9\xc3\xa9", 2, "\xc3\xa9\xc3\xa9\xe2\x80\xa6");
+	escaped("abc", 3, "abc");
+	escaped(NULL, 0, "");
+	/* snprintf's contract: truncated, terminated, the whole length returned */
+	assert_int_equal(rctl_html_escape(small, sizeof(small), "<<<<", 0), 16);
+	assert_string_equal(small, "&lt;&lt");
+}
+
+/* A snapshot's strings, hostile, through the whole page. */
+static void test_html_page(void **state)
+{
+	static const char *const evil[] = { "<script>", "\"><svg onload=x>", "<img src=x>", "</td><b onclick=x>" };
+	struct rctl_fleet fl = { .cmp = { .dscp = 26 } };
+	struct rctl_intent in;
+	struct rctl_fleet_host *h;
+	struct rctl_err e = { 0 };
+	char *page, *p;
+	size_t len;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", &e), 0);
+	add(&fl, "fault-peer-pfc-prio4");
+	add(&fl, "mlx5-upstream-healthy");
+	rctl_fleet_sort(&fl);
+	h = &fl.hosts[0];
+	assert_true(h->n_f > 0 && h->n_links > 0 && h->links[0].has_peer);
+	snprintf(h->hostname, sizeof(h->hostname), "%s", evil[0]);
+	snprintf(h->f[0].evidence, sizeof(h->f[0].evidence), "%s", evil[1]);
+	snprintf(h->links[0].sw, sizeof(h->links[0].sw), "%s", evil[2]);
+	snprintf(h->links[0].sw_port, sizeof(h->links[0].sw_port), "%s", evil[3]);
+	snprintf(fl.hosts[1].file, sizeof(fl.hosts[1].file), "%s", evil[1]);
+	assert_int_equal(rctl_fleet_html(&(struct rctl_fleet_html){
+		.fl = &fl, .in = &in, .command = "doctor", .areas = (1u << RCTL_AREA_N) - 1,
+		.by = RCTL_FLEET_BY_SWITCH, .now = 1764480000, .max_age_s = 3600,
+		.status = 2 }, &page, &len), 0);
+	assert_int_equal(strlen(page), len);
+	for (i = 0; i < sizeof(evil) / sizeof(evil[0]); i++)
+		assert_null(strstr(page, evil[i]));
+	assert_non_null(strstr(page, "&lt;script&gt;"));
+	assert_non_null(strstr(page, "&quot;&gt;&lt;svg onload=x&gt;"));
+	assert_non_null(strstr(page, "&lt;img src=x&gt;"));
+	/* the one sheet, allowed by its hash, and no script anywhere */
+	assert_non_null(strstr(page, rctl_html_css));
+	assert_non_null(strstr(page, rctl_html_css_hash));
+	assert_null(strstr(page, "<script"));
+	p = strstr(page, "</style>");
+	assert_non_null(p);
+	assert_null(strstr(p + 1, "</style>"));
+	/* the map: a box per switch, the host linked to its findings */
+	assert_non_null(strstr(page, "<svg id=\"tor-map\""));
+	assert_non_null(strstr(page, "data-switch=\"&lt;img src=x&gt;\""));
+	assert_non_null(strstr(page, "data-switch=\"" RCTL_FLEET_NO_SWITCH "\""));
+	assert_non_null(strstr(page, "<a href=\"#f-0\"><rect class=\"host fail\""));
+	free(page);
+	rctl_fleet_free(&fl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +388,8 @@ int main(void)
 		cmocka_unit_test(test_age_and_exit),
 		cmocka_unit_test(test_newest),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_html_escape),
+		cmocka_unit_test(test_html_page),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
