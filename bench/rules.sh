@@ -21,7 +21,7 @@
 # ports: about 100). Before the fixes of issue 41 (the LAG walks over every
 # netdev per port, the finding's port looked for from the first port, the
 # catalogue's driver compared per counter), on the same loaded 2-core
-# machine: 2000x8x0 'check all' 13.4 s CPU; after, 1.0 s.
+# machine: 2000x8x0 'check all' 13.9 s CPU (ratio 433); after, 1.3 s (ratio 92).
 # Needs python3, jq and bc. SHAPES="PORTSxGIDS[x0] ..." chooses others (x0: no VLANs).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
