@@ -8,6 +8,7 @@
 #   hdr-check      every header compiles on its own (part of check)
 #   fuzz           each libFuzzer harness of tests/fuzz for FUZZ_SECS (60) seconds
 #   fuzz-smoke     each harness for 3 seconds on its seeds (part of check)
+#   check-fast     build, unit, CLI, each harness over its corpus: before every commit
 #   install        PREFIX=/usr/local DESTDIR= (DOCDIR: the Prometheus rules)
 #   deb rpm        the Debian package and the RPM (in $(BUILD)/pkg); pkg-check tests the .deb
 # V=1 shows the commands (compiler lines, apt's output); by default one line a step.
@@ -185,6 +186,24 @@ check:
 		sort -k2,2nr $(CHECK_TIMES) 2>/dev/null | \
 		awk '$$1 != "all" { printf "check:   %5d s  %s\n", $$2, $$1 }'; exit $$rc
 
+# The inner loop, before every commit (CONTRIBUTING.md): build, unit, CLI and
+# each fuzz harness over its corpus; no packages, no lab, nothing installed.
+# Its tiers' times at the end, as check prints them.
+
+.PHONY: check-fast check-fast-tiers fuzz-corpus
+check-fast:
+	$(Q)mkdir -p $(BUILD) && rm -f $(CHECK_TIMES)
+	$(Q)CHECK_TIMES=$(CHECK_TIMES) $(TIMED) all $(MAKE) check-fast-tiers; rc=$$?; \
+		echo "check-fast: the tiers, slowest first:"; \
+		sort -k2,2nr $(CHECK_TIMES) 2>/dev/null | \
+		awk '$$1 != "all" { printf "check-fast:   %5d s  %s\n", $$2, $$1 }'; exit $$rc
+
+check-fast-tiers:
+	$(Q)$(TIMED) build $(MAKE) -j2 all $(UNIT_BIN) $(FUZZ_BIN)
+	$(Q)$(TIMED) unit $(MAKE) unit
+	$(Q)$(TIMED) cli $(MAKE) cli
+	$(Q)$(TIMED) fuzz-corpus $(MAKE) fuzz-corpus
+
 check-tiers:
 	$(Q)$(TIMED) deps $(MAKE) deps pkg-deps lab-deps lab-fetch
 	$(Q)$(TIMED) build $(MAKE) -j2 all
@@ -232,13 +251,16 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
 
 $(BUILD)/fuzz/lib/%.o: lib/%.c | check-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(call msg,CLANG,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(BUILD)/fuzz/librocectl.a: $(FUZZ_LIB_OBJ)
-	$(AR) rcs $@ $^
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(BUILD)/fuzz/librocectl.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/librocectl.a $(LIBS)
+	$(call msg,CLANG,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(BUILD)/fuzz/librocectl.a $(LIBS)
 
 # Each harness for FUZZ_SECS seconds; a crash stops make with its input saved
 # as $(BUILD)/fuzz/crash-<harness>-*.
@@ -257,6 +279,20 @@ fuzz: $(FUZZ_BIN)
 
 fuzz-smoke:
 	$(MAKE) fuzz FUZZ_SECS=3
+
+# Each harness once over its seeds and grown corpus (-runs=0: no mutation):
+# every committed input still passes, in seconds (check-fast's fuzz tier).
+fuzz-corpus: $(FUZZ_BIN)
+	@set -e; for b in $(FUZZ_BIN); do n=$${b##*/fuzz_}; \
+		mkdir -p $(BUILD)/fuzz/corpus/$$n; \
+		extra=; [ $$n = snapshot ] && extra=tests/fixtures/hosts; \
+		len=; case $$n in snapshot|json|compare) len=-max_len=1048576;; esac; \
+		$$b -runs=0 -timeout=10 $$len -rss_limit_mb=2048 \
+			-artifact_prefix=$(BUILD)/fuzz/crash-$$n- \
+			$(BUILD)/fuzz/corpus/$$n tests/fuzz/seeds/$$n $$extra 2>$(BUILD)/fuzz/$$n.log || \
+			{ tail -40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
+		echo "fuzz-corpus: $$n $$(grep -Eo 'INITED .*' $(BUILD)/fuzz/$$n.log | head -1)"; \
+	done
 
 demo: deps lab-deps all lab-fetch
 	@echo "demo: booting the Soft-RoCE lab under qemu (about 10 s)…"

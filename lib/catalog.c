@@ -475,24 +475,69 @@ static bool name_match(const char *pat, const char *s, int *num)
 	return !*s;
 }
 
-static const struct rctl_centry *lookup(const char *driver, enum rctl_csrc src,
-					const char *name, int *num)
+#define CATALOG_N (sizeof(catalog) / sizeof(catalog[0]))
+
+static const struct rctl_centry other = {
+	.driver = "*", .group = RCTL_CG_OTHER, .bits = 64, .meaning = "",
+};
+
+/* The entries of (driver, src) in the table's order: all lookup() may return. */
+static size_t entries_of(const char *driver, enum rctl_csrc src,
+			 const struct rctl_centry *out[CATALOG_N])
 {
-	static const struct rctl_centry other = {
-		.driver = "*", .group = RCTL_CG_OTHER, .bits = 64, .meaning = "",
-	};
+	size_t i, n = 0;
+
+	for (i = 0; i < CATALOG_N; i++)
+		if (catalog[i].src == src &&
+		    (!strcmp(catalog[i].driver, "*") || !strcmp(catalog[i].driver, driver)))
+			out[n++] = &catalog[i];
+	return n;
+}
+
+/* The first of e[0..n) that "name" matches; "other" when none. */
+static const struct rctl_centry *match_in(const struct rctl_centry *const *e, size_t n,
+					  const char *name, int *num)
+{
 	size_t i;
 
-	for (i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++) {
-		const struct rctl_centry *c = &catalog[i];
+	for (i = 0; i < n; i++)
+		if (name_match(e[i]->name, name, num))
+			return e[i];
+	*num = -1;
+	return &other;
+}
 
-		if (c->src != src || (strcmp(c->driver, "*") && strcmp(c->driver, driver)))
+/*
+ * match_in(e, n, name) where only the entries r[0..nr) of e have the role
+ * asked for: those are tried first (few), the ones before the one that
+ * matches only then (the first match wins). "other" when the first match
+ * has another role, or when none matches.
+ */
+static const struct rctl_centry *match_role(const struct rctl_centry *const *e,
+					    const size_t *r, size_t nr, const char *name,
+					    int *num)
+{
+	size_t k;
+	int m;
+
+	for (k = 0; k < nr; k++) {
+		if (!name_match(e[r[k]]->name, name, &m))
 			continue;
-		if (name_match(c->name, name, num))
-			return c;
+		if (match_in(e, r[k], name, num) != &other)
+			break;
+		*num = m;
+		return e[r[k]];
 	}
 	*num = -1;
 	return &other;
+}
+
+static const struct rctl_centry *lookup(const char *driver, enum rctl_csrc src,
+					const char *name, int *num)
+{
+	const struct rctl_centry *e[CATALOG_N];
+
+	return match_in(e, entries_of(driver, src, e), name, num);
 }
 
 const struct rctl_centry *rctl_catalog_lookup(const char *driver, enum rctl_csrc src,
@@ -514,14 +559,28 @@ uint64_t rctl_catalog_sum(const char *driver, enum rctl_csrc src, enum rctl_crol
 			  char *which, size_t len)
 {
 	size_t off = which && len ? strlen(which) : 0;
+	const struct rctl_centry *e[CATALOG_N];
+	size_t k, ne, nr, r[CATALOG_N];
 	uint64_t sum = 0;
 	uint32_t i;
 	int num;
 
 	if (found)
 		*found = false;
+	/*
+	 * The driver's entries once, not per counter: a snapshot of thousands
+	 * of netdevs sums their counters per rule and priority. None with the
+	 * role: no counter has it.
+	 */
+	ne = entries_of(driver, src, e);
+	for (k = 0, nr = 0; k < ne; k++)
+		if (e[k]->role == role)
+			r[nr++] = k;
+	if (!nr && role != other.role)
+		return 0;
 	for (i = 0; i < n; i++) {
-		if (lookup(driver, src, c[i].name, &num)->role != role ||
+		if ((role == other.role ? match_in(e, ne, c[i].name, &num)
+					: match_role(e, r, nr, c[i].name, &num))->role != role ||
 		    (prio >= 0 && num != prio))
 			continue;
 		if (found)

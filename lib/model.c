@@ -166,6 +166,13 @@ bool rctl_host_matches(const struct rctl_host *h, const char *filter)
 	return false;
 }
 
+const struct rctl_netdev *rctl_port_bond(const struct rctl_host *h, const struct rctl_port *p)
+{
+	const struct rctl_netdev *pnd = p->netdev[0] ? rctl_host_netdev(h, p->netdev) : NULL;
+
+	return pnd ? rctl_bond_of(h, pnd) : NULL;
+}
+
 bool rctl_port_lag_slave(const struct rctl_host *h, const struct rctl_port *p, const char *name)
 {
 	const struct rctl_netdev *pnd = p->netdev[0] ? rctl_host_netdev(h, p->netdev) : NULL;

@@ -79,20 +79,109 @@ static bool port_is(const struct rctl_device *d, const struct rctl_port *p, cons
 	return !*end || *end == ' ';
 }
 
+/* Ports sorted by netdev name, then by device name and port number. */
+static const struct rctl_port *const *sort_ports;
+static const struct rctl_device *const *sort_devs;
+
+static int by_netdev(const void *a, const void *b)
+{
+	return strcmp(sort_ports[*(const uint32_t *)a]->netdev,
+		      sort_ports[*(const uint32_t *)b]->netdev);
+}
+
+static int by_dev_port(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(sort_devs[x]->name, sort_devs[y]->name);
+
+	return c ? c : (sort_ports[x]->port > sort_ports[y]->port) -
+			       (sort_ports[x]->port < sort_ports[y]->port);
+}
+
+/* Whether two neighbours of idx[0..n), sorted by cmp, compare equal. */
+static bool sorted_dup(uint32_t *idx, uint32_t n, int (*cmp)(const void *, const void *))
+{
+	uint32_t i;
+
+	qsort(idx, n, sizeof(*idx), cmp);
+	for (i = 1; i < n; i++)
+		if (!cmp(&idx[i - 1], &idx[i]))
+			return true;
+	return false;
+}
+
 /*
- * The first port "target" names, tried first on the port of the finding
- * before (the rules judge port by port): findings cost O(1) each, not a scan
- * of every port.
+ * Whether a target names at most one port (port_is()): no netdev name and
+ * no device and port number twice, no '/' or ' ' in the names. Then the
+ * port a finding names may be looked for from the last one on; otherwise
+ * only the scan from the first port gives the first one (a bad snapshot).
+ */
+static bool ports_unique(const struct rctl_host *h)
+{
+	const struct rctl_port **pp = NULL;
+	const struct rctl_device **dp = NULL;
+	uint32_t i, k, n = 0, m = 0, *idx = NULL;
+	bool ok = false;
+
+	for (i = 0; i < h->n_devs; i++)
+		n += h->devs[i].n_ports;
+	pp = malloc((n + 1) * sizeof(*pp));
+	dp = malloc((n + 1) * sizeof(*dp));
+	idx = malloc((n + 1) * sizeof(*idx));
+	if (!pp || !dp || !idx)
+		goto out;
+	for (i = 0, n = 0; i < h->n_devs; i++) {
+		if (strpbrk(h->devs[i].name, "/ "))
+			goto out;
+		for (k = 0; k < h->devs[i].n_ports; k++, n++) {
+			pp[n] = &h->devs[i].ports[k], dp[n] = &h->devs[i];
+			if (strpbrk(pp[n]->netdev, "/ "))
+				goto out;
+			if (pp[n]->netdev[0])
+				idx[m++] = n;
+		}
+	}
+	sort_ports = pp, sort_devs = dp;
+	if (sorted_dup(idx, m, by_netdev))
+		goto out;
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	ok = !sorted_dup(idx, n, by_dev_port);
+out:
+	free(pp);
+	free(dp);
+	free(idx);
+	return ok;
+}
+
+/* Whether port [i, k] exists and "target" names it. */
+static bool port_at_is(const struct rctl_host *h, uint32_t i, uint32_t k, const char *target)
+{
+	return i < h->n_devs && k < h->devs[i].n_ports &&
+	       port_is(&h->devs[i], &h->devs[i].ports[k], target);
+}
+
+/*
+ * The first port "target" names. Where a target names one port at most, it
+ * is tried first on the port of the finding before and the one after it
+ * (the rules judge port by port, in order): findings cost O(1) each, not a
+ * scan of every port (quadratic in the ports over a rule).
  */
 static void finding_locate(struct rctl_judge *j, struct rctl_finding *f)
 {
 	const struct rctl_host *h = j->h;
 	uint32_t i, k;
 
-	if (j->has_last && j->last_dev < h->n_devs && j->last_port < h->devs[j->last_dev].n_ports &&
-	    port_is(&h->devs[j->last_dev], &h->devs[j->last_dev].ports[j->last_port], f->target)) {
+	if (!j->unique_known) {
+		j->unique_known = true;
+		j->unique = ports_unique(h);
+	}
+	if (j->unique && j->has_last) {
 		i = j->last_dev, k = j->last_port;
-		goto found;
+		if (port_at_is(h, i, k, f->target))
+			goto found;
+		if (port_at_is(h, i, ++k, f->target) || port_at_is(h, ++i, k = 0, f->target))
+			goto found;
 	}
 	for (i = 0; i < h->n_devs; i++)
 		for (k = 0; k < h->devs[i].n_ports; k++)

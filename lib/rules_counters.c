@@ -102,28 +102,38 @@ static uint64_t et_max(const struct rctl_netdev *nd, enum rctl_crole role)
 	return best;
 }
 
+/* One netdev's port discards, named after "which" (at *off). */
+static uint64_t nd_discards(const struct rctl_netdev *nd, char *which, size_t len, size_t *off)
+{
+	uint64_t n = et_max(nd, RCTL_ROLE_DISCARD);
+	char one[160];
+
+	one[0] = '\0';
+	et_sum(nd, RCTL_ROLE_DISCARD, -1, NULL, one, sizeof(one));
+	if (n && *off < len)
+		*off += snprintf(which + *off, len - *off, "%s'%s' %s", *off ? "; " : "",
+				 nd->name, one);
+	return n;
+}
+
 /* Port discards of every netdev carrying the port's traffic: each RoCE LAG slave. */
 static uint64_t port_discards(const struct rctl_judge *j, const struct rctl_target *t,
 			      char *which, size_t len)
 {
 	const struct rctl_netdev *nd;
-	uint64_t sum = 0, n;
+	uint64_t sum = 0;
 	size_t off = 0;
-	char one[160];
 	uint32_t i;
 
 	which[0] = '\0';
+	/* Without RoCE LAG only the port's own netdev: no walk over every netdev. */
+	if (!rctl_port_bond(j->h, t->port))
+		return t->nd && !t->nd->stats_err ? nd_discards(t->nd, which, len, &off) : 0;
 	for (i = 0; i < j->h->n_netdevs; i++) {
 		nd = &j->h->netdevs[i];
 		if ((nd != t->nd && !rctl_port_lag_slave(j->h, t->port, nd->name)) || nd->stats_err)
 			continue;
-		one[0] = '\0';
-		et_sum(nd, RCTL_ROLE_DISCARD, -1, NULL, one, sizeof(one));
-		n = et_max(nd, RCTL_ROLE_DISCARD);
-		if (n && off < len)
-			off += snprintf(which + off, len - off, "%s'%s' %s", off ? "; " : "",
-					nd->name, one);
-		sum += n;
+		sum += nd_discards(nd, which, len, &off);
 	}
 	return sum;
 }
@@ -162,6 +172,8 @@ static const char *lag_note(const struct rctl_judge *j, const struct rctl_target
 	uint32_t i;
 
 	buf[0] = '\0';
+	if (!rctl_port_bond(j->h, t->port))
+		return buf;
 	for (i = 0; i < j->h->n_netdevs; i++)
 		if (rctl_port_lag_slave(j->h, t->port, j->h->netdevs[i].name)) {
 			snprintf(buf, len, ", every slave of '%s'", j->h->netdevs[i].master);

@@ -71,11 +71,16 @@ static uint64_t et_role(const struct rctl_judge *j, const struct rctl_target *t,
 {
 	const struct rctl_netdev *nd;
 	uint64_t sum = 0;
-	uint32_t i;
+	uint32_t i, n;
 	bool f;
 
 	*found = false;
-	for (i = 0; i < j->h->n_netdevs; i++) {
+	/* Without RoCE LAG only "own" counts: no walk over every netdev. */
+	n = rctl_port_bond(j->h, t->port) ? j->h->n_netdevs : 0;
+	if (!n && own && !own->stats_err)
+		return rctl_catalog_sum(own->driver, RCTL_SRC_ETHTOOL, role, prio, own->stats,
+					own->n_stats, found, NULL, 0);
+	for (i = 0; i < n; i++) {
 		nd = &j->h->netdevs[i];
 		if (!counts_port(j, t, own, nd) || nd->stats_err)
 			continue;

@@ -718,6 +718,13 @@ bool rctl_host_matches(const struct rctl_host *h, const char *filter);
  * p's netdev that no RDMA port names (it carries p's traffic, --dev takes it).
  */
 bool rctl_port_lag_slave(const struct rctl_host *h, const struct rctl_port *p, const char *name);
+/*
+ * The bond above p's netdev (or that netdev, a bond), NULL when none: without
+ * one no netdev is a LAG slave of p, and a loop over every netdev asking
+ * rctl_port_lag_slave() is not needed (rules run once per port: that loop made
+ * them quadratic in the ports).
+ */
+const struct rctl_netdev *rctl_port_bond(const struct rctl_host *h, const struct rctl_port *p);
 
 /* Append a zeroed element to a dynamic array; NULL when out of memory. */
 void *rctl_arr_push(void *arr_p, uint32_t *n, size_t elem);

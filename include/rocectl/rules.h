@@ -143,6 +143,7 @@ struct rctl_judge {
 	uint32_t n_said;
 	uint32_t last_dev, last_port;	/* the port the last finding was on: */
 	bool has_last;			/* findings come port by port */
+	bool unique_known, unique;	/* a target names one port at most */
 };
 
 struct rctl_rule {

@@ -32,17 +32,34 @@ doc_ok() {
 	assert_failure; assert_output --partial "not RFC 3339"
 	run style t <<<"{$stamp,\"latency_ns\":{\"percentiles\":{\"99.9\":5}}}"
 	assert_success
+	printf 'first\n{%s}\n' "$stamp" >"$BATS_TEST_TMPDIR/a"
+	printf 'second\n{%s,"x":""}\n' "$stamp" >"$BATS_TEST_TMPDIR/b"
+	run style --files "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	assert_failure; assert_output "second: '.x' is \"\" (null means unknown)"
+}
+
+# doc_ok's run into a file for one 'style --files' of them all (one python3
+# for hundreds of documents).
+doc_save() {
+	local out rc=0 file
+	file=$BATS_TEST_TMPDIR/doc.$((++n_docs))
+	out=$("$ROCECTL" "$@" 2>/dev/null) || rc=$?
+	case $rc in 0 | 1 | 2 | 3 | 64) ;; *) echo "rocectl $*: exit $rc"; return 1 ;; esac
+	printf 'rocectl %s\n%s\n' "$*" "$out" >"$file"
 }
 
 @test "devices, counters, check, doctor and tune plan on every fixture" {
-	local f
+	local f n_docs=0
 	for f in "$FIXTURES"/*.json "$DATA"/*.json; do
-		doc_ok devices -j -i "$f"
-		doc_ok counters -j -i "$f"
-		doc_ok check all -j -i "$f"
-		doc_ok doctor -p -i "$f"
-		doc_ok tune plan -j -i "$f"
+		doc_save devices -j -i "$f"
+		doc_save counters -j -i "$f"
+		doc_save check all -j -i "$f"
+		doc_save doctor -p -i "$f"
+		doc_save tune plan -j -i "$f"
 	done
+	run style --files "$BATS_TEST_TMPDIR"/doc.*
+	assert_success
+	[ "$n_docs" -gt 300 ]
 }
 
 @test "check and doctor over the fixtures as one fleet" {

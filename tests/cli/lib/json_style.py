@@ -3,6 +3,7 @@
 the JSON style of CONTRIBUTING.md. Prints one line per violation; exit 1 if any.
 
 usage: json_style.py NAME < documents
+       json_style.py --files FILE...   (each: a first line naming it, then its documents)
 """
 import json
 import re
@@ -61,9 +62,7 @@ def check(doc, where):
     walk(doc, "", where)
 
 
-def main():
-    name = sys.argv[1] if len(sys.argv) > 1 else "stdin"
-    text = sys.stdin.read()
+def check_text(name, text):
     docs = [text] if text.lstrip().startswith("{\n") else [l for l in text.splitlines() if l.strip()]
     if not docs:
         problems.append(f"{name}: no JSON document")
@@ -75,6 +74,18 @@ def main():
             problems.append(f"{where}: not JSON: {e}")
             continue
         check(doc, where)
+
+
+def main():
+    # --files FILE...: each file's first line names it, the rest is its
+    # output, checked as stdin is: one interpreter for hundreds of documents.
+    if len(sys.argv) > 1 and sys.argv[1] == "--files":
+        for path in sys.argv[2:]:
+            with open(path) as f:
+                name, _, text = f.read().partition("\n")
+            check_text(name, text)
+    else:
+        check_text(sys.argv[1] if len(sys.argv) > 1 else "stdin", sys.stdin.read())
     for p in problems:
         print(p)
     return 1 if problems else 0
