@@ -23,20 +23,6 @@
  * CQ, completion channel, QP and the three registered buffers, posting and
  * teardown) is include/rocectl/rdma_ep.h; what stays here is NVMe-oF's: the
  * CM private data, the PD the queues of one controller share, the slots.
- *
- * The target reaches the data buffers only through each slot's type 2
- * memory window (include/rocectl/nvmf_keys.h: why, and the bookkeeping):
- * the data MR itself grants no remote access. Each command with a keyed SGL
- * posts a bind of its slot's window (its bytes, its direction's one right, a
- * new rkey) ahead of its send, in the same chain, and asks for Send with
- * Invalidate (nvmet-rdma, drivers/nvme/target/rdma.c of Linux 6.1:
- * nvmet_rdma_map_sgl_keyed() takes subtype Invalidate Key, and
- * nvmet_rdma_queue_response() answers with IB_WR_SEND_WITH_INV); a response
- * that did not invalidate the rkey gets a Local Invalidate from the host in
- * the poll that saw it. A device without type 2 windows keeps the old way:
- * one MR over every slot with both remote rights, for the whole run.
- * Measured in the lab (bench/nvmf.sh, shared layout, 3 rounds): see the
- * figures in docs/ and rocectl-bench(8).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -52,14 +38,11 @@
 #include <rdma/rdma_cma.h>
 
 #include "rocectl/clock.h"
-#include "rocectl/nvmf_keys.h"
 #include "rocectl/nvmf_transport.h"
 #include "rocectl/rdma_ep.h"
 
 enum { PEND_SEND = 1, PEND_RECV = 2, REPORTED = 4 };
 #define WR_SEND (1ull << 32)
-#define WR_INV (1ull << 33)		/* a Local Invalidate (signalled), its slot in the low bits */
-#define WR_BIND (1ull << 34)		/* a window's bind (unsignalled) */
 #define SIG_EVERY_MAX 16		/* I/O queues: signal one send in this many (at most limit/2) */
 #define POLL_BATCH 32			/* work completions per ibv_poll_cq */
 #define CM_STATUS_CONSUMER_REJ 28	/* IB_CM_REJ_CONSUMER_DEFINED */
@@ -74,8 +57,6 @@ struct slot {
 	uint64_t t_submit, t_done;
 	struct ibv_send_wr wr;
 	struct ibv_sge sge[2];
-	struct rctl_key_win key;	/* its data buffer's window (q->windows) */
-	struct ibv_send_wr bind, inv;
 };
 
 struct rq {
@@ -94,8 +75,6 @@ struct rq {
 	uint16_t nqueued;
 	struct ibv_recv_wr *rwr;	/* one per RECV buffer, sge fixed */
 	struct ibv_sge *rsge;
-	bool windows;			/* a window per slot (ep.mw), else one MR with remote rights */
-	struct ibv_send_wr *inv_head;	/* this poll's Local Invalidates */
 };
 
 static inline struct rq *rq_of(struct rctl_nvmf_q *q)
@@ -294,35 +273,16 @@ static int q_pd(struct rq *q, const char *qn, struct rctl_err *e)
 	return 0;
 }
 
-/* A window per slot where the device has type 2 windows; without, q->windows stays false. */
-static int q_windows(struct rq *q, struct rctl_err *e)
-{
-	unsigned int i;
-	int ret = rctl_rdma_ep_windows(&q->ep, q->b.limit, e);
-
-	if (ret == -EOPNOTSUPP) {
-		*e = (struct rctl_err){ 0 };
-		return 0;
-	}
-	if (ret)
-		return err_ctx(e, e->errnum, qname(q, (char[32]){ 0 }, 32));
-	for (i = 0; i < q->b.limit; i++)
-		rctl_key_init(&q->slots[i].key, q->ep.mw[i]->rkey);
-	q->windows = true;
-	return 0;
-}
-
 /* PD, CQ (with a non-blocking completion channel in event mode), QP, buffers, RECVs. */
 static int q_verbs(struct rq *q, bool event, struct rctl_err *e)
 {
 	int acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
 	char qn[32];
-	/* with windows, a command may take three send WRs (invalidate, bind, send) and an invalidate a CQE */
 	struct rctl_rdma_caps caps = {
 		.who = qname(q, qn, sizeof(qn)),
 		.comp_channel = event, .cc_nonblock = true,
-		.cq_entries = 2 * (q->b.depth + 1) + q->b.limit,
-		.send_wr = 3 * q->b.limit + 1, .recv_wr = q->b.depth + 1,
+		.cq_entries = 2 * (q->b.depth + 1),
+		.send_wr = q->b.limit + 1, .recv_wr = q->b.depth + 1,
 		.send_sge = 2,		/* the SQE, in-capsule data */
 		.recv_sge = 1,
 	};
@@ -336,11 +296,6 @@ static int q_verbs(struct rq *q, bool event, struct rctl_err *e)
 	ret = rctl_rdma_ep_create(&q->ep, &caps, e);
 	if (ret)
 		return ret;
-	ret = q_windows(q, e);
-	if (ret)
-		return ret;
-	if (q->windows)
-		acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND;
 	q->sqes = reg(q, MR_SQE, (size_t)q->b.limit * RCTL_NVME_SQE_SIZE, IBV_ACCESS_LOCAL_WRITE, e);
 	if (!q->sqes)
 		return -e->errnum;
@@ -426,58 +381,6 @@ static void *rdma_buf(struct rctl_nvmf_q *bq, int slot)
 	return q->data + (size_t)slot * q->b.buf_size;
 }
 
-static void chain_add(struct rq *q, struct ibv_send_wr *w)
-{
-	w->next = NULL;
-	if (q->tail)
-		q->tail->next = w;
-	else
-		q->head = w;
-	q->tail = w;
-}
-
-static unsigned int ibv_rights(uint8_t rights)
-{
-	return (rights & RCTL_KEY_REMOTE_READ ? IBV_ACCESS_REMOTE_READ : 0) |
-	       (rights & RCTL_KEY_REMOTE_WRITE ? IBV_ACCESS_REMOTE_WRITE : 0);
-}
-
-/*
- * The keyed SGL of slot's command: its window bound to [buf, buf + len) for
- * the command's direction (the bind queued ahead of the send), or the data
- * MR's rkey where there are no windows.
- */
-static int keyed_sgl(struct rq *q, int slot, struct rctl_nvme_cmd *cmd, uint8_t *buf,
-		     uint32_t len, struct rctl_err *e)
-{
-	struct slot *s = &q->slots[slot];
-	struct rctl_key_bind b;
-	char qn[32];
-	int ret;
-
-	cmd->sgl.addr = (uintptr_t)buf;
-	cmd->sgl.len = len;
-	if (!q->windows) {
-		cmd->sgl.key = q->ep.mr[MR_DATA].mr->rkey;
-		return 0;
-	}
-	ret = rctl_key_bind(&s->key, (uintptr_t)buf, len, rctl_key_rights(cmd->opc, cmd->fctype), &b);
-	if (ret)
-		return rctl_err_strerror(e, -ret, "%s: cannot bind the window of slot %d",
-					 qname(q, qn, sizeof(qn)), slot);
-	s->bind = (struct ibv_send_wr){
-		.wr_id = WR_BIND | (uint64_t)slot, .opcode = IBV_WR_BIND_MW,
-		.bind_mw = { .mw = q->ep.mw[slot], .rkey = b.rkey,
-			     .bind_info = { .mr = q->ep.mr[MR_DATA].mr, .addr = b.addr,
-					    .length = b.len,
-					    .mw_access_flags = ibv_rights(b.rights) } },
-	};
-	chain_add(q, &s->bind);
-	cmd->sgl.kind = RCTL_SGL_KEYED_INV;
-	cmd->sgl.key = b.rkey;
-	return 0;
-}
-
 /* Fill slot's SQE and its send WR; the WR goes into the queue's pending chain. */
 static int rdma_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cmd,
 		      uint32_t len, struct rctl_err *e)
@@ -501,8 +404,10 @@ static int rdma_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cm
 		cmd->sgl.kind = RCTL_SGL_OFFSET;
 		cmd->sgl.len = len;
 		s->wr.num_sge = 2;
-	} else if (len && keyed_sgl(q, slot, cmd, buf, len, e)) {
-		return -e->errnum;
+	} else if (len) {
+		cmd->sgl.addr = (uintptr_t)buf;
+		cmd->sgl.len = len;
+		cmd->sgl.key = q->ep.mr[MR_DATA].mr->rkey;
 	}
 	rctl_nvme_sqe_encode(q->sqes + slot * RCTL_NVME_SQE_SIZE, cmd);
 	/* send sequence numbers: the ring maps each unconfirmed one to its slot */
@@ -515,7 +420,11 @@ static int rdma_queue(struct rctl_nvmf_q *bq, int slot, struct rctl_nvme_cmd *cm
 		s->wr.send_flags = IBV_SEND_SIGNALED;
 	}
 	s->pend = PEND_SEND | PEND_RECV;
-	chain_add(q, &s->wr);
+	if (q->tail)
+		q->tail->next = &s->wr;
+	else
+		q->head = &s->wr;
+	q->tail = &s->wr;
 	q->nqueued++;
 	q->b.outstanding++;
 	return 0;
@@ -534,8 +443,7 @@ static int rdma_flush(struct rctl_nvmf_q *bq, struct rctl_err *e)
 		return 0;
 	now = rctl_fast_ns();
 	for (w = q->head; w; w = w->next)
-		if (w->opcode == IBV_WR_SEND)
-			((struct slot *)((char *)w - offsetof(struct slot, wr)))->t_submit = now;
+		((struct slot *)((char *)w - offsetof(struct slot, wr)))->t_submit = now;
 	w = q->head;
 	q->head = q->tail = NULL;
 	q->nqueued = 0;
@@ -544,10 +452,6 @@ static int rdma_flush(struct rctl_nvmf_q *bq, struct rctl_err *e)
 		q->b.dead = true;
 		return rctl_err_strerror(e, -ret, "%s: cannot post a send", qname(q, qn, sizeof(qn)));
 	}
-	/* the provider names a window by its current rkey (rxe: convert_send_wr()); now the new one */
-	for (; w; w = w->next)
-		if (w->opcode == IBV_WR_BIND_MW)
-			w->bind_mw.mw->rkey = w->bind_mw.rkey;
 	return 0;
 }
 
@@ -580,59 +484,10 @@ static int slot_finish(struct rq *q, int slot, struct rctl_nvmf_done *d)
 	return n;
 }
 
-/*
- * The response of slot's command came: its window was invalidated by it, or
- * the host invalidates it now (posted at the end of this poll); an rkey the
- * command did not carry is the target's error.
- */
-static int key_done(struct rq *q, int slot, const struct ibv_wc *wc, struct rctl_err *e)
-{
-	struct slot *s = &q->slots[slot];
-	bool inv = wc->wc_flags & IBV_WC_WITH_INV;
-	char qn[32];
-
-	/*
-	 * rxe reports Send with Invalidate to a user CQ as the kernel's
-	 * IB_WC_WITH_INVALIDATE (1 << 2: drivers/infiniband/sw/rxe/rxe_resp.c
-	 * of Linux 6.1, do_complete(); rdma-core 44's rxe_poll_cq() copies it
-	 * as is), the bit libibverbs calls IBV_WC_IP_CSUM_OK, which no RC
-	 * receive carries elsewhere; so that bit counts only with the rkey
-	 * this command carried, and never makes an error.
-	 */
-	if (!inv && (wc->wc_flags & IBV_WC_IP_CSUM_OK) && q->windows && s->key.bound &&
-	    wc->invalidated_rkey == s->key.rkey)
-		inv = true;
-	if (!q->windows) {
-		if (!inv)
-			return 0;
-	} else {
-		switch (rctl_key_done(&s->key, inv, wc->invalidated_rkey)) {
-		case RCTL_KEY_FREED:
-			return 0;
-		case RCTL_KEY_LOCAL_INV:
-			s->inv = (struct ibv_send_wr){
-				.wr_id = WR_INV | (uint64_t)slot, .opcode = IBV_WR_LOCAL_INV,
-				.send_flags = IBV_SEND_SIGNALED, .invalidate_rkey = s->key.rkey,
-				.next = q->inv_head,
-			};
-			q->inv_head = &s->inv;
-			rctl_key_invalidated(&s->key);
-			return 0;
-		case RCTL_KEY_WRONG:
-			break;
-		}
-	}
-	q->b.dead = true;
-	return rctl_err_plain(e, EPROTO, "%s: the target invalidated rkey %#x, not the one of "
-			      "its command (%#x)", qname(q, qn, sizeof(qn)), wc->invalidated_rkey,
-			      q->windows && s->key.bound ? s->key.rkey : 0);
-}
-
 /* A CQE arrived in RECV buffer idx: match it to its slot. */
-static int on_recv(struct rq *q, const struct ibv_wc *wc, uint64_t now,
+static int on_recv(struct rq *q, uint32_t idx, uint32_t byte_len, uint64_t now,
 		   struct rctl_nvmf_done *d, struct rctl_err *e)
 {
-	uint32_t idx = (uint32_t)wc->wr_id, byte_len = wc->byte_len;
 	struct rctl_nvme_cqe cqe;
 	struct slot *s;
 	unsigned int n;
@@ -650,8 +505,6 @@ static int on_recv(struct rq *q, const struct ibv_wc *wc, uint64_t now,
 		return rctl_err_plain(e, EPROTO, "%s: completion with unknown CID %#x",
 				    qname(q, qn, sizeof(qn)), cqe.cid);
 	}
-	if (key_done(q, (int)n, wc, e))
-		return -e->errnum;
 	s->t_done = now;
 	s->status = cqe.status;
 	s->dw0 = cqe.dw0;
@@ -683,29 +536,13 @@ static int on_send(struct rq *q, uint32_t seq, struct rctl_nvmf_done *d)
 	return n;
 }
 
-/* The Local Invalidates of this poll, as one chain. */
-static int post_invs(struct rq *q, struct rctl_err *e)
-{
-	struct ibv_send_wr *w = q->inv_head;
-	char qn[32];
-	int ret;
-
-	q->inv_head = NULL;
-	ret = rctl_rdma_ep_post_sends(&q->ep, w);
-	if (!ret)
-		return 0;
-	q->b.dead = true;
-	return rctl_err_strerror(e, -ret, "%s: cannot invalidate a window", qname(q, qn, sizeof(qn)));
-}
-
 static int wc_failed(struct rq *q, const struct ibv_wc *wc, struct rctl_err *e)
 {
 	char qn[32];
 
 	q->b.dead = true;
 	return rctl_err_plain(e, ECONNRESET, "%s: %s completion failed: %s (%d)",
-			    qname(q, qn, sizeof(qn)),
-			    wc->wr_id & WR_INV ? "invalidate" : wc->wr_id & WR_SEND ? "send" : "receive",
+			    qname(q, qn, sizeof(qn)), wc->wr_id & WR_SEND ? "send" : "receive",
 			    ibv_wc_status_str(wc->status), wc->status);
 }
 
@@ -733,20 +570,16 @@ static int rdma_poll(struct rctl_nvmf_q *bq, struct rctl_nvmf_done *d, int max,
 	for (i = 0; i < n && ret >= 0; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return wc_failed(q, &wc[i], e);
-		if (wc[i].wr_id & WR_INV) {
-			ret = 0;	/* ordered ahead of any later bind: nothing to wait for */
-		} else if (wc[i].wr_id & WR_SEND) {
+		if (wc[i].wr_id & WR_SEND) {
 			ret = on_send(q, (uint32_t)wc[i].wr_id, &d[done]);
 		} else {
 			rx[nrx++] = (uint32_t)wc[i].wr_id;
-			ret = on_recv(q, &wc[i], now, &d[done], e);
+			ret = on_recv(q, (uint32_t)wc[i].wr_id, wc[i].byte_len, now, &d[done], e);
 		}
 		done += ret > 0 ? ret : 0;
 	}
 	if (ret < 0)
 		return ret;
-	if (q->inv_head && post_invs(q, e))
-		return -e->errnum;
 	if (post_recvs(q, rx, nrx)) {
 		q->b.dead = true;
 		return rctl_err_strerror(e, errno, "%s: cannot repost receives", qname(q, qn, sizeof(qn)));

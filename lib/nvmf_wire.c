@@ -48,8 +48,7 @@ void rctl_sgl_encode(uint8_t d[16], const struct rctl_sgl *s)
 	d[9] = (uint8_t)(s->len >> 8);
 	d[10] = (uint8_t)(s->len >> 16);
 	rctl_le_put32(d + 11, s->key);
-	/* keyed data block, subtype address or Invalidate Key (Linux: NVME_SGL_FMT_INVALIDATE) */
-	d[15] = s->kind == RCTL_SGL_KEYED_INV ? 0x4f : 0x40;
+	d[15] = 0x40;			/* keyed data block, subtype address */
 }
 
 void rctl_nvme_sqe_encode(uint8_t sqe[RCTL_NVME_SQE_SIZE],

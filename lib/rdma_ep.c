@@ -273,35 +273,9 @@ bool rctl_rdma_ep_cq_event(struct rctl_rdma_ep *ep)
 	return true;
 }
 
-int rctl_rdma_ep_windows(struct rctl_rdma_ep *ep, unsigned int n, struct rctl_err *e)
-{
-	struct ibv_device_attr da;
-
-	if (ibv_query_device(ep->pd->context, &da))
-		return rctl_err_strerror(e, errno, "cannot query device '%s'", rctl_rdma_ep_dev(ep));
-	if (!(da.device_cap_flags &
-	      (IBV_DEVICE_MEM_WINDOW_TYPE_2A | IBV_DEVICE_MEM_WINDOW_TYPE_2B)))
-		return rctl_err_plain(e, EOPNOTSUPP, "'%s' has no type 2 memory windows",
-				      rctl_rdma_ep_dev(ep));
-	ep->mw = calloc(n, sizeof(*ep->mw));
-	if (!ep->mw)
-		return rctl_err_strerror(e, ENOMEM, "cannot allocate %u memory windows", n);
-	for (ep->nmw = 0; ep->nmw < n; ep->nmw++) {
-		ep->mw[ep->nmw] = ibv_alloc_mw(ep->pd, IBV_MW_TYPE_2);
-		if (!ep->mw[ep->nmw])
-			return rctl_err_strerror(e, errno, "cannot allocate a memory window on '%s'",
-						 rctl_rdma_ep_dev(ep));
-	}
-	return 0;
-}
-
 static void free_bufs(struct rctl_rdma_ep *ep)
 {
 	unsigned int i;
-
-	for (i = 0; i < ep->nmw; i++)
-		ibv_dealloc_mw(ep->mw[i]);
-	free(ep->mw);
 
 	for (i = 0; i < RCTL_RDMA_EP_MRS; i++) {
 		if (ep->mr[i].mr)

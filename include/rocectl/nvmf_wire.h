@@ -65,11 +65,9 @@ uint32_t rctl_nvme_cc(bool en, unsigned int css, unsigned int shn);
 /*
  * SGL descriptor in DPTR. KEYED with len 0, addr 0, key 0 is the null SGL.
  * TRANSPORT (type 5, subtype 0xA, NVMe/TCP): data moved by the transport's
- * own PDUs (C2HData, R2T/H2CData), only its length given. KEYED_INV (type 4,
- * subtype 0xF, Invalidate Key): keyed, and the target invalidates the key
- * with its response (NVMe over RDMA: Send with Invalidate).
+ * own PDUs (C2HData, R2T/H2CData), only its length given.
  */
-enum rctl_sgl_kind { RCTL_SGL_KEYED, RCTL_SGL_OFFSET, RCTL_SGL_TRANSPORT, RCTL_SGL_KEYED_INV };
+enum rctl_sgl_kind { RCTL_SGL_KEYED, RCTL_SGL_OFFSET, RCTL_SGL_TRANSPORT };
 
 struct rctl_sgl {
 	enum rctl_sgl_kind kind;

@@ -56,8 +56,6 @@ struct rctl_rdma_ep {
 	struct ibv_comp_channel *cc;	/* NULL: the CQs are polled only */
 	struct ibv_cq *scq, *rcq;	/* the same CQ unless caps.split_cq */
 	struct rctl_rdma_buf mr[RCTL_RDMA_EP_MRS];
-	struct ibv_mw **mw;		/* rctl_rdma_ep_windows(): nmw type 2 windows */
-	unsigned int nmw;
 	uint32_t max_inline;		/* what the QP granted */
 	bool armed;			/* CQs armed: the next wait sleeps */
 	bool connected;			/* close() disconnects first */
@@ -117,12 +115,6 @@ void rctl_rdma_qp_attr(const struct rctl_rdma_ep *ep, const struct rctl_rdma_cap
 
 /* len rounded up to whole 4 KiB pages: what aligned_alloc() is asked for (pure). */
 size_t rctl_rdma_page_round(size_t len);
-/*
- * n type 2 memory windows on the endpoint's PD, freed by close() after the QP
- * and before the MRs they may be bound to: 0; -EOPNOTSUPP where the device
- * offers no type 2 windows (IBV_DEVICE_MEM_WINDOW_TYPE_2A/2B), -errno.
- */
-int rctl_rdma_ep_windows(struct rctl_rdma_ep *ep, unsigned int n, struct rctl_err *e);
 /* ep->mr[i]: len bytes, page aligned, filled with fill, registered with access. */
 void *rctl_rdma_ep_reg(struct rctl_rdma_ep *ep, unsigned int i, size_t len,
 		       int fill, int access, struct rctl_err *e);

@@ -39,21 +39,6 @@ static void test_sgl_keyed(void **state)
 	assert_memory_equal(d, want, 16);
 }
 
-/* Keyed, subtype Invalidate Key (0xF): the target invalidates the rkey with its response. */
-static void test_sgl_keyed_invalidate(void **state)
-{
-	const struct rctl_sgl s = { .kind = RCTL_SGL_KEYED_INV, .addr = 0x1000, .len = 4096,
-				    .key = 0x00012a05 };
-	static const uint8_t want[16] = {
-		[1] = 0x10, [9] = 0x10, [11] = 0x05, [12] = 0x2a, [13] = 0x01, [15] = 0x4f,
-	};
-	uint8_t d[16];
-
-	(void)state;
-	rctl_sgl_encode(d, &s);
-	assert_memory_equal(d, want, 16);
-}
-
 static void test_sgl_null_and_offset(void **state)
 {
 	const struct rctl_sgl null = { 0 };
@@ -578,7 +563,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cc),
 		cmocka_unit_test(test_sgl_keyed),
-		cmocka_unit_test(test_sgl_keyed_invalidate),
 		cmocka_unit_test(test_sgl_null_and_offset),
 		cmocka_unit_test(test_connect_admin),
 		cmocka_unit_test(test_connect_io_qid),
