@@ -291,10 +291,10 @@ static void print_wait(const struct rctl_nvmf_wait_stat *w)
 	out_obj_begin("adaptive");
 	out_u64(OUT_ANY, "idles", "adaptive: %" PRIu64 " idle waits", w->idles);
 	out_u64(OUT_ANY, "slept", ", %" PRIu64 " slept in", w->slept);
-	out_u64(OUT_ANY, "event_idles", " (%" PRIu64 " on the completion channel)", w->event_idles);
 	out_u64(OUT_JSON, "polls", NULL, w->idles - w->slept);
 	out_dbl(OUT_JSON, "sleep_share", NULL, share);
-	out_text(" (%.1f%%, the rest polled)", share * 100);
+	out_text(" (%.1f%%, the rest polled;", share * 100);
+	out_u64(OUT_ANY, "event_idles", " %" PRIu64 " on the completion channel)", w->event_idles);
 	out_u64(OUT_ANY, "sleeps", ", %" PRIu64 " timed sleeps", w->sleeps);
 	out_u64(OUT_ANY, "events", ", %" PRIu64 " channel waits", w->events);
 	out_dbl(OUT_ANY, "slept_s", "  asleep %.2f s", w->slept_s);
