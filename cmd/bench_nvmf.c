@@ -293,8 +293,10 @@ static void print_wait(const struct rctl_nvmf_wait_stat *w)
 	out_u64(OUT_ANY, "slept", ", %" PRIu64 " slept in", w->slept);
 	out_u64(OUT_JSON, "polls", NULL, w->idles - w->slept);
 	out_dbl(OUT_JSON, "sleep_share", NULL, share);
-	out_text(" (%.1f%%, the rest polled)", share * 100);
-	out_u64(OUT_ANY, "sleeps", ", %" PRIu64 " sleeps", w->sleeps);
+	out_text(" (%.1f%%, the rest polled;", share * 100);
+	out_u64(OUT_ANY, "event_idles", " %" PRIu64 " on the completion channel)", w->event_idles);
+	out_u64(OUT_ANY, "sleeps", ", %" PRIu64 " timed sleeps", w->sleeps);
+	out_u64(OUT_ANY, "events", ", %" PRIu64 " channel waits", w->events);
 	out_dbl(OUT_ANY, "slept_s", "  asleep %.2f s", w->slept_s);
 	out_u64(OUT_JSON, "interval_ns", NULL, w->interval_ns);
 	out_u64(OUT_JSON, "sleep_cost_ns", NULL, w->cost_ns);
@@ -392,7 +394,7 @@ static int open_session(struct rctl_ctx *ctx, enum rctl_nvmf_trtype tr, const ch
 	struct rctl_nvmf_session_cfg cfg = {
 		.conn = conn_opts(tr), .nqn = nqn, .nsid = (uint32_t)o.nsid,
 		.bs = (uint32_t)o.bs, .qd = o.qd, .queues = o.queues, .strict = o.strict,
-		.event = wait_mode() == RCTL_WAIT_EVENT,
+		.event = wait_mode() != RCTL_WAIT_POLL,	/* adaptive waits on the channel too */
 	};
 	const struct rctl_nvmf_clamp *c;
 	int ret = rctl_nvmf_session_open(&cfg, s, e), i;

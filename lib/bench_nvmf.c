@@ -6,14 +6,18 @@
  * CQE, and the statistics are merged at the end. The calling thread keeps
  * the admin queue alive and prints progress.
  *
- * By default (adaptive) a queue thread that finds its CQ empty sleeps for
- * part of what is left of the interval at which it has been finding
- * completions, then polls (rocectl/hybrid_wait.h decides). The sleep is a
- * clock_nanosleep with the thread's timer slack at 1 ns, not the completion
- * channel: one system call, where the channel is an arm, a poll(2) with a
- * millisecond timeout and an event to consume, for a queue that is expected
- * to be busy again within microseconds. --poll busy-polls; --event sleeps on
- * the completion channel.
+ * By default (adaptive) a queue thread that finds its CQ empty waits on the
+ * completion channel when the commands still in flight last several
+ * wake-ups; otherwise it sleeps for part of what is left of the interval at
+ * which it has been finding completions, then polls, or only polls where a
+ * sleep cannot resolve that interval, as at QD1 (rocectl/hybrid_wait.h
+ * decides). The channel costs no CPU however late the wake-up comes, and the
+ * target works on the other commands meanwhile; under the lab's TCG a timed
+ * sleep overshoots a QD32 interval (issue 30: 1.48 ms against 0.35 ms), so
+ * without the channel the queue polled. The timed sleep is a
+ * clock_nanosleep with the thread's timer slack at 1 ns: one system call,
+ * where the channel is an arm, a poll(2) and an event to consume. --poll
+ * busy-polls; --event always sleeps on the completion channel.
  *
  * Each queue has "limit" workers; worker w of queue q owns the I/O units
  * (bs-sized blocks) u with u % (nq * limit) == q * limit + w, so in verify
@@ -350,24 +354,43 @@ static void hybrid_init(struct qctx *qc)
 	rctl_hwait_init(&qc->hw, sum / COST_SLEEPS);
 }
 
-/* Adaptive mode, after a poll that found n completions (0: idle). */
-static void hybrid_turn(struct qctx *qc, int n)
+/*
+ * Adaptive mode, after a poll that found n completions (0: idle): 1 when it
+ * waited on the completion channel (the caller reads the clock), 0, or <0.
+ */
+static int hybrid_turn(struct run *r, struct qctx *qc, int n, struct rctl_err *e)
 {
+	unsigned int out = rctl_nvmf_q_outstanding(qc->q);
 	uint64_t now, ns;
+	int ret;
 
 	if (n) {
-		rctl_hwait_reaped(&qc->hw, qc->t_reap);
-		return;
+		rctl_hwait_reaped(&qc->hw, qc->t_reap, (unsigned int)n);
+		return 0;
 	}
-	/* decided already, or nothing to decide on: poll without a clock read */
-	if (qc->hw.idle_planned || !qc->hw.interval_ns || !rctl_nvmf_q_outstanding(qc->q))
-		return;
+	if (!out || !qc->hw.interval_ns)
+		return 0;
+	if (rctl_hwait_event(&qc->hw, out)) {
+		/* as idle_wait(), but what the poll after arming finds is a reap */
+		ret = rctl_nvmf_arm(&qc->q, 1, e);
+		if (!ret)
+			ret = poll_queue(r, qc, rctl_fast_ns(), e);
+		if (ret > 0)
+			rctl_hwait_reaped(&qc->hw, qc->t_reap, (unsigned int)ret);
+		else if (!ret)
+			ret = rctl_nvmf_wait(&qc->q, 1, IDLE_WAIT_MS, e);
+		return ret < 0 ? ret : 1;
+	}
+	/* decided already: poll without a clock read */
+	if (qc->hw.idle_planned)
+		return 0;
 	now = rctl_fast_ns();
 	ns = rctl_hwait_plan(&qc->hw, now);
 	if (!ns)
-		return;
+		return 0;
 	sleep_ns(ns);
 	rctl_hwait_slept(&qc->hw, ns, rctl_fast_ns() - now);
+	return 0;
 }
 
 /* Queue the first commands: every worker of the queue gets one. */
@@ -391,7 +414,7 @@ static int queue_loop(struct qctx *qc)
 	enum rctl_nvmf_wait_mode mode = r->cfg->wait;
 	uint64_t now = rctl_fast_ns();
 	unsigned int polls = 0;
-	int n, ret;
+	int n, ret, waited = 0;
 
 	if (mode == RCTL_WAIT_ADAPTIVE)
 		hybrid_init(qc);
@@ -402,10 +425,13 @@ static int queue_loop(struct qctx *qc)
 		n = poll_queue(r, qc, now, e);
 		if (n < 0)
 			return n;
-		if (mode == RCTL_WAIT_ADAPTIVE)
-			hybrid_turn(qc, n);
+		if (mode == RCTL_WAIT_ADAPTIVE) {
+			waited = hybrid_turn(r, qc, n, e);
+			if (waited < 0)
+				return waited;
+		}
 		/* the clock only every CLOCK_EVERY polls: where it is HPET, a read is a syscall */
-		if (++polls % CLOCK_EVERY && !(mode == RCTL_WAIT_EVENT && !n))
+		if (++polls % CLOCK_EVERY && !(mode == RCTL_WAIT_EVENT && !n) && !waited)
 			continue;
 		now = rctl_fast_ns();
 		if (now >= r->t_end)
@@ -631,6 +657,8 @@ static void add_wait(struct rctl_nvmf_wait_stat *w, const struct rctl_hwait *h, 
 	w->idles += h->idles;
 	w->slept += h->slept_idles;
 	w->sleeps += h->sleeps;
+	w->event_idles += h->event_idles;
+	w->events += h->events;
 	w->slept_s += (double)h->slept_ns / 1e9;
 	w->interval_ns += h->interval_ns / (uint64_t)nq;
 	w->cost_ns += h->cost_ns / (uint64_t)nq;

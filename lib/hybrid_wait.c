@@ -24,9 +24,9 @@ void rctl_hwait_init(struct rctl_hwait *h, uint64_t cost_ns)
 	*h = (struct rctl_hwait){ .cost_ns = cost_ns };
 }
 
-void rctl_hwait_reaped(struct rctl_hwait *h, uint64_t now)
+void rctl_hwait_reaped(struct rctl_hwait *h, uint64_t now, unsigned int n)
 {
-	uint64_t gap;
+	uint64_t gap, per;
 
 	if (h->last_reap && now > h->last_reap) {
 		gap = now - h->last_reap;
@@ -39,6 +39,8 @@ void rctl_hwait_reaped(struct rctl_hwait *h, uint64_t now)
 		if (h->interval_ns && gap > h->interval_ns * RCTL_HWAIT_CLAMP)
 			gap = h->interval_ns * RCTL_HWAIT_CLAMP;
 		h->interval_ns = h->interval_ns ? ewma(h->interval_ns, gap) : gap;
+		per = gap / (n ? n : 1);
+		h->per_io_ns = h->per_io_ns ? ewma(h->per_io_ns, per) : per;
 	}
 	h->last_reap = now;
 	h->idle_planned = h->period_open = h->period_slept = false;
@@ -51,6 +53,21 @@ static void count_period(struct rctl_hwait *h)
 		return;
 	h->period_open = true;
 	h->idles++;
+}
+
+bool rctl_hwait_event(struct rctl_hwait *h, unsigned int outstanding)
+{
+	if (outstanding < 2 || !h->per_io_ns ||
+	    outstanding * h->per_io_ns < RCTL_HWAIT_EVENT_COVER * h->cost_ns)
+		return false;
+	count_period(h);
+	if (!h->period_slept) {
+		h->slept_idles++;
+		h->event_idles++;
+	}
+	h->period_slept = true;
+	h->events++;
+	return true;
 }
 
 uint64_t rctl_hwait_plan(struct rctl_hwait *h, uint64_t now)

@@ -269,6 +269,8 @@ struct rctl_nvmf_qstat {
 struct rctl_nvmf_wait_stat {
 	uint64_t idles;		/* idle periods it decided */
 	uint64_t slept;		/* of those, the ones it slept in (the rest it polled) */
+	uint64_t event_idles;	/* of the slept ones, those it waited on the completion channel in */
+	uint64_t events;	/* waits on the channel, in all */
 	uint64_t sleeps;	/* sleeps, in all */
 	double slept_s;		/* time asleep */
 	uint64_t interval_ns;	/* the queues' mean interval at the end */

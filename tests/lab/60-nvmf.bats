@@ -65,14 +65,19 @@ bench() {
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 8 --time 1
 	assert_success
 	assert_results "$output"
-	# every idle moment it decided was slept or polled; its estimates are positive
+	# every idle moment it decided was slept (timed or on the channel) or polled; its estimates are positive
 	echo "$output" | jq -e '.mode == "adaptive" and (.results.adaptive | .idles > 0 and
-		.slept + .polls == .idles and .sleeps >= .slept and .sleep_share >= 0 and .sleep_share <= 1 and
+		.slept + .polls == .idles and .event_idles <= .slept and .events >= .event_idles and
+		.sleeps + .event_idles >= .slept and .sleep_share >= 0 and .sleep_share <= 1 and
 		.interval_ns > 0 and .sleep_cost_ns >= 0 and .slept_s >= 0)'
+	# one command in flight is never waited for on the channel: its wake-up would be its latency
+	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 1 --time 1
+	assert_success
+	echo "$output" | jq -e '.results.adaptive | .events == 0 and .event_idles == 0'
 	run --separate-stderr bench --nqn "$LAB_NQN" --qd 8 --time 1
 	assert_success
 	assert_line --regexp '^randread  bs 4096  qd 8  queues 1  adaptive  clock '
-	assert_line --regexp '^adaptive: [0-9]+ idle waits, [0-9]+ slept in \([0-9.]+%, the rest polled\), [0-9]+ sleeps  asleep [0-9.]+ s  interval [0-9.]+ us  sleep cost [0-9.]+ us$'
+	assert_line --regexp '^adaptive: [0-9]+ idle waits, [0-9]+ slept in \([0-9.]+%, the rest polled; [0-9]+ on the completion channel\), [0-9]+ timed sleeps, [0-9]+ channel waits  asleep [0-9.]+ s  interval [0-9.]+ us  sleep cost [0-9.]+ us$'
 	run --separate-stderr bench -j --nqn "$LAB_NQN" --qd 8 --time 1 --poll
 	assert_success
 	echo "$output" | jq -e '.mode == "busy-poll" and (.results | has("adaptive") | not) and .results.ios > 0'

@@ -22,7 +22,7 @@ static void reap_every(struct rctl_hwait *h, uint64_t *t, uint64_t gap, int n)
 {
 	while (n--) {
 		*t += gap;
-		rctl_hwait_reaped(h, *t);
+		rctl_hwait_reaped(h, *t, 1);
 	}
 }
 
@@ -32,7 +32,7 @@ static uint64_t steady(struct rctl_hwait *h, uint64_t cost, uint64_t gap, int n)
 	uint64_t t = 1000 * US;
 
 	rctl_hwait_init(h, cost);
-	rctl_hwait_reaped(h, t);
+	rctl_hwait_reaped(h, t, 1);
 	reap_every(h, &t, gap, n);
 	return t;
 }
@@ -44,7 +44,7 @@ static void test_no_interval_polls(void **state)
 	(void)state;
 	rctl_hwait_init(&h, 10 * US);
 	assert_int_equal(rctl_hwait_plan(&h, 1000 * US), 0);
-	rctl_hwait_reaped(&h, 1000 * US);	/* one reap: no interval yet */
+	rctl_hwait_reaped(&h, 1000 * US, 1);	/* one reap: no interval yet */
 	assert_int_equal(rctl_hwait_plan(&h, 1001 * US), 0);
 	assert_int_equal(h.interval_ns, 0);
 }
@@ -83,7 +83,7 @@ static void test_sleeps_half_of_what_is_left_minus_cost(void **state)
 	rctl_hwait_slept(&h, 38 * US, 41 * US);
 	assert_int_equal(h.cost_ns, 13500);
 	/* the next reap opens a new idle period */
-	rctl_hwait_reaped(&h, t + 100 * US);
+	rctl_hwait_reaped(&h, t + 100 * US, 1);
 	assert_false(h.idle_planned);
 	assert_int_equal(rctl_hwait_plan(&h, t + 100 * US), 50 * US - 13500);
 	assert_int_equal(h.idles, 2);
@@ -190,6 +190,49 @@ static void test_cost_is_probed_again(void **state)
 	assert_true(h.cost_ns < 200 * US);
 }
 
+/*
+ * 32 in flight, a completion every 50 us (two per reap of 100 us), wake-up
+ * cost 300 us: 32 x 50 = 1600 us covers 4 x 300 = 1200 us, so the channel;
+ * with 20 in flight (1000 us) it does not, nor does one command alone
+ * however slow: its wake-up would be its latency.
+ */
+static void test_channel_when_in_flight_covers_wakeups(void **state)
+{
+	struct rctl_hwait h;
+	uint64_t t = 1000 * US;
+	int i;
+
+	(void)state;
+	rctl_hwait_init(&h, 300 * US);
+	assert_false(rctl_hwait_event(&h, 32));		/* no rate known yet */
+	rctl_hwait_reaped(&h, t, 2);
+	for (i = 0; i < 20; i++) {
+		t += 100 * US;
+		rctl_hwait_reaped(&h, t, 2);
+	}
+	assert_int_equal(h.per_io_ns, 50 * US);
+	assert_int_equal(h.interval_ns, 100 * US);
+	assert_false(rctl_hwait_event(&h, 20));
+	assert_int_equal(h.events, 0);
+	assert_true(rctl_hwait_event(&h, 32));
+	assert_true(rctl_hwait_event(&h, 32));		/* woken with nothing: waits again */
+	assert_int_equal(h.events, 2);
+	assert_int_equal(h.idles, 1);
+	assert_int_equal(h.slept_idles, 1);
+	assert_int_equal(h.event_idles, 1);
+	/* the next reap opens a new period */
+	rctl_hwait_reaped(&h, t + 100 * US, 2);
+	assert_true(rctl_hwait_event(&h, 32));
+	assert_int_equal(h.idles, 2);
+	assert_int_equal(h.event_idles, 2);
+	/* QD1: a completion every 10 ms against a 300 us wake-up, still polled or slept */
+	rctl_hwait_init(&h, 300 * US);
+	steady(&h, 300 * US, 10000 * US, 20);
+	assert_false(rctl_hwait_event(&h, 1));
+	assert_int_equal(h.events, 0);
+	assert_int_not_equal(rctl_hwait_plan(&h, h.last_reap + 10 * US), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_sleep_is_bounded),
 		cmocka_unit_test(test_one_long_pause_is_clamped),
 		cmocka_unit_test(test_cost_is_probed_again),
+		cmocka_unit_test(test_channel_when_in_flight_covers_wakeups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
