@@ -217,7 +217,7 @@ chromium_run() {
 		[ -n "$cmd" ]
 		run -2 bash -c "$cmd"
 		run -0 --separate-stderr python3 "$REPORT" fleet.html
-		jq -e '[.hosts[].host] == ["node51", "node52", "node53"] and
+		jq -e '([.hosts[].host] | sort) == ["node51", "node52", "node53"] and
 			([.switches[].key] | index("leaf-07") != null)' <<<"$output"
 	done
 }
