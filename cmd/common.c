@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "rocectl/capture.h"
 #include "rocectl/collect.h"
+#include "rocectl/compare.h"
 #include "rocectl/fileio.h"
 #include "rocectl/hist.h"
 #include "rocectl/lldp.h"
@@ -284,6 +285,34 @@ int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, 
 		return status;
 	cmd_prom_finish(ctx, &pr, file, false);
 	return status;
+}
+
+/*
+ * A value in the type its key has in every command (docs/json.md): a count a
+ * number, priorities an array of numbers; unknown and not applicable null,
+ * "?" and "n/a" for people.
+ */
+void cmd_cmp_value(const char *fmt, int col, const char *v)
+{
+	const char *key = rctl_cmp_keys[col];
+	uint8_t mask;
+	int i;
+
+	if (!v[0] || !strcmp(v, RCTL_CMP_UNKNOWN)) {
+		out_str(OUT_TEXT, key, fmt, v[0] ? v : "n/a");
+		out_null(OUT_JSON, key, NULL);
+	} else if (rctl_cmp_type(col) == RCTL_CMP_T_NUMBER) {
+		out_u64(OUT_ANY, key, fmt ? "%" PRIu64 : NULL, strtoull(v, NULL, 10));
+	} else if (rctl_cmp_type(col) == RCTL_CMP_T_PRIOS && !rctl_cmp_prios(v, &mask)) {
+		out_str(OUT_TEXT, key, fmt, v);
+		out_arr_begin(key);
+		for (i = 0; i < 8; i++)
+			if (mask & (1u << i))
+				out_u64(OUT_JSON, NULL, NULL, i);
+		out_arr_end();
+	} else {
+		out_str(OUT_ANY, key, fmt, v);
+	}
 }
 
 /* ---- latency (bench nvmf, bench rdma, reach) ------------------------- */

@@ -40,19 +40,6 @@ static const char *const titles[RCTL_CMP_N] = {
 	[RCTL_CMP_DRIVER] = "DRIVER", [RCTL_CMP_SW_PFC] = "SW_PFC",
 };
 
-/* A value: a count as a JSON number, unknown as null, "?" and "n/a" for people. */
-static void print_value(const char *key, const char *fmt, enum rctl_cmp_col col, const char *v)
-{
-	if (!v[0] || !strcmp(v, RCTL_CMP_UNKNOWN)) {
-		out_str(OUT_TEXT, key, fmt, v[0] ? v : "n/a");
-		out_null(OUT_JSON, key, NULL);
-	} else if (rctl_cmp_numeric(col)) {
-		out_u64(OUT_ANY, key, fmt ? "%" PRIu64 : NULL, strtoull(v, NULL, 10));
-	} else {
-		out_str(OUT_ANY, key, fmt, v);
-	}
-}
-
 static void print_not_applicable(const struct rctl_cmp_row *r)
 {
 	int i;
@@ -91,7 +78,7 @@ static void print_rows(const struct rctl_cmp *c)
 		out_str(OUT_ANY, "switch_port", NULL, r->sw_port);
 		out_str(OUT_JSON, "group", NULL, r->group);
 		for (i = 0; i < RCTL_CMP_N; i++)
-			print_value(rctl_cmp_keys[i], NULL, i, r->v[i]);
+			cmd_cmp_value(NULL, i, r->v[i]);
 		print_not_applicable(r);
 		out_row_end();
 	}
@@ -174,10 +161,13 @@ static void print_outliers(const struct rctl_cmp *c, struct rctl_cmp_outlier *ol
 		out_str(OUT_ANY, "target", " %s:", r->target);
 		out_str(OUT_ANY, "field", " %s", rctl_cmp_keys[ol[i].col]);
 		out_text(" ");
-		print_value("value", "%s", ol[i].col, r->v[ol[i].col]);
+		/* Under the column's own key, in its type: "pfc_prios": [0, 3]. */
+		cmd_cmp_value("%s", ol[i].col, r->v[ol[i].col]);
 		if (ol[i].common >= 0) {
 			out_text(" (most common ");
-			print_value("most_common", "%s", ol[i].col, c->rows[ol[i].common].v[ol[i].col]);
+			out_obj_begin("most_common");
+			cmd_cmp_value("%s", ol[i].col, c->rows[ol[i].common].v[ol[i].col]);
+			out_obj_end();
 		} else
 			out_null(OUT_ANY, "most_common", " (no value is held by most");
 		out_str(OUT_ANY, "group", group_fmt(r, ol[i].common >= 0), r->group);

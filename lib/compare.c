@@ -31,10 +31,34 @@ const char *const rctl_cmp_by_names[RCTL_CMP_BY_N + 1] = {
 	[RCTL_CMP_BY_SWITCH] = "switch",
 };
 
-bool rctl_cmp_numeric(enum rctl_cmp_col col)
+enum rctl_cmp_type rctl_cmp_type(enum rctl_cmp_col col)
 {
-	return col == RCTL_CMP_CNP_DSCP || col == RCTL_CMP_CNP_PRIO || col == RCTL_CMP_TOS ||
-	       col == RCTL_CMP_GID || col == RCTL_CMP_MTU;
+	switch (col) {
+	case RCTL_CMP_CNP_DSCP: case RCTL_CMP_CNP_PRIO: case RCTL_CMP_TOS:
+	case RCTL_CMP_GID: case RCTL_CMP_MTU:
+		return RCTL_CMP_T_NUMBER;
+	case RCTL_CMP_DSCP: case RCTL_CMP_PFC: case RCTL_CMP_SW_PFC:
+		return RCTL_CMP_T_PRIOS;
+	default:
+		return RCTL_CMP_T_STRING;
+	}
+}
+
+/* rctl_prio_list()'s "0,3" or "none", or fill_dscp()'s "-". */
+int rctl_cmp_prios(const char *v, uint8_t *mask)
+{
+	*mask = 0;
+	if (!strcmp(v, "none") || !strcmp(v, "-"))
+		return 0;
+	for (;;) {
+		if (*v < '0' || *v > '7')
+			return -EINVAL;
+		*mask |= (uint8_t)(1u << (*v++ - '0'));
+		if (!*v)
+			return 0;
+		if (*v++ != ',')
+			return -EINVAL;
+	}
 }
 
 #define SET(r, c, ...) snprintf((r)->v[c], RCTL_CMP_VAL_LEN, __VA_ARGS__)

@@ -574,8 +574,8 @@ expect() {	# fixture exit "id:status ..."
 		"$FIXTURES/fault-pfc-on-0-and-3.json" "$FIXTURES/fault-tos-0.json" \
 		"$FIXTURES/fault-roce-mode-v1.json" "$FIXTURES/fault-mtu-1500-intent-4096.json"
 	echo "$output" | jq -e '
-		([.outliers[] | "\(.field)=\(.value)/\(.most_common)"] | sort) ==
-		["active_mtu=1024/4096", "pfc_prios=0,3/3", "roce_mode=v1/v2", "roce_tos=0/106"] and
+		([.outliers[] | "\(.field)=\(.[.field])/\(.most_common[.field])"] | sort) ==
+		["active_mtu=1024/4096", "pfc_prios=[0,3]/[3]", "roce_mode=v1/v2", "roce_tos=0/106"] and
 		.exit_status == 1 and (.ports | length) == 5'
 }
 
@@ -621,7 +621,7 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
 		"$FIXTURES/fault-tos-0.json" "$FIXTURES/bnxt-healthy.json" "$FIXTURES/bnxt-oot-healthy.json" \
 		"$FIXTURES/ice-irdma-healthy.json"
-	echo "$output" | jq -e '[.outliers[] | "\(.field)=\(.value)/\(.most_common)/\(.group)"] ==
+	echo "$output" | jq -e '[.outliers[] | "\(.field)=\(.[.field])/\(.most_common[.field])/\(.group)"] ==
 		["roce_tos=0/106/mlx5 inbox"]'
 	# --by none compares the whole fleet as one, vendor defaults and all
 	run -1 rocectl compare --by none "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
@@ -638,6 +638,12 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 		.ports[2].cnp_dscp == null and .ports[2].not_applicable == ["cnp_dscp", "cnp_prio", "switch_pfc_prios"] and
 		.ports[0].cnp_dscp == 48 and .ports[0].active_mtu == 4096 and .ports[0].trust == "dscp" and
 		.ports[0].group == null'
+	# priorities are arrays of numbers, as devices -j writes pfc_prios; a DSCP of no priority is []
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-upstream-healthy.json" \
+		"$FIXTURES/fault-pfc-on-0-and-3.json" "$FIXTURES/fault-dscp26-missing.json"
+	echo "$output" | jq -e '.ports[0].pfc_prios == [3] and .ports[0].dscp_prio == [3] and
+		.ports[2].pfc_prios == [0, 3] and .ports[3].dscp_prio == [] and
+		(.outliers[] | select(.field == "pfc_prios") | .pfc_prios == [0, 3] and .most_common == {"pfc_prios": [3]})'
 }
 
 @test "compare: unreadable inputs are named and left out; the rest is compared; exit 3" {
@@ -670,7 +676,7 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	jq '.host.devices[0].fw = "22.36.1010" | .host.hostname = "node12"' \
 		"$FIXTURES/mlx5-upstream-healthy.json" >"$old"
 	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-upstream-healthy.json" "$old"
-	echo "$output" | jq -e '[.outliers[] | "\(.host) \(.field)=\(.value)/\(.most_common)"] ==
+	echo "$output" | jq -e '[.outliers[] | "\(.host) \(.field)=\(.[.field])/\(.most_common[.field])"] ==
 		["node12 fw_version=22.36.1010/22.41.1000"] and .ports[0].driver_version == "mlx5 6.8.0-45-generic"'
 }
 
