@@ -3,6 +3,8 @@
  * What several commands share (cmd.h): error reporting, the device argument,
  * loading the host, and the printers more than one command uses.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "rocectl/capture.h"
@@ -313,6 +316,32 @@ void cmd_cmp_value(const char *fmt, int col, const char *v)
 	} else {
 		out_str(OUT_ANY, key, fmt, v);
 	}
+}
+
+/* A whole input file as text ("-": standard input), NUL-terminated, at most 64 MiB. */
+int cmd_read_text(const char *path, char **text, struct rctl_err *e)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	size_t cap = 64 << 20, got;
+
+	if (!f) {
+		got = (size_t)errno;
+		if (fd >= 0)
+			close(fd);
+		return rctl_err_strerror(e, (int)got, "cannot open '%s'", path);
+	}
+	*text = malloc(cap + 1);
+	got = *text ? fread(*text, 1, cap, f) : 0;
+	if (!*text || ferror(f) || !feof(f)) {
+		fclose(f);
+		free(*text);
+		*text = NULL;
+		return rctl_err_plain(e, EIO, "cannot read '%s': read error or larger than 64 MiB", path);
+	}
+	fclose(f);
+	(*text)[got] = '\0';
+	return 0;
 }
 
 /* ---- latency (bench nvmf, bench rdma, reach) ------------------------- */

@@ -185,6 +185,37 @@ static enum rctl_cmp_by by_of(const char *name)
 	return i < RCTL_CMP_BY_N ? i : RCTL_CMP_BY_DRIVER;
 }
 
+/*
+ * A stream of snapshots, as "pdsh -w h1,h2 rocectl collect -O -" prints them
+ * (the reader reach --matrix has, lib/json.c): every host a row, every host
+ * pdsh names as failed left out. 1 when the file is no stream.
+ */
+static bool streams;	/* a stream was read: one file may hold the whole fleet */
+
+static int read_stream(struct rctl_ctx *ctx, struct rctl_cmp *c, const char *path, int *ret)
+{
+	struct rctl_err e = { 0 };
+	uint32_t i, bad = c->n_bad;
+	char *text = NULL;
+
+	if (cmd_read_text(path, &text, &e)) {
+		free(text);
+		return 1;	/* the snapshot reader says why, in its words */
+	}
+	if (rctl_cmp_is_stream(text))
+		streams = true;
+	else if (strcmp(path, "-")) {
+		free(text);
+		return 1;
+	}
+	/* standard input is read once: one snapshot there is a stream of one */
+	*ret = rctl_cmp_add_stream(c, text, path);
+	free(text);
+	for (i = bad; i < c->n_bad; i++)
+		cmd_warn(ctx, "%s (left out)", c->bad[i].reason);
+	return 0;
+}
+
 /* Every file that reads becomes rows; one that does not is named and left out. */
 static int read_all(struct rctl_ctx *ctx, struct rctl_cmp *c, int argc, char **argv)
 {
@@ -194,6 +225,8 @@ static int read_all(struct rctl_ctx *ctx, struct rctl_cmp *c, int argc, char **a
 
 	for (i = 0; i < argc && !ret; i++) {
 		rctl_err_clear(&e);
+		if (!read_stream(ctx, c, argv[i], &ret))
+			continue;
 		if (rctl_snapshot_load(argv[i], &h, &e)) {
 			cmd_warn(ctx, "%s (left out)", e.msg);
 			ret = rctl_cmp_add_bad(c, argv[i], e.msg);
@@ -212,11 +245,11 @@ static int do_compare(struct rctl_ctx *ctx, int argc, char **argv)
 	uint32_t n_ol = 0;
 	int ret = 0;
 
-	if (argc < 2)
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "compare: needs two or more snapshots, "
-				  "got only '%s' (see 'rocectl compare --help')", argv[0]);
 	if (read_all(ctx, &c, argc, argv) || rctl_cmp_outliers(&c, &ol, &n_ol))
 		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot compare: out of memory");
+	else if (argc < 2 && !streams)	/* one file: a stream of several hosts, or a mistake */
+		ret = cmd_errorf(ctx, RCTL_EXIT_USAGE, "compare: needs two or more snapshots, "
+				 "got only '%s' (see 'rocectl compare --help')", argv[0]);
 	if (!ret) {
 		print_rows(&c);
 		print_outliers(&c, ol, n_ol);

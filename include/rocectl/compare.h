@@ -87,6 +87,19 @@ int rctl_cmp_prios(const char *v, uint8_t *mask);
 
 /* Append the RoCE ports of h, read from "file", as rows; -ENOMEM. */
 int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h, const char *file);
+/*
+ * Whether text is a stream of snapshots rather than one: lines behind pdsh's
+ * "host: " ("pdsh -w h1,h2 rocectl collect -O -"), pdsh's own lines, or
+ * several documents (rctl_pdsh_prefix(), lib/json.c: reach --matrix reads
+ * the same streams).
+ */
+bool rctl_cmp_is_stream(const char *text);
+/*
+ * The rows of every snapshot of such a stream, read from "file"; each one
+ * that cannot be read, and each host pdsh says did not answer, is a bad input
+ * of file with why. -ENOMEM.
+ */
+int rctl_cmp_add_stream(struct rctl_cmp *c, const char *text, const char *file);
 /* Note an input that could not be read, with why; -ENOMEM. */
 int rctl_cmp_add_bad(struct rctl_cmp *c, const char *file, const char *reason);
 /* Whether two rows share a host name (then each row names its file). */

@@ -712,3 +712,27 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	run -0 rocectl doctor -o prometheus -i "$f"
 	refute_line "rocectl_last_success_timestamp_seconds{command=\"doctor\"} $t"
 }
+
+# pdsh prints each host's line behind "host: ", as reach --matrix reads it (issue 39 item 10).
+@test "compare reads a pdsh stream of snapshots: each host a row, a host pdsh lost left out" {
+	command -v pdsh
+	local d=$BATS_TEST_TMPDIR f
+	for f in mlx5-upstream-healthy fault-tos-0 mlx5-cx5-healthy; do
+		jq -c --arg h "$f" '.host.hostname = $h' "$FIXTURES/$f.json" >"$d/$f.json"
+	done
+	# real pdsh, its exec module on this machine: "pdsh -w h1,h2 rocectl collect -O -" as printed
+	pdsh -R exec -w mlx5-upstream-healthy,fault-tos-0,mlx5-cx5-healthy cat "$d/%h.json" >"$d/fleet.txt"
+	[ "$(grep -c '^[a-z0-9-]*: {' "$d/fleet.txt")" -eq 3 ]
+	run --separate-stderr -1 rocectl compare -j "$d/fleet.txt"
+	echo "$output" | jq -e '.port_count == 3 and .unreadable_count == 0 and
+		[.outliers[] | "\(.host) \(.field)"] == ["fault-tos-0 roce_tos"]'
+	# from standard input, beside pdsh's own line about a host that did not answer
+	printf 'pdsh@admin: node4: ssh exited with exit code 255\n' >>"$d/fleet.txt"
+	run --separate-stderr -3 rocectl compare - <"$d/fleet.txt"
+	assert_line "  fault-tos-0 mlx5_0/1 (ens1f0np0): roce_tos 0 (most common 106 among mlx5 inbox ports)"
+	assert_equal "$stderr" "rocectl: warning: '-': pdsh: node4: ssh exited with exit code 255 (left out)"
+	# a stream and a file together; one plain snapshot alone is still a usage error
+	grep "^mlx5-cx5-healthy: " "$d/fleet.txt" >"$d/one.txt"
+	run -0 rocectl compare "$d/one.txt" "$FIXTURES/mlx5-upstream-healthy.json"
+	run -64 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json"
+}
