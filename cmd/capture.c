@@ -54,7 +54,7 @@ static void marks_json(const char *key, const struct rctl_wire_mark *m, uint32_t
 	for (i = 0; i < n; i++) {
 		out_obj_begin(NULL);
 		out_u64(OUT_JSON, "dscp", NULL, m[i].dscp);
-		out_str(OUT_JSON, "ecn", NULL, ecn_short[m[i].ecn & 3]);
+		out_str(OUT_JSON, "ecn_codepoint", NULL, ecn_short[m[i].ecn & 3]);
 		out_u64(OUT_JSON, "packets", NULL, m[i].packets);
 		out_obj_end();
 	}

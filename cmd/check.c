@@ -530,7 +530,7 @@ static void fleet_cell(const struct rctl_fleet_cell *c, int a)
 	out_bool(OUT_JSON, "checked", NULL, c->ran);
 	out_str(OUT_JSON, "status", NULL, c->ran && c->n ? rctl_status_name(c->worst) : NULL);
 	out_str(OUT_JSON, "first", NULL, c->ran && c->n && c->worst ? c->first : NULL);
-	out_u64(OUT_JSON, "findings", NULL, c->n);
+	out_u64(OUT_JSON, "finding_count", NULL, c->n);
 	out_obj_end();
 }
 
@@ -687,8 +687,8 @@ static void fleet_groups(struct rctl_ctx *ctx, const struct rctl_fleet *fl)
 		cmd_warn(ctx, "cannot group the hosts by %s: out of memory", o.by);
 		return;
 	}
-	out_obj_begin("groups");
-	out_str(OUT_ANY, "by", "\nBy %s:\n", o.by);
+	/* "groups" is the array; what they are grouped by is beside it. */
+	out_str(OUT_ANY, "group_by", "\nBy %s:\n", o.by);
 	out_arr_begin("groups");
 	for (i = 0; i < n; i++) {
 		out_obj_begin(NULL);
@@ -697,7 +697,7 @@ static void fleet_groups(struct rctl_ctx *ctx, const struct rctl_fleet *fl)
 		out_u64(OUT_ANY, "unknown", " %" PRIu64 " unknown,", g[i].count[RCTL_UNKNOWN]);
 		out_u64(OUT_ANY, "warn", " %" PRIu64 " warnings,", g[i].count[RCTL_WARN]);
 		out_u64(OUT_ANY, "pass", " %" PRIu64 " ok", g[i].count[RCTL_PASS]);
-		out_u64(OUT_ANY, "hosts", " of %" PRIu64 " hosts", g[i].n);
+		out_u64(OUT_ANY, "host_count", " of %" PRIu64 " hosts", g[i].n);
 		out_str(by == RCTL_FLEET_BY_SWITCH ? OUT_ANY : OUT_JSON, "switch_ports",
 			g[i].ports[0] ? "; not ok on ports %s" : NULL, g[i].ports);
 		out_text("\n");
@@ -722,7 +722,6 @@ static void fleet_groups(struct rctl_ctx *ctx, const struct rctl_fleet *fl)
 		out_obj_end();
 	}
 	out_arr_end();
-	out_obj_end();
 	rctl_fleet_groups_free(g, n);
 }
 
@@ -749,9 +748,17 @@ static void fleet_outliers(struct rctl_ctx *ctx, const struct rctl_fleet *fl)
 		out_str(OUT_JSON, "file", NULL, r->file);
 		out_str(OUT_ANY, "target", " %s:", r->target);
 		out_str(OUT_ANY, "field", " %s", rctl_cmp_keys[ol[i].col]);
-		out_str(OUT_ANY, "value", " %s", r->v[ol[i].col][0] ? r->v[ol[i].col] : "n/a");
-		out_str(OUT_ANY, "most_common", common ? " (most common %s" : " (no value is held by most",
-			common);
+		out_text(" ");
+		/* As compare prints it: under the column's own key, in its type. */
+		cmd_cmp_value("%s", ol[i].col, r->v[ol[i].col]);
+		if (common) {
+			out_text(" (most common ");
+			out_obj_begin("most_common");
+			cmd_cmp_value("%s", ol[i].col, common);
+			out_obj_end();
+		} else {
+			out_null(OUT_ANY, "most_common", " (no value is held by most");
+		}
 		out_str(OUT_ANY, "group", " among %s ports)\n", r->group);
 		out_obj_end();
 	}
@@ -778,13 +785,13 @@ static void fleet_count(const struct rctl_fleet *fl, int64_t now, struct fleet_c
 static void fleet_summary(const struct rctl_fleet *fl, const struct fleet_counts *c, int status)
 {
 	out_obj_begin("summary");
-	out_u64(OUT_ANY, "hosts", "\nSummary: %" PRIu64 " hosts judged", fl->n);
+	out_u64(OUT_ANY, "host_count", "\nSummary: %" PRIu64 " hosts judged", fl->n);
 	out_u64(OUT_ANY, "pass", ": %" PRIu64 " ok", c->hosts[RCTL_PASS]);
 	out_u64(OUT_ANY, "warn", ", %" PRIu64 " warnings", c->hosts[RCTL_WARN]);
 	out_u64(OUT_ANY, "fail", ", %" PRIu64 " failed", c->hosts[RCTL_FAIL]);
 	out_u64(OUT_ANY, "unknown", ", %" PRIu64 " unknown", c->hosts[RCTL_UNKNOWN]);
-	out_u64(OUT_ANY, "unreadable", "; %" PRIu64 " snapshots unreadable", fl->cmp.n_bad);
-	out_u64(OUT_ANY, "stale", ", %" PRIu64 " stale", c->stale);
+	out_u64(OUT_ANY, "unreadable_count", "; %" PRIu64 " snapshots unreadable", fl->cmp.n_bad);
+	out_u64(OUT_ANY, "stale_count", ", %" PRIu64 " stale", c->stale);
 	out_dbl(OUT_JSON, "max_age_s", NULL, fleet_max_age());
 	out_u64(OUT_ANY, "exit_status", " (exit %" PRIu64 ")\n", status);
 	out_obj_end();

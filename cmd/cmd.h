@@ -130,6 +130,14 @@ void cmd_warn(struct rctl_ctx *ctx, const char *fmt, ...)
 /* The last error reported, for the Nagios status line of a run that failed early. */
 extern char cmd_last_err[600];
 
+/* A whole input file as text ("-": standard input), at most 64 MiB; free() it. */
+int cmd_read_text(const char *path, char **text, struct rctl_err *e);
+/*
+ * A compare value (lib/compare.c's row strings) under its column's key, in the
+ * type that key has in every command (docs/json.md); fmt for text, NULL in a
+ * table cell. compare and check's fleet outliers print through it.
+ */
+void cmd_cmp_value(const char *fmt, int col, const char *v);
 /*
  * A latency distribution as JSON (CONTRIBUTING.md): "key": {"min", "mean",
  * "stddev", "max", "percentiles": {"50": N, ...}}, integer nanoseconds.

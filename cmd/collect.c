@@ -66,9 +66,10 @@ static void print_summary(const struct rctl_host *h, const char *path)
 	uint32_t i;
 
 	out_str(OUT_ANY, "output_file", "wrote %s:", path);
-	out_u64(OUT_ANY, "devices", " %" PRIu64 " RDMA devices,", h->n_devs);
-	out_u64(OUT_ANY, "netdevs", " %" PRIu64 " netdevs,", h->n_netdevs);
-	out_u64(OUT_ANY, "unreadable", " %" PRIu64 " parts unreadable\n", h->n_unread);
+	/* Counts end in _count: "devices" and "netdevs" are arrays in every document. */
+	out_u64(OUT_ANY, "device_count", " %" PRIu64 " RDMA devices,", h->n_devs);
+	out_u64(OUT_ANY, "netdev_count", " %" PRIu64 " netdevs,", h->n_netdevs);
+	out_u64(OUT_ANY, "unreadable_count", " %" PRIu64 " parts unreadable\n", h->n_unread);
 	cmd_nvme_print(h, 2);	/* the NVMe-oF controllers, when the host has some */
 	if (!h->n_unread)
 		return;

@@ -3,6 +3,8 @@
  * What several commands share (cmd.h): error reporting, the device argument,
  * loading the host, and the printers more than one command uses.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -10,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "rocectl/capture.h"
 #include "rocectl/collect.h"
+#include "rocectl/compare.h"
 #include "rocectl/fileio.h"
 #include "rocectl/hist.h"
 #include "rocectl/lldp.h"
@@ -300,6 +304,60 @@ int cmd_prom_failed(struct rctl_ctx *ctx, const char *format, const char *file, 
 		return status;
 	cmd_prom_finish(ctx, &pr, file, false);
 	return status;
+}
+
+/*
+ * A value in the type its key has in every command (docs/json.md): a count a
+ * number, priorities an array of numbers; unknown and not applicable null,
+ * "?" and "n/a" for people.
+ */
+void cmd_cmp_value(const char *fmt, int col, const char *v)
+{
+	const char *key = rctl_cmp_keys[col];
+	uint8_t mask;
+	int i;
+
+	if (!v[0] || !strcmp(v, RCTL_CMP_UNKNOWN)) {
+		out_str(OUT_TEXT, key, fmt, v[0] ? v : "n/a");
+		out_null(OUT_JSON, key, NULL);
+	} else if (rctl_cmp_type(col) == RCTL_CMP_T_NUMBER) {
+		out_u64(OUT_ANY, key, fmt ? "%" PRIu64 : NULL, strtoull(v, NULL, 10));
+	} else if (rctl_cmp_type(col) == RCTL_CMP_T_PRIOS && !rctl_cmp_prios(v, &mask)) {
+		out_str(OUT_TEXT, key, fmt, v);
+		out_arr_begin(key);
+		for (i = 0; i < 8; i++)
+			if (mask & (1u << i))
+				out_u64(OUT_JSON, NULL, NULL, i);
+		out_arr_end();
+	} else {
+		out_str(OUT_ANY, key, fmt, v);
+	}
+}
+
+/* A whole input file as text ("-": standard input), NUL-terminated, at most 64 MiB. */
+int cmd_read_text(const char *path, char **text, struct rctl_err *e)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(STDIN_FILENO);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	size_t cap = 64 << 20, got;
+
+	if (!f) {
+		got = (size_t)errno;
+		if (fd >= 0)
+			close(fd);
+		return rctl_err_strerror(e, (int)got, "cannot open '%s'", path);
+	}
+	*text = malloc(cap + 1);
+	got = *text ? fread(*text, 1, cap, f) : 0;
+	if (!*text || ferror(f) || !feof(f)) {
+		fclose(f);
+		free(*text);
+		*text = NULL;
+		return rctl_err_plain(e, EIO, "cannot read '%s': read error or larger than 64 MiB", path);
+	}
+	fclose(f);
+	(*text)[got] = '\0';
+	return 0;
 }
 
 /* ---- latency (bench nvmf, bench rdma, reach) ------------------------- */

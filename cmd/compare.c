@@ -41,19 +41,6 @@ static const char *const titles[RCTL_CMP_N] = {
 	[RCTL_CMP_CONSUMERS] = "CONSUMERS", [RCTL_CMP_CONSUMER_TC] = "CONSUMER_TC",
 };
 
-/* A value: a count as a JSON number, unknown as null, "?" and "n/a" for people. */
-static void print_value(const char *key, const char *fmt, enum rctl_cmp_col col, const char *v)
-{
-	if (!v[0] || !strcmp(v, RCTL_CMP_UNKNOWN)) {
-		out_str(OUT_TEXT, key, fmt, v[0] ? v : "n/a");
-		out_null(OUT_JSON, key, NULL);
-	} else if (rctl_cmp_numeric(col)) {
-		out_u64(OUT_ANY, key, fmt ? "%" PRIu64 : NULL, strtoull(v, NULL, 10));
-	} else {
-		out_str(OUT_ANY, key, fmt, v);
-	}
-}
-
 static void print_not_applicable(const struct rctl_cmp_row *r)
 {
 	int i;
@@ -92,7 +79,7 @@ static void print_rows(const struct rctl_cmp *c)
 		out_str(OUT_ANY, "switch_port", NULL, r->sw_port);
 		out_str(OUT_JSON, "group", NULL, r->group);
 		for (i = 0; i < RCTL_CMP_N; i++)
-			print_value(rctl_cmp_keys[i], NULL, i, r->v[i]);
+			cmd_cmp_value(NULL, i, r->v[i]);
 		print_not_applicable(r);
 		out_row_end();
 	}
@@ -175,10 +162,13 @@ static void print_outliers(const struct rctl_cmp *c, struct rctl_cmp_outlier *ol
 		out_str(OUT_ANY, "target", " %s:", r->target);
 		out_str(OUT_ANY, "field", " %s", rctl_cmp_keys[ol[i].col]);
 		out_text(" ");
-		print_value("value", "%s", ol[i].col, r->v[ol[i].col]);
+		/* Under the column's own key, in its type: "pfc_prios": [0, 3]. */
+		cmd_cmp_value("%s", ol[i].col, r->v[ol[i].col]);
 		if (ol[i].common >= 0) {
 			out_text(" (most common ");
-			print_value("most_common", "%s", ol[i].col, c->rows[ol[i].common].v[ol[i].col]);
+			out_obj_begin("most_common");
+			cmd_cmp_value("%s", ol[i].col, c->rows[ol[i].common].v[ol[i].col]);
+			out_obj_end();
 		} else
 			out_null(OUT_ANY, "most_common", " (no value is held by most");
 		out_str(OUT_ANY, "group", group_fmt(r, ol[i].common >= 0), r->group);
@@ -196,6 +186,37 @@ static enum rctl_cmp_by by_of(const char *name)
 	return i < RCTL_CMP_BY_N ? i : RCTL_CMP_BY_DRIVER;
 }
 
+/*
+ * A stream of snapshots, as "pdsh -w h1,h2 rocectl collect -O -" prints them
+ * (the reader reach --matrix has, lib/json.c): every host a row, every host
+ * pdsh names as failed left out. 1 when the file is no stream.
+ */
+static bool streams;	/* a stream was read: one file may hold the whole fleet */
+
+static int read_stream(struct rctl_ctx *ctx, struct rctl_cmp *c, const char *path, int *ret)
+{
+	struct rctl_err e = { 0 };
+	uint32_t i, bad = c->n_bad;
+	char *text = NULL;
+
+	if (cmd_read_text(path, &text, &e)) {
+		free(text);
+		return 1;	/* the snapshot reader says why, in its words */
+	}
+	if (rctl_cmp_is_stream(text))
+		streams = true;
+	else if (strcmp(path, "-")) {
+		free(text);
+		return 1;
+	}
+	/* standard input is read once: one snapshot there is a stream of one */
+	*ret = rctl_cmp_add_stream(c, text, path);
+	free(text);
+	for (i = bad; i < c->n_bad; i++)
+		cmd_warn(ctx, "%s (left out)", c->bad[i].reason);
+	return 0;
+}
+
 /* Every file that reads becomes rows; one that does not is named and left out. */
 static int read_all(struct rctl_ctx *ctx, struct rctl_cmp *c, int argc, char **argv)
 {
@@ -205,6 +226,8 @@ static int read_all(struct rctl_ctx *ctx, struct rctl_cmp *c, int argc, char **a
 
 	for (i = 0; i < argc && !ret; i++) {
 		rctl_err_clear(&e);
+		if (!read_stream(ctx, c, argv[i], &ret))
+			continue;
 		if (rctl_snapshot_load(argv[i], &h, &e)) {
 			cmd_warn(ctx, "%s (left out)", e.msg);
 			ret = rctl_cmp_add_bad(c, argv[i], e.msg);
@@ -223,11 +246,11 @@ static int do_compare(struct rctl_ctx *ctx, int argc, char **argv)
 	uint32_t n_ol = 0;
 	int ret = 0;
 
-	if (argc < 2)
-		return cmd_errorf(ctx, RCTL_EXIT_USAGE, "compare: needs two or more snapshots, "
-				  "got only '%s' (see 'rocectl compare --help')", argv[0]);
 	if (read_all(ctx, &c, argc, argv) || rctl_cmp_outliers(&c, &ol, &n_ol))
 		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "cannot compare: out of memory");
+	else if (argc < 2 && !streams)	/* one file: a stream of several hosts, or a mistake */
+		ret = cmd_errorf(ctx, RCTL_EXIT_USAGE, "compare: needs two or more snapshots, "
+				 "got only '%s' (see 'rocectl compare --help')", argv[0]);
 	if (!ret) {
 		print_rows(&c);
 		print_outliers(&c, ol, n_ol);

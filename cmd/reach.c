@@ -435,26 +435,6 @@ static void print_many(struct rctl_reach_result *r, unsigned int n)
 
 /* ---- --matrix FILE... --------------------------------------------------- */
 
-static int read_doc(const char *path, char **text, struct rctl_err *e)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 64 << 20, got;
-
-	if (!f)
-		return rctl_err_strerror(e, errno, "cannot open '%s'", path);
-	*text = malloc(cap + 1);
-	got = *text ? fread(*text, 1, cap, f) : 0;
-	if (!*text || ferror(f) || !feof(f)) {
-		fclose(f);
-		free(*text);
-		*text = NULL;
-		return rctl_err_plain(e, EIO, "cannot read '%s': read error or larger than 64 MiB", path);
-	}
-	fclose(f);
-	(*text)[got] = '\0';
-	return 0;
-}
-
 static void print_pair(const struct rctl_matrix *m, const struct rctl_pair *p)
 {
 	out_obj_begin(NULL);
@@ -592,7 +572,7 @@ static int reach_matrix(struct rctl_ctx *ctx, int argc, char **argv)
 
 	for (i = 0; i < argc && !ret; i++) {
 		rctl_err_clear(&e);
-		if (read_doc(argv[i], &text, &e))
+		if (cmd_read_text(argv[i], &text, &e))
 			ret = rctl_matrix_add_bad(&m, argv[i], e.msg);
 		else
 			ret = rctl_matrix_add_doc(&m, text, argv[i], &e);

@@ -13,9 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "rocectl/compare.h"
 #include "rocectl/intent.h"
+#include "rocectl/json.h"
 #include "rocectl/rules.h"
+#include "rocectl/snapshot.h"
 
 const char *const rctl_cmp_keys[RCTL_CMP_N] = {
 	[RCTL_CMP_TRUST] = "trust", [RCTL_CMP_DSCP] = "dscp_prio",
@@ -33,10 +37,34 @@ const char *const rctl_cmp_by_names[RCTL_CMP_BY_N + 1] = {
 	[RCTL_CMP_BY_SWITCH] = "switch",
 };
 
-bool rctl_cmp_numeric(enum rctl_cmp_col col)
+enum rctl_cmp_type rctl_cmp_type(enum rctl_cmp_col col)
 {
-	return col == RCTL_CMP_CNP_DSCP || col == RCTL_CMP_CNP_PRIO || col == RCTL_CMP_TOS ||
-	       col == RCTL_CMP_GID || col == RCTL_CMP_MTU;
+	switch (col) {
+	case RCTL_CMP_CNP_DSCP: case RCTL_CMP_CNP_PRIO: case RCTL_CMP_TOS:
+	case RCTL_CMP_GID: case RCTL_CMP_MTU:
+		return RCTL_CMP_T_NUMBER;
+	case RCTL_CMP_DSCP: case RCTL_CMP_PFC: case RCTL_CMP_SW_PFC:
+		return RCTL_CMP_T_PRIOS;
+	default:
+		return RCTL_CMP_T_STRING;
+	}
+}
+
+/* rctl_prio_list()'s "0,3" or "none", or fill_dscp()'s "-". */
+int rctl_cmp_prios(const char *v, uint8_t *mask)
+{
+	*mask = 0;
+	if (!strcmp(v, "none") || !strcmp(v, "-"))
+		return 0;
+	for (;;) {
+		if (*v < '0' || *v > '7')
+			return -EINVAL;
+		*mask |= (uint8_t)(1u << (*v++ - '0'));
+		if (!*v)
+			return 0;
+		if (*v++ != ',')
+			return -EINVAL;
+	}
 }
 
 #define SET(r, c, ...) snprintf((r)->v[c], RCTL_CMP_VAL_LEN, __VA_ARGS__)
@@ -510,6 +538,81 @@ int rctl_cmp_outliers(const struct rctl_cmp *c, struct rctl_cmp_outlier **out,
 	for (col = 0; col < RCTL_CMP_N; col++) {
 		table_free(&cols[col].values);
 		table_free(&cols[col].groups);
+	}
+	return ret;
+}
+
+/* Where the document at p ends (cJSON's lenient pass), NULL if none does. */
+static const char *doc_end(const char *p)
+{
+	const char *end = NULL;
+	cJSON *doc = cJSON_ParseWithOpts(p, &end, 0);
+
+	cJSON_Delete(doc);
+	return doc ? end : NULL;
+}
+
+bool rctl_cmp_is_stream(const char *text)
+{
+	const char *p = text + strspn(text, " \t\r\n"), *end;
+	char host[256];
+
+	if (!strncmp(p, "pdsh@", 5) || (*p != '{' && *rctl_pdsh_prefix(p, host, sizeof(host)) == '{'))
+		return true;
+	end = *p == '{' ? doc_end(p) : NULL;
+	return end && end[strspn(end, " \t\r\n")] == '{';
+}
+
+/* One document of the stream, [p, end), named by pdsh's host when it had one. */
+static int add_one_doc(struct rctl_cmp *c, const char *p, const char *end, const char *file,
+		       const char *host)
+{
+	char *one = strndup(p, (size_t)(end - p)), name[RCTL_CMP_FILE_LEN + 260];
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	int ret;
+
+	if (!one)
+		return -ENOMEM;
+	snprintf(name, sizeof(name), host[0] ? "%s (%s)" : "%s", file, host);
+	ret = rctl_snapshot_parse(one, name, &h, &e);
+	free(one);
+	if (ret)
+		return rctl_cmp_add_bad(c, file, e.msg);
+	ret = rctl_cmp_add_host(c, &h, file);
+	rctl_host_free(&h);
+	return ret;
+}
+
+int rctl_cmp_add_stream(struct rctl_cmp *c, const char *text, const char *file)
+{
+	const char *p = text, *start, *end, *who, *why;
+	char host[256], reason[sizeof(c->bad->reason)];
+	size_t wl;
+	int ret = 0;
+
+	while (!ret && *(p += strspn(p, " \t\r\n"))) {
+		start = p;
+		host[0] = '\0';
+		if (rctl_pdsh_line(p, &who, &wl, &why)) {	/* a host that did not answer */
+			snprintf(reason, sizeof(reason), "'%s': pdsh: %.*s: %.*s", file, (int)wl, who,
+				 (int)strcspn(why, "\n"), why);
+			ret = rctl_cmp_add_bad(c, file, reason);
+			p = rctl_pdsh_next_doc(start);
+			continue;
+		}
+		p = rctl_pdsh_prefix(p, host, sizeof(host));
+		end = doc_end(p);
+		if (end) {
+			ret = add_one_doc(c, p, end, file, host);
+			p = end;
+			continue;
+		}
+		snprintf(reason, sizeof(reason), "cannot read snapshot '%s'%s%s%s: not a JSON document: '%.*s'", file,
+			 host[0] ? " (" : "", host, host[0] ? ")" : "",
+			 (int)(strcspn(p, "\n") < 40 ? strcspn(p, "\n") : 40), p);
+		ret = rctl_cmp_add_bad(c, file, reason);
+		p = rctl_pdsh_next_doc(start);
 	}
 	return ret;
 }

@@ -258,3 +258,46 @@ int rctl_json_read(const char *text, size_t len, const char *what,
 	}
 	return ret;
 }
+
+/* ---- streams of documents, as pdsh prints them (reach --matrix, compare) ---- */
+
+/* pdsh's "host: " before a line: the host names the document. */
+const char *rctl_pdsh_prefix(const char *p, char *host, size_t len)
+{
+	size_t n = strcspn(p, ": \t\n{");
+
+	if (p[n] != ':' || p[n + 1] != ' ' || !n || n >= len)
+		return p;
+	memcpy(host, p, n);
+	host[n] = '\0';
+	return p + n + 2;
+}
+
+/*
+ * pdsh's own line about a host ("pdsh@admin: node4: ssh exited with exit
+ * code 255"): that host's run is missing, and this says why.
+ */
+bool rctl_pdsh_line(const char *p, const char **host, size_t *hlen, const char **why)
+{
+	const char *c;
+
+	if (strncmp(p, "pdsh@", 5) || !(c = strstr(p, ": ")))
+		return false;
+	*host = c + 2;
+	*hlen = strcspn(*host, ": \n");
+	*why = (*host)[*hlen] == ':' ? *host + *hlen + 1 + strspn(*host + *hlen + 1, " ") : c + 2;
+	return true;
+}
+
+/* After what could not be read: on to the next line that starts a document. */
+const char *rctl_pdsh_next_doc(const char *p)
+{
+	char host[256];
+
+	while ((p = strchr(p, '\n'))) {
+		p++;
+		if (*rctl_pdsh_prefix(p, host, sizeof(host)) == '{' || !strncmp(p, "pdsh@", 5))
+			return p;
+	}
+	return "";
+}

@@ -155,18 +155,6 @@ static int add_one(struct rctl_matrix *m, cJSON *doc, const char *name)
 	return ret;
 }
 
-/* pdsh's "host: " before a line: the host names the document. */
-static const char *host_prefix(const char *p, char *host, size_t len)
-{
-	size_t n = strcspn(p, ": \t\n{");
-
-	if (p[n] != ':' || p[n + 1] != ' ' || !n || n >= len)
-		return p;
-	memcpy(host, p, n);
-	host[n] = '\0';
-	return p + n + 2;
-}
-
 int rctl_matrix_add_bad(struct rctl_matrix *m, const char *name, const char *reason)
 {
 	struct rctl_matrix_bad *b = realloc(m->bad, (m->nbad + 1) * sizeof(*b));
@@ -180,35 +168,6 @@ int rctl_matrix_add_bad(struct rctl_matrix *m, const char *name, const char *rea
 	return 0;
 }
 
-/*
- * pdsh's own line about a host ("pdsh@admin: node4: ssh exited with exit
- * code 255"): that host's run is missing, and this says why.
- */
-static bool pdsh_line(const char *p, const char **host, size_t *hlen, const char **why)
-{
-	const char *c;
-
-	if (strncmp(p, "pdsh@", 5) || !(c = strstr(p, ": ")))
-		return false;
-	*host = c + 2;
-	*hlen = strcspn(*host, ": \n");
-	*why = (*host)[*hlen] == ':' ? *host + *hlen + 1 + strspn(*host + *hlen + 1, " ") : c + 2;
-	return true;
-}
-
-/* After what could not be read: on to the next line that starts a document. */
-static const char *next_doc(const char *p)
-{
-	char host[256];
-
-	while ((p = strchr(p, '\n'))) {
-		p++;
-		if (*host_prefix(p, host, sizeof(host)) == '{' || !strncmp(p, "pdsh@", 5))
-			return p;
-	}
-	return "";
-}
-
 /* "strict": the strict reader's word on a document that cJSON took, else NULL. */
 static int add_unreadable(struct rctl_matrix *m, const char *p, const char *name,
 			  const char *host, unsigned int k, const char *strict)
@@ -217,7 +176,7 @@ static int add_unreadable(struct rctl_matrix *m, const char *p, const char *name
 	char who[300], reason[300];
 	size_t hl;
 
-	if (pdsh_line(p, &h, &hl, &why)) {
+	if (rctl_pdsh_line(p, &h, &hl, &why)) {
 		snprintf(who, sizeof(who), "%.*s", (int)hl, h);
 		snprintf(reason, sizeof(reason), "'%s': pdsh: %s: %.*s", name, who,
 			 (int)strcspn(why, "\n"), why);
@@ -248,7 +207,7 @@ int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 			break;
 		start = p;
 		snprintf(host, sizeof(host), "%s", name);
-		p = host_prefix(p, host, sizeof(host));
+		p = rctl_pdsh_prefix(p, host, sizeof(host));
 		k++;
 		je.msg[0] = '\0';
 		doc = strncmp(start, "pdsh@", 5) ? cJSON_ParseWithOpts(p, &end, 0) : NULL;
@@ -263,7 +222,7 @@ int rctl_matrix_add_doc(struct rctl_matrix *m, const char *text,
 			ret = add_unreadable(m, start, name, host, k, je.msg[0] ? je.msg : NULL);
 		if (ret)
 			return rctl_err_strerror(e, -ret, "cannot read '%s'", name);
-		p = m->nbad > bad ? next_doc(start) : end;
+		p = m->nbad > bad ? rctl_pdsh_next_doc(start) : end;
 		bad = m->nbad;
 	}
 	if (!k) {

@@ -870,6 +870,13 @@ const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_
 {
 	if (c->area == RCTL_AREA_MODE)
 		snprintf(buf, len, "reboot, rdma_cm module reload");
+	else if (!strcmp(c->driver, "mlx5"))
+		/*
+		 * The kernel module, one name for one driver: nldev's "mlx5"
+		 * (the RDMA device's driver) is no module; the settings live in
+		 * the function mlx5_core resets when it is reloaded.
+		 */
+		snprintf(buf, len, "reboot, mlx5_core driver reload");
 	else if (c->driver[0])
 		snprintf(buf, len, "reboot, %s driver reload", c->driver);
 	else

@@ -75,11 +75,32 @@ struct rctl_cmp_outlier {
 	int32_t common;		/* row holding the majority value; -1: no majority */
 };
 
-/* Whether column "col" holds a count (JSON writes it as a number). */
-bool rctl_cmp_numeric(enum rctl_cmp_col col);
+/*
+ * The JSON type of a column, the same as the key has in every other command
+ * (docs/json.md): a count is a number; a set of priorities ("0,3", "none",
+ * "-": a DSCP no priority maps) is an array of numbers, as devices -j writes
+ * pfc_prios; the rest are strings.
+ */
+enum rctl_cmp_type { RCTL_CMP_T_STRING, RCTL_CMP_T_NUMBER, RCTL_CMP_T_PRIOS };
+enum rctl_cmp_type rctl_cmp_type(enum rctl_cmp_col col);
+/* The priorities of a RCTL_CMP_T_PRIOS value as bits 0-7; -EINVAL if it is none. */
+int rctl_cmp_prios(const char *v, uint8_t *mask);
 
 /* Append the RoCE ports of h, read from "file", as rows; -ENOMEM. */
 int rctl_cmp_add_host(struct rctl_cmp *c, const struct rctl_host *h, const char *file);
+/*
+ * Whether text is a stream of snapshots rather than one: lines behind pdsh's
+ * "host: " ("pdsh -w h1,h2 rocectl collect -O -"), pdsh's own lines, or
+ * several documents (rctl_pdsh_prefix(), lib/json.c: reach --matrix reads
+ * the same streams).
+ */
+bool rctl_cmp_is_stream(const char *text);
+/*
+ * The rows of every snapshot of such a stream, read from "file"; each one
+ * that cannot be read, and each host pdsh says did not answer, is a bad input
+ * of file with why. -ENOMEM.
+ */
+int rctl_cmp_add_stream(struct rctl_cmp *c, const char *text, const char *file);
 /* Note an input that could not be read, with why; -ENOMEM. */
 int rctl_cmp_add_bad(struct rctl_cmp *c, const char *file, const char *reason);
 /* Whether two rows share a host name (then each row names its file). */

@@ -6,6 +6,7 @@
 #ifndef ROCECTL_JSON_H
 #define ROCECTL_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -40,6 +41,23 @@
  */
 int rctl_json_read(const char *text, size_t len, const char *what,
 		   const char *name, cJSON **doc, struct rctl_err *e);
+
+/*
+ * A stream of documents, one a line, as "pdsh -w h1,h2 rocectl ... -j" prints
+ * them: each line behind pdsh's "host: ", and pdsh's own line about a host
+ * that did not answer ("pdsh@admin: node4: ssh exited with exit code 255").
+ * The one reader of such streams: reach --matrix and compare.
+ *
+ * rctl_pdsh_prefix(): past "host: " at p (host copied, at most len - 1
+ * bytes), else p itself and host untouched.
+ * rctl_pdsh_line(): whether p is pdsh's own line; then the host it names
+ * (*host, *hlen) and why (*why, to the end of the line).
+ * rctl_pdsh_next_doc(): after a line that could not be read, the next line
+ * that starts a document or is pdsh's own; "" at the end.
+ */
+const char *rctl_pdsh_prefix(const char *p, char *host, size_t len);
+bool rctl_pdsh_line(const char *p, const char **host, size_t *hlen, const char **why);
+const char *rctl_pdsh_next_doc(const char *p);
 
 /* Length of the UTF-8 sequence at s[0..n) (RFC 3629, table 3-7), 0 if none. */
 size_t rctl_utf8_len(const unsigned char *s, size_t n);

@@ -28,7 +28,7 @@ setup() {
 	jq -e '.capture.source == "file" and .capture.drops == null and .capture.roce_packets == 75 and
 		(.flows | length) == 4 and
 		([.flows[] | select(.dst_qp == 34)][0] | .requests == 50 and
-			.marks == [{"dscp": 26, "ecn": "ect0", "packets": 50}]) and
+			.marks == [{"dscp": 26, "ecn_codepoint": "ect0", "packets": 50}]) and
 		([.flows[] | select(.dst_qp == 17)][0] | .cnps == 3 and .cnp_marks[0].dscp == 48) and
 		.connections == [{"src": "10.0.0.1", "dst": "10.0.0.2", "qpn": 17, "traffic_class": 106,
 			"dscp": 26, "local_gid": "10.0.0.1", "remote_gid": "10.0.0.2", "ip_tos": 0,

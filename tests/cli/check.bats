@@ -604,8 +604,8 @@ expect() {	# fixture exit "id:status ..."
 		"$FIXTURES/fault-pfc-on-0-and-3.json" "$FIXTURES/fault-tos-0.json" \
 		"$FIXTURES/fault-roce-mode-v1.json" "$FIXTURES/fault-mtu-1500-intent-4096.json"
 	echo "$output" | jq -e '
-		([.outliers[] | "\(.field)=\(.value)/\(.most_common)"] | sort) ==
-		["active_mtu=1024/4096", "pfc_prios=0,3/3", "roce_mode=v1/v2", "roce_tos=0/106"] and
+		([.outliers[] | "\(.field)=\(.[.field])/\(.most_common[.field])"] | sort) ==
+		["active_mtu=1024/4096", "pfc_prios=[0,3]/[3]", "roce_mode=v1/v2", "roce_tos=0/106"] and
 		.exit_status == 1 and (.ports | length) == 5'
 }
 
@@ -680,7 +680,7 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
 		"$FIXTURES/fault-tos-0.json" "$FIXTURES/bnxt-healthy.json" "$FIXTURES/bnxt-oot-healthy.json" \
 		"$FIXTURES/ice-irdma-healthy.json"
-	echo "$output" | jq -e '[.outliers[] | "\(.field)=\(.value)/\(.most_common)/\(.group)"] ==
+	echo "$output" | jq -e '[.outliers[] | "\(.field)=\(.[.field])/\(.most_common[.field])/\(.group)"] ==
 		["roce_tos=0/106/mlx5 inbox"]'
 	# --by none compares the whole fleet as one, vendor defaults and all
 	run -1 rocectl compare --by none "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
@@ -697,6 +697,12 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 		.ports[2].cnp_dscp == null and .ports[2].not_applicable == ["cnp_dscp", "cnp_prio", "switch_pfc_prios"] and
 		.ports[0].cnp_dscp == 48 and .ports[0].active_mtu == 4096 and .ports[0].trust == "dscp" and
 		.ports[0].group == null'
+	# priorities are arrays of numbers, as devices -j writes pfc_prios; a DSCP of no priority is []
+	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-upstream-healthy.json" \
+		"$FIXTURES/fault-pfc-on-0-and-3.json" "$FIXTURES/fault-dscp26-missing.json"
+	echo "$output" | jq -e '.ports[0].pfc_prios == [3] and .ports[0].dscp_prio == [3] and
+		.ports[2].pfc_prios == [0, 3] and .ports[3].dscp_prio == [] and
+		(.outliers[] | select(.field == "pfc_prios") | .pfc_prios == [0, 3] and .most_common == {"pfc_prios": [3]})'
 }
 
 @test "compare: unreadable inputs are named and left out; the rest is compared; exit 3" {
@@ -729,7 +735,7 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	jq '.host.devices[0].fw = "22.36.1010" | .host.hostname = "node12"' \
 		"$FIXTURES/mlx5-upstream-healthy.json" >"$old"
 	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-upstream-healthy.json" "$old"
-	echo "$output" | jq -e '[.outliers[] | "\(.host) \(.field)=\(.value)/\(.most_common)"] ==
+	echo "$output" | jq -e '[.outliers[] | "\(.host) \(.field)=\(.[.field])/\(.most_common[.field])"] ==
 		["node12 fw_version=22.36.1010/22.41.1000"] and .ports[0].driver_version == "mlx5 6.8.0-45-generic"'
 }
 
@@ -764,4 +770,28 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	# the run's own success stays the time it ran
 	run -0 rocectl doctor -o prometheus -i "$f"
 	refute_line "rocectl_last_success_timestamp_seconds{command=\"doctor\"} $t"
+}
+
+# pdsh prints each host's line behind "host: ", as reach --matrix reads it (issue 39 item 10).
+@test "compare reads a pdsh stream of snapshots: each host a row, a host pdsh lost left out" {
+	command -v pdsh
+	local d=$BATS_TEST_TMPDIR f
+	for f in mlx5-upstream-healthy fault-tos-0 mlx5-cx5-healthy; do
+		jq -c --arg h "$f" '.host.hostname = $h' "$FIXTURES/$f.json" >"$d/$f.json"
+	done
+	# real pdsh, its exec module on this machine: "pdsh -w h1,h2 rocectl collect -O -" as printed
+	pdsh -R exec -w mlx5-upstream-healthy,fault-tos-0,mlx5-cx5-healthy cat "$d/%h.json" >"$d/fleet.txt"
+	[ "$(grep -c '^[a-z0-9-]*: {' "$d/fleet.txt")" -eq 3 ]
+	run --separate-stderr -1 rocectl compare -j "$d/fleet.txt"
+	echo "$output" | jq -e '.port_count == 3 and .unreadable_count == 0 and
+		[.outliers[] | "\(.host) \(.field)"] == ["fault-tos-0 roce_tos"]'
+	# from standard input, beside pdsh's own line about a host that did not answer
+	printf 'pdsh@admin: node4: ssh exited with exit code 255\n' >>"$d/fleet.txt"
+	run --separate-stderr -3 rocectl compare - <"$d/fleet.txt"
+	assert_line "  fault-tos-0 mlx5_0/1 (ens1f0np0): roce_tos 0 (most common 106 among mlx5 inbox ports)"
+	assert_equal "$stderr" "rocectl: warning: '-': pdsh: node4: ssh exited with exit code 255 (left out)"
+	# a stream and a file together; one plain snapshot alone is still a usage error
+	grep "^mlx5-cx5-healthy: " "$d/fleet.txt" >"$d/one.txt"
+	run -0 rocectl compare "$d/one.txt" "$FIXTURES/mlx5-upstream-healthy.json"
+	run -64 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json"
 }

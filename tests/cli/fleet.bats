@@ -49,7 +49,7 @@ load helpers
 	[[ $stderr == *"broken.json"*"(not judged)"* ]]
 	run -3 rocectl check all -j -i "$d"
 	[ "$(jq '.unreadable | length' <<<"$output")" = 1 ]
-	[ "$(jq '.summary.unreadable' <<<"$output")" = 1 ]
+	[ "$(jq '.summary.unreadable_count' <<<"$output")" = 1 ]
 	# a missing file named on the command line is unreadable, not dropped
 	run -3 rocectl check all -i "$d/n1.json" -i "$d/nosuch.json"
 	assert_line --partial 'nosuch.json'
@@ -102,8 +102,8 @@ load helpers
 	assert_line '  peer.pfc_prio: 1 failed, 0 unknown, 0 warnings, 0 ok of 1 hosts'
 	assert_line '    fail    n54 (mlx5_0/1 (ens1f0np0))'
 	run -2 rocectl check all -j -i "$d" --by driver
-	jq -e '.groups.by == "driver" and
-		(.groups.groups[] | select(.key == "mlx5 inbox") | .hosts == 3 and .fail == 1)' <<<"$output"
+	jq -e '.group_by == "driver" and
+		(.groups[] | select(.key == "mlx5 inbox") | .host_count == 3 and .fail == 1)' <<<"$output"
 	# compare's outliers come in the same report: n54's switch PFC differs from its peers'
 	run -2 rocectl check all -i "$d"
 	assert_line --regexp '^  n54 mlx5_0/1 \(ens1f0np0\): switch_pfc_prios 4 '
@@ -120,7 +120,7 @@ load helpers
 		(.findings[] | select(.id == "pfc.prio_disabled") | .fix != null and .expected != null) and
 		.ports[0].device == "mlx5_0"' <<<"$output"
 	jq -e '.hosts[1] | .findings == [] and .status == "pass"' <<<"$output"
-	jq -e '.summary | .hosts == 2 and .fail == 1 and .pass == 1 and .exit_status == 2' <<<"$output"
+	jq -e '.summary | .host_count == 2 and .fail == 1 and .pass == 1 and .exit_status == 2' <<<"$output"
 	run python3 "$BATS_TEST_DIRNAME/lib/json_style.py" fleet <<<"$(rocectl check all -j -i "$d" --by switch)"
 	assert_success
 }

@@ -125,3 +125,44 @@ doc_save() {
 	doc_ok -j capture -r "$p"
 	doc_ok -j check wire -r "$p" -i "$FIXTURES/mlx5-upstream-healthy.json"
 }
+
+# One key, one type (docs/json.md): the same name never holds a string in one
+# document and a number or an array in another, nor arrays of two element
+# types. null (unknown) and an empty array's elements fit any type.
+one_type_per_key() {
+	local out
+	out=$(jq -c '.. | objects | to_entries[] | select(.value != null) |
+		[.key, (.value | type), (if (.value | type) == "array" then [.value[] | type] | unique else [] end)]' "$@" |
+	jq -s -r 'group_by(.[0]) | map({k: .[0][0], t: (map(.[1]) | unique), e: (map(.[2][]) | unique)} |
+		select((.t | length) > 1 or (.e | length) > 1) | "\(.k): \((.t + (.e | map("array of " + .))) | join(", "))") | .[]') || return
+	[ -z "$out" ] || { echo "$out"; return 1; }
+}
+
+@test "one JSON type per key across every command's documents on the fixtures (docs/json.md)" {
+	local d=$BATS_TEST_TMPDIR/docs f b p=$BATS_TEST_TMPDIR/w.pcap
+	mkdir "$d"
+	for f in "$FIXTURES"/*.json; do
+		b=$(basename "$f" .json)
+		for c in devices counters "check all" doctor "tune plan" flows; do
+			"$ROCECTL" $c -j -i "$f" >"$d/$b.${c// /_}.json" 2>/dev/null || true
+		done
+	done
+	"$ROCECTL" compare -j "$FIXTURES"/*.json >"$d/compare.json" || true
+	"$ROCECTL" compare -j --by switch "$FIXTURES"/*.json >"$d/compare-switch.json" || true
+	"$ROCECTL" check all -j -i "$FIXTURES" --by switch >"$d/fleet-check.json" || true
+	"$ROCECTL" doctor -j -i "$FIXTURES" --by rule >"$d/fleet-doctor.json" || true
+	"$ROCECTL" reach -j --matrix "$DATA/reach/lab-a.json" "$DATA/reach/lab-b.json" >"$d/matrix.json" || true
+	python3 "$ROOT/tests/cli/lib/roce_pcap.py" "$p" req:1:2:0x11:0 rep:2:1:0x22 \
+		data:1:2:0x22:0:5 nak:2:1:0x11:106:0x60 cnp:2:1:0x11:0xc0:1
+	"$ROCECTL" capture -j -r "$p" >"$d/capture.json" || true
+	"$ROCECTL" check wire -j -r "$p" -i "$FIXTURES/mlx5-upstream-healthy.json" >"$d/wire.json" || true
+	# every command wrote a document
+	for f in "$d"/*.json; do jq -e 'has("schema_version")' "$f" >/dev/null || { echo "$f"; return 1; }; done
+	run one_type_per_key "$d"/*.json
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	# the walk can fail: compare's priorities as the strings they were
+	jq '.ports[0].pfc_prios = "0,3"' "$d/compare.json" >"$d/compare-strings.json"
+	run one_type_per_key "$d"/*.json
+	assert_failure
+	assert_output "pfc_prios: array, string, array of number"
+}

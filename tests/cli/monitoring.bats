@@ -575,6 +575,9 @@ before_snapshot() {
 	before_snapshot "$storm" >"$d/storm0.json"
 	rocectl counters -o prometheus -i "$d/storm0.json" >"$d/storm0.prom"
 	rocectl counters -o prometheus -i "$storm" >"$d/storm1.prom"
+	before_snapshot "$FIXTURES/fault-ice-xoff-storm.json" >"$d/ice0.json"
+	rocectl counters -o prometheus -i "$d/ice0.json" >"$d/ice0.prom"
+	rocectl counters -o prometheus -i "$FIXTURES/fault-ice-xoff-storm.json" >"$d/ice1.prom"
 	before_snapshot "$FIXTURES/mlx5-upstream-healthy.json" >"$d/ok0.json"
 	rocectl counters -o prometheus -i "$d/ok0.json" >"$d/ok0.prom"
 	rocectl counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json" >"$d/ok1.prom"
@@ -606,6 +609,20 @@ before_snapshot() {
 		EOF
 		rules_group "$d/ok1.prom" "$d/ok0.prom" 10 0 <<-'EOF'
 		      - expr: ALERTS
+		        eval_time: 12m
+		        exp_samples: []
+		EOF
+		# ice counts XOFF frames, not pause time: the frames are seen, the storm alert cannot fire
+		rules_group "$d/ice1.prom" "$d/ice0.prom" 10 0 <<-'EOF'
+		      - expr: count(rocectl:pfc_frames:rate5m{direction="tx",priority="3"} > 1000)
+		        eval_time: 10m
+		        exp_samples:
+		          - value: 1
+		      - expr: count(rocectl_pfc_pause_duration_seconds_total) or vector(0)
+		        eval_time: 10m
+		        exp_samples:
+		          - value: 0
+		      - expr: ALERTS{alertname="RocePFCStorm"}
 		        eval_time: 12m
 		        exp_samples: []
 		EOF

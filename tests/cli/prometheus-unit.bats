@@ -70,3 +70,24 @@ scratch_root() {
 	run -3 rocectl $exec -i "$BATS_TEST_TMPDIR/corrupt.json"
 	grep -qx 'rocectl_up{command="doctor"} 0' "$BATS_TEST_TMPDIR/rocectl.prom"
 }
+
+@test "rocectl-prometheus.service also writes the counters series RocePFCStorm reads (issue 39 item 6)" {
+	local u=$UNITS/rocectl-prometheus.service exec
+	run -0 sed -n 's/^ExecStartPre=-rocectl //p' "$u"
+	exec=$output
+	[[ $exec == "counters "*" -o prometheus -O /var/lib/prometheus/node-exporter/rocectl-counters.prom" ]]
+	exec=${exec/\/var\/lib\/prometheus\/node-exporter/$BATS_TEST_TMPDIR}
+	# shellcheck disable=SC2086 # the unit's words
+	run -0 rocectl $exec -i "$FIXTURES/fault-pause-storm-rising.json"
+	grep -q '^rocectl_pfc_pause_duration_seconds_total{netdev="ens1f0np0",direction="tx",priority="3"} ' \
+		"$BATS_TEST_TMPDIR/rocectl-counters.prom"
+	grep -qx 'rocectl_up{command="counters"} 1' "$BATS_TEST_TMPDIR/rocectl-counters.prom"
+	# the series the alert's rule reads is one of them
+	grep -q 'rate(rocectl_pfc_pause_duration_seconds_total\[5m\])' "$ROOT/prometheus/rocectl.rules.yml"
+	# ice has no such series (tests/cli/monitoring.bats): the rules and the man page say so
+	grep -q "It cannot fire on ice (E810)" "$ROOT/prometheus/rocectl.rules.yml"
+	man_text "$ROOT/man/rocectl-counters.8" | grep -q "RocePFCStorm cannot fire on ice"
+	# doctor's file is another: the two never overwrite each other
+	run -0 sed -n 's/^ExecStart=rocectl .* -O //p' "$u"
+	assert_output /var/lib/prometheus/node-exporter/rocectl.prom
+}

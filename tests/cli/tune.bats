@@ -218,6 +218,13 @@ plan_lines() {
 	run -0 rocectl tune plan -i "$FIXTURES/fault-pfc-off-prio3.json"
 	assert_line "these settings do not survive a reboot or a driver reload: 'tune apply --persist' re-applies the intent at boot"
 	assert_line "        lost at: reboot, mlx5_core driver reload"
+	# one name, the kernel module's, also where the RDMA device's driver ("mlx5") owns the setting
+	local f
+	for f in fault-ecn-np-disabled fault-cnp-dscp-on-data-prio; do
+		run rocectl tune plan -i "$FIXTURES/$f.json"
+		assert_line "        lost at: reboot, mlx5_core driver reload"
+		refute_line --partial "mlx5 driver reload"
+	done
 	run -0 rocectl tune plan -j -i "$FIXTURES/fault-tos-0.json"
 	echo "$output" | jq -e '.persistent == false and .changes[0].lost_on == "reboot, rdma_cm module reload"'
 	run -0 rocectl tune plan -i "$FIXTURES/mlx5-upstream-healthy.json"

@@ -131,7 +131,7 @@ nvme_io() {
 	run "$ROCECTL" -j capture -r "$W/t.pcap"
 	assert_success
 	local ours theirs
-	ours=$(jq -r '[.flows[].marks[] | {k: "\(.dscp) \(.ecn)", p: .packets}] | group_by(.k) |
+	ours=$(jq -r '[.flows[].marks[] | {k: "\(.dscp) \(.ecn_codepoint)", p: .packets}] | group_by(.k) |
 		map("\(.[0].k) \(map(.p) | add)") | .[]' <<<"$output" | sort)
 	theirs=$(tshark -r "$W/t.pcap" -T fields -e ip.dsfield.dscp -e ip.dsfield.ecn 2>/dev/null |
 		awk '{ n[$1 " " ($2 == 0 ? "not-ect" : $2 == 1 ? "ect1" : $2 == 2 ? "ect0" : "ce")]++ }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The outlier logic of compare (lib/compare.c) on rows made by hand. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,6 +141,32 @@ static void test_fw_lines(void **state)
 	rctl_cmp_free(&c);
 }
 
+/* The priorities columns read back as the arrays JSON writes (docs/json.md). */
+static void test_prios(void **state)
+{
+	uint8_t m = 0xff;
+
+	(void)state;
+	assert_int_equal(rctl_cmp_type(RCTL_CMP_PFC), RCTL_CMP_T_PRIOS);
+	assert_int_equal(rctl_cmp_type(RCTL_CMP_DSCP), RCTL_CMP_T_PRIOS);
+	assert_int_equal(rctl_cmp_type(RCTL_CMP_SW_PFC), RCTL_CMP_T_PRIOS);
+	assert_int_equal(rctl_cmp_type(RCTL_CMP_MTU), RCTL_CMP_T_NUMBER);
+	assert_int_equal(rctl_cmp_type(RCTL_CMP_TRUST), RCTL_CMP_T_STRING);
+	assert_int_equal(rctl_cmp_prios("0,3", &m), 0);
+	assert_int_equal(m, 0x09);
+	assert_int_equal(rctl_cmp_prios("7", &m), 0);
+	assert_int_equal(m, 0x80);
+	assert_int_equal(rctl_cmp_prios("none", &m), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(rctl_cmp_prios("-", &m), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(rctl_cmp_prios("?", &m), -EINVAL);
+	assert_int_equal(rctl_cmp_prios("8", &m), -EINVAL);
+	assert_int_equal(rctl_cmp_prios("0,", &m), -EINVAL);
+	assert_int_equal(rctl_cmp_prios("", &m), -EINVAL);
+	assert_int_equal(rctl_cmp_prios("0;3", &m), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -149,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_fw_lines),
+		cmocka_unit_test(test_prios),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
