@@ -773,7 +773,9 @@ static phase_fn slot_fn(const struct tgt *t, unsigned int k)
 
 static void run_phase(struct planner *pl, unsigned int k)
 {
+	const struct rctl_intent *global = pl->in;
 	const struct rctl_host *h = pl->h;
+	struct rctl_intent port;
 	struct rctl_netdev none = { 0 };
 	bool per_port = k >= N_SLOTS;
 	uint32_t i, j;
@@ -795,9 +797,15 @@ static void run_phase(struct planner *pl, unsigned int k)
 			fn = slot_fn(&t, k);
 			if (!fn)
 				continue;
+			/* The port's own intent: the config sections that name it. */
+			if (rctl_intent_has_sections(global)) {
+				rctl_intent_of_port(global, h, t.dev, t.port, &port);
+				pl->in = &port;
+			}
 			fn(pl, &t);
 			if (!per_port)
 				run_on_slaves(pl, fn, t);
+			pl->in = global;
 		}
 }
 
@@ -1065,16 +1073,23 @@ static int dg_add_lag(const struct rctl_host *h, struct rctl_tune_digest *d,
 	return ret;
 }
 
-static int dg_add_port(const struct rctl_host *h, struct rctl_tune_digest *d,
-		       const struct rctl_device *dev, const struct rctl_port *p)
+static int dg_add_port(const struct rctl_host *h, const struct rctl_intent *in,
+		       struct rctl_tune_digest *d, const struct rctl_device *dev,
+		       const struct rctl_port *p)
 {
 	char part[sizeof(d->parts[0].part)];
+	struct rctl_intent pi;
 	struct dg g = DG_INIT;
 	uint32_t i;
 	int ret;
 
 	snprintf(part, sizeof(part), "port %.40s/%u", dev->name, p->port);
 	dg_port(&g, dev, p);
+	/* A config section that names the port: its intent is part of what the plan read. */
+	if (rctl_intent_has_sections(in)) {
+		rctl_intent_of_port(in, h, dev, p, &pi);
+		dg_intent(&g, &pi);
+	}
 	ret = dg_add(d, part, g.h);
 	if (!ret)
 		ret = dg_add_netdev(h, d, p->netdev);
@@ -1105,7 +1120,7 @@ int rctl_tune_digest(const struct rctl_host *h, const struct rctl_intent *in,
 
 			if (!strcmp(p->link_layer, "Ethernet") &&
 			    rctl_port_match(filter, &h->devs[i], p))
-				ret = dg_add_port(h, d, &h->devs[i], p);
+				ret = dg_add_port(h, in, d, &h->devs[i], p);
 		}
 	if (ret) {
 		rctl_tune_digest_free(d);
