@@ -171,6 +171,70 @@ static void print_intent(const struct rctl_intent *in)
 	out_obj_end();
 }
 
+static const struct out_col intent_cols[] = {
+	{ .key = "target", .title = "PORT" },
+	{ .key = "key", .title = "KEY" },
+	{ .key = "value_text", .title = "VALUE" },
+	{ .key = "source", .title = "SOURCE" },
+};
+
+/* One row of -v's intent table: a key, its value and where it came from. */
+static void intent_row(const char *port, const struct rctl_intent *in, enum rctl_intent_key k)
+{
+	char v[32], src[512];
+
+	out_row_begin();
+	out_str(OUT_ANY, "target", NULL, port);
+	out_str(OUT_ANY, "key", NULL, rctl_intent_key_name(k));
+	out_str(OUT_ANY, "value_text", NULL, rctl_intent_value(in, k, v, sizeof(v)));
+	out_str(OUT_ANY, "source", NULL, rctl_intent_source(in, k, src, sizeof(src)));
+	out_row_end();
+}
+
+/* Whether a port's value of k, or where it comes from, is not the global one. */
+static bool intent_differs(const struct rctl_intent *g, const struct rctl_intent *p,
+			   enum rctl_intent_key k)
+{
+	char a[32], b[32], sa[512], sb[512];
+
+	return strcmp(rctl_intent_value(g, k, a, sizeof(a)), rctl_intent_value(p, k, b, sizeof(b))) ||
+	       strcmp(rctl_intent_source(g, k, sa, sizeof(sa)), rctl_intent_source(p, k, sb, sizeof(sb)));
+}
+
+/*
+ * -v: each intent value with where it came from (default, file:line and
+ * section, command line): the global ones, then each RoCE port's that a
+ * config section changes (JSON: every port's, whole).
+ */
+static void print_intent_sources(const struct rctl_host *h, const struct rctl_intent *in)
+{
+	struct rctl_intent pi;
+	char port[RCTL_NAME_LEN * 2 + 24];
+	uint32_t i, j;
+	int k;
+
+	out_text("\nintent values and where they come from:\n");
+	out_table_indent(2);
+	out_table_begin("intent_sources", intent_cols, 4);
+	for (k = 0; k < RCTL_IK_N; k++)
+		intent_row("all", in, k);
+	for (i = 0; i < h->n_devs; i++)
+		for (j = 0; j < h->devs[i].n_ports; j++) {
+			const struct rctl_port *p = &h->devs[i].ports[j];
+
+			if (strcmp(p->link_layer, "Ethernet") ||
+			    (o.dev && !rctl_port_match(o.dev, &h->devs[i], p)))
+				continue;
+			rctl_intent_of_port(in, h, &h->devs[i], p, &pi);
+			snprintf(port, sizeof(port), "%s/%u%s%s%s", h->devs[i].name, p->port,
+				 p->netdev[0] ? " (" : "", p->netdev, p->netdev[0] ? ")" : "");
+			for (k = 0; k < RCTL_IK_N; k++)
+				if (out_json() || intent_differs(in, &pi, k))
+					intent_row(port, &pi, k);
+		}
+	out_table_end();
+}
+
 static void print_summary(const struct rctl_report *r, int status)
 {
 	out_obj_begin("summary");
@@ -1126,6 +1190,8 @@ static void print_text(struct rctl_ctx *ctx, const struct rctl_report *r,
 	out_dbl(OUT_ANY, "sample_interval_s", deltas ? "counters over %.1f s, " :
 		"one counter sample, ", h->sample_interval_s);
 	print_intent(in);
+	if (ctx->verbose || out_json())
+		print_intent_sources(h, in);
 	out_text("\n");
 	out_arr_begin("areas");
 	for (a = 0; a < RCTL_AREA_N; a++)

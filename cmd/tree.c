@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "rocectl/out.h"
 #include "rocectl/rules.h"
+#include "rocectl/settings.h"
 #include "rocectl/snapshot.h"
 #include "rocectl/tune_store.h"
 #include "tree.h"
@@ -412,6 +413,13 @@ static void comp_kind(const char *cur, enum rctl_arg_kind kind)
 			comp_word(cur, rctl_area_name(a));
 		for (a = 0; a < (int)rctl_n_rules; a++)
 			comp_word(cur, rctl_rules[a].id);
+		break;
+	case ARG_SETTING:
+		for (a = 0; a < RCTL_AREA_N; a++)
+			comp_word(cur, rctl_area_name(a));
+		for (a = 1; a < RCTL_SET_N; a++)	/* "pfc" is both: once */
+			if (rctl_area_parse(rctl_setting_name(a)) < 0)
+				comp_word(cur, rctl_setting_name(a));
 		break;
 	case ARG_AREA_DEV:
 		for (a = 0; a < RCTL_AREA_N; a++)

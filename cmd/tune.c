@@ -23,8 +23,19 @@ static struct {
 	struct rctl_intent_args ia;
 	const char *dev;
 	const char *state_dir;
+	const char *plan;
+	struct rctl_opt_list only, skip;
 	bool yes, force, persist, boot;
 } o = { .state_dir = RCTL_TUNE_STATE_DIR };
+
+/* --only and --skip: plan and apply schedule a change (a PFC link flap) apart. */
+#define SELECT_OPTS							\
+	{ .name = "only", .type = OPT_LIST, .arg = "AREA|SETTING",	\
+	  .dst = &o.only, .kind = ARG_SETTING,				\
+	  .help = "only the changes of this area or setting id (repeatable, or a comma list)" }, \
+	{ .name = "skip", .type = OPT_LIST, .arg = "AREA|SETTING",	\
+	  .dst = &o.skip, .kind = ARG_SETTING,				\
+	  .help = "leave out the changes of this area or setting id (repeatable, or a comma list)" }
 
 #define STATE_DIR_OPT							\
 	{ .name = "state-dir", .type = OPT_STR, .arg = "DIR",		\
@@ -34,12 +45,17 @@ static struct {
 static const struct rctl_opt plan_opts[] = {
 	RCTL_INTENT_OPTS(o.ia),
 	CMD_DEV_OPT(o.dev),
+	SELECT_OPTS,
 	{ 0 }
 };
 
 static const struct rctl_opt apply_opts[] = {
 	RCTL_INTENT_OPTS(o.ia),
 	CMD_DEV_OPT(o.dev),
+	SELECT_OPTS,
+	{ .name = "plan", .type = OPT_STR, .arg = "FILE", .dst = &o.plan, .kind = ARG_FILE,
+	  .help = "apply exactly this reviewed plan ('tune plan -j' output), "
+		  "refused when the host changed since" },
 	{ .name = "persist", .type = OPT_FLAG, .dst = &o.persist,
 	  .help = "re-apply this intent at every boot (enables rocectl-tune.service)" },
 	{ .name = "yes", .short_name = 'y', .type = OPT_FLAG, .dst = &o.yes,
@@ -110,6 +126,8 @@ static void print_changes(const struct rctl_tune_plan *p, bool status, bool trie
 		out_str(OUT_JSON, "lost_on", NULL, rctl_tune_lost_on(c, lost, sizeof(lost)));
 		if (status)
 			out_str(OUT_JSON, "result", NULL, nz(c->result));
+		else	/* what apply --plan writes: every field of the state file */
+			out_json_fields(rctl_tune_change_json(c));
 		out_row_end();
 	}
 	out_table_end();
@@ -159,13 +177,21 @@ static int load_intent(struct rctl_ctx *ctx, struct rctl_intent *in)
 	return 0;
 }
 
-static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
+/* The host as read now, or "again" after apply's writes. */
+static int read_host(struct rctl_ctx *ctx, struct rctl_host *h, bool again)
 {
+	const char *test = ctx->input ? NULL :
+			   getenv(again ? RCTL_TUNE_HOST_AFTER_ENV : RCTL_TUNE_HOST_ENV);
 	struct rctl_err e = { 0 };
 
-	if (cmd_load_host(ctx, 0, h, &e))
+	if (test && *test ? rctl_snapshot_load(test, h, &e) : cmd_load_host(ctx, 0, h, &e))
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
 	return 0;
+}
+
+static int load_host(struct rctl_ctx *ctx, struct rctl_host *h)
+{
+	return read_host(ctx, h, false);
 }
 
 /*
@@ -184,8 +210,29 @@ static bool manual_step(const struct rctl_tune_plan *p, const struct rctl_findin
 	return (f->status == RCTL_WARN || f->status == RCTL_FAIL) && !rctl_tune_plan_covers(p, f);
 }
 
+/* --only and --skip name areas and setting ids: checked before the host is read. */
+static int check_select(struct rctl_ctx *ctx)
+{
+	struct rctl_tune_plan none = { 0 };
+	struct rctl_err e = { 0 };
+
+	if (rctl_tune_select(&none, o.only.v, o.only.n, o.skip.v, o.skip.n, &e))
+		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	return 0;
+}
+
+static int select_changes(struct rctl_ctx *ctx, struct rctl_tune_plan *p)
+{
+	struct rctl_err e = { 0 };
+
+	if (rctl_tune_select(p, o.only.v, o.only.n, o.skip.v, o.skip.n, &e))
+		return cmd_error(ctx, RCTL_EXIT_USAGE, &e);
+	return 0;
+}
+
+/* The plan of the host read now, with the digest of what it read when "dg". */
 static int make_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
-		     struct rctl_tune_plan *p)
+		     struct rctl_tune_plan *p, struct rctl_tune_digest *dg)
 {
 	struct rctl_err e = { 0 };
 	struct rctl_host h;
@@ -200,12 +247,20 @@ static int make_plan(struct rctl_ctx *ctx, const struct rctl_intent *in,
 		return ret;
 	}
 	ret = rctl_tune_plan_dev(&h, in, o.dev, p, &e);
+	if (!ret && dg && (ret = rctl_tune_digest(&h, in, o.dev, dg, &e)))
+		rctl_tune_plan_free(p);
 	if (!ret)
 		rctl_judge_host(&h, in, TUNE_JUDGED_AREAS, o.dev, &judged);
 	rctl_host_free(&h);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	return 0;
+	ret = select_changes(ctx, p);
+	if (ret) {
+		rctl_tune_plan_free(p);
+		if (dg)
+			rctl_tune_digest_free(dg);
+	}
+	return ret;
 }
 
 /* What tune leaves to the operator, with check's fix for each. */
@@ -233,18 +288,24 @@ static void print_manual(const struct rctl_tune_plan *p)
 static void print_summary(const struct rctl_tune_plan *p, const struct rctl_intent *in)
 {
 	uint32_t n = rctl_tune_plan_active(p), manual = 0, unknown = judged.count[RCTL_UNKNOWN];
-	uint32_t i;
+	uint32_t i, held = 0;
 
 	for (i = 0; i < judged.n; i++)
 		manual += manual_step(p, &judged.f[i]);
+	for (i = 0; i < p->n_ch; i++)
+		held += p->ch[i].held;
 	out_u64(OUT_JSON, "to_apply", NULL, n);
 	out_u64(OUT_JSON, "skipped", NULL, p->n_ch - n);
+	out_u64(OUT_JSON, "held_count", NULL, held);
 	out_u64(OUT_JSON, "manual_steps", NULL, manual);
 	out_u64(OUT_JSON, "unknown", NULL, unknown);
-	out_bool(OUT_JSON, "at_intent", NULL, !n && !manual && !unknown && !judged.oom);
+	out_bool(OUT_JSON, "at_intent", NULL, !n && !held && !manual && !unknown && !judged.oom);
 	if (n)
 		out_text("%u change%s to reach the intent (profile %s)", n,
 			 n == 1 ? "" : "s", in->profile);
+	else if (held)
+		out_text("nothing to change of what --only and --skip select, "
+			 "but the host is not at the intent (profile %s)", in->profile);
 	else if (!manual && !unknown)
 		out_text("nothing to change: the host is at the intent (profile %s)",
 			 in->profile);
@@ -266,17 +327,24 @@ static void print_summary(const struct rctl_tune_plan *p, const struct rctl_inte
 
 static int do_tune_plan(struct rctl_ctx *ctx, int argc, char **argv)
 {
+	struct rctl_tune_digest dg;
 	struct rctl_tune_plan p;
 	struct rctl_intent in;
 	int ret;
 
 	ret = cmd_dev_arg(ctx, o.dev, argc, argv, &o.dev);
 	if (!ret)
+		ret = check_select(ctx);
+	if (!ret)
 		ret = load_intent(ctx, &in);
 	if (!ret)
-		ret = make_plan(ctx, &in, &p);
+		ret = make_plan(ctx, &in, &p, &dg);
 	if (ret)
 		return ret;
+	/* What 'tune apply --plan' reads back: the version, and the digest of what was read. */
+	out_u64(OUT_JSON, "plan_version", NULL, RCTL_TUNE_PLAN_VERSION);
+	out_json_item("digest", rctl_tune_digest_json(&dg));
+	rctl_tune_digest_free(&dg);
 	print_summary(&p, &in);
 	print_plan(&p);
 	print_manual(&p);
@@ -345,6 +413,18 @@ static void print_findings(const struct rctl_report *r)
  * Re-read the host: the checks of the areas written, and a new plan, which
  * must hold nothing more to apply (drivers may accept a write and ignore it).
  */
+/* Whether "c" (of a plan made again) is a change this run applied. */
+static bool was_applied(const struct rctl_tune_plan *done, const struct rctl_tune_change *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < done->n_ch; i++)
+		if (done->ch[i].status == RCTL_TUNE_APPLIED && !strcmp(done->ch[i].target, c->target) &&
+		    !strcmp(done->ch[i].setting, c->setting))
+			return true;
+	return false;
+}
+
 static int verify(struct rctl_ctx *ctx, const struct rctl_intent *in,
 		  const struct rctl_tune_plan *done)
 {
@@ -352,10 +432,10 @@ static int verify(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	struct rctl_tune_plan again;
 	struct rctl_err e = { 0 };
 	struct rctl_host h;
-	uint32_t left;
+	uint32_t left = 0, i;
 	int ret;
 
-	ret = load_host(ctx, &h);
+	ret = read_host(ctx, &h, true);
 	if (ret)
 		return ret;
 	out_text("checks of the areas changed, on the host as read again:\n");
@@ -366,7 +446,9 @@ static int verify(struct rctl_ctx *ctx, const struct rctl_intent *in,
 	rctl_host_free(&h);
 	if (ret)
 		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
-	left = rctl_tune_plan_active(&again);
+	/* What --only, --skip or the reviewed plan left out is not "left". */
+	for (i = 0; i < again.n_ch; i++)
+		left += !again.ch[i].skip[0] && was_applied(done, &again.ch[i]);
 	rctl_tune_plan_free(&again);
 	out_u64(OUT_JSON, "left_to_apply", NULL, left);
 	if (left)
@@ -476,34 +558,103 @@ static void warn_live_cm(struct rctl_ctx *ctx, const struct rctl_tune_plan *p)
 			cmd_warn(ctx, "%s: %s", p->ch[i].target, p->ch[i].warning);
 }
 
+/* Show the plan, ask, apply: the same for a plan made now and a reviewed one. */
+static int show_and_apply(struct rctl_ctx *ctx, const struct rctl_intent *in,
+			  struct rctl_tune_plan *p, const struct rctl_tune_dir *d)
+{
+	uint32_t n = rctl_tune_plan_active(p);
+	int ret;
+
+	print_summary(p, in);
+	/* With --yes the result table below says it all; JSON keeps both. */
+	if (!n || !o.yes || out_json())
+		print_plan(p);
+	else
+		warn_live_cm(ctx, p);
+	print_manual(p);
+	if (!n)
+		return o.persist ? persist(ctx, in) : RCTL_EXIT_OK;
+	ret = refuse_owned(ctx, p);
+	if (!ret)
+		ret = confirm(ctx, n);
+	if (!ret)
+		ret = apply_plan(ctx, in, p, d);
+	return ret;
+}
+
 static int plan_and_apply(struct rctl_ctx *ctx, const struct rctl_intent *in,
 			  const struct rctl_tune_dir *d)
 {
 	struct rctl_tune_plan p;
-	uint32_t n;
 	int ret;
 
-	ret = make_plan(ctx, in, &p);
+	ret = make_plan(ctx, in, &p, NULL);
 	if (ret)
 		return ret;
-	n = rctl_tune_plan_active(&p);
-	print_summary(&p, in);
-	/* With --yes the result table below says it all; JSON keeps both. */
-	if (!n || !o.yes || out_json())
-		print_plan(&p);
-	else
-		warn_live_cm(ctx, &p);
-	print_manual(&p);
-	if (!n) {
-		rctl_tune_plan_free(&p);
-		return o.persist ? persist(ctx, in) : RCTL_EXIT_OK;
-	}
-	ret = refuse_owned(ctx, &p);
-	if (!ret)
-		ret = confirm(ctx, n);
-	if (!ret)
-		ret = apply_plan(ctx, in, &p, d);
+	ret = show_and_apply(ctx, in, &p, d);
 	rctl_tune_plan_free(&p);
+	return ret;
+}
+
+/*
+ * --plan: the host must read as it did when the plan was made (its digest),
+ * for the same intent; only then are the plan's own changes applied.
+ */
+static int host_unchanged(struct rctl_ctx *ctx, const struct rctl_intent *in,
+			  const struct rctl_tune_reviewed *r)
+{
+	const struct rctl_tune_digest_part *part;
+	struct rctl_tune_digest now;
+	struct rctl_err e = { 0 };
+	struct rctl_host h;
+	bool gone;
+	int ret;
+
+	ret = load_host(ctx, &h);
+	if (ret)
+		return ret;
+	if (strcmp(h.hostname, r->hostname)) {
+		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "not applying '%s': it was made for host '%s', "
+				 "this is '%s'", o.plan, r->hostname, h.hostname);
+		rctl_host_free(&h);
+		return ret;
+	}
+	ret = rctl_tune_digest(&h, in, NULL, &now, &e);
+	if (!ret)
+		rctl_judge_host(&h, in, TUNE_JUDGED_AREAS, NULL, &judged);
+	rctl_host_free(&h);
+	if (ret)
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	part = rctl_tune_digest_changed(&r->digest, &now, &gone);
+	if (part && !strcmp(part->part, "intent"))
+		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "not applying '%s': the intent differs from "
+				 "the plan's (profile, config file or intent options): make a new plan",
+				 o.plan);
+	else if (part)
+		ret = cmd_errorf(ctx, RCTL_EXIT_UNKNOWN, "not applying '%s': the host changed since "
+				 "the plan: %s %s: make a new plan", o.plan, part->part,
+				 gone ? "is gone" : "reads otherwise now");
+	rctl_tune_digest_free(&now);
+	return ret;
+}
+
+static int apply_reviewed(struct rctl_ctx *ctx, const struct rctl_intent *in,
+			  const struct rctl_tune_dir *d)
+{
+	struct rctl_tune_reviewed r;
+	struct rctl_err e = { 0 };
+	int ret;
+
+	if (rctl_tune_plan_load(o.plan, &r, &e))
+		return cmd_error(ctx, RCTL_EXIT_UNKNOWN, &e);
+	ret = host_unchanged(ctx, in, &r);
+	if (!ret)
+		ret = select_changes(ctx, &r.plan);
+	if (!ret)
+		ret = show_and_apply(ctx, in, &r.plan, d);
+	else
+		rctl_report_free(&judged);
+	rctl_tune_reviewed_free(&r);
 	return ret;
 }
 
@@ -515,6 +666,11 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 	int ret;
 
 	ret = cmd_dev_arg(ctx, o.dev, argc, argv, &o.dev);
+	if (!ret && o.plan && o.dev)
+		ret = cmd_errorf(ctx, RCTL_EXIT_USAGE, "--plan applies the ports of its plan: "
+				 "no device with it ('tune plan DEV -j' makes a plan of one)");
+	if (!ret)
+		ret = check_select(ctx);
 	if (!ret)
 		ret = need_yes(ctx);
 	if (!ret)
@@ -525,7 +681,7 @@ static int do_tune_apply(struct rctl_ctx *ctx, int argc, char **argv)
 		ret = open_dir(ctx, &d, o.state_dir, true);
 	if (ret)
 		return ret;
-	ret = plan_and_apply(ctx, &in, &d);
+	ret = o.plan ? apply_reviewed(ctx, &in, &d) : plan_and_apply(ctx, &in, &d);
 	rctl_tune_dir_close(&d);
 	return ret;
 }

@@ -234,6 +234,28 @@ static void json_push(const char *key, cJSON *item)
 	o.stack[o.depth++] = item;
 }
 
+void out_json_item(const char *key, cJSON *item)
+{
+	if (o.json)
+		json_add(key, item);
+	else
+		cJSON_Delete(item);
+}
+
+void out_json_fields(cJSON *obj)
+{
+	cJSON *top = out_top(), *it;
+
+	while (o.json && top && cJSON_IsObject(top) && obj && (it = obj->child)) {
+		cJSON_DetachItemViaPointer(obj, it);
+		if (cJSON_GetObjectItemCaseSensitive(top, it->string))
+			cJSON_Delete(it);
+		else
+			cJSON_AddItemToObject(top, it->string, it);
+	}
+	cJSON_Delete(obj);
+}
+
 void out_obj_begin(const char *key)
 {
 	if (o.json)

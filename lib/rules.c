@@ -607,8 +607,25 @@ static bool parts_read(struct rctl_judge *j, const struct rctl_target *t)
 	return true;
 }
 
+void rctl_intent_of_port(const struct rctl_intent *in, const struct rctl_host *h,
+			 const struct rctl_device *d, const struct rctl_port *p,
+			 struct rctl_intent *out)
+{
+	const struct rctl_netdev *nd = rctl_host_netdev(h, p->netdev);
+	char port[sizeof(out->port)];
+
+	snprintf(port, sizeof(port), "%.*s/%u", (int)sizeof(port) - 12, d->name, p->port);
+	rctl_intent_for(in, d->driver, nd ? nd->driver : NULL, d->name, p->netdev, port, out);
+}
+
+/*
+ * Each target is judged against its port's intent: the global one with the
+ * config sections that name the port (host-wide rules: the global one).
+ */
 static void run_rule(struct rctl_judge *j)
 {
+	const struct rctl_intent *global = j->in;
+	struct rctl_intent port;
 	uint32_t cur[3] = { 0 };
 	struct rctl_target t;
 
@@ -616,9 +633,16 @@ static void run_rule(struct rctl_judge *j)
 		j->rule->fn(j, NULL);
 		return;
 	}
-	while (scope_next(j, &t, cur))
-		if (parts_read(j, &t))
-			j->rule->fn(j, &t);
+	while (scope_next(j, &t, cur)) {
+		if (!parts_read(j, &t))
+			continue;
+		if (rctl_intent_has_sections(global)) {
+			rctl_intent_of_port(global, j->h, t.dev, t.port, &port);
+			j->in = &port;
+		}
+		j->rule->fn(j, &t);
+		j->in = global;
+	}
 }
 
 void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,

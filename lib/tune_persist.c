@@ -134,19 +134,58 @@ static int boot_conf(const char *conf, char *abs, size_t len, struct rctl_err *e
 	return 0;
 }
 
-/* The intent as options: numbers, a profile name and a plain device name. */
+/* Whether a config section sets key k: the boot-time apply must take it from the file. */
+static bool in_section(const struct rctl_intent *in, enum rctl_intent_key k)
+{
+	uint32_t i;
+
+	if (in->src[k].level == RCTL_LVL_OPTION)
+		return false;
+	for (i = 0; i < in->n_sec; i++)
+		if (in->sec[i].set & 1u << k)
+			return true;
+	return false;
+}
+
+/* " --NAME VALUE" of key k unless a section sets it (then ROCECTL_CONF carries it). */
+static void boot_arg(const struct rctl_intent *in, enum rctl_intent_key k, const char *opt,
+		     char *buf, size_t len, size_t *o)
+{
+	char v[32];
+
+	if (in_section(in, k) || *o >= len)
+		return;
+	*o += snprintf(buf + *o, len - *o, " --%s %s", opt, rctl_intent_value(in, k, v, sizeof(v)));
+}
+
+/*
+ * The intent as options: numbers, a profile name and a plain device name;
+ * the RoCE mode only when not the profile's, and no value a config section
+ * sets for some ports (an option would override the section at boot).
+ */
 static int boot_args(const struct rctl_intent *in, const char *dev, bool force,
 		     char *buf, size_t len, struct rctl_err *e)
 {
+	size_t o;
+
 	if (!plain_word(in->profile))
 		return rctl_err_plain(e, EINVAL, "cannot persist profile '%s'", in->profile);
 	if (dev && !plain_word(dev))
 		return rctl_err_plain(e, EINVAL, "cannot persist --dev '%s': not a plain device "
 				    "name (letters, digits, _.:/@-)", dev);
-	if (snprintf(buf, len, "--profile %s --prio %d --dscp %d --cnp-prio %d "
-		     "--cnp-dscp %d --tos %d --mtu %u%s%s%s", in->profile, in->prio, in->dscp,
-		     in->cnp_prio, in->cnp_dscp, in->tos, in->mtu, dev ? " --dev " : "",
-		     dev ? dev : "", force ? " --force" : "") >= (int)len)
+	o = (size_t)snprintf(buf, len, "--profile %s", in->profile);
+	boot_arg(in, RCTL_IK_PRIO, "prio", buf, len, &o);
+	boot_arg(in, RCTL_IK_DSCP, "dscp", buf, len, &o);
+	boot_arg(in, RCTL_IK_CNP_PRIO, "cnp-prio", buf, len, &o);
+	boot_arg(in, RCTL_IK_CNP_DSCP, "cnp-dscp", buf, len, &o);
+	boot_arg(in, RCTL_IK_TOS, "tos", buf, len, &o);
+	boot_arg(in, RCTL_IK_MTU, "mtu", buf, len, &o);
+	if (in->src[RCTL_IK_ROCE_MODE].level != RCTL_LVL_DEFAULT)
+		boot_arg(in, RCTL_IK_ROCE_MODE, "roce-mode", buf, len, &o);
+	if (o < len)
+		o += snprintf(buf + o, len - o, "%s%s%s", dev ? " --dev " : "", dev ? dev : "",
+			      force ? " --force" : "");
+	if (o >= len)
 		return rctl_err_strerror(e, ENAMETOOLONG, "cannot persist the intent");
 	return 0;
 }

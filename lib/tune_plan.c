@@ -793,7 +793,9 @@ static phase_fn slot_fn(const struct tgt *t, unsigned int k)
 
 static void run_phase(struct planner *pl, unsigned int k)
 {
+	const struct rctl_intent *global = pl->in;
 	const struct rctl_host *h = pl->h;
+	struct rctl_intent port;
 	struct rctl_netdev none = { 0 };
 	bool per_port = k >= N_SLOTS;
 	uint32_t i, j;
@@ -815,9 +817,15 @@ static void run_phase(struct planner *pl, unsigned int k)
 			fn = slot_fn(&t, k);
 			if (!fn)
 				continue;
+			/* The port's own intent: the config sections that name it. */
+			if (rctl_intent_has_sections(global)) {
+				rctl_intent_of_port(global, h, t.dev, t.port, &port);
+				pl->in = &port;
+			}
 			fn(pl, &t);
 			if (!per_port)
 				run_on_slaves(pl, fn, t);
+			pl->in = global;
 		}
 }
 
@@ -860,7 +868,8 @@ bool rctl_tune_plan_covers(const struct rctl_tune_plan *p, const struct rctl_fin
 	if (f->setting == RCTL_SET_NONE)
 		return false;
 	for (i = 0; i < p->n_ch; i++)
-		if (!p->ch[i].skip[0] && rctl_tune_setting_id(&p->ch[i]) == f->setting &&
+		if ((!p->ch[i].skip[0] || p->ch[i].held) &&
+		    rctl_tune_setting_id(&p->ch[i]) == f->setting &&
 		    change_on(&p->ch[i], f))
 			return true;
 	return false;
@@ -922,4 +931,345 @@ void rctl_tune_undo_order(const struct rctl_tune_plan *p, uint32_t *order)
 			order[k] = order[k - 1];
 		order[k] = v;
 	}
+}
+
+/* ---- the digest of what the plan reads -------------------------------- */
+
+/* One part being digested: FNV-1a 64 over its canonical text, line by line. */
+struct dg {
+	uint64_t h;
+};
+
+static void dg_put(struct dg *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void dg_put(struct dg *g, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n, i;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	for (i = 0; i < n; i++)
+		g->h = (g->h ^ (unsigned char)line[i]) * 0x100000001b3ull;
+	g->h = (g->h ^ '\n') * 0x100000001b3ull;
+}
+
+/* Whether the part could be read, not why not: a reason's text may vary. */
+static void dg_part(struct dg *g, const char *what, const struct rctl_part *st)
+{
+	dg_put(g, "%s %d %d", what, st->ok, st->ok ? 0 : st->err);
+}
+
+static void dg_u8s(struct dg *g, const char *what, const uint8_t *v, size_t n)
+{
+	char buf[8 * 4 + 1] = "";
+	size_t i, o = 0;
+
+	for (i = 0; i < n && i < 8; i++)
+		o += snprintf(buf + o, sizeof(buf) - o, "%u,", v[i]);
+	dg_put(g, "%s %s", what, buf);
+}
+
+static unsigned int bits8(const bool *v)
+{
+	unsigned int i, m = 0;
+
+	for (i = 0; i < 8; i++)
+		m |= v[i] ? 1u << i : 0;
+	return m;
+}
+
+/* DCB, pause, congestion control and trust: what the planner reads of a netdev. */
+static void dg_netdev(struct dg *g, const struct rctl_netdev *nd)
+{
+	const struct rctl_cc *cc = &nd->cc;
+	uint32_t i;
+
+	dg_put(g, "kind %s driver %s master %s vlan %s %u", nd->kind, nd->driver, nd->master,
+	       nd->vlan_lower, nd->vlan_id);
+	dg_u8s(g, "egress", nd->vlan_egress_qos, 8);
+	dg_part(g, "pause", &nd->pause.st);
+	dg_put(g, "pause %d %d %d", nd->pause.autoneg, nd->pause.rx, nd->pause.tx);
+	dg_part(g, "pfc", &nd->pfc.st);
+	dg_put(g, "pfc %u %02x %u %u", nd->pfc.pfc_cap, bits8(nd->pfc.pfc_en), nd->pfc.mbc,
+	       nd->pfc.delay);
+	dg_part(g, "ets", &nd->ets.st);
+	dg_put(g, "ets %d %u %d", nd->ets.willing, nd->ets.ets_cap, nd->ets.cbs);
+	dg_u8s(g, "prio_tc", nd->ets.prio_tc, 8);
+	dg_u8s(g, "tsa", nd->ets.tc_tsa, 8);
+	dg_u8s(g, "bw", nd->ets.tc_tx_bw, 8);
+	dg_part(g, "app", &nd->app.st);
+	for (i = 0; i < nd->app.n_apps; i++)
+		dg_put(g, "app %u %u %u", nd->app.apps[i].selector, nd->app.apps[i].protocol,
+		       nd->app.apps[i].priority);
+	dg_part(g, "dcbx", &nd->dcbx.st);
+	dg_put(g, "dcbx %u", nd->dcbx.mode);
+	dg_part(g, "cc", &cc->st);
+	dg_put(g, "cc %s %s %d %02x %02x", cc->source, cc->path, cc->enable_known,
+	       bits8(cc->rp_enable), bits8(cc->np_enable));
+	for (i = 0; i < cc->n_params; i++)
+		dg_put(g, "cc %s %s %llu", cc->params[i].name, cc->params[i].src,
+		       (unsigned long long)cc->params[i].value);
+	dg_part(g, "qos", &nd->qos.st);
+	dg_put(g, "trust %s %d", nd->qos.trust, nd->qos.has_dscp2prio);
+	if (nd->qos.has_dscp2prio)
+		for (i = 0; i < 64; i += 8)
+			dg_u8s(g, "dscp2prio", nd->qos.dscp2prio + i, 8);
+}
+
+/* The intent a plan is made for: not the loss budget, which no change writes. */
+static void dg_intent(struct dg *g, const struct rctl_intent *in)
+{
+	dg_put(g, "profile %s pfc %d ecn %d prio %d dscp %d cnp %d %d tos %d mtu %u roce v%d",
+	       in->profile, in->pfc, in->ecn, in->prio, in->dscp, in->cnp_prio, in->cnp_dscp,
+	       in->tos, in->mtu, in->roce_version);
+}
+
+/* The rdma_cm defaults, the GIDs (VLAN or not) and the netdev of a port. */
+static void dg_port(struct dg *g, const struct rctl_device *d, const struct rctl_port *p)
+{
+	uint32_t i;
+
+	dg_put(g, "driver %s netdev %s link %s", d->driver, p->netdev, p->link_layer);
+	dg_part(g, "cm", &p->cm.st);
+	dg_put(g, "cm %s %u", p->cm.roce_mode, p->cm.roce_tos);
+	for (i = 0; i < p->n_gids; i++)
+		dg_put(g, "gid %s %s %s", p->gids[i].type, p->gids[i].ip, p->gids[i].netdev);
+}
+
+static bool dg_has(const struct rctl_tune_digest *d, const char *part)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->parts[i].part, part))
+			return true;
+	return false;
+}
+
+static int dg_add(struct rctl_tune_digest *d, const char *part, uint64_t h)
+{
+	struct rctl_tune_digest_part *p = rctl_arr_push(&d->parts, &d->n, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	snprintf(p->part, sizeof(p->part), "%s", part);
+	p->hash = h;
+	return 0;
+}
+
+#define DG_INIT { 0xcbf29ce484222325ull }
+
+/* A netdev the plan reads, once; "name" absent from the model digests as such. */
+static int dg_add_netdev(const struct rctl_host *h, struct rctl_tune_digest *d,
+			 const char *name)
+{
+	const struct rctl_netdev *nd = rctl_host_netdev(h, name);
+	char part[sizeof(d->parts[0].part)];
+	struct dg g = DG_INIT;
+
+	snprintf(part, sizeof(part), "netdev %s", name);
+	if (!name[0] || dg_has(d, part))
+		return 0;
+	if (nd)
+		dg_netdev(&g, nd);
+	else
+		dg_put(&g, "absent");
+	return dg_add(d, part, g.h);
+}
+
+/* The bond above "nd" and its other slaves (RoCE LAG: DCB on every slave). */
+static int dg_add_lag(const struct rctl_host *h, struct rctl_tune_digest *d,
+		      const struct rctl_netdev *nd)
+{
+	const struct rctl_netdev *bond = nd ? rctl_bond_of(h, nd) : NULL;
+	uint32_t i;
+	int ret = 0;
+
+	if (!bond)
+		return 0;
+	ret = dg_add_netdev(h, d, bond->name);
+	for (i = 0; !ret && i < h->n_netdevs; i++)
+		if (!strcmp(h->netdevs[i].master, bond->name))
+			ret = dg_add_netdev(h, d, h->netdevs[i].name);
+	return ret;
+}
+
+static int dg_add_port(const struct rctl_host *h, const struct rctl_intent *in,
+		       struct rctl_tune_digest *d, const struct rctl_device *dev,
+		       const struct rctl_port *p)
+{
+	char part[sizeof(d->parts[0].part)];
+	struct rctl_intent pi;
+	struct dg g = DG_INIT;
+	uint32_t i;
+	int ret;
+
+	snprintf(part, sizeof(part), "port %.40s/%u", dev->name, p->port);
+	dg_port(&g, dev, p);
+	/* A config section that names the port: its intent is part of what the plan read. */
+	if (rctl_intent_has_sections(in)) {
+		rctl_intent_of_port(in, h, dev, p, &pi);
+		dg_intent(&g, &pi);
+	}
+	ret = dg_add(d, part, g.h);
+	if (!ret)
+		ret = dg_add_netdev(h, d, p->netdev);
+	if (!ret)
+		ret = dg_add_lag(h, d, rctl_host_netdev(h, p->netdev));
+	for (i = 0; !ret && i < p->n_gids; i++)
+		ret = dg_add_netdev(h, d, p->gids[i].netdev);
+	return ret;
+}
+
+int rctl_tune_digest(const struct rctl_host *h, const struct rctl_intent *in,
+		     const char *filter, struct rctl_tune_digest *d, struct rctl_err *e)
+{
+	struct dg gi = DG_INIT, gh = DG_INIT;
+	uint32_t i, j;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	dg_intent(&gi, in);
+	dg_part(&gh, "procs", &h->procs);
+	dg_put(&gh, "lldpad %d", h->lldpad_running);
+	ret = dg_add(d, "intent", gi.h);
+	if (!ret)
+		ret = dg_add(d, "host", gh.h);
+	for (i = 0; !ret && i < h->n_devs; i++)
+		for (j = 0; !ret && j < h->devs[i].n_ports; j++) {
+			const struct rctl_port *p = &h->devs[i].ports[j];
+
+			if (!strcmp(p->link_layer, "Ethernet") &&
+			    rctl_port_match(filter, &h->devs[i], p))
+				ret = dg_add_port(h, in, d, &h->devs[i], p);
+		}
+	if (ret) {
+		rctl_tune_digest_free(d);
+		return rctl_err_strerror(e, -ret, "cannot digest the host for the plan");
+	}
+	return 0;
+}
+
+const struct rctl_tune_digest_part *rctl_tune_digest_changed(const struct rctl_tune_digest *plan,
+							      const struct rctl_tune_digest *now,
+							      bool *gone)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < plan->n; i++) {
+		for (k = 0; k < now->n && strcmp(now->parts[k].part, plan->parts[i].part); k++)
+			;
+		*gone = k == now->n;
+		if (*gone || now->parts[k].hash != plan->parts[i].hash)
+			return &plan->parts[i];
+	}
+	*gone = false;
+	return NULL;
+}
+
+/* ---- --only and --skip ------------------------------------------------- */
+
+static bool sel_known(const char *name)
+{
+	int s;
+
+	if (rctl_area_parse(name) >= 0)
+		return true;
+	for (s = 1; s < RCTL_SET_N; s++)
+		if (!strcmp(rctl_setting_name(s), name))
+			return true;
+	return false;
+}
+
+bool rctl_tune_select_name(const char *name)
+{
+	return sel_known(name);
+}
+
+/* Whether one name of a comma list "names" is the change's area or setting id. */
+static bool sel_match(const struct rctl_tune_change *c, const char *names, char *which,
+		      size_t len)
+{
+	const char *set = rctl_setting_name(rctl_tune_setting_id(c));
+	const char *area = rctl_area_name(c->area);
+	const char *s = names;
+	size_t n;
+
+	while (*s) {
+		n = strcspn(s, ",");
+		if ((area && strlen(area) == n && !strncmp(s, area, n)) ||
+		    (set && strlen(set) == n && !strncmp(s, set, n))) {
+			snprintf(which, len, "%.*s", (int)n, s);
+			return true;
+		}
+		s += n + (s[n] == ',');
+	}
+	return false;
+}
+
+static int sel_check(const char *const *v, unsigned int n, const char *opt, struct rctl_err *e)
+{
+	char name[64];
+	const char *s;
+	unsigned int i;
+	size_t k;
+
+	for (i = 0; i < n; i++)
+		for (s = v[i]; ; s += k + 1) {
+			k = strcspn(s, ",");
+			snprintf(name, sizeof(name), "%.*s", (int)k, s);
+			if (k >= sizeof(name) || !sel_known(name))
+				return rctl_err_plain(e, EINVAL, "invalid value '%.*s' for '%s': "
+						    "expected an area or a setting id (rocectl-tune(8))",
+						    (int)k, s, opt);
+			if (!s[k])
+				break;
+		}
+	return 0;
+}
+
+static void hold(struct rctl_tune_change *c, bool only, const char *names)
+{
+	snprintf(c->skip, sizeof(c->skip), "%s %.200s", only ? "not in --only" : "--skip", names);
+	c->held = true;
+}
+
+int rctl_tune_select(struct rctl_tune_plan *p, const char *const *only, unsigned int n_only,
+		     const char *const *skip, unsigned int n_skip, struct rctl_err *e)
+{
+	char which[64], list[256];
+	uint32_t i, k;
+	size_t o = 0;
+	bool in;
+
+	if (sel_check(only, n_only, "--only", e) || sel_check(skip, n_skip, "--skip", e))
+		return -EINVAL;
+	list[0] = '\0';
+	for (k = 0; k < n_only; k++)
+		o += snprintf(list + o, o < sizeof(list) ? sizeof(list) - o : 0, "%s%s",
+			      k ? "," : "", only[k]);
+	for (i = 0; i < p->n_ch; i++) {
+		struct rctl_tune_change *c = &p->ch[i];
+
+		if (c->skip[0])
+			continue;
+		for (k = 0, in = !n_only; k < n_only && !in; k++)
+			in = sel_match(c, only[k], which, sizeof(which));
+		if (!in) {
+			hold(c, true, list);
+			continue;
+		}
+		for (k = 0; k < n_skip; k++)
+			if (sel_match(c, skip[k], which, sizeof(which))) {
+				hold(c, false, which);
+				break;
+			}
+	}
+	return 0;
 }

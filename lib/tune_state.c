@@ -173,14 +173,20 @@ static bool valid_text(const char *s)
 	return true;
 }
 
-static int bad(struct rctl_err *e, const char *name, uint32_t i, const char *what,
+/* Whose change: a state file's, or a reviewed plan's (tune apply --plan). */
+struct doc {
+	const char *kind;	/* "state file", "plan" */
+	const char *name;
+};
+
+static int bad(struct rctl_err *e, const struct doc *d, uint32_t i, const char *what,
 	       const char *val)
 {
-	return rctl_err_plain(e, EINVAL, "cannot read state file '%s': change %u: %s '%.80s'",
-			    name, i + 1, what, val);
+	return rctl_err_plain(e, EINVAL, "cannot read %s '%s': change %u: %s '%.80s'",
+			    d->kind, d->name, i + 1, what, val);
 }
 
-static int check_write(const struct rctl_tune_change *c, const char *name,
+static int check_write(const struct rctl_tune_change *c, const struct doc *name,
 		       uint32_t i, struct rctl_err *e)
 {
 	if (!allowed_path(c->path, files))
@@ -230,7 +236,7 @@ static bool ets_ok(const struct rctl_tune_change *c)
 }
 
 static int check_netdev_op(const struct rctl_tune_change *c, enum rctl_tune_op op,
-			   const char *name, uint32_t i, struct rctl_err *e)
+			   const struct doc *name, uint32_t i, struct rctl_err *e)
 {
 	bool app = op == RCTL_TUNE_APP_ADD || op == RCTL_TUNE_APP_DEL || op == RCTL_TUNE_APP_SET;
 
@@ -253,25 +259,39 @@ bool rctl_tune_change_written(const struct rctl_tune_change *c)
 	       c->status == RCTL_TUNE_UNDO_FAILED || c->status == RCTL_TUNE_REVERT_FAILED;
 }
 
+/* A change that will be written (or written back): it names only what tune writes. */
+static int check_writes(const struct rctl_tune_change *c, const struct doc *d,
+			uint32_t i, struct rctl_err *e)
+{
+	/* Apply never writes a skipped change, so revert has nothing to undo. */
+	if (c->skip[0])
+		return bad(e, d, i, "skipped change marked", rctl_tune_status_name(c->status));
+	/* They name the change in every message: "cannot set  of '' ()". */
+	if (!c->target[0] || !c->setting[0])
+		return bad(e, d, i, "empty target or setting for op", rctl_tune_op_name(c->op));
+	if (c->op == RCTL_TUNE_WRITE)
+		return check_write(c, d, i, e);
+	return check_netdev_op(c, c->op, d, i, e);
+}
+
+/* A skipped change may have no op (nothing could be read to plan it). */
+static int check_op(const struct rctl_tune_change *c, const struct doc *d, uint32_t i,
+		    struct rctl_err *e)
+{
+	if (c->op >= RCTL_TUNE_N_OPS || (c->op == RCTL_TUNE_OP_NONE && !c->skip[0]))
+		return bad(e, d, i, "unknown op", rctl_tune_op_name(c->op) ?: "?");
+	return 0;
+}
+
 int rctl_tune_change_check(const struct rctl_tune_change *c, const char *name,
 			   uint32_t i, struct rctl_err *e)
 {
-	enum rctl_tune_op op = c->op;
+	const struct doc d = { "state file", name };
+	int ret = check_op(c, &d, i, e);
 
-	/* A skipped change may have no op (nothing could be read to plan it). */
-	if (op >= RCTL_TUNE_N_OPS || (op == RCTL_TUNE_OP_NONE && !c->skip[0]))
-		return bad(e, name, i, "unknown op", rctl_tune_op_name(op) ?: "?");
-	if (!rctl_tune_change_written(c))
-		return 0;
-	/* Apply never writes a skipped change, so revert has nothing to undo. */
-	if (c->skip[0])
-		return bad(e, name, i, "skipped change marked", rctl_tune_status_name(c->status));
-	/* They name the change in every message: "cannot set  of '' ()". */
-	if (!c->target[0] || !c->setting[0])
-		return bad(e, name, i, "empty target or setting for op", rctl_tune_op_name(op));
-	if (op == RCTL_TUNE_WRITE)
-		return check_write(c, name, i, e);
-	return check_netdev_op(c, op, name, i, e);
+	if (ret || !rctl_tune_change_written(c))
+		return ret;
+	return check_writes(c, &d, i, e);
 }
 
 /*
@@ -338,6 +358,7 @@ static const struct rctl_field change_fields[] = {
 	F("command", FT_STR, command),
 	F("warning", FT_STR, warning),
 	F("skip", FT_STR, skip),
+	F("held", FT_BOOL, held),
 	F("needs_force", FT_BOOL, needs_force),
 	FE("op", op, op_names, RCTL_TUNE_N_OPS),
 	F("ifname", FT_STR, ifname),
@@ -519,4 +540,251 @@ int rctl_tune_mark_cm(struct rctl_host *h, const struct rctl_tune_plan *p, const
 		snprintf(t->state, sizeof(t->state), "%s", name);
 	}
 	return 0;
+}
+
+/* ---- a reviewed plan -------------------------------------------------- */
+
+#define PLAN_MAX (4u << 20)
+#define DIGEST_PARTS_MAX 4096u
+
+void rctl_tune_digest_free(struct rctl_tune_digest *d)
+{
+	free(d->parts);
+	d->parts = NULL;
+	d->n = 0;
+}
+
+/* FNV-1a, 64 bits: a change detector over canonical text, not a MAC. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t rctl_tune_digest_all(const struct rctl_tune_digest *d)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	char line[sizeof(d->parts[0].part) + 24];
+	uint32_t i;
+	int n;
+
+	for (i = 0; i < d->n; i++) {
+		n = snprintf(line, sizeof(line), "%s=%016llx\n", d->parts[i].part,
+			     (unsigned long long)d->parts[i].hash);
+		h = fnv(h, line, (size_t)n);
+	}
+	return h;
+}
+
+void rctl_tune_reviewed_free(struct rctl_tune_reviewed *r)
+{
+	rctl_tune_plan_free(&r->plan);
+	rctl_tune_digest_free(&r->digest);
+}
+
+cJSON *rctl_tune_change_json(const struct rctl_tune_change *c)
+{
+	return rctl_schema_to_json(&change_schema, c);
+}
+
+static cJSON *hex64(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%016llx", (unsigned long long)v);
+	return cJSON_CreateString(buf);
+}
+
+cJSON *rctl_tune_digest_json(const struct rctl_tune_digest *d)
+{
+	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray(), *p;
+	uint32_t i;
+
+	cJSON_AddItemToObject(o, "all", hex64(rctl_tune_digest_all(d)));
+	for (i = 0; i < d->n; i++) {
+		p = cJSON_CreateObject();
+		cJSON_AddStringToObject(p, "part", d->parts[i].part);
+		cJSON_AddItemToObject(p, "hash", hex64(d->parts[i].hash));
+		cJSON_AddItemToArray(a, p);
+	}
+	cJSON_AddItemToObject(o, "parts", a);
+	return o;
+}
+
+/* 16 lowercase hex digits, as hex64() writes them. */
+static bool hex64_parse(const cJSON *j, uint64_t *v)
+{
+	const char *s = cJSON_GetStringValue(j);
+
+	if (!s || strlen(s) != 16 || strspn(s, "0123456789abcdef") != 16)
+		return false;
+	*v = strtoull(s, NULL, 16);
+	return true;
+}
+
+static int not_plan(struct rctl_err *e, const char *name, const char *why)
+{
+	return rctl_err_plain(e, EINVAL, "cannot read plan '%s': %s", name, why);
+}
+
+static int digest_from_json(const cJSON *j, struct rctl_tune_digest *d, const char *name,
+			    struct rctl_err *e)
+{
+	const cJSON *parts = cJSON_GetObjectItemCaseSensitive(j, "parts"), *it, *k;
+	struct rctl_tune_digest_part *p;
+	uint64_t all;
+
+	if (!cJSON_IsObject(j) || !cJSON_IsArray(parts) ||
+	    !hex64_parse(cJSON_GetObjectItemCaseSensitive(j, "all"), &all))
+		return not_plan(e, name, "no digest of what it read ('digest': 'all' and 'parts')");
+	if ((unsigned int)cJSON_GetArraySize(parts) > DIGEST_PARTS_MAX)
+		return not_plan(e, name, "more digest parts than a host has");
+	cJSON_ArrayForEach(it, parts) {
+		k = cJSON_GetObjectItemCaseSensitive(it, "part");
+		p = rctl_arr_push(&d->parts, &d->n, sizeof(*p));
+		if (!p)
+			return rctl_err_strerror(e, ENOMEM, "cannot read plan '%s'", name);
+		if (!cJSON_IsString(k) || !k->valuestring[0] ||
+		    strlen(k->valuestring) >= sizeof(p->part) ||
+		    !hex64_parse(cJSON_GetObjectItemCaseSensitive(it, "hash"), &p->hash))
+			return not_plan(e, name, "a digest part is not {\"part\", \"hash\"}");
+		strcpy(p->part, k->valuestring);
+	}
+	if (rctl_tune_digest_all(d) != all)
+		return not_plan(e, name, "its digest does not match its parts (edited or truncated)");
+	return 0;
+}
+
+/* "to_apply" and "skipped" as the plan wrote them: a cut or edited list is refused. */
+static int plan_counts(const cJSON *doc, const struct rctl_tune_plan *p, const char *name,
+		       struct rctl_err *e)
+{
+	const cJSON *ta = cJSON_GetObjectItemCaseSensitive(doc, "to_apply");
+	const cJSON *sk = cJSON_GetObjectItemCaseSensitive(doc, "skipped");
+	uint32_t active = 0, i;
+	char why[160];
+
+	for (i = 0; i < p->n_ch; i++)
+		active += !p->ch[i].skip[0];
+	if (!cJSON_IsNumber(ta) || !cJSON_IsNumber(sk))
+		return not_plan(e, name, "no 'to_apply' and 'skipped' counts");
+	if (ta->valuedouble != active || sk->valuedouble != p->n_ch - active) {
+		snprintf(why, sizeof(why), "it lists %u changes to apply and %u skipped, "
+			 "but says %.0f and %.0f (truncated or edited)", active, p->n_ch - active,
+			 ta->valuedouble, sk->valuedouble);
+		return not_plan(e, name, why);
+	}
+	return 0;
+}
+
+/* A plan's change: no outcome yet, and what apply would write is tune's own. */
+static int plan_change_check(const struct rctl_tune_change *c, const char *name, uint32_t i,
+			     struct rctl_err *e)
+{
+	const struct doc d = { "plan", name };
+	int ret = check_op(c, &d, i, e);
+
+	if (ret)
+		return ret;
+	if (c->status != RCTL_TUNE_STATUS_NONE || c->result[0])
+		return bad(e, &d, i, "has an outcome, as a state file's change:",
+			   rctl_tune_status_name(c->status));
+	return c->skip[0] ? 0 : check_writes(c, &d, i, e);
+}
+
+static int plan_doc(const cJSON *doc, const char *name, struct rctl_tune_reviewed *r,
+		    struct rctl_err *e)
+{
+	const cJSON *ver = cJSON_GetObjectItemCaseSensitive(doc, "plan_version");
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(doc, "hostname");
+	const cJSON *prof = cJSON_GetObjectItemCaseSensitive(doc, "profile");
+	const cJSON *ch = cJSON_GetObjectItemCaseSensitive(doc, "changes");
+	uint32_t i;
+	int ret;
+
+	if (!cJSON_IsNumber(ver) || ver->valuedouble != RCTL_TUNE_PLAN_VERSION ||
+	    !cJSON_IsArray(ch))
+		return not_plan(e, name, "not the output of 'rocectl tune plan -j' (plan_version 1)");
+	if (!cJSON_IsString(host) || !host->valuestring[0] ||
+	    strlen(host->valuestring) >= sizeof(r->hostname) ||
+	    !cJSON_IsString(prof) || strlen(prof->valuestring) >= sizeof(r->profile))
+		return not_plan(e, name, "no 'hostname' or 'profile'");
+	strcpy(r->hostname, host->valuestring);
+	strcpy(r->profile, prof->valuestring);
+	ret = digest_from_json(cJSON_GetObjectItemCaseSensitive(doc, "digest"), &r->digest,
+			       name, e);
+	if (!ret)
+		ret = rctl_schema_from_json(&plan_schema, doc, &r->plan, name, e);
+	if (!ret)
+		ret = plan_counts(doc, &r->plan, name, e);
+	for (i = 0; !ret && i < r->plan.n_ch; i++)
+		ret = plan_change_check(&r->plan.ch[i], name, i, e);
+	return ret;
+}
+
+int rctl_tune_plan_parse(const char *text, size_t len, const char *name,
+			 struct rctl_tune_reviewed *r, struct rctl_err *e)
+{
+	cJSON *doc;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = rctl_json_read(text, len, "plan", name, &doc, e);
+	if (ret)
+		return ret;
+	ret = cJSON_IsObject(doc) ? plan_doc(doc, name, r, e) :
+	      not_plan(e, name, "not a JSON object");
+	cJSON_Delete(doc);
+	if (ret)
+		rctl_tune_reviewed_free(r);
+	return ret;
+}
+
+int rctl_tune_plan_load(const char *path, struct rctl_tune_reviewed *r, struct rctl_err *e)
+{
+	const char *why;
+	size_t n = 0;
+	struct stat st;
+	ssize_t got = 1;
+	char *buf;
+	int fd, ret;
+
+	memset(r, 0, sizeof(*r));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return rctl_err_strerror(e, errno, "cannot open plan '%s'", path);
+	if (fstat(fd, &st)) {
+		ret = errno;
+		close(fd);
+		return rctl_err_strerror(e, ret, "cannot read plan '%s'", path);
+	}
+	why = !S_ISREG(st.st_mode) ? "not a regular file" :
+	      (st.st_mode & S_IWOTH) ? "others may write it (chmod o-w)" :
+	      st.st_size > PLAN_MAX ? "larger than 4 MiB" : NULL;
+	if (why) {
+		close(fd);
+		return not_plan(e, path, why);
+	}
+	buf = malloc(PLAN_MAX + 1);
+	while (buf && got > 0 && n <= PLAN_MAX) {
+		got = read(fd, buf + n, PLAN_MAX + 1 - n);
+		if (got < 0 && errno == EINTR)
+			got = 1;
+		else if (got > 0)
+			n += (size_t)got;
+	}
+	ret = got < 0 ? errno : !buf ? ENOMEM : 0;
+	close(fd);
+	if (!ret && n > PLAN_MAX)
+		ret = EFBIG;
+	if (ret) {
+		free(buf);
+		return rctl_err_strerror(e, ret, "cannot read plan '%s'", path);
+	}
+	ret = rctl_tune_plan_parse(buf, n, path, r, e);
+	free(buf);
+	return ret;
 }

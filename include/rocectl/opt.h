@@ -41,6 +41,7 @@ enum rctl_arg_kind {
 	ARG_STATE,	/* a state file of tune apply */
 	ARG_AREA_DEV,	/* check's positionals: an area of the rules, or ARG_DEV */
 	ARG_RULE,	/* --skip: a rule id or an area, from the rule table at run time */
+	ARG_SETTING,	/* tune's --only/--skip: an area or a setting id of the settings table */
 };
 
 struct rctl_opt {

@@ -82,6 +82,17 @@ void out_bool(int where, const char *key, const char *fmt, bool v);
 void out_null(int where, const char *key, const char *fmt);
 
 /*
+ * JSON only: the items of object "obj" (a cJSON tree the caller made, taken
+ * and freed) into the object being written, each unless its key is there
+ * already: a struct of lib/ written by its schema table beside the fields
+ * that text shows too.
+ */
+struct cJSON;
+void out_json_fields(struct cJSON *obj);
+/* JSON only: "item" (taken and freed) under "key". */
+void out_json_item(const char *key, struct cJSON *item);
+
+/*
  * A malloc'd copy of s fit for a terminal, as systemd's
  * utf8_escape_non_printable() does it: C0 controls, DEL, C1 controls and
  * bytes that are not UTF-8 become \xNN (a C1 written in UTF-8 is two, \xc2\x9b);

@@ -146,6 +146,14 @@ struct rctl_judge {
 	bool unique_known, unique;	/* a target names one port at most */
 };
 
+/*
+ * The intent of port p of device d (rctl_intent_for()): the sections of the
+ * config file that name its drivers, its device or its netdev, over "in".
+ */
+void rctl_intent_of_port(const struct rctl_intent *in, const struct rctl_host *h,
+			 const struct rctl_device *d, const struct rctl_port *p,
+			 struct rctl_intent *out);
+
 struct rctl_rule {
 	const char *id;
 	enum rctl_area area;

@@ -21,6 +21,15 @@
  */
 #define RCTL_TUNE_KILL_ENV "ROCECTL_TUNE_KILL_STEP"
 
+/*
+ * Test aid: tune apply reads the host from this snapshot instead of the
+ * live one, so that tests/cli/tune-plan.bats runs apply --plan on fixture
+ * hosts (the writes still go to the trees tune owns, ROCECTL_*FS there).
+ */
+#define RCTL_TUNE_HOST_ENV "ROCECTL_TUNE_TEST_HOST"
+/* Test aid: the snapshot apply's re-read after the writes sees instead. */
+#define RCTL_TUNE_HOST_AFTER_ENV "ROCECTL_TUNE_TEST_HOST_AFTER"
+
 /* Number of changes apply would write (not skipped). */
 uint32_t rctl_tune_plan_active(const struct rctl_tune_plan *p);
 

@@ -83,4 +83,34 @@ bool rctl_tune_plan_covers(const struct rctl_tune_plan *p, const struct rctl_fin
  */
 const char *rctl_tune_lost_on(const struct rctl_tune_change *c, char *buf, size_t len);
 
+/*
+ * The digest of what a plan for "filter" (as rctl_tune_plan_dev()) reads
+ * of h and in: the intent ("intent"), lldpad ("host"), each netdev whose DCB,
+ * pause, congestion control, trust, bond or VLAN map it reads ("netdev
+ * NAME") and each port's rdma_cm defaults and GIDs ("port DEV/PORT").
+ * Counters and other values that move by themselves are left out, so an
+ * unchanged host digests the same at plan and at apply.
+ */
+int rctl_tune_digest(const struct rctl_host *h, const struct rctl_intent *in,
+		     const char *filter, struct rctl_tune_digest *d, struct rctl_err *e);
+/*
+ * The first part of "plan" that reads otherwise in "now" (or is not there
+ * any more: *gone), NULL when none: the host is as the plan read it.
+ */
+const struct rctl_tune_digest_part *rctl_tune_digest_changed(const struct rctl_tune_digest *plan,
+							      const struct rctl_tune_digest *now,
+							      bool *gone);
+
+/*
+ * --only and --skip: each name an area (rctl_area_names) or a setting id
+ * (rctl_setting_name()); a value may be a comma list. A change is kept when
+ * it matches an --only name (if any is given) and no --skip name, by its
+ * area or its setting id; the others become skipped and held, with the
+ * reason ("--skip pfc", "not in --only pfc"). -EINVAL for an unknown name.
+ */
+int rctl_tune_select(struct rctl_tune_plan *p, const char *const *only, unsigned int n_only,
+		     const char *const *skip, unsigned int n_skip, struct rctl_err *e);
+/* Whether "name" is an area or a setting id --only and --skip take. */
+bool rctl_tune_select_name(const char *name);
+
 #endif

@@ -98,6 +98,7 @@ struct rctl_tune_change {
 	char command[640];		/* equivalent command of the usual tool */
 	char warning[160];		/* "changing PFC flaps the link of an mlx5 port" */
 	char skip[256];			/* non-empty: apply skips it, and why */
+	bool held;			/* skipped by --only/--skip: not a manual step */
 	bool needs_force;		/* lldpad or firmware DCBX owns DCB */
 
 	/* For the write and its undo */
@@ -165,5 +166,61 @@ int rctl_tune_mark_cm(struct rctl_host *h, const struct rctl_tune_plan *p, const
 int rctl_tune_state_parse(const char *text, const char *name,
 			  struct rctl_tune_plan *p, enum rctl_tune_status *status,
 			  struct rctl_err *e);
+
+/* ---- a reviewed plan ('tune plan -j', read by 'tune apply --plan') ---- */
+
+/*
+ * What a plan read, as digests of the model parts it depends on, computed
+ * the same way at plan and at apply (rctl_tune_digest(), lib/tune_plan.c):
+ * "intent", "host", "netdev NAME" and "port DEV/PORT".
+ */
+struct rctl_tune_digest_part {
+	char part[RCTL_NAME_LEN + 16];
+	uint64_t hash;
+};
+
+struct rctl_tune_digest {
+	struct rctl_tune_digest_part *parts;
+	uint32_t n;
+};
+
+void rctl_tune_digest_free(struct rctl_tune_digest *d);
+/* One digest of all the parts, in their order. */
+uint64_t rctl_tune_digest_all(const struct rctl_tune_digest *d);
+
+/* A reviewed plan as 'tune apply --plan' reads it. */
+struct rctl_tune_reviewed {
+	struct rctl_tune_plan plan;
+	struct rctl_tune_digest digest;
+	char hostname[RCTL_NAME_LEN];
+	char profile[32];
+};
+
+void rctl_tune_reviewed_free(struct rctl_tune_reviewed *r);
+
+/*
+ * The JSON of one change and of a digest, as 'tune plan -j' writes them
+ * (the change: every field of the state file; the digest: "all" and "parts").
+ */
+#define RCTL_TUNE_PLAN_VERSION 1
+struct cJSON *rctl_tune_change_json(const struct rctl_tune_change *c);
+struct cJSON *rctl_tune_digest_json(const struct rctl_tune_digest *d);
+
+/*
+ * Parse 'tune plan -j' output ("name" in messages). Refused with -EINVAL
+ * and one line: not a plan of this version, its digest not matching its
+ * parts, fewer or more changes than its to_apply and skipped say
+ * (truncated or edited), a change with a status (a state file, not a
+ * plan), and any change apply would write that names what tune does not
+ * write (rctl_tune_change_check()'s allow-list).
+ */
+int rctl_tune_plan_parse(const char *text, size_t len, const char *name,
+			 struct rctl_tune_reviewed *r, struct rctl_err *e);
+/*
+ * Read and parse plan file "path": a regular file (a FIFO or a device is
+ * refused, never waited on) that others cannot write, of at most 4 MiB.
+ */
+int rctl_tune_plan_load(const char *path, struct rctl_tune_reviewed *r,
+			struct rctl_err *e);
 
 #endif

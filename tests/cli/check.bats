@@ -795,3 +795,53 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 	run -0 rocectl compare "$d/one.txt" "$FIXTURES/mlx5-upstream-healthy.json"
 	run -64 rocectl compare "$FIXTURES/mlx5-upstream-healthy.json"
 }
+
+# A mixed fleet's rocectl.conf: sections per driver, device and netdev, the
+# most specific winning for a port (rocectl.conf(5)).
+mixed_conf() {
+	cat >"$BATS_TEST_TMPDIR/mixed.conf" <<-'CONF'
+	# every port: DSCP 26, the profile's
+	cnp_dscp = 48
+	[driver bnxt_en]
+	tos = 104
+	[netdev ens1f0np0]
+	cnp_dscp = 46
+	CONF
+}
+
+@test "check -v shows each intent value and where it came from, per port" {
+	mixed_conf
+	run -1 rocectl check cnp -v -i "$FIXTURES/mlx5-upstream-healthy.json" \
+		--config "$BATS_TEST_TMPDIR/mixed.conf" --prio 3
+	assert_line "intent values and where they come from:"
+	assert_line --regexp "^  all +prio +3 +command line \(--prio\)$"
+	assert_line --regexp "^  all +dscp +26 +default \(profile lossless-dscp\)$"
+	assert_line --regexp "^  all +cnp_dscp +48 +$BATS_TEST_TMPDIR/mixed.conf:2$"
+	assert_line --regexp "^  mlx5_0/1 \(ens1f0np0\) +cnp_dscp +46 +$BATS_TEST_TMPDIR/mixed.conf:6 \[netdev ens1f0np0\]$"
+	# the port is judged against its own intent: CNPs at DSCP 48 are not 46
+	assert_line --partial "expected CNP DSCP 46 prio 6, got CNP DSCP 48 prio 6"
+	# JSON: every port's values, whole
+	run -1 rocectl check cnp -j -i "$FIXTURES/mlx5-upstream-healthy.json" --config "$BATS_TEST_TMPDIR/mixed.conf"
+	jq -e '[.intent_sources[] | select(.target == "mlx5_0/1 (ens1f0np0)")] | length == 8' <<<"$output"
+	jq -e '.intent_sources[] | select(.target == "mlx5_0/1 (ens1f0np0)" and .key == "tos") |
+		.value_text == "106" and .source == "default (profile lossless-dscp)"' <<<"$output"
+	# without -v the text has no such table; the driver section holds for bnxt only
+	run -0 rocectl check cnp -i "$FIXTURES/mlx5-upstream-healthy.json"
+	refute_output --partial "where they come from"
+	run -1 rocectl check mode -v -i "$FIXTURES/bnxt-healthy.json" --config "$BATS_TEST_TMPDIR/mixed.conf"
+	assert_line --regexp "^  bnxt_re0/1 \(ens2f0np0\) +tos +104 +$BATS_TEST_TMPDIR/mixed.conf:4 \[driver bnxt_en\]$"
+}
+
+@test "--roce-mode: the RoCE mode intent, judged and tuned like --tos" {
+	run -0 verdict mlx5-upstream-healthy
+	run -0 verdict mlx5-upstream-healthy --roce-mode v1
+	assert_output "mode.roce_v1:fail"
+	run -2 rocectl check mode -v -i "$FIXTURES/mlx5-upstream-healthy.json" --roce-mode v1
+	assert_line --regexp "^  all +roce_mode +v1 +command line \(--roce-mode\)$"
+	run -0 rocectl tune plan -j -i "$FIXTURES/mlx5-upstream-healthy.json" --roce-mode v1
+	jq -e '[.changes[] | [.setting, .from, .to, .setting_id]] == [["default_roce_mode", "RoCE v2", "IB/RoCE v1", "cm-mode"]]' <<<"$output"
+	run -0 rocectl tune plan -j -i "$FIXTURES/fault-roce-mode-v1.json" --roce-mode v1
+	jq -e '.changes == []' <<<"$output"
+	run --separate-stderr -64 rocectl check mode -i "$FIXTURES/mlx5-upstream-healthy.json" --roce-mode v3
+	assert_equal "$stderr" "rocectl: check mode: invalid value 'v3' for '--roce-mode': expected one of v1, v2 (see 'rocectl check mode --help')"
+}

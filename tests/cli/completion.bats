@@ -96,6 +96,23 @@ setup() {
 	done
 }
 
+@test "tune's --only and --skip offer areas and setting ids; --roce-mode its values; --plan files" {
+	run -0 complete_in . tune plan --only e
+	assert_line ecn
+	assert_line ets-prio-tc
+	assert_line ecn-marking
+	refute_line --regexp '^[^e]'
+	run -0 complete_in . tune apply --skip pf
+	assert_output pfc		# the area and the setting id are one word
+	run -0 complete_in . tune apply --skip cm-
+	assert_line cm-tos
+	assert_line cm-mode
+	run -0 complete_in . check all --roce-mode ""
+	assert_output $'v1\nv2'
+	run -0 complete_in "$BATS_TEST_TMPDIR/cwd" tune apply --plan ""
+	grep -q filenames "$LOG" || fail "--plan does not complete file names: $(cat "$LOG")"
+}
+
 # With -i FILE the devices judged are the snapshot's: they complete, not
 # this machine's.
 @test "-i FILE --dev <TAB> offers the snapshot's devices, ports and netdevs" {

@@ -137,7 +137,7 @@ expect() {	# fixture exit "id:status ..."
 	run -1 rocectl compare -j mlx5-peer-healthy.json mlx5-peer-healthy.json fault-peer-pfc-prio4.json
 	echo "$output" | jq -e '[.ports[] | .switch] == ["leaf-07", "leaf-07", "leaf-07"] and
 		[.ports[] | .switch_port] == ["Ethernet1/7", "Ethernet1/7", "Ethernet1/7"] and
-		[.outliers[] | "\(.field)=\(.value)/\(.most_common)"] == ["switch_pfc_prios=4/3"] and
+		[.outliers[] | [.field, .[.field], .most_common[.field]]] == [["switch_pfc_prios", [4], [3]]] and
 		.outliers[0].switch == "leaf-07"'
 	run -0 rocectl compare mlx5-peer-healthy.json bnxt-peer-healthy.json mlx5-peer-healthy.json
 	assert_line --regexp '^HOST +FILE +PORT +SWITCH +SW_PORT +TRUST '

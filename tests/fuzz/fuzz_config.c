@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The config file (rocectl.conf(5)) parser. Invariants: an accepted file
- * gives an intent inside the ranges rocectl.conf(5) documents, and reading
- * it again over that intent changes nothing (the reader is a function of
- * the text).
+ * gives an intent inside the ranges rocectl.conf(5) documents, for every
+ * port its sections may name too, and reading it again over that intent
+ * changes nothing (the reader is a function of the text).
  */
 #include <math.h>
 #include <string.h>
@@ -24,7 +24,8 @@ static void in_range(const struct rctl_intent *in)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rctl_intent in, again;
+	static struct rctl_intent in, again, port;
+	uint32_t i;
 	struct rctl_err e = { 0 };
 	char *text = fuzz_text(data, size);
 
@@ -34,6 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!rctl_intent_parse_conf(&in, text, "fuzz.conf", NULL, &e)) {
 		in_range(&in);
+		for (i = 0; i < in.n_sec; i++) {
+			const char *n = in.sec[i].name;
+
+			if (!n[0] || in.sec[i].level < RCTL_LVL_DRIVER || in.sec[i].level > RCTL_LVL_NETDEV)
+				abort();
+			/* a port every section names: all of them applied */
+			rctl_intent_for(&in, n, n, n, n, n, &port);
+			in_range(&port);
+		}
 		again = in;
 		if (rctl_intent_parse_conf(&again, text, "fuzz.conf", NULL, &e) ||
 		    memcmp(&in, &again, sizeof(in)))

@@ -71,6 +71,36 @@ tune() {
 	run -0 tune revert --state-dir "$SD"
 }
 
+# The digest of a live host: the same when nothing changed (counters, the
+# veth link and rdma_cm's live ids move by themselves and are left out).
+@test "apply --plan: the reviewed plan of the live host, refused once the host changed since" {
+	local p=$BATS_TEST_TMPDIR/plan.json
+	knob_roce_tos "$LAB_A_DEV" 42
+	knob_roce_tos "$LAB_B_DEV" 17
+	tune plan -j --only mode >"$p"
+	chmod 600 "$p"
+	# B's ToS changed after the review: refused, nothing written
+	knob_roce_tos "$LAB_B_DEV" 18
+	run --separate-stderr tune apply --plan "$p" --yes --state-dir "$SD"
+	assert_failure 3
+	assert_equal "$stderr" "rocectl: not applying '$p': the host changed since the plan: port $LAB_B_DEV/1 reads otherwise now: make a new plan"
+	[ "$(cm_tos "$LAB_A_DEV")" = 42 ] && [ "$(cm_tos "$LAB_B_DEV")" = 18 ]
+	# back as it was reviewed: applied, exactly the plan's two changes
+	knob_roce_tos "$LAB_B_DEV" 17
+	run --separate-stderr tune apply -j --plan "$p" --yes --state-dir "$SD"
+	assert_success
+	jq -e '.left_to_apply == 0 and
+		([.result.changes[] | select(.status == "applied") | "\(.setting) \(.from)"] ==
+			["default_roce_tos 42", "default_roce_tos 17"])' <<<"$output"
+	[ "$(cm_tos "$LAB_A_DEV")" = 106 ] && [ "$(cm_tos "$LAB_B_DEV")" = 106 ]
+	# the same plan again: the host is no longer the one it read
+	run --separate-stderr tune apply --plan "$p" --yes --state-dir "$SD"
+	assert_failure 3
+	assert_regex "$stderr" "the host changed since the plan: port $LAB_A_DEV/1 reads otherwise now"
+	run -0 tune revert --state-dir "$SD"
+	[ "$(cm_tos "$LAB_A_DEV")" = 42 ] && [ "$(cm_tos "$LAB_B_DEV")" = 17 ]
+}
+
 @test "revert puts the saved values back, and only once" {
 	knob_roce_tos "$LAB_A_DEV" 42
 	knob_roce_tos "$LAB_B_DEV" 17

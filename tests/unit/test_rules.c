@@ -198,6 +198,144 @@ static void test_conf_errors(void **state)
 						"a.conf", NULL, &e), -EINVAL);
 }
 
+/* A mixed fleet's file: the most specific section wins for a port, the options over all. */
+static const char mixed[] =
+	"dscp = 24\n"				/* line 1 */
+	"[driver bnxt_en]\n"
+	"dscp = 26\n"				/* line 3 */
+	"cnp_dscp = 46\n"
+	"[device mlx5_1]\n"			/* line 5 */
+	"prio = 4\n"
+	"tos = 96\n"				/* line 7 */
+	"[netdev ens2f0np0]\n"
+	"cnp_dscp = 40\n"			/* line 9 */
+	"[driver mlx5_core]\n"
+	"roce_mode = v1\n";			/* line 11 */
+
+static void src_is(const struct rctl_intent *in, enum rctl_intent_key k, const char *want)
+{
+	char buf[512];
+
+	assert_string_equal(rctl_intent_source(in, k, buf, sizeof(buf)), want);
+}
+
+static void test_conf_sections(void **state)
+{
+	struct rctl_intent in, p;
+	struct rctl_err e = { 0 };
+
+	(void)state;
+	assert_int_equal(rctl_intent_parse_conf(&in, mixed, "m.conf", NULL, &e), 0);
+	snprintf(in.conf, sizeof(in.conf), "m.conf");
+	assert_int_equal(in.n_sec, 4);
+	/* the global intent: the file's keys before the first section */
+	assert_int_equal(in.dscp, 24);
+	assert_int_equal(in.tos, 98);
+	assert_int_equal(in.cnp_dscp, 48);
+	src_is(&in, RCTL_IK_DSCP, "m.conf:1");
+	src_is(&in, RCTL_IK_TOS, "follows dscp, m.conf:1");
+	src_is(&in, RCTL_IK_PRIO, "default (profile lossless-dscp)");
+
+	/* a bnxt port: its driver's section, then its netdev's (more specific) */
+	rctl_intent_for(&in, "bnxt_re", "bnxt_en", "bnxt_re0", "ens2f0np0", "bnxt_re0/1", &p);
+	assert_int_equal(p.dscp, 26);
+	assert_int_equal(p.tos, 106);		/* follows the section's DSCP */
+	assert_int_equal(p.cnp_dscp, 40);
+	src_is(&p, RCTL_IK_DSCP, "m.conf:3 [driver bnxt_en]");
+	src_is(&p, RCTL_IK_CNP_DSCP, "m.conf:9 [netdev ens2f0np0]");
+	src_is(&p, RCTL_IK_TOS, "follows dscp, m.conf:3 [driver bnxt_en]");
+	assert_string_equal(p.port, "bnxt_re0/1");
+
+	/* another bnxt netdev: the driver's section only */
+	rctl_intent_for(&in, "bnxt_re", "bnxt_en", "bnxt_re1", "ens2f1np1", NULL, &p);
+	assert_int_equal(p.cnp_dscp, 46);
+
+	/* mlx5_1: its device's section over the netdev driver's */
+	rctl_intent_for(&in, "mlx5", "mlx5_core", "mlx5_1", "ens1f1np1", NULL, &p);
+	assert_int_equal(p.prio, 4);
+	assert_int_equal(p.tos, 96);		/* explicit in a more specific section */
+	assert_int_equal(p.dscp, 24);
+	assert_int_equal(p.roce_version, 1);
+	src_is(&p, RCTL_IK_TOS, "m.conf:7 [device mlx5_1]");
+	src_is(&p, RCTL_IK_ROCE_MODE, "m.conf:11 [driver mlx5_core]");
+
+	/* a port no section names: the global intent */
+	rctl_intent_for(&in, "irdma", "ice", "irdma0", "ens5f0np0", NULL, &p);
+	assert_int_equal(p.dscp, 24);
+	assert_int_equal(p.cnp_dscp, 48);
+	assert_int_equal(p.roce_version, 2);
+	src_is(&p, RCTL_IK_DSCP, "m.conf:1");
+}
+
+static void test_conf_section_errors(void **state)
+{
+	struct rctl_intent in;
+	struct rctl_err e = { 0 };
+
+	(void)state;
+	assert_int_equal(rctl_intent_parse_conf(&in, "[port mlx5_0/1]\nprio = 3\n", "a.conf", NULL, &e),
+			 -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 1: unknown section '[port]': expected [driver NAME], "
+			    "[device NAME] or [netdev NAME]");
+	assert_int_equal(rctl_intent_parse_conf(&in, "[netdev eth0]\ndscp = 26\n\n[netdev eth0]\n",
+						"a.conf", NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 4: section '[netdev eth0]' given again (first on line 1)");
+	/* the same name as another kind is another section */
+	assert_int_equal(rctl_intent_parse_conf(&in, "[driver mlx5]\n[device mlx5]\n", "a.conf", NULL, &e),
+			 0);
+	assert_int_equal(rctl_intent_parse_conf(&in, "[netdev]\n", "a.conf", NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 1: expected '[netdev NAME]' with one name of at most 31 characters");
+	assert_int_equal(rctl_intent_parse_conf(&in, "[netdev a b]\n", "a.conf", NULL, &e), -EINVAL);
+	assert_int_equal(rctl_intent_parse_conf(&in, "[netdev eth0\n", "a.conf", NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 1: expected '[driver|device|netdev NAME]'");
+	assert_int_equal(rctl_intent_parse_conf(&in, "[driver x]\nprofile = lossy-ecn\n", "a.conf",
+						NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 2: 'profile' is the whole file's: set it before the first section");
+	/* a key twice in one section; once in the file and once in a section is an override */
+	assert_int_equal(rctl_intent_parse_conf(&in, "dscp = 1\n[driver x]\ndscp = 2\ndscp = 3\n",
+						"a.conf", NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 4: 'dscp' given again (first on line 3)");
+	assert_int_equal(rctl_intent_parse_conf(&in, "[driver x]\nprio = 9\n", "a.conf", NULL, &e), -EINVAL);
+	assert_string_equal(e.msg, "'a.conf' line 2: invalid value '9' for 'prio'");
+}
+
+/* The command line wins over every section; --roce-mode is the RoCE mode's option. */
+static void test_options_over_sections(void **state)
+{
+	struct rctl_intent_args a = { 0 };
+	struct rctl_intent in, p;
+	struct rctl_err e = { 0 };
+	FILE *f;
+
+	(void)state;
+	f = fopen("build/tests/mixed.conf", "w");
+	assert_non_null(f);
+	fputs(mixed, f);
+	fclose(f);
+	a.config = "build/tests/mixed.conf";
+	a.cnp_dscp = 50;
+	a.cnp_dscp_set = true;
+	a.roce_mode = "v1";
+	assert_int_equal(rctl_intent_resolve(&in, &a, &e), 0);
+	assert_int_equal(in.roce_version, 1);
+	rctl_intent_for(&in, "bnxt_re", "bnxt_en", "bnxt_re0", "ens2f0np0", NULL, &p);
+	assert_int_equal(p.cnp_dscp, 50);
+	assert_int_equal(p.dscp, 26);
+	assert_int_equal(p.roce_version, 1);
+	src_is(&p, RCTL_IK_CNP_DSCP, "command line (--cnp-dscp)");
+	src_is(&p, RCTL_IK_ROCE_MODE, "command line (--roce-mode)");
+	/* --dscp: the ToS follows it everywhere, over a section's tos */
+	a.dscp = 10;
+	a.dscp_set = true;
+	assert_int_equal(rctl_intent_resolve(&in, &a, &e), 0);
+	rctl_intent_for(&in, "mlx5", "mlx5_core", "mlx5_1", "x", NULL, &p);
+	assert_int_equal(p.dscp, 10);
+	assert_int_equal(p.tos, 42);
+	a.roce_mode = "v3";
+	assert_int_equal(rctl_intent_resolve(&in, &a, &e), -EINVAL);
+	remove("build/tests/mixed.conf");
+}
+
 static void test_resolve_layers(void **state)
 {
 	struct rctl_intent_args a = { .config = "/nonexistent/rocectl.conf" };
@@ -616,6 +754,9 @@ int main(void)
 		cmocka_unit_test(test_conf_parse),
 		cmocka_unit_test(test_conf_errors),
 		cmocka_unit_test(test_resolve_layers),
+		cmocka_unit_test(test_conf_sections),
+		cmocka_unit_test(test_conf_section_errors),
+		cmocka_unit_test(test_options_over_sections),
 		cmocka_unit_test(test_area_names),
 		cmocka_unit_test(test_tos2priority),
 		cmocka_unit_test(test_vlan),
