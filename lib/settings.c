@@ -245,6 +245,15 @@ static const struct rctl_setting_row rows[] = {
 	  "then apply", RCTL_PHASE_CC, NULL, BNXT_TOOL, BNXT_SRC_OOT },
 	{ RCTL_SET_ECN, RCTL_FAM_BNXT, BNXT_DBG "enable_cc, tos_ecn", NULL, 10, true, NULL, NULL,
 	  RCTL_PHASE_CC, "inbox bnxt_re's cc_config is read-only to tune", BNXT_TOOL, BNXT_SRC_DBG },
+	/*
+	 * The same field as ecn_marking above: cc_param->tos_ecn, which
+	 * bnxt_qplib_modify_cc() sends in tos_dscp_tos_ecn. 0 leaves RoCE
+	 * packets Not-ECT; the notification point still answers the peers.
+	 */
+	{ RCTL_SET_ECN_MARKING, RCTL_FAM_BNXT, BNXT_DBG "tos_ecn (0 Not-ECT, 1 ECT(1), 2 ECT(0))", NULL,
+	  10, true, "the ECN bits of every RoCE packet the function sends", NULL, RCTL_PHASE_CC,
+	  "inbox bnxt_re's cc_config is read-only to tune", BNXT_TOOL,
+	  BNXT_SRC_DBG ", qplib_sp.c bnxt_qplib_modify_cc" },
 	{ RCTL_SET_ECN, RCTL_FAM_ICE_OOT, "configfs irdma/<dev>/roce_dcqcn_enable (decimal)",
 	  "the same file, \"1\"", 10, true, NULL, "write the old value", RCTL_PHASE_CC, NULL, NULL,
 	  "Intel irdma out-of-tree configfs" },

@@ -46,7 +46,7 @@ enum rctl_setting rctl_tune_setting_id(const struct rctl_tune_change *c)
 		{ "prio-pfc", RCTL_SET_PFC }, { "dscp-prio", RCTL_SET_APP_DSCP },
 		{ "trust", RCTL_SET_TRUST }, { "roce_np enable", RCTL_SET_ECN_NP },
 		{ "roce_rp enable", RCTL_SET_ECN_RP }, { "ecn_enable", RCTL_SET_ECN },
-		{ "tos_ecn", RCTL_SET_ECN }, { "ecn_marking", RCTL_SET_ECN_MARKING }, { "roce_dcqcn_enable", RCTL_SET_ECN },
+		{ "tos_ecn", RCTL_SET_ECN_MARKING }, { "ecn_marking", RCTL_SET_ECN_MARKING }, { "roce_dcqcn_enable", RCTL_SET_ECN },
 		{ "congestion control", RCTL_SET_ECN }, { "roce_prio", RCTL_SET_ROCE_PRIO },
 		{ "roce_dscp", RCTL_SET_ROCE_DSCP }, { "np_cnp_dscp", RCTL_SET_CNP_DSCP },
 		{ "np_cnp_prio", RCTL_SET_CNP_PRIO }, { RCTL_CM_TOS_FILE, RCTL_SET_CM_TOS },
@@ -365,17 +365,21 @@ static void plan_ecn_enables(struct planner *pl, const struct tgt *t)
 	} else if (rctl_cc_get(cc, "ecn_enable", &v) && !v) {
 		S(path, "%s/ecn_enable", cc->path);
 		add_file(pl, t, RCTL_AREA_ECN, "ecn_enable", path, 0, 1);
-	} else if (rctl_cc_get(cc, "tos_ecn", &v) && !v) {	/* inbox bnxt_re */
-		S(path, "%s/tos_ecn", cc->path);
-		add_file(pl, t, RCTL_AREA_ECN, "tos_ecn", path, 0, 1);
 	} else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v) && !v) {
 		S(path, "%s/roce_dcqcn_enable", cc->path);
 		add_file(pl, t, RCTL_AREA_ECN, "roce_dcqcn_enable", path, 0, 1);
 	}
-	/* Broadcom's bnxt_re: RoCE packets Not-ECT (ecn_marking 0) are never marked. */
+	/*
+	 * bnxt_re: RoCE packets Not-ECT are never marked; the field is
+	 * cc_param->tos_ecn, out-of-tree configfs ecn_marking, inbox debugfs
+	 * tos_ecn (qplib_sp.c bnxt_qplib_modify_cc).
+	 */
 	if (t->fam == RCTL_FAM_BNXT_OOT && rctl_cc_get(cc, "ecn_marking", &v) && !v) {
 		S(path, "%s/ecn_marking", cc->path);
 		add_file(pl, t, RCTL_AREA_ECN, "ecn_marking", path, 0, RCTL_ECN_MARKING_ECT1);
+	} else if (!strcmp(cc->source, "bnxt_re-debugfs") && rctl_cc_get(cc, "tos_ecn", &v) && !v) {
+		S(path, "%s/tos_ecn", cc->path);
+		add_file(pl, t, RCTL_AREA_ECN, "tos_ecn", path, 0, RCTL_ECN_MARKING_ECT1);
 	}
 }
 

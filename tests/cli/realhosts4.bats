@@ -70,3 +70,16 @@ verdict() {
 		(.fix | test("put priority 6 \\(CNPs\\) in a traffic class of its own"))' <<<"$output"
 	run -0 rocectl check peer -i "$FIXTURES/mlx5-peer-healthy.json"
 }
+
+@test "issue 37.11: inbox bnxt_re tos_ecn 0 is ecn_marking 0: the reaction point is off, the notification point answers" {
+	run -0 verdict fault-bnxt-tos-ecn-0
+	assert_output "$(printf 'pfc.without_ecn:warn\necn.rp_disabled:fail')"
+	run -2 rocectl check ecn -j -i "$FIXTURES/fault-bnxt-tos-ecn-0.json"
+	jq -e '(.findings[] | select(.id == "ecn.np_disabled") | .status == "pass") and
+		(.findings[] | select(.id == "ecn.rp_disabled") |
+		 (.message | test("Not-ECT")) and (.evidence | test("tos_ecn 0")) and
+		 .setting_id == "ecn-marking" and (.fix | test("tos_ecn 1")))' <<<"$output"
+	# the out-of-tree driver's ecn_marking 0 is judged the same
+	run -0 verdict fault-bnxt-oot-not-ect
+	assert_output "$(printf 'pfc.without_ecn:warn\necn.rp_disabled:fail')"
+}
