@@ -8,7 +8,8 @@ load helpers
 # Non-pass findings of "check all" as "id:status" lines.
 verdict() {
 	rocectl check all -j --input "$FIXTURES/$1.json" |
-		jq -r '.findings[] | select(.status != "pass") | "\(.id):\(.status)"'
+		jq -r '.findings[] | select(.status != "pass" and .limit == null) |
+			"\(.id):\(if .caused_by then "\(.status)<\(.caused_by.id)" else .status end)"'
 }
 
 expect() {	# fixture exit "id:status ..."

@@ -6,7 +6,8 @@ load helpers
 # Non-pass findings of "check all" as "id:status" lines.
 verdict() {
 	rocectl check all -j --input "$FIXTURES/$1.json" |
-		jq -r '.findings[] | select(.status != "pass") | "\(.id):\(.status)"'
+		jq -r '.findings[] | select(.status != "pass" and .limit == null) |
+			"\(.id):\(if .caused_by then "\(.status)<\(.caused_by.id)" else .status end)"'
 }
 
 @test "issue 37.4: irdma's active_mtu 4096 over a netdev MTU of 4150 fails mtu.active" {
@@ -82,4 +83,75 @@ verdict() {
 	# the out-of-tree driver's ecn_marking 0 is judged the same
 	run -0 verdict fault-bnxt-oot-not-ect
 	assert_output "$(printf 'pfc.without_ecn:warn\necn.rp_disabled:fail')"
+}
+
+@test "issue 37.5: irdma counts no RoCE loss: the loss rate is unknown naming why, never 0 over N packets" {
+	run -0 rocectl check counters -j -i "$FIXTURES/ice-irdma-healthy.json"
+	jq -e '[.findings[] | select(.id == "counters.loss_budget")][0] |
+		.status == "unknown" and
+		(.message | test("irdma counts no RoCE sequence error, out-of-sequence packet, duplicate request or retransmission")) and
+		(.evidence | test("irdma_hw_stat_descs")) and (.got | test("packets") | not) and
+		(.limit | test("irdma_hw_stat_descs"))' <<<"$output"
+	jq -e '[.findings[] | select(.id == "counters.loss")][0] |
+		.status == "unknown" and .caused_by.id == "counters.loss_budget"' <<<"$output"
+	# no Nagios perfdata loss_rate of a rate that was never measured
+	run -0 rocectl check counters -o nagios -i "$FIXTURES/ice-irdma-healthy.json"
+	refute_output --partial "loss_rate="
+	# mlx5 counts its loss: measured
+	run -0 rocectl check counters -j -i "$FIXTURES/mlx5-upstream-healthy.json"
+	jq -e '.findings[] | select(.id == "counters.loss_budget") | .status == "pass" and
+		(.got | test("loss rate 0 \\(0 of [0-9]+ packets\\)"))' <<<"$output"
+}
+
+@test "issue 37.9: a PCP design whose untagged netdev has an address warns about those GIDs only" {
+	run -0 verdict fault-vlan-base-addr
+	assert_output "dscp.trust_pcp:warn"
+	run -1 rocectl check dscp -j -i "$FIXTURES/fault-vlan-base-addr.json"
+	jq -e '[.findings[] | select(.id == "dscp.trust_pcp")] | length == 2 and
+		.[0].status == "pass" and (.[0].message | test("VLAN 100: the VLAN tag carries prio 3")) and
+		.[1].status == "warn" and .[1].setting_id == null and
+		(.[1].message | test("RoCE through GID 6 \\(RoCE v1 10.10.1.13 on .ens1f0np0.\\), GID 7 \\(RoCE v2 10.10.1.13 on .ens1f0np0.\\) leaves untagged and lands on prio 0"))' <<<"$output"
+	# all RoCE untagged is still the port's failure
+	run -2 rocectl check dscp -i "$FIXTURES/fault-trust-pcp-untagged.json"
+	assert_output --partial "all RoCE lands on prio 0"
+}
+
+@test "issue 37.13: inbox irdma's missing DCQCN is one driver limit with its consequences, counted once" {
+	run -0 rocectl check all -i "$FIXTURES/ice-irdma-inbox.json"
+	assert_line "  LIMIT   dcqcn.params  rocep152s0f0/1 (ens5f0np0)"
+	assert_line "           consequences (3):"
+	assert_line --regexp "^             WARN ecn.np_disabled  rocep152s0f0/1 \(ens5f0np0\): "
+	refute_line --regexp "^  WARN "
+	assert_line --regexp "^Summary: [0-9]+ passed, 0 warnings, 0 errors, 0 unknown, 2 driver limits, 4 consequences \(exit 0\)$"
+	run -0 rocectl check all -j -i "$FIXTURES/ice-irdma-inbox.json"
+	jq -e '([.findings[] | select(.caused_by.id == "dcqcn.params") | .id] ==
+		 ["pfc.without_ecn", "ecn.np_disabled", "ecn.rp_disabled"]) and
+		(.findings[] | select(.id == "dcqcn.params") | .status == "warn" and .consequences == 3 and
+		 (.limit | test("irdma_roce_fill_and_set_qpctx_info"))) and
+		.summary.warn == 0 and .summary.limit == 2 and .summary.consequences == 4 and
+		(.areas[] | select(.area == "ecn") | .warn == 0 and .consequences == 2)' <<<"$output"
+	# monitoring: OK, the limit said once, no warning series
+	run -0 rocectl check all -o nagios -i "$FIXTURES/ice-irdma-inbox.json"
+	assert_line --regexp "^ROCECTL OK - 0 failed, 0 unknown, 0 warnings, [0-9]+ passed \| .* limit=2 "
+	assert_line --regexp "^LIMIT dcqcn.params rocep152s0f0/1 \(ens5f0np0\): .* \(\+3 consequences\)$"
+	run -0 rocectl check all -o prometheus -i "$FIXTURES/ice-irdma-inbox.json"
+	assert_line 'rocectl_check_limit{command="check all",id="dcqcn.params",area="dcqcn",device="rocep152s0f0",port="1",netdev="ens5f0np0"} 1'
+	refute_line --regexp '^rocectl_check_status\{.*\} [123]$'
+	# without the root's area the first consequence stands for it
+	run -0 rocectl check ecn -j -i "$FIXTURES/ice-irdma-inbox.json"
+	jq -e '[.findings[] | select(.status != "pass") | [.id, .caused_by.id, .limit != null]] ==
+		[["ecn.np_disabled", null, true], ["ecn.rp_disabled", "ecn.np_disabled", true]]' <<<"$output"
+}
+
+@test "issue 37.13: a PF's fault judged on its VF's port is one finding, the VF's a consequence" {
+	run -2 rocectl check pfc -j -i "$FIXTURES/fault-vf-pf-pfc-off.json"
+	jq -e '[.findings[] | select(.id == "pfc.prio_disabled")] | length == 2 and
+		.[0].target == "mlx5_0/1 (ens1f0np0)" and .[0].consequences == 1 and .[0].caused_by == null and
+		.[1].target == "mlx5_2/1 (ens1f0v0 via PF ens1f0np0)" and
+		.[1].caused_by == {"id": "pfc.prio_disabled", "target": "mlx5_0/1 (ens1f0np0)"} and
+		.[1].limit == null' <<<"$output"
+	jq -e '.summary.fail == 1 and .summary.consequences == 1' <<<"$output"
+	run -2 rocectl check pfc -o nagios -i "$FIXTURES/fault-vf-pf-pfc-off.json"
+	assert_line --regexp "^ROCECTL CRITICAL - 1 failed, "
+	assert_line --regexp "^FAIL pfc.prio_disabled mlx5_0/1 \(ens1f0np0\): .* \(\+1 consequence\)$"
 }
