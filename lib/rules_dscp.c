@@ -86,24 +86,26 @@ int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
 }
 
 /*
- * Whether RoCE leaves this port untagged: a routable RoCE v2 GID on a netdev
- * that is no VLAN. Link-local GIDs do not count: every port has them on its
- * own netdev, also when all RoCE runs on a VLAN above it.
+ * Whether RoCE leaves this port untagged: no routable RoCE v2 GID on a VLAN
+ * (or none at all). Link-local GIDs do not count: every port has them on its
+ * own netdev, also when all RoCE runs on a VLAN above it. A port with RoCE
+ * on a VLAN is a PCP design even when its untagged netdev has an address
+ * too (management): dscp.trust_pcp warns about that address's GIDs.
  */
 bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p)
 {
 	const struct rctl_netdev *nd;
-	uint32_t i, n = 0;
+	uint32_t i;
 
 	for (i = 0; i < p->n_gids; i++) {
-		if (strcmp(p->gids[i].type, "RoCE v2") || !strncmp(p->gids[i].ip, "fe80:", 5))
+		if (strcmp(p->gids[i].type, "RoCE v2") || !p->gids[i].ip[0] ||
+		    !strncmp(p->gids[i].ip, "fe80:", 5))
 			continue;
-		n++;
 		nd = rctl_host_netdev(h, p->gids[i].netdev);
-		if (!nd || strcmp(nd->kind, "vlan"))
-			return true;
+		if (nd && !strcmp(nd->kind, "vlan"))
+			return false;
 	}
-	return !n;
+	return true;
 }
 
 /*
@@ -233,14 +235,13 @@ static bool untagged_gid(const struct rctl_host *h, const struct rctl_port *p, u
 	return !nd || strcmp(nd->kind, "vlan");
 }
 
-/* Whether some RoCE of p runs on a VLAN: a routable RoCE v2 GID there. */
-static bool roce_on_vlan(const struct rctl_host *h, const struct rctl_port *p)
+/* Whether some RoCE of p leaves untagged: a routable GID on no VLAN. */
+static bool any_untagged_gid(const struct rctl_host *h, const struct rctl_port *p)
 {
 	uint32_t i;
 
 	for (i = 0; i < p->n_gids; i++)
-		if (!strcmp(p->gids[i].type, "RoCE v2") && p->gids[i].ip[0] &&
-		    strncmp(p->gids[i].ip, "fe80:", 5) && !untagged_gid(h, p, i))
+		if (untagged_gid(h, p, i))
 			return true;
 	return false;
 }
@@ -289,9 +290,8 @@ void rule_dscp_trust_pcp(struct rctl_judge *j, const struct rctl_target *t)
 		rctl_pass(j, t, "trust dscp", "trust dscp", "the port classifies by DSCP");
 	} else if (!rctl_roce_untagged(j->h, t->port)) {
 		vlan_pcp(j, t);
-	} else if (roce_on_vlan(j->h, t->port)) {
-		vlan_pcp(j, t);
-		untagged_gids(j, t, prios);
+		if (any_untagged_gid(j->h, t->port))
+			untagged_gids(j, t, prios);
 	} else {
 		app_fix(t, j->in->dscp, j->in->prio, prios, fix, sizeof(fix));
 		rctl_say(j,

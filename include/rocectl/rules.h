@@ -345,9 +345,10 @@ int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
 		    bool *trust_dscp);
 const char *rctl_prio_list(const bool en[8], char *buf, size_t len);
 /*
- * Whether RoCE leaves port p untagged (a routable RoCE v2 GID on a netdev
- * that is no VLAN); false when all of it runs on VLANs, whose egress-qos-map
- * then carries the priority in the PCP (lib/rules_dscp.c).
+ * Whether RoCE leaves port p untagged: no routable RoCE v2 GID on a VLAN;
+ * false on a PCP design, RoCE on VLANs whose egress-qos-map carries the
+ * priority in the PCP, also when the untagged netdev has an address too
+ * (lib/rules_dscp.c).
  */
 bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p);
 /* Whether the host's counters carry deltas of two samples. */

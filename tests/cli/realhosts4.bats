@@ -155,3 +155,37 @@ verdict() {
 	assert_line --regexp "^ROCECTL CRITICAL - 1 failed, "
 	assert_line --regexp "^FAIL pfc.prio_disabled mlx5_0/1 \(ens1f0np0\): .* \(\+1 consequence\)$"
 }
+
+@test "issue 37.1: ice in DSCP mode ignores prio-tc: a RoCE TC at 0 % is fixed with a share, in check and tune" {
+	run -0 verdict fault-ice-dscp-tc-0
+	assert_output "pfc.ets:warn"
+	run -1 rocectl check pfc -j -i "$FIXTURES/fault-ice-dscp-tc-0.json"
+	jq -e '.findings[] | select(.id == "pfc.ets") | .setting_id == "ets-tc-bw" and
+		.fix == "dcb ets set dev ens5f0np0 tc-bw 0:50 3:50 (ice in DSCP mode ignores prio-tc: tc 3 needs a share)"' <<<"$output"
+	run -0 rocectl tune plan -j -i "$FIXTURES/fault-ice-dscp-tc-0.json"
+	jq -e '[.changes[] | select(.target == "ens5f0np0")] | length == 1 and
+		(.[0] | .setting == "tc-bw" and .setting_id == "ets-tc-bw" and
+		 .command == "dcb ets set dev ens5f0np0 tc-bw 0:50 3:50" and
+		 (.skip | test("ice in DSCP mode ignores prio-tc")))' <<<"$output"
+	jq -e '[.changes[] | .command // "" | select(test("prio-tc"))] == []' <<<"$output"
+	# in VLAN mode ice moves the priority as every driver does
+	jq '.host.netdevs[0].app.entries = [] | .host.netdevs[0].ets.prio_tc = [0,0,0,1,0,0,0,0] |
+		.host.netdevs[0].ets.tc_tx_bw = [100,0,0,0,0,0,0,0]' \
+		"$FIXTURES/fault-ice-dscp-tc-0.json" >"$BATS_TEST_TMPDIR/vlan.json"
+	run -1 rocectl check pfc -j -i "$BATS_TEST_TMPDIR/vlan.json"
+	jq -e '.findings[] | select(.id == "pfc.ets") | .setting_id == "ets-prio-tc"' <<<"$output"
+}
+
+@test "issue 37.2: tune plan on ice in VLAN mode is computed for the state after the switch to DSCP mode, and says so" {
+	run -0 rocectl tune plan -j -i "$FIXTURES/fault-ice-no-dscp.json"
+	# VLAN mode: prio 3 on TC 1 (50 %); after the first DSCP entry: identity map, prio 3 on TC 3
+	jq -e '[.changes[] | select(.setting == "tc-bw")] | length == 1 and
+		(.[0] | .from == "tc 3: 0%" and .command == "dcb ets set dev ens5f0np0 tc-bw 0:25 3:25" and
+		 (.warning | test("switches .ens5f0np0. to DSCP mode and resets ETS \\(TC 0 100 %, identity prio->TC map\\): computed for that state")))' <<<"$output"
+	jq -e '[.changes[] | select(.setting == "dscp mode: prio-tc")][0] |
+		.command == "dcb ets set dev ens5f0np0 prio-tc 3:1" and
+		(.warning | test("switches to DSCP mode and resets ETS"))' <<<"$output"
+	# already in DSCP mode with a share: nothing to change
+	run -0 rocectl tune plan -j -i "$FIXTURES/ice-irdma-healthy.json"
+	jq -e '.changes == []' <<<"$output"
+}

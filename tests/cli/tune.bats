@@ -37,7 +37,7 @@ plan_lines() {
 		[fault-debugfs-unreadable]="ecn ens1f0np0 congestion control: unknown -> ECN on"
 		[fault-lag-pfc-off-slave]="pfc ens1f1np1 prio-pfc: none -> 3"
 		[fault-bnxt-oot-cnp-dscp]=$'dscp ens2f0np0 roce_dscp: 24 -> 26\ncnp ens2f0np0 np_cnp_dscp: 10 -> 48'
-		[fault-ice-no-dscp]=$'dscp ens5f0np0 dscp-prio 26: none -> 26:3\ndscp ens5f0np0 dscp-prio 48: none -> 48:6\ndscp ens5f0np0 dscp mode: prio-tc: 3:1 -> 3:1\ndscp ens5f0np0 dscp mode: prio-pfc: 3 -> 3'
+		[fault-ice-no-dscp]=$'dscp ens5f0np0 dscp-prio 26: none -> 26:3\ndscp ens5f0np0 dscp-prio 48: none -> 48:6\npfc ens5f0np0 tc-bw: tc 3: 0% -> tc 3: 25%\ndscp ens5f0np0 dscp mode: prio-tc: 3:1 -> 3:1\ndscp ens5f0np0 dscp mode: prio-pfc: 3 -> 3'
 		[fault-ice-fw-lldp]="pfc ens5f0np0 prio-pfc: none -> 3"
 		[fault-mlx5-fw-dcbx]="pfc ens1f0np0 prio-pfc: none -> 3"
 		[fault-bnxt-oot-not-ect]="ecn ens2f0np0 ecn_marking: 0 -> 1"
@@ -84,7 +84,7 @@ plan_lines() {
 	jq -e '.to_apply == 0 and ([.changes[] | select(.needs_force)] == []) and
 		(.changes[0].skip | test("^firmware DCBX agent owns DCB \\(mode 0x0a, host writes refused\\): ethtool --set-priv-flags ens5f0np0 fw-lldp-agent off"))' <<<"$output"
 	run -0 rocectl tune plan --input "$FIXTURES/fault-ice-no-dscp.json"
-	assert_line --partial "warning: ice: the first DSCP entry resets ETS; written again after it"
+	assert_line --partial "warning: ice: the first DSCP entry switches to DSCP mode and resets ETS (TC 0 100 %, identity prio->TC map)"
 }
 
 @test "faults tune cannot fix give an empty plan" {
