@@ -359,6 +359,8 @@ void rule_pfc_ets(struct rctl_judge *j, const struct rctl_target *t)
 			 "CNP prio %d shares tc %d with RoCE prio %d: CNPs queue "
 			 "behind the congestion they report",
 			 cp, tc, p);
+		if (rctl_ets_prio_tc_fixed(rctl_family_of(t->dev, t->nd), t->nd))
+			rctl_emit_setting(j, RCTL_SET_ETS_BW);	/* tune's change: no host fix */
 	} else if (rate) {
 		snprintf(fix, sizeof(fix), "dcb maxrate set dev %s tc-maxrate %d:0", t->nd->name,
 			 tc);
