@@ -615,7 +615,7 @@ static const struct rctl_finding *fleet_first(const struct rctl_fleet_host *h)
 	uint32_t i;
 
 	for (i = 0; worst != RCTL_PASS && i < h->n_f; i++)
-		if (h->f[i].status == worst)
+		if (h->f[i].status == worst && rctl_finding_counted(&h->f[i]))
 			return &h->f[i];
 	return NULL;
 }
