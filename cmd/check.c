@@ -113,12 +113,19 @@ static void area_line(const struct rctl_report *r, int a, bool ran, bool capture
 	else if (a == RCTL_AREA_WIRE && !captured)
 		snprintf(buf, sizeof(buf), "nothing to check: no capture (--capture IFACE, or -r FILE)");
 	else if (!c[RCTL_WARN] && !c[RCTL_FAIL] && !c[RCTL_UNKNOWN])
-		snprintf(buf, sizeof(buf), c[RCTL_PASS] ? "passed" : "nothing to check");
+		snprintf(buf, sizeof(buf), c[RCTL_PASS] || r->area_limit[a] || r->area_caused[a] ?
+			 "passed" : "nothing to check");
 	else
 		snprintf(buf, sizeof(buf), "%u warnings, %u errors", c[RCTL_WARN], c[RCTL_FAIL]);
 	if (ran && c[RCTL_UNKNOWN])
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", %u unknown",
 			 c[RCTL_UNKNOWN]);
+	if (ran && r->area_limit[a])
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", %u driver limit%s",
+			 r->area_limit[a], r->area_limit[a] > 1 ? "s" : "");
+	if (ran && r->area_caused[a])
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", %u consequence%s",
+			 r->area_caused[a], r->area_caused[a] > 1 ? "s" : "");
 	out_obj_begin(NULL);
 	out_str(OUT_ANY, "area", "%-10s", rctl_area_name(a));
 	out_str(OUT_TEXT, "result", " %s\n", buf);
@@ -127,7 +134,26 @@ static void area_line(const struct rctl_report *r, int a, bool ran, bool capture
 	out_u64(OUT_JSON, "warn", NULL, c[RCTL_WARN]);
 	out_u64(OUT_JSON, "fail", NULL, c[RCTL_FAIL]);
 	out_u64(OUT_JSON, "unknown", NULL, c[RCTL_UNKNOWN]);
+	out_u64(OUT_JSON, "limit_count", NULL, r->area_limit[a]);
+	out_u64(OUT_JSON, "consequences", NULL, r->area_caused[a]);
 	out_obj_end();
+}
+
+/* Text: a root's consequences, a line each under it. */
+static void print_consequences(const struct rctl_report *r, uint32_t root)
+{
+	const struct rctl_finding *f;
+	uint32_t i;
+
+	if (out_json() || !r->f[root].n_consequences)
+		return;
+	out_text("           consequences (%u):\n", r->f[root].n_consequences);
+	for (i = 0; i < r->n; i++) {
+		f = &r->f[i];
+		if (f->caused_by == (int32_t)root)
+			out_text("             %s %s  %s: %s\n", status_upper[f->status], f->id,
+				 f->target, f->message);
+	}
 }
 
 static void print_findings(struct rctl_ctx *ctx, const struct rctl_report *r)
@@ -139,13 +165,14 @@ static void print_findings(struct rctl_ctx *ctx, const struct rctl_report *r)
 	for (i = 0; i < r->n; i++) {
 		const struct rctl_finding *f = &r->f[i];
 
-		/* Text shows passes with -v only; JSON always has them all. */
-		if (f->status == RCTL_PASS && !ctx->verbose && !out_json())
+		/* Text shows passes with -v only, consequences under their root; JSON all. */
+		if (!out_json() && ((f->status == RCTL_PASS && !ctx->verbose) || f->root_id))
 			continue;
 		if (!head)
 			out_text("\nDetails:\n");
 		head = true;
 		cmd_print_finding(f, false);
+		print_consequences(r, i);
 	}
 	out_arr_end();
 }
@@ -242,6 +269,12 @@ static void print_summary(const struct rctl_report *r, int status)
 	out_u64(OUT_ANY, "warn", ", %" PRIu64 " warnings", r->count[RCTL_WARN]);
 	out_u64(OUT_ANY, "fail", ", %" PRIu64 " errors", r->count[RCTL_FAIL]);
 	out_u64(OUT_ANY, "unknown", ", %" PRIu64 " unknown", r->count[RCTL_UNKNOWN]);
+	out_u64(OUT_JSON, "limit_count", NULL, r->n_limit);
+	out_u64(OUT_JSON, "consequences", NULL, r->n_caused);
+	if (r->n_limit)
+		out_text(", %u driver limit%s", r->n_limit, r->n_limit > 1 ? "s" : "");
+	if (r->n_caused)
+		out_text(", %u consequence%s", r->n_caused, r->n_caused > 1 ? "s" : "");
 	out_u64(OUT_ANY, "exit_status", " (exit %" PRIu64 ")\n", status);
 	out_obj_end();
 }
@@ -335,9 +368,18 @@ static const struct rctl_finding *first_of(const struct rctl_report *r, enum rct
 	uint32_t i;
 
 	for (i = 0; i < r->n; i++)
-		if (r->f[i].status == st)
+		if (r->f[i].status == st && rctl_finding_counted(&r->f[i]))
 			return &r->f[i];
 	return NULL;
+}
+
+/* A finding of the long output, its consequences counted: one root cause, one line. */
+static void nagios_line(const char *word, const struct rctl_finding *f)
+{
+	out_text("%s %s %s: %s", word, f->id, f->target, f->message);
+	if (f->n_consequences)
+		out_text(" (+%u consequence%s)", f->n_consequences, f->n_consequences > 1 ? "s" : "");
+	out_text("\n");
 }
 
 /*
@@ -371,6 +413,8 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 		out_text("%s first unknown %s %s", f ? ";" : ":", u->id, u->target);
 	out_text(" | pass=%u warn=%u fail=%u unknown=%u", r->count[RCTL_PASS],
 		 r->count[RCTL_WARN], r->count[RCTL_FAIL], r->count[RCTL_UNKNOWN]);
+	if (r->n_limit)		/* a driver limit: said, never the plugin's state */
+		out_text(" limit=%u", r->n_limit);
 	if (worst_ratio(r, &loss))
 		out_text(" loss_rate=%s;%s;%s;0;", plain_dbl(loss, a, sizeof(a)), o.warn.text,
 			 o.crit.set ? o.crit.text : plain_dbl(in->loss_budget, b, sizeof(b)));
@@ -379,9 +423,11 @@ static void print_nagios(struct rctl_ctx *ctx, const struct rctl_report *r,
 	out_text("\n");
 	for (k = 0; k < 3; k++)
 		for (i = 0; i < r->n; i++)
-			if (r->f[i].status == order[k])
-				out_text("%s %s %s: %s\n", status_upper[order[k]], r->f[i].id,
-					 r->f[i].target, r->f[i].message);
+			if (r->f[i].status == order[k] && rctl_finding_counted(&r->f[i]))
+				nagios_line(status_upper[order[k]], &r->f[i]);
+	for (i = 0; i < r->n; i++)
+		if (r->f[i].limit && !r->f[i].root_id)
+			nagios_line("LIMIT", &r->f[i]);
 	ctx->status_line = true;
 }
 
@@ -414,13 +460,17 @@ static void prom_status(struct rctl_prom *pr, const char *cmd, const struct rctl
 		char port[16] = "";
 		bool seen = false;
 
+		/* a consequence is its root's series; a driver limit is rocectl_check_limit's */
+		if (!rctl_finding_counted(f))
+			continue;
 		for (k = 0; k < r->n && !seen; k++)
-			if (k != i && same_series(f, &r->f[k]))
+			if (k != i && same_series(f, &r->f[k]) && rctl_finding_counted(&r->f[k]))
 				seen = k < i;
 		if (seen)
 			continue;
 		for (k = i + 1; k < r->n; k++)
-			if (same_series(f, &r->f[k]) && r->f[k].status > worst)
+			if (same_series(f, &r->f[k]) && rctl_finding_counted(&r->f[k]) &&
+			    r->f[k].status > worst)
 				worst = r->f[k].status;
 		if (f->port)
 			snprintf(port, sizeof(port), "%u", f->port);
@@ -428,6 +478,32 @@ static void prom_status(struct rctl_prom *pr, const char *cmd, const struct rctl
 			{ "command", cmd }, { "id", f->id }, { "area", rctl_area_name(f->area) },
 			{ "device", f->device }, { "port", port }, { "netdev", f->netdev },
 		}, 6, prom_value[worst]);
+	}
+}
+
+/*
+ * The driver limits, one series each (1): what no host setting changes is
+ * said here once, never as a warning of rocectl_check_status.
+ */
+static void prom_limits(struct rctl_prom *pr, const char *cmd, const struct rctl_report *r)
+{
+	char port[16];
+	uint32_t i;
+
+	if (!r->n_limit)
+		return;
+	rctl_prom_family(pr, "rocectl_check_limit", "gauge",
+			 "A documented driver limit (1): a finding no host setting changes, outside rocectl_check_status");
+	for (i = 0; i < r->n; i++) {
+		const struct rctl_finding *f = &r->f[i];
+
+		if (!f->limit || f->root_id)
+			continue;
+		snprintf(port, sizeof(port), "%u", f->port);
+		rctl_prom_u64(pr, (struct rctl_prom_label[]){
+			{ "command", cmd }, { "id", f->id }, { "area", rctl_area_name(f->area) },
+			{ "device", f->device }, { "port", f->port ? port : "" }, { "netdev", f->netdev },
+		}, 6, 1);
 	}
 }
 
@@ -516,6 +592,7 @@ static int print_prom(struct rctl_ctx *ctx, const struct rctl_report *r,
 	int ret;
 
 	prom_status(&pr, ctx->path, r);
+	prom_limits(&pr, ctx->path, r);
 	prom_areas(&pr, ctx->path, r, areas, rctl_host_has_deltas(h));
 	prom_loss(&pr, ctx->path, r);
 	prom_neighbors(&pr, ctx->path, h);

@@ -218,6 +218,28 @@ void cmd_finding_target(const struct rctl_finding *f)
  * tune's re-check); the text is the detailed block, or with one_line the
  * summary line tune prints after an apply.
  */
+/*
+ * One root cause, one finding (rules.h): a consequence names its root, a root
+ * counts its consequences, a driver limit says what it is.
+ */
+static void finding_cause(const struct rctl_finding *f, bool block)
+{
+	out_str(OUT_JSON, "limit", NULL, f->limit);
+	if (f->root_id) {
+		out_obj_begin("caused_by");
+		out_str(OUT_JSON, "id", NULL, f->root_id);
+		out_str(OUT_JSON, "target", NULL, f->root_target);
+		out_obj_end();
+	} else {
+		out_null(OUT_JSON, "caused_by", NULL);
+	}
+	out_u64(OUT_JSON, "consequences", NULL, f->n_consequences);
+	if (block && f->limit && !f->root_id)
+		out_text("           limit: %s\n", f->limit);
+	if (block && f->root_id)
+		out_text("           caused by: %s %s\n", f->root_id, f->root_target);
+}
+
 void cmd_print_finding(const struct rctl_finding *f, bool one_line)
 {
 	bool block = !one_line;
@@ -225,7 +247,7 @@ void cmd_print_finding(const struct rctl_finding *f, bool one_line)
 	out_obj_begin(NULL);
 	out_str(OUT_JSON, "status", NULL, rctl_status_name(f->status));
 	if (block)
-		out_text("  %-7s", status_upper[f->status]);
+		out_text("  %-7s", f->limit && !f->root_id ? "LIMIT" : status_upper[f->status]);
 	else
 		out_text("  %-7s", rctl_status_name(f->status));
 	out_str(OUT_ANY, "id", " %s", f->id);
@@ -244,6 +266,7 @@ void cmd_print_finding(const struct rctl_finding *f, bool one_line)
 		out_text("           evidence: %s\n", f->evidence);
 	if (block && f->fix[0])
 		out_text("           fix: %s\n", f->fix);
+	finding_cause(f, block);
 	out_obj_end();
 }
 

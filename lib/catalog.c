@@ -229,9 +229,15 @@ static const struct rctl_centry catalog[] = {
 	HWR("irdma", "cnpHandled", CONGESTION, false, 64, CNP_HANDLED, "CNPs handled (RP)"),
 	HWR("irdma", "cnpIgnored", CONGESTION, true, 64, CNP_IGNORED, "CNPs ignored (RP)"),
 	HWR("irdma", "cnpSent", CONGESTION, false, 64, CNP_SENT, "CNPs sent (NP)"),
-	HWR("irdma", "tcpRetransSegs", LOSS, true, 64, LOSS, "iWARP TCP segments retransmitted"),
-	HWR("irdma", "RetransSegs", LOSS, true, 64, LOSS,
-	    "iWARP TCP segments retransmitted (tcpRetransSegs before the gen3 rework)"),
+	/*
+	 * iWARP's TCP: no RoCE packet is counted here. irdma_hw_stat_descs has
+	 * no RoCE sequence-error, out-of-sequence, duplicate-request or
+	 * retransmission counter, so no irdma row has the loss role and the
+	 * RoCE loss rate of irdma is unknown (rules_counters.c).
+	 */
+	HW("irdma", "tcpRetransSegs", LOSS, true, 64, "iWARP TCP segments retransmitted"),
+	HW("irdma", "RetransSegs", LOSS, true, 64,
+	   "iWARP TCP segments retransmitted (tcpRetransSegs before the gen3 rework)"),
 	HW("irdma", "tcpInSegs", TRAFFIC, false, 64, "iWARP TCP segments received"),
 	HW("irdma", "tcpOutSegs", TRAFFIC, false, 64, "iWARP TCP segments sent"),
 

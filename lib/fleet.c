@@ -198,6 +198,8 @@ static int add_series(struct rctl_fleet_host *fh, const struct rctl_report *r)
 	for (i = 0; i < r->n; i++) {
 		const struct rctl_finding *f = &r->f[i];
 
+		if (!rctl_finding_counted(f))	/* a consequence, a driver limit: no series */
+			continue;
 		for (k = fh->n_series; k > 0 && !same_series(&fh->series[k - 1], f); k--)
 			;
 		s = k ? &fh->series[k - 1] : &fh->series[fh->n_series++];
@@ -243,9 +245,11 @@ static void fill_cells(struct rctl_fleet_host *fh, const struct rctl_report *r,
 		fh->area[a].ran = (areas & (1u << a)) && (deltas || a != RCTL_AREA_COUNTERS);
 	for (i = 0; i < r->n; i++) {
 		struct rctl_fleet_cell *c = &fh->area[r->f[i].area];
+		/* a consequence or a driver limit judges its area as a pass (rules.h) */
+		enum rctl_status st = rctl_finding_counted(&r->f[i]) ? r->f[i].status : RCTL_PASS;
 
-		if (!c->n++ || r->f[i].status > c->worst) {
-			c->worst = r->f[i].status;
+		if (!c->n++ || st > c->worst) {
+			c->worst = st;
 			c->first = r->f[i].id;
 		}
 	}
@@ -396,7 +400,7 @@ const struct rctl_finding *rctl_fleet_first(const struct rctl_fleet_host *h)
 	uint32_t i;
 
 	for (i = 0; worst != RCTL_PASS && i < h->n_f; i++)
-		if (h->f[i].status == worst)
+		if (h->f[i].status == worst && rctl_finding_counted(&h->f[i]))
 			return &h->f[i];
 	return NULL;
 }
@@ -534,8 +538,9 @@ static int host_ents(struct ents *es, const struct rctl_fleet *fl, uint32_t i,
 	int ret = 0;
 
 	if (by == RCTL_FLEET_BY_RULE) {
-		for (k = 0; k < h->n_f && !ret; k++)
-			ret = ent_add(es, h->f[k].id, i, h->f[k].status, h->f[k].target);
+		for (k = 0; k < h->n_f && !ret; k++)	/* roots only: consequences and limits count apart */
+			if (rctl_finding_counted(&h->f[k]))
+				ret = ent_add(es, h->f[k].id, i, h->f[k].status, h->f[k].target);
 		return ret;
 	}
 	if (!h->n_links)

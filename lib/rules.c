@@ -284,6 +284,11 @@ static void say_v(struct rctl_judge *j, const struct rctl_say *s, const char *fm
 	snprintf(f->evidence, sizeof(f->evidence), "%s", s->evidence ? s->evidence : "");
 	snprintf(f->fix, sizeof(f->fix), "%s", s->fix ? s->fix : "");
 	f->setting = rctl_rule_setting(f->id);
+	f->cause = NULL;
+	f->caused_by = -1;
+	f->root_id = f->limit = NULL;
+	f->root_target[0] = '\0';
+	f->n_consequences = 0;
 	owned_fix(j->h, f);
 	vsnprintf(f->message, sizeof(f->message), fmt, ap);
 	r->count[st]++;
@@ -618,6 +623,18 @@ void rctl_intent_of_port(const struct rctl_intent *in, const struct rctl_host *h
 	rctl_intent_for(in, d->driver, nd ? nd->driver : NULL, d->name, p->netdev, port, out);
 }
 
+/* The rule's root cause, where it applies to t, on the findings it just made there. */
+static void mark_cause(struct rctl_judge *j, const struct rctl_target *t, uint32_t from)
+{
+	const struct rctl_cause *c = j->rule->cause;
+
+	if (!c || !t->nd || !c->applies(t))
+		return;
+	for (; from < j->r->n; from++)
+		if (j->r->f[from].status != RCTL_PASS)
+			j->r->f[from].cause = c;
+}
+
 /*
  * Each target is judged against its port's intent: the global one with the
  * config sections that name the port (host-wide rules: the global one).
@@ -626,7 +643,7 @@ static void run_rule(struct rctl_judge *j)
 {
 	const struct rctl_intent *global = j->in;
 	struct rctl_intent port;
-	uint32_t cur[3] = { 0 };
+	uint32_t cur[3] = { 0 }, from;
 	struct rctl_target t;
 
 	if (j->rule->scope == RCTL_SCOPE_HOST) {
@@ -634,14 +651,138 @@ static void run_rule(struct rctl_judge *j)
 		return;
 	}
 	while (scope_next(j, &t, cur)) {
-		if (!parts_read(j, &t))
-			continue;
-		if (rctl_intent_has_sections(global)) {
-			rctl_intent_of_port(global, j->h, t.dev, t.port, &port);
-			j->in = &port;
+		from = j->r->n;
+		if (parts_read(j, &t)) {
+			if (rctl_intent_has_sections(global)) {
+				rctl_intent_of_port(global, j->h, t.dev, t.port, &port);
+				j->in = &port;
+			}
+			j->rule->fn(j, &t);
+			j->in = global;
 		}
-		j->rule->fn(j, &t);
-		j->in = global;
+		mark_cause(j, &t, from);
+	}
+}
+
+bool rctl_finding_counted(const struct rctl_finding *f)
+{
+	return !f->root_id && !f->limit;
+}
+
+static uint32_t root_of(const struct rctl_report *r, uint32_t i)
+{
+	while (r->f[i].caused_by >= 0)
+		i = (uint32_t)r->f[i].caused_by;
+	return i;
+}
+
+static void attach(struct rctl_report *r, uint32_t i, uint32_t root)
+{
+	root = root_of(r, root);
+	if (i == root || r->f[i].status > r->f[root].status)	/* a fail never hides under a warning */
+		return;
+	r->f[i].caused_by = (int32_t)root;
+}
+
+static bool same_port(const struct rctl_finding *a, const struct rctl_finding *b)
+{
+	return !strcmp(a->device, b->device) && a->port == b->port;
+}
+
+/* The findings of one root cause on one port: under its root rule's, else the first. */
+static void group_causes(struct rctl_report *r)
+{
+	uint32_t i, k, root;
+
+	for (i = 0; i < r->n; i++) {
+		const struct rctl_finding *f = &r->f[i];
+
+		if (!f->cause || f->caused_by >= 0)
+			continue;
+		root = i;
+		for (k = 0; k < r->n; k++)
+			if (r->f[k].cause == f->cause && same_port(&r->f[k], f) &&
+			    !strcmp(r->f[k].id, f->cause->root)) {
+				root = k;
+				break;
+			}
+		for (k = 0; k < r->n; k++)
+			if (k != root && r->f[k].cause == f->cause && same_port(&r->f[k], f) &&
+			    r->f[k].caused_by < 0)
+				attach(r, k, root);
+		r->f[root].limit = f->cause->limit;	/* the root's only: a fail left out stays one */
+	}
+}
+
+/*
+ * A VF's port judged on its PF ("DEV/PORT (VF via PF PF)") repeats the PF's
+ * own finding of the same rule on the same netdev: under it, or under the
+ * first VF's when the PF's port was not judged.
+ */
+static void group_vfs(struct rctl_report *r)
+{
+	uint32_t i, k, root;
+
+	for (i = 0; i < r->n; i++) {
+		const struct rctl_finding *f = &r->f[i];
+
+		if (f->status == RCTL_PASS || f->caused_by >= 0 || !strstr(f->target, " via PF "))
+			continue;
+		root = i;
+		for (k = 0; k < r->n; k++) {
+			const struct rctl_finding *g = &r->f[k];
+
+			if (k == i || g->id != f->id || g->status != f->status ||
+			    strcmp(g->netdev, f->netdev))
+				continue;
+			if (!strstr(g->target, " via PF ")) {
+				root = k;
+				break;
+			}
+			if (k < root)
+				root = k;
+		}
+		attach(r, i, root);
+	}
+}
+
+static void uncount(struct rctl_report *r, const struct rctl_finding *f)
+{
+	r->count[f->status]--;
+	r->area_count[f->area][f->status]--;
+}
+
+/* One root cause, one finding: group, mark the driver limits, count the roots. */
+static void report_group(struct rctl_report *r)
+{
+	uint32_t i, root;
+
+	group_causes(r);
+	group_vfs(r);
+	for (i = 0; i < r->n; i++) {
+		struct rctl_finding *f = &r->f[i];
+
+		if (f->caused_by < 0)
+			continue;
+		root = root_of(r, i);
+		f->caused_by = (int32_t)root;
+		f->root_id = r->f[root].id;
+		snprintf(f->root_target, sizeof(f->root_target), "%s", r->f[root].target);
+	}
+	for (i = 0; i < r->n; i++) {
+		struct rctl_finding *f = &r->f[i];
+
+		if (f->root_id) {
+			f->limit = r->f[f->caused_by].limit;
+			r->f[f->caused_by].n_consequences++;
+			r->n_caused++;
+			r->area_caused[f->area]++;
+			uncount(r, f);
+		} else if (f->limit) {
+			r->n_limit++;
+			r->area_limit[f->area]++;
+			uncount(r, f);
+		}
 	}
 }
 
@@ -659,6 +800,7 @@ void rctl_judge_rules(const struct rctl_host *h, const struct rctl_intent *in,
 		j.rule = &rules[i];
 		run_rule(&j);
 	}
+	report_group(r);
 	free(j.said);
 }
 
@@ -689,6 +831,10 @@ int rctl_report_exit(const struct rctl_report *r)
 
 static void set_status(struct rctl_report *r, struct rctl_finding *f, enum rctl_status st)
 {
+	if (!rctl_finding_counted(f)) {
+		f->status = st;
+		return;
+	}
 	r->count[f->status]--;
 	r->area_count[f->area][f->status]--;
 	f->status = st;

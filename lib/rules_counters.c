@@ -71,6 +71,46 @@ static uint64_t roce_lost(const struct rctl_target *t, char *which, size_t len)
 }
 
 /*
+ * A port none of whose counters means RoCE loss: irdma (irdma_hw_stat_descs,
+ * drivers/infiniband/hw/irdma/verbs.c, Linux 5.14 to 6.15, counts no RoCE
+ * sequence error, out-of-sequence packet, duplicate request or
+ * retransmission; its tcpRetransSegs is iWARP's TCP), or a driver the
+ * catalogue does not know. Silence there is no "0 lost": the one unknown,
+ * naming why. True when it was said.
+ */
+bool rctl_loss_unmeasurable(const struct rctl_target *t)
+{
+	bool found;
+
+	if (t->port->hw_err)
+		return false;
+	hw_sum(t, RCTL_ROLE_LOSS, &found, NULL, 0);
+	return !found;
+}
+
+static bool loss_unmeasurable(struct rctl_judge *j, const struct rctl_target *t)
+{
+	char ev[RCTL_FIELD_LEN * 2];
+
+	if (!rctl_loss_unmeasurable(t))
+		return false;
+	snprintf(ev, sizeof(ev), "%u hw_counters of %s, none a RoCE loss counter%s",
+		 t->port->n_hw, t->dev->driver,
+		 rctl_family_of(t->dev, NULL) == RCTL_FAM_ICE ?
+			 " (irdma_hw_stat_descs, irdma/verbs.c: tcpRetransSegs is iWARP's TCP)" :
+			 " in the catalogue");
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_UNKNOWN,
+				     .target = t->name,
+				     .expected = "a RoCE loss counter",
+				     .observed = "none",
+				     .evidence = ev },
+		 "%s counts no RoCE sequence error, out-of-sequence packet, duplicate request or "
+		 "retransmission: RoCE loss cannot be measured on '%s'", t->dev->driver, t->name);
+	return true;
+}
+
+/*
  * Discards come in two kinds, never added: the ethtool rows of the
  * catalogue are port counters (mlx5 *_phy and rx_prio#_buf_discard, bnxt_en
  * port_stats_ext rx_discard_packets_cos#, ice .nic), which on NPAR and
@@ -189,6 +229,8 @@ void rule_counters_loss(struct rctl_judge *j, const struct rctl_target *t)
 	char note[96];
 	uint64_t lost, fdisc, pdisc;
 
+	if (loss_unmeasurable(j, t))
+		return;
 	lost = roce_lost(t, which, sizeof(which));
 	if (!lost) {
 		rctl_pass(j, t, "+0", "+0", "no sequence error or retransmission over %.1f s",
@@ -222,6 +264,8 @@ void rule_counters_loss_budget(struct rctl_judge *j, const struct rctl_target *t
 	double rate = 0;
 	bool counted;
 
+	if (loss_unmeasurable(j, t))
+		return;
 	lost = roce_lost(t, which, sizeof(which));
 	counted = roce_packets(t, &pkts);
 	snprintf(exp, sizeof(exp), "loss rate <= %g", j->in->loss_budget);

@@ -86,24 +86,26 @@ int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
 }
 
 /*
- * Whether RoCE leaves this port untagged: a routable RoCE v2 GID on a netdev
- * that is no VLAN. Link-local GIDs do not count: every port has them on its
- * own netdev, also when all RoCE runs on a VLAN above it.
+ * Whether RoCE leaves this port untagged: no routable RoCE v2 GID on a VLAN
+ * (or none at all). Link-local GIDs do not count: every port has them on its
+ * own netdev, also when all RoCE runs on a VLAN above it. A port with RoCE
+ * on a VLAN is a PCP design even when its untagged netdev has an address
+ * too (management): dscp.trust_pcp warns about that address's GIDs.
  */
 bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p)
 {
 	const struct rctl_netdev *nd;
-	uint32_t i, n = 0;
+	uint32_t i;
 
 	for (i = 0; i < p->n_gids; i++) {
-		if (strcmp(p->gids[i].type, "RoCE v2") || !strncmp(p->gids[i].ip, "fe80:", 5))
+		if (strcmp(p->gids[i].type, "RoCE v2") || !p->gids[i].ip[0] ||
+		    !strncmp(p->gids[i].ip, "fe80:", 5))
 			continue;
-		n++;
 		nd = rctl_host_netdev(h, p->gids[i].netdev);
-		if (!nd || strcmp(nd->kind, "vlan"))
-			return true;
+		if (nd && !strcmp(nd->kind, "vlan"))
+			return false;
 	}
-	return !n;
+	return true;
 }
 
 /*
@@ -222,6 +224,62 @@ static void app_fix(const struct rctl_target *t, int d, int p, const bool prios[
 			 "again after it)");
 }
 
+/* A routable GID of p on a netdev that is no VLAN: RoCE through it leaves untagged. */
+static bool untagged_gid(const struct rctl_host *h, const struct rctl_port *p, uint32_t i)
+{
+	const struct rctl_netdev *nd;
+
+	if (!p->gids[i].ip[0] || !strncmp(p->gids[i].ip, "fe80:", 5))
+		return false;
+	nd = rctl_host_netdev(h, p->gids[i].netdev);
+	return !nd || strcmp(nd->kind, "vlan");
+}
+
+/* Whether some RoCE of p leaves untagged: a routable GID on no VLAN. */
+static bool any_untagged_gid(const struct rctl_host *h, const struct rctl_port *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n_gids; i++)
+		if (untagged_gid(h, p, i))
+			return true;
+	return false;
+}
+
+/*
+ * A PCP design (RoCE on VLANs, their egress-qos-map giving the PCP) whose
+ * untagged netdev also has an address (management): RoCE through that
+ * address's GIDs leaves without a tag and lands on priority 0, RoCE on the
+ * VLANs does not. A warning naming those GIDs, not a failure of the port.
+ */
+static void untagged_gids(struct rctl_judge *j, const struct rctl_target *t, const bool prios[8])
+{
+	const struct rctl_port *p = t->port;
+	char got[RCTL_FIELD_LEN], fix[RCTL_FIELD_LEN * 2];
+	size_t o = 0;
+	uint32_t i, n = 0;
+
+	got[0] = '\0';
+	for (i = 0; i < p->n_gids; i++)
+		if (untagged_gid(j->h, p, i) && o < sizeof(got)) {
+			o += snprintf(got + o, sizeof(got) - o, "%sGID %u (%s %s on '%s')",
+				      n++ ? ", " : "", p->gids[i].index, p->gids[i].type,
+				      p->gids[i].ip, p->gids[i].netdev);
+		}
+	o = snprintf(fix, sizeof(fix), "use the VLANs' GIDs for RoCE, or trust DSCP: ");
+	app_fix(t, j->in->dscp, j->in->prio, prios, fix + o, sizeof(fix) - o);
+	rctl_say(j,
+		 &(struct rctl_say){ .status = RCTL_WARN,
+				     .target = t->name,
+				     .expected = "RoCE tagged on its VLANs",
+				     .observed = got,
+				     .evidence = "trust pcp (no DSCP entries); routable GIDs on an untagged netdev",
+				     .fix = fix },
+		 "the port trusts PCP: RoCE through %s leaves untagged and lands on prio 0 "
+		 "(RoCE on the VLANs keeps its PCP)", got);
+	rctl_emit_setting(j, RCTL_SET_NONE);	/* a design choice: tune changes no trust here */
+}
+
 void rule_dscp_trust_pcp(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char fix[320];
@@ -232,6 +290,8 @@ void rule_dscp_trust_pcp(struct rctl_judge *j, const struct rctl_target *t)
 		rctl_pass(j, t, "trust dscp", "trust dscp", "the port classifies by DSCP");
 	} else if (!rctl_roce_untagged(j->h, t->port)) {
 		vlan_pcp(j, t);
+		if (any_untagged_gid(j->h, t->port))
+			untagged_gids(j, t, prios);
 	} else {
 		app_fix(t, j->in->dscp, j->in->prio, prios, fix, sizeof(fix));
 		rctl_say(j,

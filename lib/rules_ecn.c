@@ -19,16 +19,24 @@ bool rctl_dcqcn_hardwired_off(const struct rctl_target *t)
 }
 
 /*
- * Broadcom's out-of-tree bnxt_re: ecn_marking is the ECN codepoint of RoCE
- * packets (configfs.c ecn_marking_show/_store: tos_ecn, 0..2). At 0 they
- * leave Not-ECT, which no switch marks: ECN is off whatever ecn_enable says.
+ * The ECN codepoint of the RoCE packets this host sends, 0 Not-ECT, which
+ * no switch marks: the reaction point never gets a CNP, whatever the
+ * enable says; the notification point still answers the peers' marked
+ * packets. Broadcom's out-of-tree bnxt_re shows it as configfs ecn_marking
+ * (configfs.c ecn_marking_show/_store: tos_ecn, 0..2), inbox bnxt_re as
+ * debugfs cc_config/tos_ecn (debugfs.c); both are cc_param->tos_ecn, which
+ * bnxt_qplib_modify_cc() (qplib_sp.c, Linux 6.15) sends in tos_dscp_tos_ecn.
  */
 static bool not_ect(const struct rctl_cc *cc)
 {
 	uint64_t v;
 
-	return cc->st.ok && !strcmp(cc->source, "bnxt_re-configfs") &&
-	       rctl_cc_get(cc, "ecn_marking", &v) && !v;
+	if (!cc->st.ok)
+		return false;
+	if (!strcmp(cc->source, "bnxt_re-configfs"))
+		return rctl_cc_get(cc, "ecn_marking", &v) && !v;
+	return !strcmp(cc->source, "bnxt_re-debugfs") && rctl_cc_get(cc, "ecn_enable", &v) && v &&
+	       rctl_cc_get(cc, "tos_ecn", &v) && !v;
 }
 
 int rctl_ecn_on(const struct rctl_target *t, int prio, bool np)
@@ -42,14 +50,8 @@ int rctl_ecn_on(const struct rctl_target *t, int prio, bool np)
 		return -2;
 	if (cc->enable_known)
 		return np ? cc->np_enable[prio] : cc->rp_enable[prio];
-	if (rctl_cc_get(cc, "ecn_enable", &v)) {	/* bnxt_re: both sides */
-		uint64_t ect;
-
-		/* inbox bnxt_re: packets without ECT bits (tos_ecn 0) are never marked */
-		if (v && rctl_cc_get(cc, "tos_ecn", &ect) && !ect)
-			return 0;
+	if (rctl_cc_get(cc, "ecn_enable", &v))	/* bnxt_re: both sides */
 		return v != 0;
-	}
 	if (rctl_cc_get(cc, "roce_dcqcn_enable", &v))	/* irdma */
 		return v != 0;
 	return -1;
@@ -73,7 +75,9 @@ const char *rctl_ecn_evidence(const struct rctl_target *t, bool np)
 		return "upstream irdma: dcqcn_en false in every RoCE QP context "
 		       "(irdma/verbs.c irdma_roce_fill_and_set_qpctx_info)";
 	if (!np && not_ect(&t->nd->cc))
-		return "bnxt_re-configfs ecn_marking 0: RoCE packets leave Not-ECT (driver copy)";
+		return strcmp(t->nd->cc.source, "bnxt_re-debugfs") ?
+		       "bnxt_re-configfs ecn_marking 0: RoCE packets leave Not-ECT (driver copy)" :
+		       "bnxt_re-debugfs tos_ecn 0: RoCE packets leave Not-ECT (bnxt_qplib_modify_cc)";
 	return rctl_cc_evidence(&t->nd->cc);
 }
 
@@ -90,6 +94,11 @@ void rctl_ecn_fix(const struct rctl_target *t, int prio, bool np, char *buf, siz
 		snprintf(buf, len, "Intel's out-of-tree irdma for %s, then echo 1 > "
 			 "%s/irdma/%s/roce_dcqcn_enable (upstream irdma has no DCQCN switch)",
 			 t->dev->name, rctl_configfs(), t->dev->name);
+		return;
+	}
+	if (!np && not_ect(cc) && !strcmp(cc->source, "bnxt_re-debugfs")) {
+		snprintf(buf, len, "bnxt_setupcc.sh or niccli (Broadcom) for %s: tos_ecn 1 "
+			 "(inbox bnxt_re's cc_config is read-only)", nd->name);
 		return;
 	}
 	if (!np && not_ect(cc)) {		/* ECT(1): the codepoint a switch marks */
@@ -197,8 +206,8 @@ static void ecn_side(struct rctl_judge *j, const struct rctl_target *t, bool np)
 				     .fix = fix },
 		 "ECN %s is off for RoCE prio %d: %s", side, p,
 		 np		     ? "no CNPs are sent, senders never slow down" :
-		 not_ect(&t->nd->cc) ? "RoCE packets leave Not-ECT (ecn_marking 0), no "
-				       "switch marks them, this host never slows down" :
+		 not_ect(&t->nd->cc) ? "RoCE packets leave Not-ECT, no switch marks them, "
+				       "this host never slows down" :
 				       "CNPs are ignored, this host never slows down");
 	rctl_emit_setting(j, rctl_ecn_setting(t, np));
 }

@@ -286,9 +286,34 @@ void rule_pfc_buffer(struct rctl_judge *j, const struct rctl_target *t)
  * 0 % class a share instead ("tc-bw TC:50") would break the sum of 100 that
  * mlx5, bnxt_en and ice require and take bandwidth from the other classes.
  */
+/*
+ * ice in DSCP mode ignores prio-tc (rctl_ets_prio_tc_fixed): a TC at 0 % gets
+ * a share; a TC shared with the CNP priority has no host fix. True when so.
+ */
+static bool ets_fix_fixed_map(const struct rctl_target *t, const struct rctl_ets *e, int p,
+			      char *fix, size_t len)
+{
+	int tc = e->prio_tc[p] & 7;
+	uint8_t bw[8];
+
+	if (!rctl_ets_prio_tc_fixed(rctl_family_of(t->dev, t->nd), t->nd))
+		return false;
+	if (e->tc_tsa[tc] == RCTL_TSA_ETS && !e->tc_tx_bw[tc] && rctl_ets_share_for(e, tc, bw)) {
+		rctl_render_tc_bw(t->nd->name, e->tc_tx_bw, bw, fix, len);
+		snprintf(fix + strlen(fix), len - strlen(fix), " (ice in DSCP mode ignores prio-tc: "
+			 "tc %d needs a share)", tc);
+	} else {
+		snprintf(fix, len, "none on the host: ice in DSCP mode keeps its priority->TC map "
+			 "(ice_dcbnl_setets)");
+	}
+	return true;
+}
+
 static void ets_fix(const struct rctl_target *t, const struct rctl_ets *e, int p, int want,
 		    char *fix, size_t len)
 {
+	if (ets_fix_fixed_map(t, e, p, fix, len))
+		return;
 	if (want >= 0)
 		rctl_render_prio_tc(t->nd->name, p, want, fix, len);
 	else
@@ -321,6 +346,8 @@ void rule_pfc_ets(struct rctl_judge *j, const struct rctl_target *t)
 					     .observed = got,
 					     .fix = fix },
 			 "tc %d of RoCE prio %d has an ETS share of 0%%", tc, p);
+		if (rctl_ets_prio_tc_fixed(rctl_family_of(t->dev, t->nd), t->nd))
+			rctl_emit_setting(j, RCTL_SET_ETS_BW);	/* a share, not a move */
 	} else if (want != RCTL_ETS_OK) {
 		/* one queue per TC: CNPs would wait behind the data they report on */
 		rctl_say(j,
@@ -332,6 +359,8 @@ void rule_pfc_ets(struct rctl_judge *j, const struct rctl_target *t)
 			 "CNP prio %d shares tc %d with RoCE prio %d: CNPs queue "
 			 "behind the congestion they report",
 			 cp, tc, p);
+		if (rctl_ets_prio_tc_fixed(rctl_family_of(t->dev, t->nd), t->nd))
+			rctl_emit_setting(j, RCTL_SET_ETS_BW);	/* tune's change: no host fix */
 	} else if (rate) {
 		snprintf(fix, sizeof(fix), "dcb maxrate set dev %s tc-maxrate %d:0", t->nd->name,
 			 tc);

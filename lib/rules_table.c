@@ -17,6 +17,32 @@
 #define SAYS(p) .parts = RCTL_NEED_##p, .says = RCTL_NEED_##p
 #define NEEDS(p) .parts = RCTL_NEED_##p
 
+/*
+ * Root causes (rules.h): the findings each explains are grouped under its
+ * root's. All here are documented driver limits.
+ */
+static const struct rctl_cause irdma_no_dcqcn = {
+	.root = "dcqcn.params",
+	.applies = rctl_dcqcn_hardwired_off,
+	.limit = "upstream irdma turns DCQCN off in every RoCE QP and has no switch for it "
+		 "(drivers/infiniband/hw/irdma/verbs.c irdma_roce_fill_and_set_qpctx_info)",
+};
+
+static const struct rctl_cause no_loss_counter = {
+	.root = "counters.loss_budget",
+	.applies = rctl_loss_unmeasurable,
+	.limit = "the driver counts no RoCE sequence error, out-of-sequence packet, duplicate "
+		 "request or retransmission (irdma: irdma_hw_stat_descs, irdma/verbs.c)",
+};
+
+static const struct rctl_cause no_prio_packets = {
+	.root = "traffic.lossless_share",
+	.applies = rctl_prio_share_unmeasurable,
+	.limit = "the driver counts PFC frames per priority but no packets per priority or "
+		 "traffic class, so which priority RoCE used cannot be measured (ice: "
+		 "ice_gstrings_pf_stats, drivers/net/ethernet/intel/ice/ice_ethtool.c)",
+};
+
 /* The one table; the man page rocectl-check(8) lists the same ids. */
 const struct rctl_rule rctl_rules[] = {
 	R("pfc.prio_disabled", PFC, QOS, "pfc", rule_pfc_prio_disabled,
@@ -27,7 +53,8 @@ const struct rctl_rule rctl_rules[] = {
 	R("pfc.cnp_prio", PFC, QOS, "pfc", rule_pfc_cnp_prio,
 	  "PFC is on for the CNP priority", NEEDS(PFC)),
 	R("pfc.without_ecn", PFC, QOS, "ecn", rule_pfc_without_ecn,
-	  "PFC is on for the RoCE priority but ECN/DCQCN is off: pause storms, head-of-line blocking", NEEDS(PFC)),
+	  "PFC is on for the RoCE priority but ECN/DCQCN is off: pause storms, head-of-line blocking", NEEDS(PFC),
+	  .cause = &irdma_no_dcqcn),
 	R("pfc.global_pause", PFC, QOS, "pfc", rule_pfc_global_pause,
 	  "global 802.3x pause is on together with, or instead of, PFC", SAYS(PAUSE)),
 	R("pfc.buffer", PFC, QOS, "pfc", rule_pfc_buffer,
@@ -41,16 +68,16 @@ const struct rctl_rule rctl_rules[] = {
 	R("pfc.lldpad", PFC, HOST, "pfc", rule_pfc_lldpad,
 	  "lldpad runs and may override the host's DCB settings"),
 	R("ecn.np_disabled", ECN, PF, "ecn", rule_ecn_np_disabled,
-	  "ECN notification point (CNP generation) is off on the RoCE priority"),
+	  "ECN notification point (CNP generation) is off on the RoCE priority", .cause = &irdma_no_dcqcn),
 	R("ecn.rp_disabled", ECN, PF, "ecn", rule_ecn_rp_disabled,
-	  "ECN reaction point (rate reduction) is off on the RoCE priority"),
+	  "ECN reaction point (rate reduction) is off on the RoCE priority", .cause = &irdma_no_dcqcn),
 	R("ecn.without_pfc", ECN, PF, "ecn", rule_ecn_without_pfc,
 	  "ECN is on but PFC is off in the lossless profile: throughput collapses on the first drop", NEEDS(PFC)),
 	R("ecn.sriov_vf", ECN, NETDEV, "sriov", rule_ecn_sriov_vf,
 	  "the RoCE netdev is an SR-IOV VF: judged on its PF when the PF is in the model, else a pointer to it"),
 	R("dcqcn.params", DCQCN, PF, "ecn", rule_dcqcn_params,
 	  "DCQCN parameters and where they were read; unreadable (debugfs, root) is unknown",
-	  SAYS(CC), .unreadable = rule_dcqcn_params_unreadable),
+	  SAYS(CC), .unreadable = rule_dcqcn_params_unreadable, .cause = &irdma_no_dcqcn),
 	R("dscp.trust_pcp", DSCP, QOS, "dscp", rule_dscp_trust_pcp,
 	  "the port trusts PCP while RoCE runs untagged, or on a VLAN whose egress-qos-map gives it another PCP", SAYS(APP)),
 	R("dscp.missing", DSCP, QOS, "dscp", rule_dscp_missing,
@@ -88,10 +115,12 @@ const struct rctl_rule rctl_rules[] = {
 	   "the NIC dropped received packets for lack of buffer during the interval"),
 	RD("counters.no_wqe", COUNTERS, PORT, "counters", rule_counters_no_wqe,
 	   "the receiver had no WQE posted (an application problem, not the fabric)"),
-	RD("counters.loss", COUNTERS, PORT, "counters", rule_counters_loss,
-	   "sequence errors, out-of-sequence packets or retransmissions rose; where the loss is"),
-	RD("counters.loss_budget", COUNTERS, PORT, "counters", rule_counters_loss_budget,
-	   "RoCE loss rate (sequence errors + out-of-sequence + retransmissions) / packets over the budget"),
+	R("counters.loss", COUNTERS, PORT, "counters", rule_counters_loss,
+	  "sequence errors, out-of-sequence packets or retransmissions rose; where the loss is",
+	  .needs_deltas = true, .cause = &no_loss_counter),
+	R("counters.loss_budget", COUNTERS, PORT, "counters", rule_counters_loss_budget,
+	  "RoCE loss rate (sequence errors + out-of-sequence + retransmissions) / packets over the budget",
+	  .needs_deltas = true, .cause = &no_loss_counter),
 	R("counters.optional_cc", COUNTERS, PORT, "counters", rule_counters_optional_cc,
 	  "optional congestion counters (cc_*) are not enabled, so received CNPs are invisible"),
 	R("firewall.roce_udp", FIREWALL, HOST, "firewall", rule_firewall_roce_udp,
@@ -116,7 +145,7 @@ const struct rctl_rule rctl_rules[] = {
 	  "the switch port's maximum frame size is below the host's frames (MTU + 18, + 4 with a VLAN tag)"),
 	R("traffic.lossless_share", TRAFFIC, QOS, "traffic", rule_traffic_lossless_share,
 	  "RoCE packets moved but the lossless priority carried less than half of them (port per-priority counters)",
-	  .needs_deltas = true, NEEDS(PFC)),
+	  .needs_deltas = true, NEEDS(PFC), .cause = &no_prio_packets),
 	R("traffic.consumer_class", TRAFFIC, NETDEV, "traffic", rule_traffic_consumer_class,
 	  "an RDMA consumer (NCCL, UCX, Ceph, rdma_cm, a kernel ULP) sends at a traffic class that lands on a priority without PFC; unknown where the host cannot tell"),
 	R("nvmf.state", NVMF, HOST, "nvmf-host", rule_nvmf_state,

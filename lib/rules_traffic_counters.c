@@ -233,6 +233,20 @@ static void not_measurable(struct rctl_judge *j, const struct rctl_target *t, co
 		 "which priority RoCE used cannot be measured: %s", why);
 }
 
+/*
+ * A driver the catalogue knows to count PFC frames per priority but no
+ * packets per priority (ice: ice_gstrings_pf_stats, ice_ethtool.c) can never
+ * say where RoCE went: a documented driver limit (rctl_rules' .cause), not a
+ * fault of the host. A driver the catalogue does not know stays unknown.
+ */
+bool rctl_prio_share_unmeasurable(const struct rctl_target *t)
+{
+	const char *drv = t->nd ? t->nd->driver : "";
+
+	return drv[0] && !rctl_catalog_role_counter(drv, RCTL_SRC_ETHTOOL, RCTL_ROLE_PRIO_RX_PKTS) &&
+	       rctl_catalog_role_counter(drv, RCTL_SRC_ETHTOOL, RCTL_ROLE_PFC_RX);
+}
+
 void rule_traffic_lossless_share(struct rctl_judge *j, const struct rctl_target *t)
 {
 	char exp[48], got[96], ev[RCTL_FIELD_LEN * 2];

@@ -193,6 +193,17 @@ static const struct rctl_setting_row rows[] = {
 	  "give a 0 % class a share it would take from the others", NULL, RCTL_PHASE_ETS,
 	  "a share is the operator's bandwidth policy: tune does not divide it", "dcb ets set ... tc-bw",
 	  DCB_SRC },
+	/*
+	 * ice in DSCP mode keeps its priority -> TC map (ice_dcbnl_setets copies
+	 * prio_tc only in VLAN mode): a RoCE TC at 0 % needs a share. tune names
+	 * the shares and leaves them to the operator (no undo of shares).
+	 */
+	{ RCTL_SET_ETS_BW, RCTL_FAM_ICE, DCBNL_ETS, NULL, 10, true,
+	  "in DSCP mode the only fix of a RoCE TC at 0 %: prio-tc is ignored there (the TC of a priority "
+	  "is fixed, identity after the switch to DSCP mode)", NULL, RCTL_PHASE_ETS,
+	  "a share is the operator's bandwidth policy: tune names it (half of the largest share) and "
+	  "does not write it", "dcb ets set dev IF tc-bw TC:BW ...",
+	  ICE_SRC " ice_dcbnl_setets (prio_tc only while pfc_mode is ICE_QOS_MODE_VLAN), ice_dcbnl_setapp" },
 	/* APP */
 	{ RCTL_SET_APP_DSCP, RCTL_FAM_UNKNOWN, DCBNL_APP,
 	  "dcbnl IEEE_SET / IEEE_DEL APP, one struct dcb_app each; the dcbnl core keeps a list: add the "
@@ -245,6 +256,15 @@ static const struct rctl_setting_row rows[] = {
 	  "then apply", RCTL_PHASE_CC, NULL, BNXT_TOOL, BNXT_SRC_OOT },
 	{ RCTL_SET_ECN, RCTL_FAM_BNXT, BNXT_DBG "enable_cc, tos_ecn", NULL, 10, true, NULL, NULL,
 	  RCTL_PHASE_CC, "inbox bnxt_re's cc_config is read-only to tune", BNXT_TOOL, BNXT_SRC_DBG },
+	/*
+	 * The same field as ecn_marking above: cc_param->tos_ecn, which
+	 * bnxt_qplib_modify_cc() sends in tos_dscp_tos_ecn. 0 leaves RoCE
+	 * packets Not-ECT; the notification point still answers the peers.
+	 */
+	{ RCTL_SET_ECN_MARKING, RCTL_FAM_BNXT, BNXT_DBG "tos_ecn (0 Not-ECT, 1 ECT(1), 2 ECT(0))", NULL,
+	  10, true, "the ECN bits of every RoCE packet the function sends", NULL, RCTL_PHASE_CC,
+	  "inbox bnxt_re's cc_config is read-only to tune", BNXT_TOOL,
+	  BNXT_SRC_DBG ", qplib_sp.c bnxt_qplib_modify_cc" },
 	{ RCTL_SET_ECN, RCTL_FAM_ICE_OOT, "configfs irdma/<dev>/roce_dcqcn_enable (decimal)",
 	  "the same file, \"1\"", 10, true, NULL, "write the old value", RCTL_PHASE_CC, NULL, NULL,
 	  "Intel irdma out-of-tree configfs" },
@@ -460,6 +480,17 @@ void rctl_render_prio_tc(const char *ifname, int prio, int tc, char *buf, size_t
 	snprintf(buf, len, "dcb ets set dev %s prio-tc %d:%d", ifname, prio, tc);
 }
 
+void rctl_render_tc_bw(const char *ifname, const uint8_t old[8], const uint8_t bw[8], char *buf,
+		       size_t len)
+{
+	size_t o = snprintf(buf, len, "dcb ets set dev %s tc-bw", ifname);
+	int i;
+
+	for (i = 0; i < 8 && o < len; i++)
+		if (old[i] != bw[i])
+			o += snprintf(buf + o, len - o, " %d:%u", i, bw[i]);
+}
+
 void rctl_render_app(const char *ifname, const char *verb, uint32_t dscp, uint32_t prio,
 		     char *buf, size_t len)
 {
@@ -511,6 +542,48 @@ int rctl_ets_wanted_tc(const struct rctl_ets *e, int prio, int cnp_prio)
 		return RCTL_ETS_OK;
 	tc = ets_pick_tc(e, prio);
 	return tc < 0 ? RCTL_ETS_NO_TC : tc;
+}
+
+bool rctl_ets_prio_tc_fixed(enum rctl_family f, const struct rctl_netdev *nd)
+{
+	uint32_t i;
+
+	if ((f != RCTL_FAM_ICE && f != RCTL_FAM_ICE_OOT) || !nd->app.st.ok ||
+	    (nd->dcbx.st.ok && nd->dcbx.mode & RCTL_DCBX_LLD_MANAGED))
+		return false;
+	for (i = 0; i < nd->app.n_apps; i++)
+		if (nd->app.apps[i].selector == RCTL_APP_SEL_DSCP)
+			return true;
+	return false;
+}
+
+void rctl_ets_ice_dscp_reset(const struct rctl_ets *e, struct rctl_ets *out)
+{
+	unsigned int max_tc = e->ets_cap >= 1 && e->ets_cap <= 8 ? e->ets_cap : 8, i;
+
+	*out = *e;
+	out->willing = false;
+	for (i = 0; i < max_tc; i++) {
+		out->tc_tx_bw[i] = i ? 0 : 100;
+		out->tc_tsa[i] = RCTL_TSA_ETS;
+		out->prio_tc[i] = (uint8_t)i;
+	}
+}
+
+bool rctl_ets_share_for(const struct rctl_ets *e, int tc, uint8_t bw[8])
+{
+	int i, donor = -1;
+
+	memcpy(bw, e->tc_tx_bw, 8);
+	for (i = 0; i < 8; i++)
+		if (i != tc && e->tc_tsa[i] == RCTL_TSA_ETS && e->tc_tx_bw[i] > 1 &&
+		    (donor < 0 || e->tc_tx_bw[i] > e->tc_tx_bw[donor]))
+			donor = i;
+	if (donor < 0 || tc < 0 || tc > 7)
+		return false;
+	bw[tc] = (uint8_t)(bw[tc] + bw[donor] / 2);
+	bw[donor] = (uint8_t)(bw[donor] - bw[donor] / 2);
+	return true;
 }
 
 bool rctl_ets_cnp_shares(const struct rctl_ets *e, int prio, int cnp_prio)

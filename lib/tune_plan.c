@@ -43,10 +43,11 @@ enum rctl_setting rctl_tune_setting_id(const struct rctl_tune_change *c)
 		enum rctl_setting sid;
 	} names[] = {
 		{ "dscp mode: ", RCTL_SET_APP_DSCP }, { "global pause", RCTL_SET_PAUSE }, { "prio-tc", RCTL_SET_ETS_PRIO_TC },
+		{ "tc-bw", RCTL_SET_ETS_BW },
 		{ "prio-pfc", RCTL_SET_PFC }, { "dscp-prio", RCTL_SET_APP_DSCP },
 		{ "trust", RCTL_SET_TRUST }, { "roce_np enable", RCTL_SET_ECN_NP },
 		{ "roce_rp enable", RCTL_SET_ECN_RP }, { "ecn_enable", RCTL_SET_ECN },
-		{ "tos_ecn", RCTL_SET_ECN }, { "ecn_marking", RCTL_SET_ECN_MARKING }, { "roce_dcqcn_enable", RCTL_SET_ECN },
+		{ "tos_ecn", RCTL_SET_ECN_MARKING }, { "ecn_marking", RCTL_SET_ECN_MARKING }, { "roce_dcqcn_enable", RCTL_SET_ECN },
 		{ "congestion control", RCTL_SET_ECN }, { "roce_prio", RCTL_SET_ROCE_PRIO },
 		{ "roce_dscp", RCTL_SET_ROCE_DSCP }, { "np_cnp_dscp", RCTL_SET_CNP_DSCP },
 		{ "np_cnp_prio", RCTL_SET_CNP_PRIO }, { RCTL_CM_TOS_FILE, RCTL_SET_CM_TOS },
@@ -208,17 +209,67 @@ static bool ice_mode_switch(const struct planner *pl, const struct tgt *t)
 	return false;
 }
 
+/*
+ * ice in DSCP mode, or after the plan's first DSCP entry switches it there
+ * ("after": TC 0 100 %, identity map, then the ETS write of plan_ets, whose
+ * prio_tc ice ignores): a RoCE TC at 0 % is fixed by a share, which tune
+ * names and leaves to the operator (the settings table's ets-tc-bw row); a
+ * TC shared with the CNP priority has no host fix.
+ */
+static void plan_ets_share(struct planner *pl, const struct tgt *t, const struct rctl_ets *after,
+			   bool switched)
+{
+	const struct rctl_setting_row *row = rctl_setting_row(RCTL_SET_ETS_BW, t->fam);
+	int p = pl->in->prio, tc = after->prio_tc[p] & 7;
+	struct rctl_tune_change *c;
+	uint8_t bw[8];
+
+	if (rctl_ets_wanted_tc(after, p, pl->in->cnp_prio) == RCTL_ETS_OK)
+		return;
+	c = add(pl, RCTL_TUNE_ETS, RCTL_AREA_PFC, t->nd->name, "tc-bw");
+	if (!c)
+		return;
+	S(c->ifname, "%s", t->nd->name);
+	S(c->driver, "%s", nd_driver(t));
+	S(c->from, "tc %d: %u%%", tc, after->tc_tx_bw[tc]);
+	S(c->via, "dcbnl RTM_SETDCB IEEE_SET ETS");
+	if (switched)
+		S(c->warning, "ice: the first DSCP entry switches '%s' to DSCP mode and resets ETS "
+		  "(TC 0 100 %%, identity prio->TC map): computed for that state", t->nd->name);
+	if (after->tc_tsa[tc] == RCTL_TSA_ETS && !after->tc_tx_bw[tc] &&
+	    rctl_ets_share_for(after, tc, bw)) {
+		S(c->to, "tc %d: %u%%", tc, bw[tc]);
+		rctl_render_tc_bw(t->nd->name, after->tc_tx_bw, bw, c->command, sizeof(c->command));
+		S(c->skip, "ice in DSCP mode ignores prio-tc; %s", row ? row->blocked : "a share");
+	} else {
+		S(c->to, "RoCE prio %d without CNP prio %d", p, pl->in->cnp_prio);
+		S(c->skip, "ice in DSCP mode keeps its priority->TC map (ice_dcbnl_setets): "
+		  "no host fix");
+	}
+	dcb_owner(pl, t, c);
+}
+
 static void plan_ets(struct planner *pl, const struct tgt *t)
 {
 	const struct rctl_ets *e = &t->nd->ets;
 	int p = pl->in->prio, tc, ntc;
-	bool again = ice_mode_switch(pl, t);
+	bool again = ice_mode_switch(pl, t), fixed;
 	struct rctl_tune_change *c;
+	struct rctl_ets after;
 
 	if (!e->st.ok)		/* PFC reports an unreadable DCB already */
 		return;
+	fixed = again || rctl_ets_prio_tc_fixed(t->fam, t->nd);
 	tc = e->prio_tc[p] & 7;
-	ntc = rctl_ets_wanted_tc(e, p, pl->in->cnp_prio);
+	ntc = fixed ? RCTL_ETS_OK : rctl_ets_wanted_tc(e, p, pl->in->cnp_prio);
+	after = *e;
+	if (again) {	/* the reset, then this write's shares; its prio_tc ignored */
+		rctl_ets_ice_dscp_reset(e, &after);
+		memcpy(after.tc_tx_bw, e->tc_tx_bw, 8);
+		memcpy(after.tc_tsa, e->tc_tsa, 8);
+	}
+	if (fixed)
+		plan_ets_share(pl, t, &after, again);
 	if (ntc == RCTL_ETS_OK && !again)
 		return;
 	c = add(pl, RCTL_TUNE_ETS, ntc == RCTL_ETS_OK ? RCTL_AREA_DSCP : RCTL_AREA_PFC, t->nd->name,
@@ -235,7 +286,9 @@ static void plan_ets(struct planner *pl, const struct tgt *t)
 	S(c->from, "%d:%d", p, tc);
 	S(c->via, "dcbnl RTM_SETDCB IEEE_SET ETS");
 	if (again)
-		S(c->warning, "ice: the first DSCP entry resets ETS; written again after it");
+		S(c->warning, "ice: the first DSCP entry switches to DSCP mode and resets ETS (TC 0 100 %%, "
+		  "identity prio->TC map); its shares written again after it, prio-tc ignored from then "
+		  "on, the old map restored by revert");
 	dcb_owner(pl, t, c);
 	if (ntc == RCTL_ETS_NO_TC) {
 		S(c->to, "a traffic class of its own with bandwidth");
@@ -365,17 +418,21 @@ static void plan_ecn_enables(struct planner *pl, const struct tgt *t)
 	} else if (rctl_cc_get(cc, "ecn_enable", &v) && !v) {
 		S(path, "%s/ecn_enable", cc->path);
 		add_file(pl, t, RCTL_AREA_ECN, "ecn_enable", path, 0, 1);
-	} else if (rctl_cc_get(cc, "tos_ecn", &v) && !v) {	/* inbox bnxt_re */
-		S(path, "%s/tos_ecn", cc->path);
-		add_file(pl, t, RCTL_AREA_ECN, "tos_ecn", path, 0, 1);
 	} else if (rctl_cc_get(cc, "roce_dcqcn_enable", &v) && !v) {
 		S(path, "%s/roce_dcqcn_enable", cc->path);
 		add_file(pl, t, RCTL_AREA_ECN, "roce_dcqcn_enable", path, 0, 1);
 	}
-	/* Broadcom's bnxt_re: RoCE packets Not-ECT (ecn_marking 0) are never marked. */
+	/*
+	 * bnxt_re: RoCE packets Not-ECT are never marked; the field is
+	 * cc_param->tos_ecn, out-of-tree configfs ecn_marking, inbox debugfs
+	 * tos_ecn (qplib_sp.c bnxt_qplib_modify_cc).
+	 */
 	if (t->fam == RCTL_FAM_BNXT_OOT && rctl_cc_get(cc, "ecn_marking", &v) && !v) {
 		S(path, "%s/ecn_marking", cc->path);
 		add_file(pl, t, RCTL_AREA_ECN, "ecn_marking", path, 0, RCTL_ECN_MARKING_ECT1);
+	} else if (!strcmp(cc->source, "bnxt_re-debugfs") && rctl_cc_get(cc, "tos_ecn", &v) && !v) {
+		S(path, "%s/tos_ecn", cc->path);
+		add_file(pl, t, RCTL_AREA_ECN, "tos_ecn", path, 0, RCTL_ECN_MARKING_ECT1);
 	}
 }
 

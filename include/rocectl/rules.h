@@ -47,6 +47,8 @@ enum rctl_area {
 
 #define RCTL_FIELD_LEN 160
 
+struct rctl_cause;
+
 struct rctl_finding {
 	const char *id;			/* rule id, static */
 	enum rctl_area area;
@@ -68,15 +70,39 @@ struct rctl_finding {
 	 * key tune's change of it carries too; RCTL_SET_NONE when none.
 	 */
 	enum rctl_setting setting;
+	/*
+	 * One root cause, one finding (the runner's grouping, rules.c): a
+	 * consequence names its root finding (root_id, root_target; caused_by
+	 * its index in the report, -1 for none, which a copy of the finding
+	 * does not keep); a root counts its consequences. "limit" is set on a
+	 * root that is a documented driver limit, which no host setting
+	 * changes, and on its consequences.
+	 */
+	const struct rctl_cause *cause;	/* the root cause that applied to its target */
+	int32_t caused_by;
+	const char *root_id;
+	char root_target[RCTL_NAME_LEN * 2];
+	uint32_t n_consequences;
+	const char *limit;
 };
 
+/*
+ * count[] and area_count[] hold the findings that stand on their own: a
+ * consequence counts under its root only (n_caused), a driver limit and its
+ * consequences not at all (n_limit roots): neither makes the exit status.
+ */
 struct rctl_report {
 	struct rctl_finding *f;
 	uint32_t n;
 	uint32_t count[RCTL_STATUS_N];
 	uint32_t area_count[RCTL_AREA_N][RCTL_STATUS_N];
+	uint32_t n_limit, n_caused;
+	uint32_t area_limit[RCTL_AREA_N], area_caused[RCTL_AREA_N];
 	bool oom;			/* a finding was lost to allocation */
 };
+
+/* Whether a finding counts by its status: no consequence, no driver limit. */
+bool rctl_finding_counted(const struct rctl_finding *f);
 
 /* A port the rules look at: RDMA port, its netdev (NULL when none). */
 struct rctl_target {
@@ -154,6 +180,21 @@ void rctl_intent_of_port(const struct rctl_intent *in, const struct rctl_host *h
 			 const struct rctl_device *d, const struct rctl_port *p,
 			 struct rctl_intent *out);
 
+/*
+ * A root cause several findings follow from. A rule that may be one of them
+ * names it (rctl_rule.cause); where it applies to the target, the runner
+ * groups the non-pass findings of those rules on that port under the one of
+ * the root rule (the first of them when the root rule did not run or said
+ * nothing there). The runner also groups, without a table, the findings of
+ * an SR-IOV VF's port judged on its PF under the PF's own finding.
+ */
+struct rctl_cause {
+	const char *root;		/* the rule whose finding states the fact */
+	bool (*applies)(const struct rctl_target *t);
+	/* A documented driver limit no host setting changes: what it is; NULL for a fault. */
+	const char *limit;
+};
+
 struct rctl_rule {
 	const char *id;
 	enum rctl_area area;
@@ -169,6 +210,7 @@ struct rctl_rule {
 	 * the rule said what there is to say (or that nothing applies).
 	 */
 	bool (*unreadable)(struct rctl_judge *j, const struct rctl_target *t);
+	const struct rctl_cause *cause;	/* the root cause its findings may follow from */
 };
 
 /* The one table (lib/rules_table.c). */
@@ -312,9 +354,10 @@ int rctl_dscp_prios(const struct rctl_netdev *nd, int dscp, bool prios[8],
 		    bool *trust_dscp);
 const char *rctl_prio_list(const bool en[8], char *buf, size_t len);
 /*
- * Whether RoCE leaves port p untagged (a routable RoCE v2 GID on a netdev
- * that is no VLAN); false when all of it runs on VLANs, whose egress-qos-map
- * then carries the priority in the PCP (lib/rules_dscp.c).
+ * Whether RoCE leaves port p untagged: no routable RoCE v2 GID on a VLAN;
+ * false on a PCP design, RoCE on VLANs whose egress-qos-map carries the
+ * priority in the PCP, also when the untagged netdev has an address too
+ * (lib/rules_dscp.c).
  */
 bool rctl_roce_untagged(const struct rctl_host *h, const struct rctl_port *p);
 /* Whether the host's counters carry deltas of two samples. */
@@ -342,6 +385,18 @@ int rctl_ecn_on(const struct rctl_target *t, int prio, bool np);
  * and its configfs.
  */
 bool rctl_dcqcn_hardwired_off(const struct rctl_target *t);
+/*
+ * Whether none of port t's hw counters means RoCE loss (irdma: its
+ * irdma_hw_stat_descs has none), so its loss rate is unknown
+ * (lib/rules_counters.c).
+ */
+bool rctl_loss_unmeasurable(const struct rctl_target *t);
+/*
+ * Whether the driver of t's netdev counts no packets per priority, only PFC
+ * frames (ice), so traffic.lossless_share cannot be measured there
+ * (lib/rules_traffic_counters.c).
+ */
+bool rctl_prio_share_unmeasurable(const struct rctl_target *t);
 /* The setting an ECN finding of t judges: per side (MLNX_OFED), one switch, or none. */
 enum rctl_setting rctl_ecn_setting(const struct rctl_target *t, bool np);
 /* The command that turns it on, into buf ("" when there is none). */

@@ -175,6 +175,25 @@ bool rctl_dcb_owner_refuses(enum rctl_family f);
 int rctl_ets_wanted_tc(const struct rctl_ets *e, int prio, int cnp_prio);
 /* Whether the CNP priority shares the RoCE priority's traffic class. */
 bool rctl_ets_cnp_shares(const struct rctl_ets *e, int prio, int cnp_prio);
+/*
+ * ice in DSCP mode (a DSCP APP entry set, no firmware agent): the priority ->
+ * TC map cannot change, ice_dcbnl_setets() copies prio_tc only while
+ * pfc_mode is ICE_QOS_MODE_VLAN (ice_dcb_nl.c, Linux 5.16 and later), so a
+ * TC without bandwidth is fixed with a share (tc-bw), not with prio-tc.
+ */
+bool rctl_ets_prio_tc_fixed(enum rctl_family f, const struct rctl_netdev *nd);
+/*
+ * ETS as ice makes it when its first DSCP APP entry switches a VLAN-mode
+ * port to DSCP mode (ice_dcbnl_setapp): TC 0 100 %, every other TC below
+ * ets_cap 0 %, all ETS, priority i on TC i below ets_cap.
+ */
+void rctl_ets_ice_dscp_reset(const struct rctl_ets *e, struct rctl_ets *out);
+/*
+ * The shares that give "tc" bandwidth without moving a priority: half of the
+ * largest other ETS share (the sum stays 100, as ice_dcb_bwchk wants);
+ * false when no TC has a share to give.
+ */
+bool rctl_ets_share_for(const struct rctl_ets *e, int tc, uint8_t bw[8]);
 
 /* ---- rendering ----------------------------------------------------------- */
 
@@ -195,6 +214,9 @@ bool rctl_cc_param_path(const struct rctl_cc *cc, const char *name, char *buf, s
 
 void rctl_render_pfc(const char *ifname, uint32_t cur, uint32_t want, char *buf, size_t len);
 void rctl_render_prio_tc(const char *ifname, int prio, int tc, char *buf, size_t len);
+/* "dcb ets set dev IF tc-bw TC:BW ..." of the TCs whose share changes from old to bw. */
+void rctl_render_tc_bw(const char *ifname, const uint8_t old[8], const uint8_t bw[8], char *buf,
+		       size_t len);
 /* "add", "del" or "replace" dscp-prio DSCP:PRIO. */
 void rctl_render_app(const char *ifname, const char *verb, uint32_t dscp, uint32_t prio,
 		     char *buf, size_t len);

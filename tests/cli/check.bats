@@ -4,12 +4,14 @@
 load helpers
 
 # Non-pass findings of "check all" as "id:status" lines, in table order, of a
-# fixture by name or of another snapshot by path (without .json).
+# fixture by name or of another snapshot by path (without .json); a driver
+# limit is "id:limit", a consequence "id:status<root id".
 verdict() {
 	local f=$1
 	[[ $f == */* ]] || f=$FIXTURES/$f
 	rocectl check all -j --input "$f.json" "${@:2}" |
-		jq -r '.findings[] | select(.status != "pass") | "\(.id):\(.status)"'
+		jq -r '.findings[] | select(.status != "pass") |
+			"\(.id):\(if .caused_by then "\(.status)<\(.caused_by.id)" elif .limit then "limit" else .status end)"'
 }
 
 # Exit status of "check all" on a fixture.
@@ -34,8 +36,10 @@ expect() {	# fixture exit "id:status ..."
 		run -0 verdict "$f"
 		assert_output ""
 	done
-	# ice counts no packets per priority: where RoCE ran is unknown, nothing else
-	expect ice-irdma-healthy 3 "traffic.lossless_share:unknown"
+	# the E810: healthy, as far as irdma and ice let anyone see (its loss and
+	# where RoCE ran are unknown: two driver limits)
+	run -0 rocectl check all --input "$FIXTURES/ice-irdma-healthy.json"
+	assert_line --regexp "^Summary: [0-9]+ passed, 0 warnings, 0 errors, 0 unknown, 2 driver limits, 1 consequence \(exit 0\)$"
 }
 
 @test "healthy hosts: every area passed, with passes in JSON" {
@@ -214,8 +218,10 @@ expect() {	# fixture exit "id:status ..."
 
 # A warning, not a failure: no host setting can turn it on (only Intel's driver).
 @test "inbox irdma: DCQCN is off by the driver's code (known, a warning), and no CNP finding at all" {
-	expect ice-irdma-inbox 1 "pfc.without_ecn:warn ecn.np_disabled:warn ecn.rp_disabled:warn dcqcn.params:warn traffic.lossless_share:unknown"
-	run -1 rocectl check all -j -i "$FIXTURES/ice-irdma-inbox.json"
+	expect ice-irdma-inbox 0 "pfc.without_ecn:warn<dcqcn.params ecn.np_disabled:warn<dcqcn.params
+		ecn.rp_disabled:warn<dcqcn.params dcqcn.params:limit counters.loss:unknown<counters.loss_budget
+		counters.loss_budget:limit traffic.lossless_share:limit"
+	run -0 rocectl check all -j -i "$FIXTURES/ice-irdma-inbox.json"
 	jq -e '[.findings[] | select(.area == "cnp")] == []' <<<"$output"
 	jq -e '[.findings[] | select(.id == "ecn.rp_disabled")][0] |
 		(.evidence | test("irdma_roce_fill_and_set_qpctx_info")) and .setting_id == null and
@@ -225,19 +231,20 @@ expect() {	# fixture exit "id:status ..."
 }
 
 @test "E810 pause storm: XOFF refreshed through the interval with no XON (ice has no duration counter)" {
-	expect fault-ice-xoff-storm 2 "counters.pause_storm:fail traffic.lossless_share:unknown"
+	expect fault-ice-xoff-storm 2 "counters.pause_storm:fail counters.loss:unknown<counters.loss_budget
+		counters.loss_budget:limit traffic.lossless_share:limit"
 	run -2 rocectl check counters -j -i "$FIXTURES/fault-ice-xoff-storm.json"
 	jq -e '.findings[] | select(.status == "fail") | .message | test("prio 3 for the whole interval")' <<<"$output"
 	# one XON in the interval: the pause ended, no storm
 	jq '(.host.netdevs[0].stats[] | select(.name == "tx_priority_3_xon.nic") | .delta) = 1' \
 		"$FIXTURES/fault-ice-xoff-storm.json" >"$BATS_TEST_TMPDIR/xon.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/xon"
-	assert_output "traffic.lossless_share:unknown"
+	assert_output $'counters.loss:unknown<counters.loss_budget\ncounters.loss_budget:limit\ntraffic.lossless_share:limit'
 	# a device that never sent XON: its silence says nothing
 	jq '(.host.netdevs[0].stats[] | select(.name | test("_xon.nic")) | .value) = 0' \
 		"$FIXTURES/fault-ice-xoff-storm.json" >"$BATS_TEST_TMPDIR/noxon.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/noxon"
-	assert_output "traffic.lossless_share:unknown"
+	assert_output $'counters.loss:unknown<counters.loss_budget\ncounters.loss_budget:limit\ntraffic.lossless_share:limit'
 }
 
 @test "irdma before Linux 6.5 on a VLAN: the PCP is rt_tos2priority(ToS), the egress-qos-map unread" {
@@ -314,7 +321,7 @@ expect() {	# fixture exit "id:status ..."
 	jq '(.host.netdevs[0].stats[] | select(.name == "rx_dropped.nic") | .delta) = 12' \
 		"$FIXTURES/ice-irdma-healthy.json" >"$BATS_TEST_TMPDIR/ice.json"
 	run -0 verdict "$BATS_TEST_TMPDIR/ice"
-	assert_output $'counters.rx_discards:warn\ntraffic.lossless_share:unknown'
+	assert_output $'counters.rx_discards:warn\ncounters.loss:unknown<counters.loss_budget\ncounters.loss_budget:limit\ntraffic.lossless_share:limit'
 }
 
 @test "CNP fixes go where each bnxt_re driver keeps the CNP DSCP" {
@@ -671,11 +678,10 @@ json.loads(sys.stdin.read(), object_pairs_hook=once)' <<<"$output"
 		"$FIXTURES/bnxt-oot-healthy.json" "$FIXTURES/ice-irdma-healthy.json"
 	assert_line "0 outliers among 6 RoCE ports"
 	# each host's own doctor agrees
-	for f in mlx5-upstream-healthy mlx5-cx5-healthy mlx5-ofed-healthy bnxt-healthy bnxt-oot-healthy; do
+	for f in mlx5-upstream-healthy mlx5-cx5-healthy mlx5-ofed-healthy bnxt-healthy bnxt-oot-healthy \
+		 ice-irdma-healthy; do
 		run -0 rocectl doctor -q --input "$FIXTURES/$f.json"
 	done
-	# but on ice, where RoCE ran: ice counts no packets per priority
-	run -3 rocectl doctor -q --input "$FIXTURES/ice-irdma-healthy.json"
 	# a fault among them is still found, against its own driver family
 	run -1 rocectl compare -j "$FIXTURES/mlx5-upstream-healthy.json" "$FIXTURES/mlx5-cx5-healthy.json" \
 		"$FIXTURES/fault-tos-0.json" "$FIXTURES/bnxt-healthy.json" "$FIXTURES/bnxt-oot-healthy.json" \

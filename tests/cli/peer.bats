@@ -10,7 +10,8 @@ load helpers
 # (ice counts no packets per priority; traffic.bats judges it).
 verdict() {
 	rocectl check all -j --input "$FIXTURES/$1.json" --skip traffic.lossless_share |
-		jq -r '.findings[] | select(.status != "pass") | "\(.id):\(.status)"'
+		jq -r '.findings[] | select(.status != "pass" and .limit == null) |
+			"\(.id):\(if .caused_by then "\(.status)<\(.caused_by.id)" else .status end)"'
 }
 
 expect() {	# fixture exit "id:status ..."

@@ -64,11 +64,19 @@ edited() {
 }
 
 @test "traffic: a driver without per-priority packet counters is unknown, named, never a pass" {
-	# ice counts PFC frames per priority, no packets (ice_ethtool.c ice_gstrings_pf_stats)
+	# ice counts PFC frames per priority, no packets (ice_ethtool.c ice_gstrings_pf_stats):
+	# unknown, and a driver limit (rocectl-check(8) ROOT CAUSES), so it counts apart
 	for f in ice-irdma-healthy ice-peer-healthy; do
-		run -3 share -i "$FIXTURES/$f.json"
+		run -0 share -i "$FIXTURES/$f.json"
 		assert_output "unknown|which priority RoCE used cannot be measured: ice counts no packets per priority (only PFC frames: rx_priority_#_xoff.nic)"
+		run -0 rocectl check traffic -j -i "$FIXTURES/$f.json"
+		jq -e '.findings[0].limit | test("ice_gstrings_pf_stats")' <<<"$output"
+		jq -e '.summary.unknown == 0 and .summary.limit_count == 1' <<<"$output"
 	done
+	# a driver the catalogue does not know is no limit: unknown, exit 3
+	edited ice-irdma-healthy '.host.netdevs[0].driver = "ice2"'
+	run -3 share -i "$BATS_TEST_TMPDIR/x.json"
+	assert_output "unknown|which priority RoCE used cannot be measured: ice2 counts no packets per priority"
 	# bnxt_en shows rx/tx_packets_pri# only with a valid pri2cos map (a PF's port_stats_ext)
 	edited bnxt-healthy '.host.netdevs[0].stats |= map(select(.name | test("_pri[0-9]$") | not))'
 	run -3 share -i "$BATS_TEST_TMPDIR/x.json"

@@ -20,9 +20,13 @@ plan_lines() {
 		run -0 rocectl tune plan --input "$FIXTURES/$f.json"
 		assert_output "nothing to change: the host is at the intent (profile lossless-dscp)"
 	done
-	# ice counts no packets per priority: whether RoCE ran on prio 3 stays unknown
+	# ice counts no packets per priority, irdma no RoCE loss: driver limits, no host setting
 	run -0 rocectl tune plan --input "$FIXTURES/ice-irdma-healthy.json"
-	assert_output "nothing tune can change, but the host is not known to be at the intent (profile lossless-dscp), 1 unknown (see 'rocectl check all')"
+	assert_output "nothing to change: the host is at the intent (profile lossless-dscp)"
+	# an unknown that is no driver limit: not known to be at the intent
+	jq '.host.netdevs[0].driver = "ice2"' "$FIXTURES/ice-irdma-healthy.json" >"$BATS_TEST_TMPDIR/x.json"
+	run -0 rocectl tune plan --input "$BATS_TEST_TMPDIR/x.json"
+	assert_output --partial "nothing tune can change, but the host is not known to be at the intent (profile lossless-dscp), "
 }
 
 @test "each misconfigured fixture gives exactly its plan" {
@@ -40,7 +44,7 @@ plan_lines() {
 		[fault-debugfs-unreadable]="ecn ens1f0np0 congestion control: unknown -> ECN on"
 		[fault-lag-pfc-off-slave]="pfc ens1f1np1 prio-pfc: none -> 3"
 		[fault-bnxt-oot-cnp-dscp]=$'dscp ens2f0np0 roce_dscp: 24 -> 26\ncnp ens2f0np0 np_cnp_dscp: 10 -> 48'
-		[fault-ice-no-dscp]=$'dscp ens5f0np0 dscp-prio 26: none -> 26:3\ndscp ens5f0np0 dscp-prio 48: none -> 48:6\ndscp ens5f0np0 dscp mode: prio-tc: 3:1 -> 3:1\ndscp ens5f0np0 dscp mode: prio-pfc: 3 -> 3'
+		[fault-ice-no-dscp]=$'dscp ens5f0np0 dscp-prio 26: none -> 26:3\ndscp ens5f0np0 dscp-prio 48: none -> 48:6\npfc ens5f0np0 tc-bw: tc 3: 0% -> tc 3: 25%\ndscp ens5f0np0 dscp mode: prio-tc: 3:1 -> 3:1\ndscp ens5f0np0 dscp mode: prio-pfc: 3 -> 3'
 		[fault-ice-fw-lldp]="pfc ens5f0np0 prio-pfc: none -> 3"
 		[fault-mlx5-fw-dcbx]="pfc ens1f0np0 prio-pfc: none -> 3"
 		[fault-bnxt-oot-not-ect]="ecn ens2f0np0 ecn_marking: 0 -> 1"
@@ -87,7 +91,7 @@ plan_lines() {
 	jq -e '.to_apply == 0 and ([.changes[] | select(.needs_force)] == []) and
 		(.changes[0].skip | test("^firmware DCBX agent owns DCB \\(mode 0x0a, host writes refused\\): ethtool --set-priv-flags ens5f0np0 fw-lldp-agent off"))' <<<"$output"
 	run -0 rocectl tune plan --input "$FIXTURES/fault-ice-no-dscp.json"
-	assert_line --partial "warning: ice: the first DSCP entry resets ETS; written again after it"
+	assert_line --partial "warning: ice: the first DSCP entry switches to DSCP mode and resets ETS (TC 0 100 %, identity prio->TC map)"
 }
 
 @test "faults tune cannot fix give an empty plan" {
@@ -149,7 +153,7 @@ plan_lines() {
 		jq -e '.at_intent == true and .manual == [] and .unknown == 0' <<<"$output"
 	done
 	run -0 rocectl tune plan -j --input "$FIXTURES/ice-irdma-healthy.json"
-	jq -e '.at_intent == false and .manual == [] and .unknown == 1' <<<"$output"
+	jq -e '.at_intent == true and .manual == [] and .unknown == 0' <<<"$output"
 }
 
 @test "intent options change the plan; lldpad marks DCB changes as needing --force" {

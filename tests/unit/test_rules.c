@@ -523,6 +523,72 @@ static void test_unreadable_parts(void **state)
 	rctl_host_free(&h);
 }
 
+static void warn_each(struct rctl_judge *j, const struct rctl_target *t)
+{
+	rctl_say(j, &(struct rctl_say){ .status = RCTL_WARN, .target = t->name }, "w %s", t->nd->name);
+}
+
+static void fail_each(struct rctl_judge *j, const struct rctl_target *t)
+{
+	rctl_say(j, &(struct rctl_say){ .status = RCTL_FAIL, .target = t->name }, "f %s", t->nd->name);
+}
+
+static bool always(const struct rctl_target *t)
+{
+	return t != NULL;
+}
+
+/*
+ * One root cause, one finding: a cause's findings on a port go under its root
+ * rule's (run later), a fail never under a warning, a limit leaves the
+ * counts; a VF judged on its PF goes under the PF's finding of the same rule.
+ */
+static void test_root_causes(void **state)
+{
+	static const struct rctl_cause lim = { .root = "x.root", .applies = always, .limit = "a limit" };
+	const struct rctl_rule rules[] = {
+		{ .id = "x.cons", .area = RCTL_AREA_ECN, .scope = RCTL_SCOPE_PF, .fn = warn_each,
+		  .cause = &lim },
+		{ .id = "x.worse", .area = RCTL_AREA_ECN, .scope = RCTL_SCOPE_PF, .fn = fail_each,
+		  .cause = &lim },
+		{ .id = "x.root", .area = RCTL_AREA_DCQCN, .scope = RCTL_SCOPE_PF, .fn = warn_each,
+		  .cause = &lim },
+		{ .id = "x.vf", .area = RCTL_AREA_PFC, .scope = RCTL_SCOPE_QOS, .fn = warn_each },
+	};
+	struct rctl_err e = { 0 };
+	struct rctl_host h = { 0 };
+	struct rctl_intent in;
+	struct rctl_report r;
+
+	(void)state;
+	assert_int_equal(rctl_snapshot_load(FIXTURES "/mlx5-vf-beside-pf-healthy.json", &h, &e), 0);
+	assert_int_equal(rctl_intent_profile(&in, "lossless-dscp", NULL), 0);
+	rctl_judge_rules(&h, &in, ~0u, NULL, rules, 4, &r);
+	assert_int_equal(r.n, 8);	/* PF port and VF port, each rule */
+	assert_string_equal(r.f[0].id, "x.cons");
+	assert_string_equal(r.f[0].root_id, "x.root");
+	assert_string_equal(r.f[0].limit, "a limit");
+	assert_null(r.f[2].root_id);			/* x.worse: a fail stays itself, */
+	assert_null(r.f[2].limit);			/* counted, no limit */
+	assert_int_equal(r.f[4].caused_by, -1);		/* x.root of the PF's port: */
+	assert_string_equal(r.f[4].limit, "a limit");	/* its VF's root goes under it too */
+	assert_int_equal(r.f[4].n_consequences, 3);
+	assert_string_equal(r.f[5].root_id, "x.root");
+	assert_string_equal(r.f[3].root_id, "x.worse");	/* the VF's fail under the PF's */
+	assert_null(r.f[6].root_id);			/* x.vf on the PF's port: the root */
+	assert_int_equal(r.f[6].n_consequences, 1);
+	assert_string_equal(r.f[7].root_id, "x.vf");	/* the VF via its PF */
+	assert_string_equal(r.f[7].root_target, r.f[6].target);
+	assert_null(r.f[7].limit);
+	assert_int_equal(r.n_limit, 1);
+	assert_int_equal(r.n_caused, 5);
+	assert_int_equal(r.count[RCTL_WARN], 1);
+	assert_int_equal(r.count[RCTL_FAIL], 1);
+	assert_int_equal(rctl_report_exit(&r), 2);
+	rctl_report_free(&r);
+	rctl_host_free(&h);
+}
+
 /* The finding "id" on "target", or NULL. */
 static const struct rctl_finding *finding(const struct rctl_report *r, const char *id,
 					  const char *target)
@@ -709,7 +775,7 @@ static void test_pause_storm_by_duration(void **state)
 /*
  * Healthy hosts of every vendor and driver flavour: nothing but passes, but
  * on ice, which counts no packets per priority: there which priority RoCE
- * used is unknown, never a pass.
+ * used is unknown, never a pass, and a driver limit counted apart.
  */
 static void test_vendor_healthy(void **state)
 {
@@ -732,7 +798,8 @@ static void test_vendor_healthy(void **state)
 			assert_non_null(f);
 			assert_int_equal(f->status, RCTL_UNKNOWN);
 			assert_non_null(strstr(f->message, "ice counts no packets per priority"));
-			unknown--;
+			/* a driver limit: counted apart, never an unknown of the host */
+			assert_non_null(f->limit);
 		}
 		if (r.count[RCTL_FAIL] + r.count[RCTL_WARN] + unknown)
 			fail_msg("%s: not healthy", names[i]);
@@ -766,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_bnxt_fw_managed_dcb),
 		cmocka_unit_test(test_pause_storm_by_duration),
 		cmocka_unit_test(test_vendor_healthy),
+		cmocka_unit_test(test_root_causes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1074,14 +1074,22 @@ static void test_ice_app_before_ets(void **state)
 
 	(void)state;
 	plan_file("fault-ice-no-dscp", &p);
-	assert_int_equal(p.n_ch, 4);
+	assert_int_equal(p.n_ch, 5);
 	assert_int_equal(p.ch[0].op, RCTL_TUNE_APP_ADD);
 	assert_int_equal(p.ch[1].op, RCTL_TUNE_APP_ADD);
+	/*
+	 * After the switch prio 3 is on TC 3 (identity) with the VLAN shares
+	 * written again (TC 3 0 %): a share, named, not written (issue 37.2).
+	 */
 	assert_int_equal(p.ch[2].op, RCTL_TUNE_ETS);
-	assert_int_equal(p.ch[2].old_prio_tc[3], 1);	/* revert restores the original map */
-	assert_int_equal(p.ch[2].new_prio_tc[3], 1);
-	assert_int_equal(p.ch[3].op, RCTL_TUNE_PFC);
-	assert_int_equal(p.ch[3].old_val, 1u << 3);
+	assert_string_equal(p.ch[2].setting, "tc-bw");
+	assert_string_equal(p.ch[2].command, "dcb ets set dev ens5f0np0 tc-bw 0:25 3:25");
+	assert_true(p.ch[2].skip[0] && strstr(p.ch[2].warning, "switches 'ens5f0np0' to DSCP mode"));
+	assert_int_equal(p.ch[3].op, RCTL_TUNE_ETS);
+	assert_int_equal(p.ch[3].old_prio_tc[3], 1);	/* revert restores the original map */
+	assert_int_equal(p.ch[3].new_prio_tc[3], 1);
+	assert_int_equal(p.ch[4].op, RCTL_TUNE_PFC);
+	assert_int_equal(p.ch[4].old_val, 1u << 3);
 	for (i = 0; i < p.n_ch; i++)
 		assert_string_equal(p.ch[i].driver, "ice");
 	f = rctl_family_of_driver(p.ch[0].driver);
@@ -1096,14 +1104,13 @@ static void test_ice_app_before_ets(void **state)
 	assert_true(rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_PFC) >
 		    rctl_setting_undo_rank(RCTL_FAM_MLX5, RCTL_PHASE_ETS));
 	{
-		uint32_t order[4];
+		uint32_t order[5];
 
 		rctl_tune_undo_order(&p, order);
 		/* the APP adds (last first), then PFC, then ETS */
 		assert_int_equal(order[0], 1);
 		assert_int_equal(order[1], 0);
-		assert_int_equal(order[2], 3);
-		assert_int_equal(order[3], 2);
+		assert_int_equal(order[2], 4);
 	}
 	rctl_tune_plan_free(&p);
 }
