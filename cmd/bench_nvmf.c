@@ -242,8 +242,8 @@ static void print_keys(const struct rctl_nvmf_info *in, bool verbose)
 	if (!verbose)
 		return;
 	if (in->keys_shared)
-		out_text("data keys: one per direction over each queue's buffer: the device's "
-			 "max_mr %" PRIu32 " cannot hold two per slot\n", in->max_mr);
+		out_text("data keys: one per direction over each queue's buffer: the device "
+			 "(max_mr %" PRIu32 ") has no room for two per slot\n", in->max_mr);
 	else
 		out_text("data keys: one per slot and direction, registered until the queue "
 			 "closes (max_mr %" PRIu32 ")\n", in->max_mr);

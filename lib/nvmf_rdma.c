@@ -84,7 +84,7 @@ struct rq {
 	struct ibv_recv_wr *rwr;	/* one per RECV buffer, sge fixed */
 	struct ibv_sge *rsge;
 	struct rctl_nvmf_keys keys;	/* the data buffer's remote keys */
-	struct ibv_mr **kmr;		/* rctl_nvmf_keys_count(&keys) of them */
+	struct ibv_mr **kmr;		/* room for two per slot, nkmr registered */
 	uint32_t *rkeys;		/* kmr[i]->rkey */
 	uint32_t nkmr;			/* registered */
 	uint32_t mrs;			/* counted in rtp.mrs */
@@ -309,41 +309,72 @@ static int key_access(enum rctl_nvmf_dir dir)
 					    : IBV_ACCESS_REMOTE_READ;
 }
 
+/* Register q->keys' MRs; 0 or -errno (errno of ibv_reg_mr), the MRs kept for q_free(). */
+static int keys_reg(struct rq *q)
+{
+	struct rtp *t = q->b.ctrl->tp;
+	uint32_t n = rctl_nvmf_keys_count(&q->keys);
+	enum rctl_nvmf_dir dir;
+	uint64_t addr;
+	size_t len;
+
+	for (; q->nkmr < n; q->nkmr++) {
+		rctl_nvmf_keys_mr(&q->keys, q->nkmr, &addr, &len, &dir);
+		q->kmr[q->nkmr] = ibv_reg_mr(t->pd, (void *)(uintptr_t)addr, len, key_access(dir));
+		if (!q->kmr[q->nkmr])
+			return -errno;
+		q->rkeys[q->nkmr] = q->kmr[q->nkmr]->rkey;
+		q->mrs++;
+		t->mrs++;
+	}
+	return 0;
+}
+
+/* Deregister q's keys (a target still holding one gets a remote access error). */
+static void keys_dereg(struct rq *q)
+{
+	struct rtp *t = q->b.ctrl->tp;
+
+	for (; q->nkmr; q->nkmr--) {
+		ibv_dereg_mr(q->kmr[q->nkmr - 1]);
+		q->mrs--;
+		t->mrs--;
+	}
+}
+
 /*
  * The data buffer's remote keys (include/rocectl/nvmf_keys.h): two per slot
  * while the device's max_mr allows, else one per direction over the buffer.
+ * max_mr also counts other users' MRs, so per-slot keys the device refuses
+ * for want of room (ENOMEM, ENOSPC) fall back the same way.
  */
 static int q_keys(struct rq *q, const char *qn, struct rctl_err *e)
 {
 	struct rctl_nvmf_ctrl *c = q->b.ctrl;
 	struct rtp *t = c->tp;
-	enum rctl_nvmf_dir dir;
-	uint64_t addr;
-	uint32_t i, n;
-	size_t len;
+	uint32_t n;
+	int ret;
 
 	q->keys = (struct rctl_nvmf_keys){
 		.base = (uintptr_t)q->data, .buf_size = q->b.buf_size, .nslots = q->b.limit,
 		.per_slot = rctl_nvmf_keys_fit(t->max_mr, t->mrs, q->b.limit),
 	};
-	if (!q->keys.per_slot)
-		c->info.keys_shared = true;
-	n = rctl_nvmf_keys_count(&q->keys);
+	n = 2u * q->b.limit;		/* the most either layout needs */
 	q->kmr = calloc(n, sizeof(*q->kmr));
 	q->rkeys = calloc(n, sizeof(*q->rkeys));
 	if (!q->kmr || !q->rkeys)
 		return rctl_err_strerror(e, ENOMEM, "%s: cannot allocate %u keys", qn, n);
-	for (i = 0; i < n; i++) {
-		rctl_nvmf_keys_mr(&q->keys, i, &addr, &len, &dir);
-		q->kmr[i] = ibv_reg_mr(t->pd, (void *)(uintptr_t)addr, len, key_access(dir));
-		if (!q->kmr[i])
-			return rctl_err_strerror(e, errno, "%s: cannot register %zu bytes on '%s'",
-					       qn, len, c->info.ibdev);
-		q->rkeys[i] = q->kmr[i]->rkey;
-		q->nkmr++;
-		q->mrs++;
-		t->mrs++;
+	ret = keys_reg(q);
+	if ((ret == -ENOMEM || ret == -ENOSPC) && q->keys.per_slot) {
+		keys_dereg(q);
+		q->keys.per_slot = false;
+		ret = keys_reg(q);
 	}
+	if (ret)
+		return rctl_err_strerror(e, -ret, "%s: cannot register the data keys on '%s'",
+				       qn, c->info.ibdev);
+	if (!q->keys.per_slot)
+		c->info.keys_shared = true;
 	return 0;
 }
 
@@ -361,12 +392,18 @@ static int q_keys(struct rq *q, const char *qn, struct rctl_err *e)
  * direction while later commands use it. Measured in the lab (rxe, Linux
  * 6.1, rdma-core 44, TCG, 4 KiB slots): 30 to 140 us of CPU per
  * registration, so a QD32 queue's 64 cost 2 to 4 ms once, QD128's 256 27 to
- * 36 ms, 1024 slots 82 to 111 ms; rxe's max_mr is 524287. A device whose
- * max_mr cannot hold two per slot beside the MRs already registered gets one
- * MR per direction over the whole buffer (bench nvmf says so in -v and JSON).
+ * 36 ms, 1024 slots 82 to 111 ms; rxe's max_mr is 524287. The I/O path
+ * only looks up another rkey: bench nvmf 4k randread against the one-MR
+ * build, same boot, five rounds interleaved on a loaded host, showed no
+ * slowdown (median IOPS 0.94x to 1.56x of it at QD1 and QD32, --poll and
+ * --event; single rounds varied up to 2x with the host's load). A device whose
+ * max_mr cannot hold two per slot beside the MRs already registered, or that
+ * refuses them for want of room, gets one MR per direction over the whole
+ * buffer (bench nvmf says so in -v and JSON).
  *
  * Why not less: ibv_reg_mr + ibv_dereg_mr of 4 KiB cost 270 us of CPU per
- * pair, more than a whole I/O, so no MR per command; ibv_rereg_mr is EOPNOTSUPP on rxe; rxe has type 2B windows
+ * pair, more than a whole I/O, so no MR per command; ibv_rereg_mr is
+ * EOPNOTSUPP on rxe; rxe has type 2B windows
  * (ibv_alloc_mw + dealloc 21 us, once per slot), but a window per slot bound
  * ahead of each send and invalidated by the target's Send with Invalidate
  * (keyed SGL subtype 0xF) left QD32 commands unanswered for 5 s under rxe's
@@ -427,15 +464,14 @@ static int q_verbs(struct rq *q, bool event, struct rctl_err *e)
 static void q_free(struct rq *q)
 {
 	struct rtp *t;
-	uint32_t i;
 
 	if (!q)
 		return;
-	for (i = 0; i < q->nkmr; i++)
-		ibv_dereg_mr(q->kmr[i]);
 	t = q->b.ctrl->tp;
-	if (t)
-		t->mrs -= q->mrs;
+	if (t) {
+		keys_dereg(q);
+		t->mrs -= q->mrs;	/* the endpoint's */
+	}
 	rctl_rdma_ep_close(&q->ep, 0);
 	free(q->kmr);
 	free(q->rkeys);
