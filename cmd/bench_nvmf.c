@@ -226,7 +226,30 @@ static void print_discovery(const struct rctl_nvmf_disc_entry *d, uint32_t n)
 	out_table_end();
 }
 
-static void print_setup(const struct rctl_nvmf_session *s)
+/*
+ * What the target's keys reach (lib/nvmf_rdma.c, q_keys()): one slot one
+ * way, or, where the device's max_mr is too small, a queue's buffer one way.
+ */
+static void print_keys(const struct rctl_nvmf_info *in, bool verbose)
+{
+	if (!in->ibdev[0]) {
+		out_null(OUT_JSON, "rdma_keys", NULL);
+		out_null(OUT_JSON, "rdma_max_mr", NULL);
+		return;
+	}
+	out_str(OUT_JSON, "rdma_keys", NULL, in->keys_shared ? "buffer" : "slot");
+	out_u64(OUT_JSON, "rdma_max_mr", NULL, in->max_mr);
+	if (!verbose)
+		return;
+	if (in->keys_shared)
+		out_text("data keys: one per direction over each queue's buffer: the device "
+			 "(max_mr %" PRIu32 ") has no room for two per slot\n", in->max_mr);
+	else
+		out_text("data keys: one per slot and direction, registered until the queue "
+			 "closes (max_mr %" PRIu32 ")\n", in->max_mr);
+}
+
+static void print_setup(const struct rctl_nvmf_session *s, bool verbose)
 {
 	const struct rctl_nvmf_info *in = rctl_nvmf_info(s->c);
 
@@ -247,6 +270,7 @@ static void print_setup(const struct rctl_nvmf_session *s)
 		out_u64(OUT_JSON, "maxh2cdata", NULL, in->maxh2cdata);
 	}
 	out_text("\n");
+	print_keys(in, verbose);
 	out_str(OUT_JSON, "hostnqn", NULL, in->hostnqn);
 	out_u64(OUT_JSON, "mqes", NULL, RCTL_NVME_CAP_MQES(in->cap));
 	out_u64(OUT_JSON, "mdts", NULL, in->id.mdts);
@@ -448,7 +472,7 @@ static int bench_one(struct rctl_ctx *ctx, enum rctl_nvmf_trtype tr, const char 
 
 	*opened = !ret;
 	if (!ret) {
-		print_setup(s);
+		print_setup(s, ctx->verbose);
 		ret = run(s, r, e);
 	}
 	if (nqn_out && s)

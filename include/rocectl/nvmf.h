@@ -46,6 +46,8 @@ struct rctl_nvmf_info {
 	uint16_t admin_crqsize;
 	char hostnqn[256];
 	char ibdev[64];		/* RDMA device the route resolved to ("" on TCP) */
+	uint32_t max_mr;	/* RDMA: the device's MRs at most (ibv_query_device) */
+	bool keys_shared;	/* RDMA: a queue's keys span its buffer, not a slot (max_mr) */
 	const char *transport;	/* "rdma", "tcp" */
 	bool hdgst, ddgst;	/* TCP: digests the target agreed to */
 	uint32_t maxh2cdata;	/* TCP: largest H2CData PDU the target takes */

@@ -143,6 +143,32 @@ bench() {
 	[ "$(tr -d '\0' </run/nvmf-verify.img | head -c 4096 | wc -c)" -gt 0 ]
 }
 
+@test "the target's keys reach one slot one way: two per slot, none on the buffers" {
+	local i mrs=$BATS_TEST_TMPDIR/mrs.json
+	# 8 KiB writes exceed the lab's in-capsule 4 KiB (nvmet-rdma's inline_data_size
+	# default, one page), so writes move by keyed SGL (the target's RDMA READ) too
+	bench -j --nqn "$LAB_NQN" --rw randrw --write-ok --bs 8192 --qd 4 --queues 1 --time 3 \
+		>"$BATS_TEST_TMPDIR/out.json" &
+	for i in $(seq 1 40); do
+		rdma -j res show mr >"$mrs" 2>/dev/null || true
+		jq -e 'any(.[]; .comm == "rocectl" and .mrlen == 32768)' "$mrs" >/dev/null && break
+		sleep 0.25
+	done
+	wait $!
+	# rxe gives an MR an rkey only with a remote right (rxe_mr_init(),
+	# drivers/infiniband/sw/rxe/rxe_mr.c): the keyed ones are exactly 2 per
+	# slot of the slot's size (I/O: 4 x 8 KiB, admin: 2 x 64 KiB), distinct;
+	# the buffers (4 x 8 KiB, 2 x 64 KiB) have none
+	jq -e '[.[] | select(.comm == "rocectl")] as $m |
+		($m | map(select(.rkey != "0"))) as $k |
+		($k | map(.mrlen) | sort) == ([range(8)] | map(8192)) + ([range(4)] | map(65536)) and
+		($k | map(.rkey) | unique | length) == 12 and
+		($m | map(select(.mrlen == 32768 or .mrlen == 131072)) | length) == 2 and
+		all($m[] | select(.mrlen == 32768 or .mrlen == 131072); .rkey == "0")' "$mrs"
+	jq -e '.rdma_keys == "slot" and .rdma_max_mr > 0 and .results.reads > 0 and
+		.results.writes > 0 and .results.partial == false' "$BATS_TEST_TMPDIR/out.json"
+}
+
 @test "a wrong NQN, a wrong port, nsid 7 and qd 1024 give the documented errors" {
 	assert_wrong_nqn bench
 	run --separate-stderr bench --nqn "$LAB_NQN" --port 4421 --time 1

@@ -28,7 +28,8 @@ tcp() {
 	echo "$output" | jq -e --arg n "$LAB_NQN" '
 		any(.discovery[]; .subnqn == $n and .subtype == "nvm" and .trtype == "tcp" and
 		    .traddr == "10.0.0.2" and .trsvcid == "4420") and .subnqn == $n and
-		.transport == "tcp" and .rdma_device == null and .header_digest == false and
+		.transport == "tcp" and .rdma_device == null and .rdma_keys == null and
+		.rdma_max_mr == null and .header_digest == false and
 		.maxh2cdata >= 4096 and .inline_write_max_bytes > 0'
 	assert_results "$output"
 	run --separate-stderr tcp --nqn "$LAB_NQN" --qd 16 --queues 2 --time 1
