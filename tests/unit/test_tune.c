@@ -997,7 +997,7 @@ static void test_bnxt_oot_hex_write(void **state)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char cc[256], f[320], sp[512];
+	char cc[256], f[320], sp[512] = "";	/* "": apply names a new state file */
 	struct rctl_tune_dir d;
 	struct rctl_host h;
 
@@ -1036,7 +1036,7 @@ static void test_bnxt_oot_ecn_marking(void **state)
 {
 	struct rctl_tune_plan p, q;
 	struct rctl_err e = { 0 };
-	char cc[256], f[320], sp[512];
+	char cc[256], f[320], sp[512] = "";	/* "": apply names a new state file */
 	struct rctl_tune_dir d;
 	struct rctl_host h;
 
