@@ -60,22 +60,26 @@ static int usage_status(const struct rctl_ctx *ctx)
 	return ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE;
 }
 
+/* The value of the command's -o FORMAT, NULL when it has none. */
+static const char **output_format(const struct rctl_opt *opts)
+{
+	for (; opts && opts->name; opts++)
+		if (opts->type == OPT_CHOICE && !strcmp(opts->name, "output"))
+			return opts->dst;
+	return NULL;
+}
+
 /*
  * "-o json", nvme-cli's spelling, wherever -o FORMAT is: it is --json, and
  * the command sees its default format, text, beside it.
  */
 static void output_json_is_json(const struct rctl_opt *opts)
 {
-	const char **v;
+	const char **v = output_format(opts);
 
-	for (; opts && opts->name; opts++) {
-		if (opts->type != OPT_CHOICE || strcmp(opts->name, "output"))
-			continue;
-		v = opts->dst;
-		if (*v && !strcmp(*v, "json")) {
-			*v = "text";
-			cmd_global.json = true;
-		}
+	if (v && *v && !strcmp(*v, "json")) {
+		*v = "text";
+		cmd_global.json = true;
 	}
 }
 
@@ -102,15 +106,9 @@ static int usage_failed(struct rctl_ctx *ctx, const struct rctl_opt *opts, int a
 /* Whether the command writes text for people: no -o, or -o text. */
 static bool output_is_text(const struct rctl_opt *opts)
 {
-	const char **v;
+	const char **v = output_format(opts);
 
-	for (; opts && opts->name; opts++) {
-		if (opts->type != OPT_CHOICE || strcmp(opts->name, "output"))
-			continue;
-		v = opts->dst;
-		return !*v || !strcmp(*v, "text");
-	}
-	return true;
+	return !v || !*v || !strcmp(*v, "text");
 }
 
 /*

@@ -5,8 +5,8 @@ wrote there (the terminal's \\r\\n as \\n), then exit with its status:
 
   pty_run.py COLS COMMAND [ARG...]
 
-The window size is set on the terminal (TIOCSWINSZ), as a terminal emulator
-does; COLUMNS is passed on only if the caller set it. Reading stops at the
+The window size is set on the terminal (TIOCSWINSZ) before the command
+starts, as a terminal emulator does; COLUMNS is passed on only if the caller set it. Reading stops at the
 command's end or after 60 s (then exit 124).
 """
 import fcntl
@@ -23,8 +23,9 @@ def main():
     cols, argv = int(sys.argv[1]), sys.argv[2:]
     pid, fd = pty.fork()
     if pid == 0:
+        # the size before the command starts, on its own terminal (no race)
+        fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
         os.execvp(argv[0], argv)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
     out, deadline = b"", time.monotonic() + 60
     while time.monotonic() < deadline:
         r, _, _ = select.select([fd], [], [], 1)
