@@ -31,15 +31,16 @@ PKGS := $(PKGS_LINKED) lldpctl
 # Debian 12 packages: build, unit and CLI tests (the lab adds its own).
 # prometheus ships promtool, which checks every metric rocectl writes and
 # tests the rules of prometheus/; node_exporter's textfile collector and
-# Icinga 2's config check run in tests/cli/monitoring.bats (installed, never
-# started: scripts/install-packages refuses daemons a start); curl scrapes.
+# Icinga 2's config check run in tests/cli/monitoring.bats, Nagios 4's in
+# tests/cli/man-examples.bats (installed, never started: scripts/install-packages
+# refuses daemons a start); curl scrapes.
 # devscripts brings Debian's hardening-check (tests/cli/hardening.bats).
 # chromium renders the -o html report headless (tests/cli/html.bats).
 DEB_BUILD := build-essential pkg-config libibverbs-dev librdmacm-dev \
 	libmnl-dev libnl-3-dev libnl-route-3-dev libcjson-dev liblldpctl-dev libpcap0.8-dev linux-libc-dev \
 	libcmocka-dev bats bats-assert bats-support jq groff-base bash-completion \
 	util-linux iproute2 strace python3 prometheus python3-prometheus-client \
-	prometheus-node-exporter icinga2-bin curl systemd \
+	prometheus-node-exporter icinga2-bin nagios4-core curl systemd \
 	clang libclang-rt-14-dev pdsh clustershell ansible-core sudo devscripts parallel \
 	chromium
 

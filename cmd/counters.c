@@ -47,7 +47,9 @@ static const struct rctl_opt counters_opts[] = {
 	{ .name = "interval", .short_name = 'I', .type = OPT_SECS, .arg = "SECS",
 	  .dst = &o.interval, .max = 3600,
 	  .help = "sample twice SECS apart and show per-second rates" },
-	{ .name = "watch", .short_name = 'w', .type = OPT_SECS, .arg = "SECS",
+	/* -w is the plugin's --warning of check and doctor; counters has no
+	 * warning range, so its old -w still means --watch here, unlisted. */
+	{ .name = "watch", .retired_short = 'w', .type = OPT_SECS, .arg = "SECS",
 	  .dst = &o.watch, .max = 3600,
 	  .help = "sample every SECS until q or Ctrl-C (with -j: one JSON document per sample)" },
 	{ .name = "output", .short_name = 'o', .type = OPT_CHOICE, .arg = "FORMAT",

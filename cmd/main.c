@@ -4,7 +4,9 @@
  * tree) and the mapping of results to exit statuses.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -58,22 +60,26 @@ static int usage_status(const struct rctl_ctx *ctx)
 	return ctx->nagios ? RCTL_EXIT_UNKNOWN : RCTL_EXIT_USAGE;
 }
 
+/* The value of the command's -o FORMAT, NULL when it has none. */
+static const char **output_format(const struct rctl_opt *opts)
+{
+	for (; opts && opts->name; opts++)
+		if (opts->type == OPT_CHOICE && !strcmp(opts->name, "output"))
+			return opts->dst;
+	return NULL;
+}
+
 /*
  * "-o json", nvme-cli's spelling, wherever -o FORMAT is: it is --json, and
  * the command sees its default format, text, beside it.
  */
 static void output_json_is_json(const struct rctl_opt *opts)
 {
-	const char **v;
+	const char **v = output_format(opts);
 
-	for (; opts && opts->name; opts++) {
-		if (opts->type != OPT_CHOICE || strcmp(opts->name, "output"))
-			continue;
-		v = opts->dst;
-		if (*v && !strcmp(*v, "json")) {
-			*v = "text";
-			cmd_global.json = true;
-		}
+	if (v && *v && !strcmp(*v, "json")) {
+		*v = "text";
+		cmd_global.json = true;
 	}
 }
 
@@ -95,6 +101,34 @@ static int usage_failed(struct rctl_ctx *ctx, const struct rctl_opt *opts, int a
 		return status;
 	return cmd_prom_failed(ctx, rctl_opt_value(fmt, argc, argv),
 			       rctl_opt_value(file, argc, argv), status);
+}
+
+/* Whether the command writes text for people: no -o, or -o text. */
+static bool output_is_text(const struct rctl_opt *opts)
+{
+	const char **v = output_format(opts);
+
+	return !v || !*v || !strcmp(*v, "text");
+}
+
+/*
+ * The columns of the terminal stdout is, 0 when it is none: text for a
+ * person fits the screen there, and a pipe or a file gets whole lines.
+ * COLUMNS first (what the shell says, and what a test sets), then the tty's.
+ */
+static int terminal_width(void)
+{
+	const char *cols = getenv("COLUMNS");
+	struct winsize ws;
+	int n;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (cols && !rctl_parse_int(cols, 20, 100000, &n))
+		return n;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
 }
 
 static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
@@ -124,6 +158,8 @@ static int run_leaf(struct rctl_ctx *ctx, const struct rctl_cmd *c,
 				  "each other: one output format (see 'rocectl %s --help')", path, path);
 	}
 	out_init(NULL, ctx->json, ctx->pretty);
+	if (!ctx->json && !ctx->nagios && output_is_text(opts))
+		out_set_width(terminal_width());
 	if (cmd_global.help) {
 		cmd_print_help(stdout, path, c);
 		return RCTL_EXIT_OK;

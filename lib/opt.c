@@ -405,6 +405,11 @@ static int opt_build(const struct rctl_opt *opts, const struct rctl_opt *globals
 			if (o->type != OPT_FLAG)
 				so[k++] = ':';
 		}
+		if (o->retired_short && (size_t)k + 3 < solen) {
+			so[k++] = o->retired_short;
+			if (o->type != OPT_FLAG)
+				so[k++] = ':';
+		}
 	}
 	lo[m] = (struct option){ 0 };
 	so[k] = '\0';
@@ -417,7 +422,8 @@ static int opt_by_short(const struct rctl_opt *opts,
 	int i, n = rctl_opt_count(opts) + rctl_opt_count(globals);
 
 	for (i = 0; i < n; i++)
-		if (opt_find(opts, globals, i)->short_name == c)
+		if (opt_find(opts, globals, i)->short_name == c ||
+		    opt_find(opts, globals, i)->retired_short == c)
 			return i;
 	return -1;
 }

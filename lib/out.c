@@ -2,7 +2,9 @@
 /*
  * The one output path: text and JSON from the same field calls (out.h).
  * JSON is a cJSON tree written once at the end; text goes to the stream as
- * it comes, except tables, which are buffered to fit their columns.
+ * it comes, except tables, which are buffered to fit their columns. On a
+ * terminal (out_set_width()) text goes out line by line, each line wider
+ * than the terminal wrapped; elsewhere every byte as the caller wrote it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -44,12 +46,18 @@ static struct {
 	struct out_table tab;
 	char host[256];		/* "hostname" of the documents, "" = this host */
 	char when[32];		/* "time", "" = now */
+	int width;		/* text: the terminal's columns, 0 = no limit */
+	char *line;		/* with a width: the text line not yet ended */
+	size_t len, cap;
+	int hang;		/* the line's continuation indent, -1 = its own */
 } o;
 
 static FILE *out_stream(void)
 {
 	return o.f ? o.f : stdout;
 }
+
+static void text_flush_line(void);
 
 /* RFC 3339 UTC, to the second: "2026-11-30T23:45:12Z". */
 static void now_rfc3339(char *buf, size_t len)
@@ -99,7 +107,10 @@ void out_set_stamp(const char *hostname, const char *time_rfc3339)
 
 int out_init(FILE *f, bool json, bool pretty)
 {
+	text_flush_line();
 	out_reset();
+	o.width = 0;
+	o.hang = -1;
 	o.f = f;
 	o.json = json || pretty;
 	o.pretty = pretty;
@@ -169,6 +180,7 @@ static int out_flush_stream(void)
 {
 	FILE *f = out_stream();
 
+	text_flush_line();
 	errno = 0;
 	if (fflush(f) == EOF || ferror(f)) {
 		int err = errno ? errno : EIO;
@@ -314,6 +326,138 @@ char *out_escape(const char *s, bool layout)
 	return buf;
 }
 
+void out_set_width(int cols)
+{
+	o.width = cols > 0 ? cols : 0;
+}
+
+/* Columns of n bytes of UTF-8 on a terminal: one per character. */
+static int text_cols(const char *s, size_t n)
+{
+	int c = 0;
+
+	for (; n; s++, n--)
+		c += ((unsigned char)*s & 0xc0) != 0x80;
+	return c;
+}
+
+/*
+ * Where to end a piece of s (len bytes) that fits "room" columns: after the
+ * last space that keeps it within them, past "min" bytes so that a piece is
+ * never only indent. A word wider than the room is not cut (a command or an
+ * NQN stays one word to copy): the piece ends after it, wider than the room.
+ */
+static size_t text_cut(const char *s, size_t len, int room, size_t min)
+{
+	size_t i;
+	int c = 0;
+	size_t cut = 0;
+
+	for (i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (s[i] == ' ' && i > min) {
+			if (c > room && cut)
+				break;
+			cut = i;
+			if (c >= room)
+				break;
+		}
+		c++;
+	}
+	return cut ? cut : len;
+}
+
+/*
+ * One ended line at the terminal's width: pieces broken at spaces, each
+ * continuation indented by the line's own indent plus two (or, for a table
+ * row, to its last column), so that a wrapped line still reads as one.
+ */
+static void text_put_wrapped(FILE *f, const char *s, size_t len)
+{
+	size_t ind = strspn(s, " "), cut;
+	int hang = o.hang >= 0 ? o.hang : (int)ind + 2, room = o.width;
+
+	if (hang > o.width / 2)
+		hang = o.width / 2;
+	while (text_cols(s, len) > room) {
+		size_t end;
+
+		cut = text_cut(s, len, room, ind);
+		for (end = cut; end > ind && s[end - 1] == ' '; end--)
+			;
+		while (cut < len && s[cut] == ' ')
+			cut++;
+		if (cut >= len)
+			break;	/* one word, or only spaces after it: no break */
+		fwrite(s, 1, end, f);
+		fprintf(f, "\n%*s", hang, "");
+		s += cut, len -= cut;
+		room = o.width - hang;
+		ind = 0;
+	}
+	fwrite(s, 1, len, f);
+}
+
+/* The text line held so far, as it is (a partial line before a control). */
+static void text_flush_line(void)
+{
+	if (o.len)
+		fwrite(o.line, 1, o.len, out_stream());
+	o.len = 0;
+}
+
+/* Every byte of text output: as it is, or with a width, line by line. */
+static void text_write(const char *s)
+{
+	FILE *f = out_stream();
+	const char *nl;
+	size_t n;
+
+	if (!o.width) {
+		fputs(s, f);
+		return;
+	}
+	for (; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		n = nl ? (size_t)(nl - s) : strlen(s);
+		if (o.len + n + 1 > o.cap) {
+			size_t cap = (o.len + n + 1) * 2;
+			char *l = realloc(o.line, cap);
+
+			if (!l) {	/* no memory to wrap: the text unwrapped */
+				text_flush_line();
+				fputs(s, f);
+				return;
+			}
+			o.line = l, o.cap = cap;
+		}
+		memcpy(o.line + o.len, s, n);
+		o.len += n;
+		if (!nl)
+			return;
+		text_put_wrapped(f, o.line, o.len);
+		fputc('\n', f);
+		o.len = 0;
+	}
+}
+
+static void text_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void text_printf(const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	text_write(s);
+	free(s);
+}
+
 /* A table cell, or printed with its format. */
 static void text_cell(const char *key, const char *fmt, const char *s)
 {
@@ -328,7 +472,7 @@ static void text_cell(const char *key, const char *fmt, const char *s)
 		return;
 	}
 	if (fmt)
-		fprintf(out_stream(), fmt, s);
+		text_printf(fmt, s);
 }
 
 /* Text rendering of one field, its control characters escaped. */
@@ -378,7 +522,7 @@ void out_u64(int where, const char *key, const char *fmt, uint64_t v)
 
 		snprintf(txt, sizeof(txt), "%" PRIu64, v);
 		if (!(o.tab.active && o.tab.in_row) && fmt)
-			fprintf(out_stream(), fmt, v);
+			text_printf(fmt, v);
 		else
 			text_put(key, NULL, txt);
 	}
@@ -393,7 +537,7 @@ void out_s64(int where, const char *key, const char *fmt, int64_t v)
 		json_add(key, cJSON_CreateRaw(buf));
 	if (text_mode(where)) {
 		if (!(o.tab.active && o.tab.in_row) && fmt)
-			fprintf(out_stream(), fmt, v);
+			text_printf(fmt, v);
 		else
 			text_put(key, NULL, buf);
 	}
@@ -408,7 +552,7 @@ void out_dbl(int where, const char *key, const char *fmt, double v)
 	if (text_mode(where)) {
 		snprintf(buf, sizeof(buf), fmt ? fmt : "%g", v);
 		if (!(o.tab.active && o.tab.in_row))
-			fputs(buf, out_stream());
+			text_write(buf);
 		else
 			text_put(key, NULL, buf);
 	}
@@ -445,15 +589,17 @@ void out_text(const char *fmt, ...)
 		return;
 	s = out_escape(raw, true);
 	if (s)
-		fputs(s, out_stream());
+		text_write(s);
 	free(s);
 	free(raw);
 }
 
 void out_ctrl(const char *seq)
 {
-	if (!o.json)
-		fputs(seq, out_stream());
+	if (o.json)
+		return;
+	text_flush_line();
+	fputs(seq, out_stream());
 }
 
 static int next_indent;
@@ -502,30 +648,68 @@ void out_row_end(void)
 	o.tab.in_row = false;
 }
 
-static void table_print_row(const int *w, char *const *cells, bool header)
+/*
+ * One row; with "below", the last column on a line of its own under the
+ * others, indented (a terminal with no room left beside them for it).
+ */
+static void table_print_row(const int *w, char *const *cells, bool header, bool below)
 {
-	FILE *f = out_stream();
 	int i, last = o.tab.ncols - 1;
 
-	fprintf(f, "%*s", o.tab.indent, "");
+	text_printf("%*s", o.tab.indent, "");
 	for (i = 0; i < o.tab.ncols; i++) {
 		const char *s = header ? o.tab.cols[i].title :
 				(cells[i] ? cells[i] : "");
 		bool right = !header && (o.tab.cols[i].flags & OUT_COL_RIGHT);
 
+		if (i == last && below) {
+			text_write("\n");
+			if (*s)
+				text_printf("%*s%s\n", o.hang, "", s);
+			break;
+		}
 		if (right)
-			fprintf(f, "%*s", w[i], s);
+			text_printf("%*s", w[i], s);
 		else if (i == last)
-			fputs(s, f);
+			text_write(s);
+		else if (i == last - 1 && below)
+			text_write(s);	/* no padding left at the line's end */
 		else
-			fprintf(f, "%-*s", w[i], s);
-		fputs(i == last ? "\n" : "  ", f);
+			text_printf("%-*s", w[i], s);
+		text_write(i == last ? "\n" : i == last - 1 && below ? "" : "  ");
+	}
+}
+
+/*
+ * A table too wide for the terminal even without its last column: each row
+ * as a record, a title and its value a line, the records a blank line
+ * apart (psql's expanded display), so that no column is cut off.
+ */
+static void table_print_records(void)
+{
+	int r, c, tw = 0;
+
+	for (c = 0; c < o.tab.ncols; c++)
+		if ((int)strlen(o.tab.cols[c].title) > tw)
+			tw = strlen(o.tab.cols[c].title);
+	for (r = 0; r < o.tab.nrows; r++) {
+		if (r)
+			text_write("\n");
+		for (c = 0; c < o.tab.ncols; c++) {
+			char *s = o.tab.cells[r * o.tab.ncols + c];
+
+			if (!o.tab.cols[c].title[0] && !(s && *s))
+				continue;	/* a marker column, empty here */
+			text_printf("%*s%-*s  %s\n", o.tab.indent, "", tw, o.tab.cols[c].title,
+				    s ? s : "");
+		}
 	}
 }
 
 void out_table_end(void)
 {
-	int *w, r, c;
+	int *w, r, c, prefix;
+	bool below;
 
 	out_arr_end();
 	if (o.json || !o.tab.active)
@@ -542,9 +726,19 @@ void out_table_end(void)
 				w[c] = strlen(s);
 		}
 	}
-	table_print_row(w, NULL, true);
-	for (r = 0; r < o.tab.nrows; r++)
-		table_print_row(w, &o.tab.cells[r * o.tab.ncols], false);
+	/* where the last column begins: its wrapped lines go on there */
+	for (prefix = o.tab.indent, c = 0; c < o.tab.ncols - 1; c++)
+		prefix += w[c] + 2;
+	below = o.width && prefix + w[o.tab.ncols - 1] > o.width && prefix + 16 > o.width;
+	if (below && prefix > o.width) {
+		table_print_records();
+	} else {
+		o.hang = below ? o.tab.indent + 4 : prefix;
+		table_print_row(w, NULL, true, false);
+		for (r = 0; r < o.tab.nrows; r++)
+			table_print_row(w, &o.tab.cells[r * o.tab.ncols], false, below);
+		o.hang = -1;
+	}
 	free(w);
 out:
 	table_free();

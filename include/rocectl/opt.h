@@ -50,6 +50,11 @@ struct rctl_opt {
 					 * space-separated: the peers' names
 					 * ("iodepth", "ib-dev"), or NULL */
 	char short_name;		/* 0 when none */
+	char retired_short;		/* a letter the option gave up to another
+					 * meaning, still taken where this command
+					 * has no other use for it (old scripts);
+					 * never listed: help, metadata and
+					 * completion show only short_name */
 	enum rctl_opt_type type;
 	const char *arg;		/* value name in help: "SECS" */
 	const char *help;

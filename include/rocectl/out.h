@@ -120,6 +120,15 @@ void out_table_begin(const char *key, const struct out_col *cols, int ncols);
 void out_row_begin(void);
 void out_row_end(void);
 void out_table_end(void);
+/*
+ * Text for a terminal of "cols" columns (0: no limit, the default, and what
+ * out_init() sets): a line wider is wrapped at spaces, its continuation
+ * indented (a table row's to its last column), and a table that does not fit
+ * even without its last column is printed as one record per row. Pipes and
+ * files keep every line whole: only cmd/ knows a terminal and sets this.
+ */
+void out_set_width(int cols);
+
 /* Left margin of the next text table, in spaces. */
 void out_table_indent(int n);
 

@@ -129,3 +129,12 @@ setup() {
 	run -0 complete_in . check all -i /nonexistent.json --dev lo
 	assert_line lo
 }
+
+@test "counters -<TAB> offers --watch and no --warning; check all -<TAB> --warning" {
+	run -0 complete_in . counters -
+	refute_line -- "--warning"
+	assert_line -- "--watch"
+	run -0 complete_in . check all -
+	assert_line -- "--warning"
+	refute_line -- "--watch"
+}

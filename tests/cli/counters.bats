@@ -152,3 +152,22 @@ PY
 		.ports[0].optional_counters_missing == "not collected" and
 		.ports[0].pause_stats_missing == "not collected"'
 }
+
+# -w is the plugins' --warning (check, doctor) and nothing else; counters'
+# --watch gave it up, but an old script's '-w SECS' still watches here.
+@test "-w: not listed for counters, still taken there as --watch" {
+	run -0 rocectl counters --help
+	refute_line --regexp '^ +-w, '
+	assert_line --regexp '^ +--watch SECS '
+	"$ROCECTL" __metadata | jq -e '.commands[] | select(.name == "counters") | .options[] |
+		select(.long == "watch") | .short == null'
+	# the old letter reaches --watch: its value is checked as --watch's
+	run --separate-stderr -64 rocectl counters -w 0
+	assert_equal "$stderr" "rocectl: counters: invalid value '0' for '--watch': must be greater than 0 (see 'rocectl counters --help')"
+	run --separate-stderr -64 rocectl counters -w 1 --interval 1
+	[[ $stderr == *"--watch"* ]] || fail "$stderr"
+	# check and doctor: the warning range
+	run -0 rocectl check --help
+	run -0 rocectl check all --help
+	assert_line --regexp '^ +-w, --warning RANGE '
+}

@@ -43,3 +43,76 @@ no_raw_controls() { ! printf '%s' "$1" | LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\
 	run -3 --separate-stderr rocectl devices -i $'/nonexistent/\e[2J.json'
 	assert_equal "$stderr" "rocectl: cannot open snapshot '/nonexistent/\\x1b[2J.json': No such file or directory"
 }
+
+# Text for a person fits the terminal it is shown on (issue 39, item 13):
+# on a real pseudo-terminal (its window size, as an emulator sets it) a line
+# wider than it is wrapped at spaces, and a table too wide becomes records;
+# the words are the same words. Pipes and JSON keep every line whole.
+on_tty() { env -u COLUMNS "$BATS_TEST_DIRNAME/lib/pty_run.py" "$@"; }
+
+# Every line within COLS, but one word alone on its line (an NQN is not cut).
+fits() {
+	local cols=$1 text=$2
+	! awk -v c="$cols" 'length($0) > c && $0 ~ /[^ ] +[^ ]/ { print "wider than " c ": " $0; bad = 1 }
+		END { exit !bad }' <<<"$text"
+}
+
+# The same words in the same order: wrapping moved only whitespace.
+same_words() { diff <(tr -s ' \n' '\n\n' <<<"$1") <(tr -s ' \n' '\n\n' <<<"$2"); }
+
+@test "check's fix and evidence lines wrap to an 80-column terminal, the same words, the same exit" {
+	local f piped rc
+	for f in fault-nvmf-one-path fault-mlx5-roce-prio0 fault-cm-no-configfs; do
+		rc=0
+		piped=$("$ROCECTL" check all -i "$FIXTURES/$f.json") || rc=$?
+		run -"$rc" on_tty 80 "$ROCECTL" check all -i "$FIXTURES/$f.json"
+		fits 80 "$output"
+		same_words "$piped" "$output"
+		# piped, the long line stays whole
+		[ "$(awk '{ print length }' <<<"$piped" | sort -n | tail -1)" -gt 80 ]
+	done
+	# a continuation is indented under its line: "fix: ..." goes on two further in
+	run -1 on_tty 80 "$ROCECTL" check nvmf -i "$FIXTURES/fault-nvmf-one-path.json"
+	assert_line '           fix: connect a second path through another netdev and switch: nvme'
+	assert_line '             connect -t rdma -a <target'"'"'s other address> -n'
+	# a word wider than the room is not cut: the NQN stays whole on its own line
+	assert_line '             nqn.2014-08.org.nvmexpress:uuid:3c1d2f7e-9a41-4b1e-8c55-0f6d2b1a7e90'
+}
+
+@test "counters and compare fit a terminal: the last column wraps or goes below, a wide table becomes records" {
+	local piped
+	run -0 on_tty 200 "$ROCECTL" counters -i "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_output "$("$ROCECTL" counters -i "$FIXTURES/mlx5-upstream-healthy.json")"
+	run -0 on_tty 120 "$ROCECTL" counters -i "$FIXTURES/mlx5-upstream-healthy.json"
+	fits 120 "$output"
+	# the meaning wraps under its own column
+	assert_line --regexp '^ +[a-z]+ +hw +out_of_buffer +[0-9]+ +[0-9.]+  packets dropped for lack of a'
+	run -0 on_tty 80 "$ROCECTL" counters -i "$FIXTURES/mlx5-upstream-healthy.json"
+	fits 80 "$output"
+	assert_line '  COUNTER  out_of_buffer'
+	assert_line '  MEANING  packets dropped for lack of a receive WQE: the application, not the'
+	cd "$FIXTURES"
+	piped=$("$ROCECTL" compare mlx5-upstream-healthy.json fault-pfc-on-0-and-3.json fault-tos-0.json) || true
+	run -1 on_tty 80 "$ROCECTL" compare mlx5-upstream-healthy.json fault-pfc-on-0-and-3.json fault-tos-0.json
+	fits 80 "$output"
+	assert_line 'FILE         fault-pfc-on-0-and-3.json'
+	assert_line 'DRIVER       mlx5 6.8.0-45-generic'
+	assert_line 'PFC          0,3'
+	# the outliers below the table: the same words, wrapped
+	grep -q '^Outliers:$' <<<"$output"
+	same_words "$(sed -n '/^Outliers/,$p' <<<"$piped")" "$(sed -n '/^Outliers/,$p' <<<"$output")"
+}
+
+@test "COLUMNS wins over the window; JSON, Prometheus and Nagios lines stay whole on a terminal" {
+	run -1 env COLUMNS=100 "$BATS_TEST_DIRNAME/lib/pty_run.py" 60 "$ROCECTL" check all \
+		-i "$FIXTURES/fault-nvmf-one-path.json"
+	fits 100 "$output"
+	[ "$(awk '{ print length }' <<<"$output" | sort -n | tail -1)" -gt 60 ]
+	run -1 on_tty 60 "$ROCECTL" check all -j -i "$FIXTURES/fault-nvmf-one-path.json"
+	assert_equal "$(jq -c 'del(.time)' <<<"$output")" \
+		"$("$ROCECTL" check all -j -i "$FIXTURES/fault-nvmf-one-path.json" | jq -c 'del(.time)')"
+	run -0 on_tty 60 "$ROCECTL" counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json"
+	assert_output "$("$ROCECTL" counters -o prometheus -i "$FIXTURES/mlx5-upstream-healthy.json")"
+	run -2 on_tty 60 "$ROCECTL" check all -o nagios -i "$FIXTURES/fault-out-of-sequence-rising.json"
+	assert_output "$("$ROCECTL" check all -o nagios -i "$FIXTURES/fault-out-of-sequence-rising.json")"
+}

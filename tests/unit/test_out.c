@@ -71,6 +71,80 @@ static void test_text(void **state)
 	free(buf);
 }
 
+/* A width (a terminal): the same text, long lines wrapped at spaces. */
+static void test_width_wraps_lines(void **state)
+{
+	start(false);
+	out_set_width(24);
+	out_str(OUT_ANY, "fix", "    fix: %s\n", "dcb pfc set dev ens1f0np0 prio-pfc 3:on");
+	out_u64(OUT_ANY, "n", "count %" PRIu64, 7);		/* a line in pieces */
+	out_text(" of them\n");
+	out_str(OUT_ANY, "nqn", "  %s end\n", "nqn.2014-08.org.nvmexpress:uuid:3c1d");
+	assert_string_equal(finish(), "    fix: dcb pfc set dev\n"
+				      "      ens1f0np0 prio-pfc\n"
+				      "      3:on\n"
+				      "count 7 of them\n"
+				      "  nqn.2014-08.org.nvmexpress:uuid:3c1d\n"	/* a word is not cut */
+				      "    end\n");
+	free(buf);
+	/* no width: every line whole, byte for byte */
+	start(false);
+	out_str(OUT_ANY, "fix", "    fix: %s\n", "dcb pfc set dev ens1f0np0 prio-pfc 3:on");
+	assert_string_equal(finish(), "    fix: dcb pfc set dev ens1f0np0 prio-pfc 3:on\n");
+	free(buf);
+}
+
+/* A table's last column wraps under itself; too wide a table becomes records. */
+static void test_width_tables(void **state)
+{
+	static const struct out_col cols[] = {
+		{ .key = "name", .title = "NAME" },
+		{ .key = "meaning", .title = "MEANING" },
+	};
+	static const struct out_col narrow[] = {
+		{ .key = "n", .title = "N" }, { .key = "v", .title = "V" }, { .key = "m", .title = "M" },
+	};
+	static const char *const want[] = {
+		/* 40: the meaning wraps under its column */
+		"NAME           MEANING\n"
+		"out_of_buffer  drops for lack of a\n"
+		"               receive WQE\n",
+		/* 30: fewer than 16 columns beside the others: it goes below */
+		"NAME           MEANING\n"
+		"out_of_buffer\n"
+		"    drops for lack of a\n"
+		"    receive WQE\n",
+	};
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		start(false);
+		out_set_width(i ? 30 : 40);
+		out_table_begin("rows", cols, 2);
+		out_row_begin();
+		out_str(OUT_ANY, "name", NULL, "out_of_buffer");
+		out_str(OUT_ANY, "meaning", NULL, "drops for lack of a receive WQE");
+		out_row_end();
+		out_table_end();
+		assert_string_equal(finish(), want[i]);
+		free(buf);
+	}
+	/* 12: not even the columns before the last fit: one record per row */
+	start(false);
+	out_set_width(12);
+	out_table_begin("rows", narrow, 3);
+	for (i = 0; i < 2; i++) {
+		out_row_begin();
+		out_str(OUT_ANY, "n", NULL, i ? "b" : "abcdef");
+		out_str(OUT_ANY, "v", NULL, "123456");
+		out_str(OUT_ANY, "m", NULL, "x");
+		out_row_end();
+	}
+	out_table_end();
+	assert_string_equal(finish(), "N  abcdef\nV  123456\nM  x\n\nN  b\nV  123456\nM  x\n");
+	free(buf);
+}
+
 static void test_json(void **state)
 {
 	const char *want = "{" STAMP "\"dev\":\"rxe0\","
@@ -207,6 +281,8 @@ int main(void)
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_json_lines),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_width_wraps_lines),
+		cmocka_unit_test(test_width_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
