@@ -1,7 +1,9 @@
 # Shared set-up for the CLI tests: no RDMA needed, the binary under test is $ROCECTL.
 bats_require_minimum_version 1.5.0
-load /usr/lib/bats/bats-support/load.bash
-load /usr/lib/bats/bats-assert/load.bash
+# bats-support and bats-assert without a process per file (tests/bats-libs.bash)
+# shellcheck source=../bats-libs.bash
+source "${BASH_SOURCE[0]%/*}/../bats-libs.bash"
+bats_libs_load bats-support bats-assert
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 ROCECTL=${ROCECTL:-$ROOT/build/rocectl}
