@@ -178,18 +178,22 @@ cli-plain: $(BUILD)/rocectl
 # side by side, as two make jobs: the lab (the .deb for 33-upgrade, then the
 # guest tests: qemu's one vCPU keeps one core busy, and the lab is the longest
 # tier) and the host's tiers, niced so that the lab keeps its core and they
-# take the rest. Each tier's output comes whole when the tier ends
-# (make -O), so the lanes do not mix lines; the lab's comes last. CHECK_JOBS=1
-# runs the same tiers one after the other.
+# take the rest. The harness's own tests (lab-host) go to the lane that is
+# done first: on 2 idle cores that is the host's, on loaded ones the lab's.
+# Each tier's output comes whole when the tier ends (make -O), so the lanes do
+# not mix lines. CHECK_JOBS=1 runs the same tiers one after the other.
 TIMED = scripts/timed
 CHECK_TIMES = $(abspath $(BUILD))/check-times
+# claim TIER: true in the first lane that asks (mkdir is atomic), false after.
+CHECK_CLAIMS = $(abspath $(BUILD))/check-claims
+claim = mkdir -p $(CHECK_CLAIMS) && mkdir $(CHECK_CLAIMS)/$(1) 2>/dev/null
 CHECK_LANES := check-lab-lane check-host-lane
 CHECK_JOBS ?= 2
 HOST_LANE := nice -n 10
 .PHONY: $(CHECK_LANES) check-deb check-lab check-hdr check-unit check-cli-plain check-fuzz \
-	check-pkg check-asan check-lab-host
+	check-pkg check-asan
 check:
-	$(Q)mkdir -p $(BUILD) && rm -f $(CHECK_TIMES)
+	$(Q)mkdir -p $(BUILD) && rm -rf $(CHECK_TIMES) $(CHECK_CLAIMS)
 	$(Q)CHECK_TIMES=$(CHECK_TIMES) $(TIMED) all $(MAKE) check-tiers; rc=$$?; \
 		echo "check: the tiers, slowest first (the two lanes overlap):"; \
 		sort -k2,2nr $(CHECK_TIMES) 2>/dev/null | \
@@ -219,9 +223,12 @@ check-tiers:
 	$(Q)$(MAKE) -j$(CHECK_JOBS) --output-sync=recurse $(CHECK_LANES)
 
 # The lanes: each tier a target, in order within its lane (prerequisites);
-# pkg-check waits for the lab lane's .deb, which it tests as well.
+# pkg-check waits for the lab lane's .deb, which it tests as well. At its end
+# each lane runs lab-host unless the other lane has claimed it.
 check-lab-lane: check-lab
-check-host-lane: check-lab-host
+	$(Q)if $(call claim,lab-host); then $(HOST_LANE) $(TIMED) lab-host $(MAKE) lab-host; fi
+check-host-lane: check-asan
+	$(Q)if $(call claim,lab-host); then $(HOST_LANE) $(TIMED) lab-host $(MAKE) lab-host; fi
 check-deb:
 	$(Q)$(TIMED) deb $(MAKE) deb
 check-lab: check-deb
@@ -238,10 +245,6 @@ check-pkg: check-fuzz check-deb
 	$(Q)$(HOST_LANE) $(TIMED) pkg-check $(MAKE) pkg-check
 check-asan: check-pkg
 	$(Q)$(HOST_LANE) $(TIMED) asan $(MAKE) asan
-# The lab harness's own tests (three short boots of their own) on the host's
-# lane, beside the long guest run.
-check-lab-host: check-asan
-	$(Q)$(HOST_LANE) $(TIMED) lab-host $(MAKE) lab-host
 
 # libFuzzer harnesses (tests/fuzz/fuzz_*.c): the library again, built by clang
 # with ASan+UBSan and the fuzzer's coverage; each harness is a binary. Seeds
