@@ -1,7 +1,7 @@
 # Shared set-up for the CLI tests: no RDMA needed, the binary under test is $ROCECTL.
 bats_require_minimum_version 1.5.0
 # bats-support and bats-assert without a process per file (tests/bats-libs.bash)
-# shellcheck source=../bats-libs.bash
+# shellcheck source=SCRIPTDIR/../bats-libs.bash
 source "${BASH_SOURCE[0]%/*}/../bats-libs.bash"
 bats_libs_load bats-support bats-assert
 

@@ -17,7 +17,7 @@ if [ "${LAB:-}" != 1 ] || [ -z "${LAB_DIR:-}" ]; then
 	return 1
 fi
 # bats-support and bats-assert without a process per file (tests/bats-libs.bash).
-# shellcheck source=../bats-libs.bash
+# shellcheck source=SCRIPTDIR/../bats-libs.bash
 source "$LAB_DIR/../bats-libs.bash"
 bats_libs_load bats-support bats-assert
 # shellcheck source=knobs.sh source-path=SCRIPTDIR
