@@ -1,8 +1,8 @@
 # Shared set-up for the CLI tests: no RDMA needed, the binary under test is $ROCECTL.
 bats_require_minimum_version 1.5.0
-# bats-support and bats-assert without a process per file (tests/bats-libs.bash)
-# shellcheck source=SCRIPTDIR/../bats-libs.bash
-source "${BASH_SOURCE[0]%/*}/../bats-libs.bash"
+# bats-support and bats-assert without a process per file (tests/lab/bats-libs.bash, the lab's)
+# shellcheck source=SCRIPTDIR/../lab/bats-libs.bash
+source "${BASH_SOURCE[0]%/*}/../lab/bats-libs.bash"
 bats_libs_load bats-support bats-assert
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)

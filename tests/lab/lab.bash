@@ -16,9 +16,9 @@ if [ "${LAB:-}" != 1 ] || [ -z "${LAB_DIR:-}" ]; then
 	echo "lab tests run only inside the lab: make lab-check (or tests/lab/lab run bats tests/lab/)" >&2
 	return 1
 fi
-# bats-support and bats-assert without a process per file (tests/bats-libs.bash).
-# shellcheck source=SCRIPTDIR/../bats-libs.bash
-source "$LAB_DIR/../bats-libs.bash"
+# bats-support and bats-assert without a process per file (bats-libs.bash).
+# shellcheck source=SCRIPTDIR/bats-libs.bash
+source "$LAB_DIR/bats-libs.bash"
 bats_libs_load bats-support bats-assert
 # shellcheck source=knobs.sh source-path=SCRIPTDIR
 source "$LAB_DIR/knobs.sh"

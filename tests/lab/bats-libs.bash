@@ -10,7 +10,7 @@
 # took 69.0 s with bats_load_library, 31.9 s this way and 29.7 s loading
 # nothing (one loaded host, make check beside); on the host, 20 empty CLI tests
 # 1.10 s with load and 0.48 s loading nothing. So the directory is put in by hand.
-# Used by tests/cli/helpers.bash and tests/lab/lab.bash.
+# Used by tests/lab/lab.bash and tests/cli/helpers.bash.
 
 bats_libs_load() {
 	local name dir src
