@@ -179,7 +179,7 @@ cli-plain: $(BUILD)/rocectl
 # guest tests: qemu's one vCPU keeps one core busy, and the lab is the longest
 # tier) and the host's tiers, niced so that the lab keeps its core and they
 # take the rest. The harness's own tests (lab-host) go to the lane that is
-# done first: on 2 idle cores that is the host's, on loaded ones the lab's.
+# done first, which depends on the machine and its load.
 # Each tier's output comes whole when the tier ends (make -O), so the lanes do
 # not mix lines. CHECK_JOBS=1 runs the same tiers one after the other.
 TIMED = scripts/timed
