@@ -38,3 +38,17 @@ asan_build() { nm -D "$ROCECTL" | grep -q ' __asan_init'; }
 	run -0 env -u CI make -s -C "$ROOT" -pn all
 	assert_line --regexp '^WARN :?= .*-Werror'
 }
+
+# make check runs the CLI tests on the ASan+UBSan build only, and CLI_PLAIN
+# (Makefile) on the plain build too: a test that skips under ASan must be in a
+# file of CLI_PLAIN, or no tier of make check would run it.
+@test "every CLI file that skips under ASan runs on the plain build in make check" {
+	local plain f
+	run -0 make -s -C "$ROOT" -pn cli-plain
+	plain=$(sed -n 's/^CLI_PLAIN :\?= //p' <<<"$output")
+	[ -n "$plain" ]
+	# a line that skips and names ASan or a sanitizer
+	for f in $(grep -l -i -E '(asan|sanitiz).*\<skip\>|\<skip\>.*(asan|sanitiz)' "$ROOT"/tests/cli/*.bats); do
+		[[ " $plain " == *" tests/cli/${f##*/} "* ]] || fail "${f##*/} skips under ASan and is not in CLI_PLAIN"
+	done
+}

@@ -1,7 +1,9 @@
 # Shared set-up for the CLI tests: no RDMA needed, the binary under test is $ROCECTL.
 bats_require_minimum_version 1.5.0
-load /usr/lib/bats/bats-support/load.bash
-load /usr/lib/bats/bats-assert/load.bash
+# bats-support and bats-assert without a process per file (tests/lab/bats-libs.bash, the lab's)
+# shellcheck source=SCRIPTDIR/../lab/bats-libs.bash
+source "${BASH_SOURCE[0]%/*}/../lab/bats-libs.bash"
+bats_libs_load bats-support bats-assert
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 ROCECTL=${ROCECTL:-$ROOT/build/rocectl}
@@ -10,8 +12,22 @@ FIXTURES=$ROOT/tests/fixtures/hosts
 
 rocectl() { "$ROCECTL" "$@"; }
 
-# Plain text of a man page, as a reader sees it.
-man_text() { groff -man -Tascii -P-cbou "$1" 2>/dev/null; }
+# Plain text of a man page, as a reader sees it. The tree's own pages are
+# rendered once a run (sync.bats alone asked groff 150 times for 11 pages);
+# the cache file is written aside and renamed, as tests run in parallel.
+man_text() {
+	local c t txt
+	case $1 in
+	"$ROOT"/man/*) c=$BATS_RUN_TMPDIR/man-text.${1##*/} t=$c.$BASHPID ;;
+	*) groff -man -Tascii -P-cbou "$1" 2>/dev/null; return ;;
+	esac
+	if [ ! -f "$c" ]; then
+		groff -man -Tascii -P-cbou "$1" 2>/dev/null >"$t" || return
+		mv -f "$t" "$c" || return
+	fi
+	IFS= read -r -d '' txt <"$c" || :
+	printf '%s' "$txt"
+}
 
 # One section of a rendered man page (between its heading and the next heading).
 man_section() {

@@ -156,8 +156,12 @@ one_type_per_key() {
 		data:1:2:0x22:0:5 nak:2:1:0x11:106:0x60 cnp:2:1:0x11:0xc0:1
 	"$ROCECTL" capture -j -r "$p" >"$d/capture.json" || true
 	"$ROCECTL" check wire -j -r "$p" -i "$FIXTURES/mlx5-upstream-healthy.json" >"$d/wire.json" || true
-	# every command wrote a document
-	for f in "$d"/*.json; do jq -e 'has("schema_version")' "$f" >/dev/null || { echo "$f"; return 1; }; done
+	# every command wrote one document: one jq reads them all, in order, and
+	# names each file once per document with a schema_version
+	local files=("$d"/*.json) seen
+	seen=$(jq -n -r 'inputs | select(type == "object" and has("schema_version")) | input_filename' "${files[@]}")
+	[ "$seen" = "$(printf '%s\n' "${files[@]}")" ] ||
+		{ diff <(printf '%s\n' "${files[@]}") - <<<"$seen"; return 1; }
 	run one_type_per_key "$d"/*.json
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	# the walk can fail: compare's priorities as the strings they were

@@ -123,8 +123,11 @@ lab_port_state() {
 	echo "$s"
 }
 
+# No command substitution: lab_wait calls it every 0.2 s and lab_reset twice per
+# test, and under TCG a fork costs tens of milliseconds.
 lab_port_is() {
-	[ "$(lab_port_state "$1")" = "$2" ]
+	local s
+	read -r _ s <"/sys/class/infiniband/$1/ports/1/state" && [ "$s" = "$2" ]
 }
 
 lab_active_mtu() {
@@ -181,19 +184,27 @@ lab_stop() {
 	wait "$1" 2>/dev/null || :
 }
 
+# lab_cm_listening IP PORT: an rdma_cm ID listens on IP:PORT. One line of
+# 'rdma res show cm_id' (rdma-core's rdma/res-cmid.c: "... state LISTEN ...
+# src-addr IP:PORT ..."), matched by bash, not by a grep process.
 lab_cm_listening() {
-	timeout 10 rdma res show cm_id 2>/dev/null |
-		grep -q "state LISTEN .* src-addr $1:$2 "
+	local out nl=$'\n'
+	out=$(timeout 10 rdma res show cm_id 2>/dev/null) || return 1
+	[[ $out =~ state\ LISTEN\ [^$nl]*\ src-addr\ ${1//./\\.}:$2\  ]]
 }
 
 # Policy routing so that A<->B traffic leaves through one veth and arrives on the
 # other instead of being short-cut over lo (both addresses are local). Idempotent.
 lab_routes() {
 	local rules
-	ip route replace "$LAB_B_IP/32" dev "$LAB_A_IF" src "$LAB_A_IP" table 100 &&
-	ip route replace "$LAB_A_IP/32" dev "$LAB_B_IF" src "$LAB_B_IP" table 101 || return 1
-	# One listing, then add only what is missing (forks are slow under TCG).
-	rules=$'\n'$(ip rule show) || return 1
+	# The two routes and the listing of the rules in one ip process (ip -batch
+	# stops at the first command that fails, with status 1), then add only what
+	# is missing: under TCG a process costs 30 ms and more, lab_reset runs this
+	# after every test.
+	rules=$'\n'$(printf '%s\n' \
+		"route replace $LAB_B_IP/32 dev $LAB_A_IF src $LAB_A_IP table 100" \
+		"route replace $LAB_A_IP/32 dev $LAB_B_IF src $LAB_B_IP table 101" \
+		"rule show" | ip -batch -) || return 1
 	[[ $rules == *$'\n100:'* ]] ||
 		ip rule add pref 100 iif lo to "$LAB_B_IP" lookup 100 || return 1
 	[[ $rules == *$'\n101:'* ]] ||
@@ -302,10 +313,29 @@ knob_netem() {
 }
 
 knob_netem_clear() {
-	# A veth without a configured qdisc shows "noqueue": nothing to delete then.
-	if tc qdisc show dev "$1" root | grep -qv '^qdisc noqueue'; then
-		tc qdisc del dev "$1" root
-	fi
+	lab_qdiscs_clear "$1"
+}
+
+# lab_qdiscs_clear IF...: the root qdisc of each IF deleted unless it is the
+# veth's own "noqueue", from one listing of every qdisc (tc_qdisc.c of
+# iproute2 prints "qdisc KIND HANDLE: dev IF root ..." for a root qdisc).
+lab_qdiscs_clear() {
+	local q ifc nl=$'\n' rc=0
+	q=$nl$(tc qdisc show)$nl || return 1
+	for ifc; do
+		[[ $q =~ ${nl}qdisc\ ([^ ]+)\ [^$nl]*\ dev\ $ifc\ root\  ]] || continue
+		[ "${BASH_REMATCH[1]}" = noqueue ] || tc qdisc del dev "$ifc" root || rc=1
+	done
+	return "$rc"
+}
+
+# Both lab tables gone, from one listing.
+lab_nft_clear() {
+	local t tables
+	tables=$'\n'$(nft list tables)$'\n' || return 1
+	for t in "$LAB_NFT_TABLE" "$LAB_NFT_HOP"; do
+		[[ $tables != *$'\n'"table inet $t"$'\n'* ]] || nft delete table inet "$t" || return 1
+	done
 }
 
 knob_link() {
@@ -343,7 +373,7 @@ knob_nvmet_port_remove() {
 }
 
 lab_tcp_listening() {
-	ss -Hltn "src $1 and sport = :$2" 2>/dev/null | grep -q .
+	[ -n "$(ss -Hltn "src $1 and sport = :$2" 2>/dev/null)" ]
 }
 
 knob_nvmet_tcp_unlink() {
@@ -492,10 +522,9 @@ lab_reset() {
 	if lab_nvme_dev >/dev/null; then
 		timeout 30 nvme disconnect -n "$LAB_NQN" >/dev/null || rc=1
 	fi
-	knob_restore_roce || rc=1
-	knob_hop_mtu_clear || rc=1
+	lab_nft_clear || rc=1
+	lab_qdiscs_clear "$LAB_A_IF" "$LAB_B_IF" || rc=1
 	for ifc in "$LAB_A_IF" "$LAB_B_IF"; do
-		knob_netem_clear "$ifc" || rc=1
 		knob_rx_cpu "$ifc" - || rc=1
 		read -r mtu <"/sys/class/net/$ifc/mtu"
 		[ "$mtu" = 1500 ] || knob_mtu "$ifc" 1500 || rc=1

@@ -16,20 +16,10 @@ if [ "${LAB:-}" != 1 ] || [ -z "${LAB_DIR:-}" ]; then
 	echo "lab tests run only inside the lab: make lab-check (or tests/lab/lab run bats tests/lab/)" >&2
 	return 1
 fi
-# lab_load_library NAME: source /usr/lib/bats/NAME/load.bash as bats_load_library
-# would, less its processes: each of its lines sources a file of the library's
-# src/ at "$(dirname "${BASH_SOURCE[0]}")/src/...", one dirname process each, 16
-# for the two libraries. bats sources this file again for every test, and under
-# TCG a process costs 30 ms and more: 10 empty tests that load this file took
-# 69.0 s with bats_load_library, 31.9 s this way and 29.7 s loading nothing
-# (one loaded host, make check beside), so the directory is put in by hand.
-lab_load_library() {
-	local dir=/usr/lib/bats/$1 src
-	IFS= read -r -d '' src <"$dir/load.bash" || [ -n "$src" ] || return 1
-	eval "${src//'$(dirname "${BASH_SOURCE[0]}")'/$dir}"
-}
-lab_load_library bats-support
-lab_load_library bats-assert
+# bats-support and bats-assert without a process per file (bats-libs.bash).
+# shellcheck source=SCRIPTDIR/bats-libs.bash
+source "$LAB_DIR/bats-libs.bash"
+bats_libs_load bats-support bats-assert
 # shellcheck source=knobs.sh source-path=SCRIPTDIR
 source "$LAB_DIR/knobs.sh"
 
