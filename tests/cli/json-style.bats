@@ -138,24 +138,32 @@ one_type_per_key() {
 	[ -z "$out" ] || { echo "$out"; return 1; }
 }
 
+# judged CMD...: CMD's exit is a verdict (0 pass, 1 warn, 2 fail, 3 unknown);
+# a usage error (64) or a signal fails the test.
+judged() {
+	local rc=0
+	"$@" || rc=$?
+	[ "$rc" -le 3 ] || { echo "exit $rc: $*" >&2; return 1; }
+}
+
 @test "one JSON type per key across every command's documents on the fixtures (docs/json.md)" {
 	local d=$BATS_TEST_TMPDIR/docs f b p=$BATS_TEST_TMPDIR/w.pcap
 	mkdir "$d"
 	for f in "$FIXTURES"/*.json; do
 		b=$(basename "$f" .json)
 		for c in devices counters "check all" doctor "tune plan" flows; do
-			"$ROCECTL" $c -j -i "$f" >"$d/$b.${c// /_}.json" 2>/dev/null || true
+			judged "$ROCECTL" $c -j -i "$f" >"$d/$b.${c// /_}.json"
 		done
 	done
-	"$ROCECTL" compare -j "$FIXTURES"/*.json >"$d/compare.json" || true
-	"$ROCECTL" compare -j --by switch "$FIXTURES"/*.json >"$d/compare-switch.json" || true
-	"$ROCECTL" check all -j -i "$FIXTURES" --by switch >"$d/fleet-check.json" || true
-	"$ROCECTL" doctor -j -i "$FIXTURES" --by rule >"$d/fleet-doctor.json" || true
-	"$ROCECTL" reach -j --matrix "$DATA/reach/lab-a.json" "$DATA/reach/lab-b.json" >"$d/matrix.json" || true
+	judged "$ROCECTL" compare -j "$FIXTURES"/*.json >"$d/compare.json"
+	judged "$ROCECTL" compare -j --by switch "$FIXTURES"/*.json >"$d/compare-switch.json"
+	judged "$ROCECTL" check all -j -i "$FIXTURES" --by switch >"$d/fleet-check.json"
+	judged "$ROCECTL" doctor -j -i "$FIXTURES" --by rule >"$d/fleet-doctor.json"
+	judged "$ROCECTL" reach -j --matrix "$DATA/reach/lab-a.json" "$DATA/reach/lab-b.json" >"$d/matrix.json"
 	python3 "$ROOT/tests/cli/lib/roce_pcap.py" "$p" req:1:2:0x11:0 rep:2:1:0x22 \
 		data:1:2:0x22:0:5 nak:2:1:0x11:106:0x60 cnp:2:1:0x11:0xc0:1
-	"$ROCECTL" capture -j -r "$p" >"$d/capture.json" || true
-	"$ROCECTL" check wire -j -r "$p" -i "$FIXTURES/mlx5-upstream-healthy.json" >"$d/wire.json" || true
+	judged "$ROCECTL" capture -j -r "$p" >"$d/capture.json"
+	judged "$ROCECTL" check wire -j -r "$p" -i "$FIXTURES/mlx5-upstream-healthy.json" >"$d/wire.json"
 	# every command wrote one document: one jq reads them all, in order, and
 	# names each file once per document with a schema_version
 	local files=("$d"/*.json) seen

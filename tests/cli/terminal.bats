@@ -92,7 +92,8 @@ same_words() { diff <(tr -s ' \n' '\n\n' <<<"$1") <(tr -s ' \n' '\n\n' <<<"$2");
 	assert_line '  COUNTER  out_of_buffer'
 	assert_line '  MEANING  packets dropped for lack of a receive WQE: the application, not the'
 	cd "$FIXTURES"
-	piped=$("$ROCECTL" compare mlx5-upstream-healthy.json fault-pfc-on-0-and-3.json fault-tos-0.json) || true
+	run --separate-stderr -1 "$ROCECTL" compare mlx5-upstream-healthy.json fault-pfc-on-0-and-3.json fault-tos-0.json
+	piped=$output
 	run -1 on_tty 80 "$ROCECTL" compare mlx5-upstream-healthy.json fault-pfc-on-0-and-3.json fault-tos-0.json
 	fits 80 "$output"
 	assert_line 'FILE         fault-pfc-on-0-and-3.json'
