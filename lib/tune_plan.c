@@ -86,6 +86,13 @@ static const char *nd_driver(const struct tgt *t)
 	return t->nd->kind[0] ? t->nd->kind : t->dev->driver;
 }
 
+/* The netdev a change is applied through, and the driver that answers it. */
+static void set_netdev(struct rctl_tune_change *c, const struct tgt *t)
+{
+	S(c->ifname, "%s", t->nd->name);
+	S(c->driver, "%s", nd_driver(t));
+}
+
 static bool is_mlx5(const struct tgt *t)
 {
 	return rctl_family_mlx5(t->fam);
@@ -110,8 +117,7 @@ static bool part_usable(struct planner *pl, const struct tgt *t,
 		return false;
 	S(c->from, "unknown");
 	S(c->to, "%s", to);
-	S(c->ifname, "%s", t->nd->name);
-	S(c->driver, "%s", nd_driver(t));
+	set_netdev(c, t);
 	if (st->err == EOPNOTSUPP)
 		S(c->skip, "not supported by %s", c->driver);
 	else
@@ -170,8 +176,7 @@ static void plan_pause(struct planner *pl, const struct tgt *t)
 	c = add(pl, RCTL_TUNE_PAUSE, RCTL_AREA_PFC, t->nd->name, "global pause");
 	if (!c)
 		return;
-	S(c->ifname, "%s", t->nd->name);
-	S(c->driver, "%s", nd_driver(t));
+	set_netdev(c, t);
 	c->old_val = (pa->autoneg ? RCTL_PAUSE_AUTONEG : 0) |
 		     (pa->rx ? RCTL_PAUSE_RX : 0) | (pa->tx ? RCTL_PAUSE_TX : 0);
 	c->new_val = 0;
@@ -229,8 +234,7 @@ static void plan_ets_share(struct planner *pl, const struct tgt *t, const struct
 	c = add(pl, RCTL_TUNE_ETS, RCTL_AREA_PFC, t->nd->name, "tc-bw");
 	if (!c)
 		return;
-	S(c->ifname, "%s", t->nd->name);
-	S(c->driver, "%s", nd_driver(t));
+	set_netdev(c, t);
 	S(c->from, "tc %d: %u%%", tc, after->tc_tx_bw[tc]);
 	S(c->via, "dcbnl RTM_SETDCB IEEE_SET ETS");
 	if (switched)
@@ -276,8 +280,7 @@ static void plan_ets(struct planner *pl, const struct tgt *t)
 		ntc == RCTL_ETS_OK ? ICE_AGAIN "prio-tc" : "prio-tc");
 	if (!c)
 		return;
-	S(c->ifname, "%s", t->nd->name);
-	S(c->driver, "%s", nd_driver(t));
+	set_netdev(c, t);
 	memcpy(c->old_prio_tc, e->prio_tc, 8);
 	memcpy(c->new_prio_tc, e->prio_tc, 8);
 	memcpy(c->tc_tsa, e->tc_tsa, 8);
@@ -325,8 +328,7 @@ static void plan_pfc(struct planner *pl, const struct tgt *t)
 	if (!c)
 		return;
 
-	S(c->ifname, "%s", t->nd->name);
-	S(c->driver, "%s", nd_driver(t));
+	set_netdev(c, t);
 	c->old_val = cur;
 	c->new_val = want;
 	c->pfc_cap = pf->pfc_cap;
@@ -483,8 +485,7 @@ static void app_change(struct planner *pl, const struct tgt *t, bool add_it,
 		t->nd->name, set);
 	if (!c)
 		return;
-	S(c->ifname, "%s", t->nd->name);
-	S(c->driver, "%s", nd_driver(t));
+	set_netdev(c, t);
 	c->app_selector = RCTL_APP_SEL_DSCP;
 	c->app_protocol = dscp;
 	c->app_prio = prio;
@@ -651,8 +652,7 @@ static bool pcp_design(struct planner *pl, const struct tgt *t, const char *to)
 		return true;
 	S(c->from, "trust pcp");
 	S(c->to, "%s", to);
-	S(c->ifname, "%s", t->nd->name);
-	S(c->driver, "%s", nd_driver(t));
+	set_netdev(c, t);
 	S(c->skip, "trust pcp with RoCE on VLANs: the VLAN egress-qos-map sets the priority "
 		   "(see dscp.trust_pcp); tune does not switch it to DSCP trust");
 	vlan_map_fix(pl, t, c);
